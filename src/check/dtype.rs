@@ -1,0 +1,151 @@
+//! Element types and NumPy 2 promotion, including "weak" scalars: a literal
+//! (or arithmetic on literals only) adopts the dtype of the array it meets.
+
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DType {
+    Bool,
+    I32,
+    I64,
+    F32,
+    F64,
+}
+
+/// The dtype kinds NumPy's promotion rules reason about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    Bool,
+    Int,
+    Float,
+}
+
+impl DType {
+    pub const ALL: [DType; 5] = [DType::Bool, DType::I32, DType::I64, DType::F32, DType::F64];
+
+    /// The dtype an integer literal gets when nothing else decides.
+    pub const DEFAULT_INT: DType = DType::I64;
+    /// The dtype a float literal (and `rand`, `zeros`, ...) gets when nothing else decides.
+    pub const DEFAULT_FLOAT: DType = DType::F32;
+
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::Bool => "bool",
+            DType::I32 => "i32",
+            DType::I64 => "i64",
+            DType::F32 => "f32",
+            DType::F64 => "f64",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<DType> {
+        Some(match name {
+            "bool" => DType::Bool,
+            "i32" => DType::I32,
+            "i64" | "int" => DType::I64,
+            "f32" | "float" => DType::F32,
+            "f64" => DType::F64,
+            _ => return None,
+        })
+    }
+
+    pub fn kind(self) -> Kind {
+        match self {
+            DType::Bool => Kind::Bool,
+            DType::I32 | DType::I64 => Kind::Int,
+            DType::F32 | DType::F64 => Kind::Float,
+        }
+    }
+
+    pub fn is_float(self) -> bool {
+        self.kind() == Kind::Float
+    }
+
+    pub fn is_int(self) -> bool {
+        self.kind() == Kind::Int
+    }
+
+    pub fn size_bytes(self) -> usize {
+        match self {
+            DType::Bool => 1,
+            DType::I32 | DType::F32 => 4,
+            DType::I64 | DType::F64 => 8,
+        }
+    }
+
+    /// The dtype that real-valued functions (exp, sqrt, mean, `/`) produce.
+    pub fn to_float(self) -> DType {
+        match self {
+            DType::F64 => DType::F64,
+            DType::F32 => DType::F32,
+            // NumPy maps int -> f64; Arr's default float is f32, so ints map there too
+            // except i64, whose range would otherwise be lost silently.
+            DType::Bool | DType::I32 => DType::F32,
+            DType::I64 => DType::F64,
+        }
+    }
+}
+
+impl fmt::Display for DType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Promotion of two strong dtypes: the smallest dtype that holds both
+/// (NumPy 2 table restricted to Arr's dtypes; i64 with f32 gives f64).
+pub fn promote(a: DType, b: DType) -> DType {
+    use DType::*;
+    if a == b {
+        return a;
+    }
+    match (a.max(b), a.min(b)) {
+        (F32, I64) => F64,
+        (hi, _) => hi,
+    }
+}
+
+/// Promotion where either side may be weak (a literal-derived scalar).
+/// A weak operand never widens a strong one of the same or higher kind.
+pub fn promote_weak(a: DType, a_weak: bool, b: DType, b_weak: bool) -> (DType, bool) {
+    match (a_weak, b_weak) {
+        (false, false) => (promote(a, b), false),
+        (true, true) => (promote(a, b), true),
+        (false, true) => (promote_strong_weak(a, b), false),
+        (true, false) => (promote_strong_weak(b, a), false),
+    }
+}
+
+fn promote_strong_weak(strong: DType, weak: DType) -> DType {
+    if weak.kind() <= strong.kind() {
+        strong
+    } else {
+        match weak.kind() {
+            Kind::Float => DType::DEFAULT_FLOAT.max(strong.to_float()),
+            Kind::Int => DType::DEFAULT_INT,
+            Kind::Bool => strong,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strong_promotion_follows_numpy() {
+        assert_eq!(promote(DType::I32, DType::F32), DType::F32);
+        assert_eq!(promote(DType::I64, DType::F32), DType::F64);
+        assert_eq!(promote(DType::Bool, DType::I32), DType::I32);
+        assert_eq!(promote(DType::F32, DType::F64), DType::F64);
+    }
+
+    #[test]
+    fn weak_scalars_do_not_widen() {
+        assert_eq!(promote_weak(DType::F32, false, DType::F32, true), (DType::F32, false));
+        assert_eq!(promote_weak(DType::I32, false, DType::I64, true), (DType::I32, false));
+        assert_eq!(promote_weak(DType::I32, false, DType::F32, true), (DType::F32, false));
+        assert_eq!(promote_weak(DType::Bool, false, DType::I64, true), (DType::I64, false));
+        assert_eq!(promote_weak(DType::I64, true, DType::F32, true), (DType::F32, true));
+    }
+}

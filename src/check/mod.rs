@@ -1,0 +1,4 @@
+//! Static meaning: dtypes and promotion, shape rules, the table of builtins,
+//! and the checker that finds errors before anything runs.
+
+pub mod dtype;

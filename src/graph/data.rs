@@ -1,0 +1,98 @@
+//! Host storage of array elements, one vector per dtype.
+
+use crate::check::dtype::DType;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum HostData {
+    Bool(Vec<bool>),
+    I32(Vec<i32>),
+    I64(Vec<i64>),
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+}
+
+/// Runs `$body` with `$v` bound to the typed vector inside a `HostData`.
+#[macro_export]
+macro_rules! with_data {
+    ($data:expr, $v:ident => $body:expr) => {
+        match $data {
+            $crate::graph::data::HostData::Bool($v) => $body,
+            $crate::graph::data::HostData::I32($v) => $body,
+            $crate::graph::data::HostData::I64($v) => $body,
+            $crate::graph::data::HostData::F32($v) => $body,
+            $crate::graph::data::HostData::F64($v) => $body,
+        }
+    };
+}
+
+impl HostData {
+    pub fn dtype(&self) -> DType {
+        match self {
+            HostData::Bool(_) => DType::Bool,
+            HostData::I32(_) => DType::I32,
+            HostData::I64(_) => DType::I64,
+            HostData::F32(_) => DType::F32,
+            HostData::F64(_) => DType::F64,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        with_data!(self, v => v.len())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn zeros(dtype: DType, len: usize) -> HostData {
+        match dtype {
+            DType::Bool => HostData::Bool(vec![false; len]),
+            DType::I32 => HostData::I32(vec![0; len]),
+            DType::I64 => HostData::I64(vec![0; len]),
+            DType::F32 => HostData::F32(vec![0.0; len]),
+            DType::F64 => HostData::F64(vec![0.0; len]),
+        }
+    }
+
+    /// Element `i` as f64 (for printing, conditions and static arguments).
+    pub fn get_f64(&self, i: usize) -> f64 {
+        match self {
+            HostData::Bool(v) => v[i] as u8 as f64,
+            HostData::I32(v) => v[i] as f64,
+            HostData::I64(v) => v[i] as f64,
+            HostData::F32(v) => v[i] as f64,
+            HostData::F64(v) => v[i],
+        }
+    }
+
+    /// Element `i` as i64 (exact for integer dtypes).
+    pub fn get_i64(&self, i: usize) -> i64 {
+        match self {
+            HostData::Bool(v) => v[i] as i64,
+            HostData::I32(v) => v[i] as i64,
+            HostData::I64(v) => v[i],
+            HostData::F32(v) => v[i] as i64,
+            HostData::F64(v) => v[i] as i64,
+        }
+    }
+
+    /// One value of `dtype` from an f64 (for literals and `full`).
+    pub fn scalar(dtype: DType, value: f64) -> HostData {
+        match dtype {
+            DType::Bool => HostData::Bool(vec![value != 0.0]),
+            DType::I32 => HostData::I32(vec![value as i32]),
+            DType::I64 => HostData::I64(vec![value as i64]),
+            DType::F32 => HostData::F32(vec![value as f32]),
+            DType::F64 => HostData::F64(vec![value]),
+        }
+    }
+
+    /// One i64 value of `dtype` (exact for large integers).
+    pub fn scalar_i64(dtype: DType, value: i64) -> HostData {
+        match dtype {
+            DType::I64 => HostData::I64(vec![value]),
+            DType::I32 => HostData::I32(vec![value as i32]),
+            _ => HostData::scalar(dtype, value as f64),
+        }
+    }
+}

@@ -1,0 +1,235 @@
+//! The lazy dataflow graph. Operations on arrays create nodes; nothing runs
+//! until `realize` hands the pending part of the graph to a backend. An array
+//! is a node's (eventual) contiguous buffer seen through a `View`.
+
+pub mod data;
+pub mod op;
+pub mod random;
+pub mod view;
+
+use crate::check::dtype::DType;
+use crate::diag::Diagnostic;
+use crate::syntax::ast::Span;
+use data::HostData;
+use op::Op;
+use std::cell::{Ref, RefCell, RefMut};
+use std::collections::HashSet;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use view::View;
+
+/// Device-resident storage a backend other than the CPU keeps; the graph only
+/// moves it around.
+pub trait DeviceStorage: std::any::Any {
+    fn as_any(&self) -> &dyn std::any::Any;
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
+    fn len(&self) -> usize;
+}
+
+pub enum Storage {
+    Host(HostData),
+    Device(Box<dyn DeviceStorage>),
+}
+
+/// A shared, mutable block of elements. Views of one array share it, and
+/// slice assignment writes through it.
+#[derive(Clone)]
+pub struct Buffer(Rc<RefCell<Storage>>);
+
+impl Buffer {
+    pub fn host(data: HostData) -> Buffer {
+        Buffer(Rc::new(RefCell::new(Storage::Host(data))))
+    }
+
+    pub fn device(data: Box<dyn DeviceStorage>) -> Buffer {
+        Buffer(Rc::new(RefCell::new(Storage::Device(data))))
+    }
+
+    pub fn storage(&self) -> Ref<'_, Storage> {
+        self.0.borrow()
+    }
+
+    pub fn storage_mut(&self) -> RefMut<'_, Storage> {
+        self.0.borrow_mut()
+    }
+
+    pub fn same(&self, other: &Buffer) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+pub enum NodeState {
+    Pending { op: Op, inputs: Vec<Array> },
+    Ready(Buffer),
+}
+
+pub struct Node {
+    /// Unique in the process; used for plan-cache keys and debugging output.
+    pub id: u64,
+    pub dtype: DType,
+    /// The shape of the node's contiguous output.
+    pub shape: Vec<usize>,
+    /// The source expression that made the node, for runtime errors.
+    pub span: Option<Span>,
+    /// Longest chain of pending nodes ending here; bounds the graph's size.
+    pub depth: usize,
+    pub state: RefCell<NodeState>,
+}
+
+static NEXT_NODE_ID: AtomicU64 = AtomicU64::new(1);
+
+impl Node {
+    pub fn is_ready(&self) -> bool {
+        matches!(*self.state.borrow(), NodeState::Ready(_))
+    }
+
+    pub fn buffer(&self) -> Option<Buffer> {
+        match &*self.state.borrow() {
+            NodeState::Ready(b) => Some(b.clone()),
+            NodeState::Pending { .. } => None,
+        }
+    }
+
+    pub fn size(&self) -> usize {
+        self.shape.iter().product()
+    }
+}
+
+/// A (possibly lazy) array: a node's output seen through a view.
+#[derive(Clone)]
+pub struct Array {
+    pub node: Rc<Node>,
+    pub view: View,
+    /// Literal-derived scalars adopt the dtype of what they meet (NumPy 2).
+    pub weak: bool,
+}
+
+impl Array {
+    pub fn dtype(&self) -> DType {
+        self.node.dtype
+    }
+
+    pub fn shape(&self) -> &[usize] {
+        &self.view.shape
+    }
+
+    pub fn rank(&self) -> usize {
+        self.view.rank()
+    }
+
+    pub fn size(&self) -> usize {
+        self.view.size()
+    }
+
+    /// A realized array over `data`, viewed contiguously with `shape`.
+    pub fn from_host(data: HostData, shape: &[usize]) -> Array {
+        debug_assert_eq!(data.len(), shape.iter().product::<usize>());
+        let dtype = data.dtype();
+        Array::from_buffer(Buffer::host(data), dtype, shape)
+    }
+
+    pub fn from_buffer(buffer: Buffer, dtype: DType, shape: &[usize]) -> Array {
+        let node = Node {
+            id: NEXT_NODE_ID.fetch_add(1, Ordering::Relaxed),
+            dtype,
+            shape: shape.to_vec(),
+            span: None,
+            depth: 0,
+            state: RefCell::new(NodeState::Ready(buffer)),
+        };
+        Array { node: Rc::new(node), view: View::contiguous(shape), weak: false }
+    }
+
+    /// A pending node computing `op` over `inputs`, seen contiguously.
+    pub fn pending(op: Op, inputs: Vec<Array>, dtype: DType, shape: &[usize], span: Option<Span>) -> Array {
+        let depth = 1 + inputs.iter().map(|a| if a.node.is_ready() { 0 } else { a.node.depth }).max().unwrap_or(0);
+        let node = Node {
+            id: NEXT_NODE_ID.fetch_add(1, Ordering::Relaxed),
+            dtype,
+            shape: shape.to_vec(),
+            span,
+            depth,
+            state: RefCell::new(NodeState::Pending { op, inputs }),
+        };
+        Array { node: Rc::new(node), view: View::contiguous(shape), weak: false }
+    }
+
+    pub fn with_view(&self, view: View) -> Array {
+        Array { node: self.node.clone(), view, weak: self.weak }
+    }
+
+    pub fn with_weak(mut self, weak: bool) -> Array {
+        self.weak = weak;
+        self
+    }
+
+    pub fn is_ready(&self) -> bool {
+        self.node.is_ready()
+    }
+}
+
+/// Executes graphs. The CPU backend is the reference semantics; others must agree with it.
+pub trait Backend {
+    /// A short description for banners and `explain` ("cpu (2 threads)", "cuda: NVIDIA H200").
+    fn describe(&self) -> String;
+
+    /// Executes `nodes` (pending, in an order where every pending input
+    /// precedes its consumer) and makes each one `Ready`. `outputs` are the
+    /// nodes somebody needs; the others are intermediates a backend may
+    /// fuse away, although it must still mark them ready if it computes them.
+    fn execute(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Result<(), Diagnostic>;
+
+    /// Copies the elements a view of a ready buffer sees to the host, in
+    /// row-major order of the view.
+    fn read(&self, buffer: &Buffer, view: &View, dtype: DType) -> Result<HostData, Diagnostic>;
+
+    /// Writes `src` (ready, same dtype, its view already broadcast to `dst_view`'s
+    /// shape) into `dst` through `dst_view`.
+    fn write(&self, dst: &Buffer, dst_view: &View, src: &Array) -> Result<(), Diagnostic>;
+
+    /// Makes a host buffer usable by this backend (an upload on a GPU).
+    fn adopt(&self, data: HostData) -> Result<Buffer, Diagnostic>;
+}
+
+/// Evaluates every pending node that `arrays` depend on.
+pub fn realize(backend: &dyn Backend, arrays: &[&Array]) -> Result<(), Diagnostic> {
+    let outputs: Vec<Rc<Node>> = arrays.iter().filter(|a| !a.is_ready()).map(|a| a.node.clone()).collect();
+    if outputs.is_empty() {
+        return Ok(());
+    }
+    let order = pending_in_order(&outputs);
+    backend.execute(&order, &outputs)
+}
+
+/// The pending nodes reachable from `roots`, inputs before consumers
+/// (iterative: graphs can be deep).
+pub fn pending_in_order(roots: &[Rc<Node>]) -> Vec<Rc<Node>> {
+    let mut order = Vec::new();
+    let mut seen = HashSet::new();
+    let mut stack: Vec<(Rc<Node>, bool)> = roots.iter().rev().map(|n| (n.clone(), false)).collect();
+    while let Some((node, expanded)) = stack.pop() {
+        if expanded {
+            order.push(node);
+            continue;
+        }
+        if node.is_ready() || !seen.insert(node.id) {
+            continue;
+        }
+        stack.push((node.clone(), true));
+        if let NodeState::Pending { inputs, .. } = &*node.state.borrow() {
+            for input in inputs.iter().rev() {
+                if !input.node.is_ready() && !seen.contains(&input.node.id) {
+                    stack.push((input.node.clone(), false));
+                }
+            }
+        }
+    }
+    order
+}
+
+/// Reads an array's elements to the host (realizing it first).
+pub fn to_host(backend: &dyn Backend, array: &Array) -> Result<HostData, Diagnostic> {
+    realize(backend, &[array])?;
+    let buffer = array.node.buffer().expect("realized above");
+    backend.read(&buffer, &array.view, array.dtype())
+}

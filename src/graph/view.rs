@@ -1,0 +1,188 @@
+//! Views: shape + strides (in elements) + offset over a contiguous buffer.
+//! Slices, transposes, broadcasts and new axes are views and never copy.
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct View {
+    pub shape: Vec<usize>,
+    /// Element strides; 0 on a broadcast axis, negative for reversed slices.
+    pub strides: Vec<isize>,
+    pub offset: usize,
+}
+
+impl View {
+    /// The row-major view of a fresh buffer of `shape`.
+    pub fn contiguous(shape: &[usize]) -> View {
+        View { shape: shape.to_vec(), strides: contiguous_strides(shape), offset: 0 }
+    }
+
+    pub fn rank(&self) -> usize {
+        self.shape.len()
+    }
+
+    pub fn size(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// True when the view is exactly the row-major layout starting at `offset`
+    /// (size-1 axes may have any stride).
+    pub fn is_contiguous(&self) -> bool {
+        let mut expected = 1isize;
+        for (&dim, &stride) in self.shape.iter().zip(&self.strides).rev() {
+            if dim != 1 && stride != expected {
+                return false;
+            }
+            expected *= dim as isize;
+        }
+        true
+    }
+
+    /// Buffer offset of a multi-index.
+    pub fn offset_of(&self, index: &[usize]) -> usize {
+        let mut off = self.offset as isize;
+        for (&i, &s) in index.iter().zip(&self.strides) {
+            off += i as isize * s;
+        }
+        off as usize
+    }
+
+    /// Every buffer offset of the view, in row-major order of the view.
+    pub fn offsets(&self) -> Vec<usize> {
+        let n = self.size();
+        let mut out = Vec::with_capacity(n);
+        if n == 0 {
+            return out;
+        }
+        let rank = self.rank();
+        if rank == 0 {
+            out.push(self.offset);
+            return out;
+        }
+        let mut index = vec![0usize; rank];
+        let mut off = self.offset as isize;
+        let inner = rank - 1;
+        let (inner_dim, inner_stride) = (self.shape[inner], self.strides[inner]);
+        loop {
+            for k in 0..inner_dim {
+                out.push((off + k as isize * inner_stride) as usize);
+            }
+            // advance the outer axes like an odometer
+            let mut axis = inner;
+            loop {
+                if axis == 0 {
+                    return out;
+                }
+                axis -= 1;
+                index[axis] += 1;
+                off += self.strides[axis];
+                if index[axis] < self.shape[axis] {
+                    break;
+                }
+                off -= self.strides[axis] * self.shape[axis] as isize;
+                index[axis] = 0;
+            }
+        }
+    }
+
+    /// Reorders axes: axis `k` of the result is axis `perm[k]` of `self`.
+    pub fn permute(&self, perm: &[usize]) -> View {
+        View {
+            shape: perm.iter().map(|&p| self.shape[p]).collect(),
+            strides: perm.iter().map(|&p| self.strides[p]).collect(),
+            offset: self.offset,
+        }
+    }
+
+    /// Inserts a size-1 axis at `axis`.
+    pub fn insert_axis(&self, axis: usize) -> View {
+        let mut v = self.clone();
+        v.shape.insert(axis, 1);
+        v.strides.insert(axis, 0);
+        v
+    }
+
+    /// Removes a size-1 axis.
+    pub fn remove_axis(&self, axis: usize) -> View {
+        let mut v = self.clone();
+        v.shape.remove(axis);
+        v.strides.remove(axis);
+        v
+    }
+
+    /// Broadcasts to `shape` (NumPy rules, already checked): leading axes are
+    /// added, size-1 axes get stride 0.
+    pub fn broadcast_to(&self, shape: &[usize]) -> View {
+        let extra = shape.len() - self.rank();
+        let mut strides = vec![0isize; shape.len()];
+        for (k, (&dim, &stride)) in self.shape.iter().zip(&self.strides).enumerate() {
+            strides[extra + k] = if dim == 1 && shape[extra + k] != 1 { 0 } else { stride };
+        }
+        View { shape: shape.to_vec(), strides, offset: self.offset }
+    }
+
+    /// Takes `len` elements of `axis` starting at `start`, every `step`-th
+    /// (`step` may be negative; `start` is then the last element taken first).
+    pub fn slice_axis(&self, axis: usize, start: usize, len: usize, step: isize) -> View {
+        let mut v = self.clone();
+        if len > 0 {
+            v.offset = (v.offset as isize + start as isize * v.strides[axis]) as usize;
+        }
+        v.shape[axis] = len;
+        v.strides[axis] *= step;
+        v
+    }
+
+    /// Fixes `axis` at position `index`, removing it.
+    pub fn select_axis(&self, axis: usize, index: usize) -> View {
+        let mut v = self.clone();
+        v.offset = (v.offset as isize + index as isize * v.strides[axis]) as usize;
+        v.shape.remove(axis);
+        v.strides.remove(axis);
+        v
+    }
+
+    /// The same data with a new shape, when that needs no copy (a contiguous view).
+    pub fn reshape(&self, shape: &[usize]) -> Option<View> {
+        if self.is_contiguous() {
+            Some(View { shape: shape.to_vec(), strides: contiguous_strides(shape), offset: self.offset })
+        } else {
+            None
+        }
+    }
+}
+
+pub fn contiguous_strides(shape: &[usize]) -> Vec<isize> {
+    let mut strides = vec![0isize; shape.len()];
+    let mut acc = 1isize;
+    for k in (0..shape.len()).rev() {
+        strides[k] = acc;
+        acc *= shape[k].max(1) as isize;
+    }
+    strides
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_of_a_transposed_slice() {
+        // 3x4 buffer 0..12; take rows 1.., columns ::2, then transpose
+        let v = View::contiguous(&[3, 4]).slice_axis(0, 1, 2, 1).slice_axis(1, 0, 2, 2).permute(&[1, 0]);
+        assert_eq!(v.shape, vec![2, 2]);
+        assert_eq!(v.offsets(), vec![4, 8, 6, 10]);
+    }
+
+    #[test]
+    fn broadcast_gives_stride_zero() {
+        let v = View::contiguous(&[4]).broadcast_to(&[3, 4]);
+        assert_eq!(v.strides, vec![0, 1]);
+        assert_eq!(v.offsets(), vec![0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn reversed_slice() {
+        let v = View::contiguous(&[5]).slice_axis(0, 4, 5, -1);
+        assert_eq!(v.offsets(), vec![4, 3, 2, 1, 0]);
+        assert!(!v.is_contiguous());
+    }
+}

@@ -1,0 +1,3 @@
+//! Reading and writing arrays in files (NumPy's `.npy`).
+
+pub mod npy;

@@ -1,0 +1,179 @@
+//! The abstract syntax tree. Every node carries the byte span of its source
+//! so that every later stage can point at what the user wrote.
+
+pub type Span = std::ops::Range<usize>;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    pub stmts: Vec<Stmt>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    /// `let x = e` or `let (a, b) = e`
+    Let { target: Pattern, value: Expr },
+    /// `x = e`, `x += e`, `a[1:, 0] = e`, `a[i] *= e`; `target` is a `Name` or `Index` expression.
+    Assign { target: Expr, op: Option<BinOp>, value: Expr },
+    /// An expression evaluated for its value (printed in the REPL) or effect.
+    Expr(Expr),
+    Fn(std::rc::Rc<FnDef>),
+    /// `for i in start..end { body }`
+    For { var: Ident, start: Expr, end: Expr, body: Block },
+    /// `while cond { body }`
+    While { cond: Expr, body: Block },
+    Break,
+    Continue,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Pattern {
+    Name(Ident),
+    Tuple(Vec<Pattern>, Span),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FnDef {
+    pub name: Ident,
+    pub params: Vec<Param>,
+    pub ret: Option<TypeAnn>,
+    /// `fn f(x) = expr` has an expression body; the block form is an `ExprKind::Block`.
+    pub body: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub name: Ident,
+    pub ann: Option<TypeAnn>,
+    pub default: Option<Expr>,
+}
+
+/// `f32`, `f32[n, m]`, `[n]` (any dtype), `f64[]` (rank 0).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypeAnn {
+    /// The dtype name as written (checked later, so a typo gets a diagnostic).
+    pub dtype: Option<Ident>,
+    pub dims: Option<Vec<DimAnn>>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum DimAnn {
+    Fixed(u64, Span),
+    Var(Ident),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    /// The value of a block is the value of its last statement when that is
+    /// an expression statement, and "nothing" otherwise.
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Str(String),
+    Name(String),
+    /// `[a, b, c]`, nested for higher rank.
+    ArrayLit(Vec<Expr>),
+    /// `(a, b)`; `(a,)` for one element. `(a)` is just `a`.
+    Tuple(Vec<Expr>),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `e as f32`; the dtype name as written.
+    Cast(Box<Expr>, Ident),
+    Call { func: Ident, args: Vec<Arg> },
+    Index { base: Box<Expr>, indices: Vec<IndexItem> },
+    If { cond: Box<Expr>, then: Block, otherwise: Option<Box<Expr>> },
+    Block(Block),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Arg {
+    pub name: Option<Ident>,
+    pub value: Expr,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct IndexItem {
+    pub kind: IndexKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum IndexKind {
+    /// A single position (removes the axis), or an integer/bool array (gather).
+    Expr(Expr),
+    Slice { start: Option<Expr>, stop: Option<Expr>, step: Option<Expr> },
+    NewAxis,
+    Ellipsis,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    Neg,
+    Not,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Pow,
+    MatMul,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::Pow => "**",
+            BinOp::MatMul => "@",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::And => "and",
+            BinOp::Or => "or",
+        }
+    }
+}
