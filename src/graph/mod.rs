@@ -233,3 +233,4 @@ pub fn to_host(backend: &dyn Backend, array: &Array) -> Result<HostData, Diagnos
     let buffer = array.node.buffer().expect("realized above");
     backend.read(&buffer, &array.view, array.dtype())
 }
+pub mod build;
