@@ -59,7 +59,9 @@ fn expected_codes(source: &str) -> Result<Vec<String>, String> {
 }
 
 fn stem(path: &Path) -> String {
-    path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
@@ -154,7 +156,10 @@ fn cuda_unavailable_is_e0404() {
     match arr::Session::new(arr::BackendChoice::Cuda) {
         Ok(_) => {}
         Err(diag) => {
-            assert_eq!(diag.code, "E0404", "Session::new(Cuda) failed with the wrong code: {diag}");
+            assert_eq!(
+                diag.code, "E0404",
+                "Session::new(Cuda) failed with the wrong code: {diag}"
+            );
             assert!(!diag.message.is_empty());
         }
     }
