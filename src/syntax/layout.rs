@@ -1,0 +1,52 @@
+//! The layout pass between lexer and parser: decides which line breaks end a
+//! statement. Line breaks inside `( )` and `[ ]` are dropped; runs of line
+//! breaks and `;` become one `Sep`; a `Sep` is dropped at the start and end,
+//! after `{`, before `}` and before `else`. The grammar then only has to
+//! accept `Stmt (Sep Stmt)*`.
+
+use super::token::{Spanned, Tok};
+use std::ops::Range;
+
+/// The tokens with separators settled, and the brackets still open at the end
+/// (innermost last) so that an unexpected end of input can point at them.
+pub struct Layout {
+    pub tokens: Vec<Spanned>,
+    pub unclosed: Vec<(Tok, Range<usize>)>,
+}
+
+pub fn layout(tokens: Vec<Spanned>) -> Layout {
+    let mut out: Vec<Spanned> = Vec::with_capacity(tokens.len());
+    let mut open: Vec<(Tok, Range<usize>)> = Vec::new();
+    // The first separator of the current run, not yet emitted.
+    let mut pending: Option<(usize, usize)> = None;
+    for (start, tok, end) in tokens {
+        let in_parens = matches!(open.last(), Some((Tok::LParen | Tok::LBracket, _)));
+        match tok {
+            Tok::Newline if in_parens => continue,
+            Tok::Newline | Tok::Semi | Tok::Sep => {
+                let after_open = matches!(out.last(), None | Some((_, Tok::LBrace, _)));
+                if !after_open && pending.is_none() {
+                    pending = Some((start, end));
+                }
+                continue;
+            }
+            _ => {}
+        }
+        if let Some((s, e)) = pending.take()
+            && !matches!(tok, Tok::RBrace | Tok::Else)
+        {
+            out.push((s, Tok::Sep, e));
+        }
+        match tok {
+            Tok::LParen | Tok::LBracket | Tok::LBrace => open.push((tok.clone(), start..end)),
+            // A mismatched closer is the parser's to report; popping keeps the
+            // nesting sensible for the rest of the input.
+            Tok::RParen | Tok::RBracket | Tok::RBrace => {
+                open.pop();
+            }
+            _ => {}
+        }
+        out.push((start, tok, end));
+    }
+    Layout { tokens: out, unclosed: open }
+}
