@@ -1,8 +1,12 @@
 //! The layout pass between lexer and parser: decides which line breaks end a
 //! statement. Line breaks inside `( )` and `[ ]` are dropped; runs of line
 //! breaks and `;` become one `Sep`; a `Sep` is dropped at the start and end,
-//! after `{`, before `}` and before `else`. The grammar then only has to
-//! accept `Stmt (Sep Stmt)*`.
+//! after `{`, before `}` and before `else`. A line break after a token that
+//! cannot end a statement (an operator, `=`, `,`, a keyword such as `let`) is
+//! dropped too, so `x = a +` continues on the next line: a separator there
+//! could only be a syntax error, and the REPL's "ask for another line" on a
+//! trailing operator then means what it says. The grammar only has to accept
+//! `Stmt (Sep Stmt)*`.
 
 use super::token::{Spanned, Tok};
 use std::ops::Range;
@@ -21,8 +25,9 @@ pub fn layout(tokens: Vec<Spanned>) -> Layout {
     let mut pending: Option<(usize, usize)> = None;
     for (start, tok, end) in tokens {
         let in_parens = matches!(open.last(), Some((Tok::LParen | Tok::LBracket, _)));
+        let continues = matches!(out.last(), Some((_, last, _)) if !can_end_statement(last));
         match tok {
-            Tok::Newline if in_parens => continue,
+            Tok::Newline if in_parens || continues => continue,
             Tok::Newline | Tok::Semi | Tok::Sep => {
                 let after_open = matches!(out.last(), None | Some((_, Tok::LBrace, _)));
                 if !after_open && pending.is_none() {
@@ -49,4 +54,23 @@ pub fn layout(tokens: Vec<Spanned>) -> Layout {
         out.push((start, tok, end));
     }
     Layout { tokens: out, unclosed: open }
+}
+
+/// Whether a statement can end with `tok`; a line break after any other token
+/// cannot be a separator.
+fn can_end_statement(tok: &Tok) -> bool {
+    matches!(
+        tok,
+        Tok::Int(_)
+            | Tok::Float(_)
+            | Tok::Str(_)
+            | Tok::Ident(_)
+            | Tok::True
+            | Tok::False
+            | Tok::RParen
+            | Tok::RBracket
+            | Tok::RBrace
+            | Tok::Break
+            | Tok::Continue
+    )
 }

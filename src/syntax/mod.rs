@@ -49,6 +49,7 @@ fn parse(source: &str, base: usize) -> Outcome {
     let (tokens, mut diags) = token::lex(source, base);
     let lexer_ok = diags.is_empty();
     let layout = layout::layout(tokens);
+    let spans: Vec<Span> = layout.tokens.iter().map(|(l, _, r)| *l..*r).collect();
     let mut user_errors = Vec::new();
     let result = grammar::ProgramParser::new().parse(&mut user_errors, layout.tokens.into_iter().map(Ok));
     let no_other_errors = lexer_ok && user_errors.is_empty();
@@ -57,12 +58,27 @@ fn parse(source: &str, base: usize) -> Outcome {
         Ok(program) => (Some(program), false),
         Err(err) => {
             let eof = matches!(err, ParseError::UnrecognizedEof { .. });
-            diags.push(convert_error(err, source, base, &layout.unclosed));
+            let diag = convert_error(err, source, base, &layout.unclosed);
+            if !follows_invalid_chars(&diag, &diags, &spans) {
+                diags.push(diag);
+            }
             (None, eof && no_other_errors)
         }
     };
     diags.sort_by_key(|d| d.span.as_ref().map_or(0, |s| s.start));
     Outcome { program, diags, only_eof }
+}
+
+/// Whether a syntax error is at the first token after skipped invalid
+/// characters: it is then most likely caused by them (`a $ b` is not two
+/// errors), and only the invalid characters are reported.
+fn follows_invalid_chars(diag: &Diagnostic, lexer_diags: &[Diagnostic], spans: &[Span]) -> bool {
+    let Some(at) = diag.span.as_ref().map(|s| s.start) else { return false };
+    let before = spans.partition_point(|s| s.end <= at);
+    let previous_end = if before == 0 { 0 } else { spans[before - 1].end };
+    lexer_diags.iter().any(|d| {
+        d.code == "E0003" && d.span.as_ref().is_some_and(|s| s.start >= previous_end && s.end <= at)
+    })
 }
 
 fn convert_error(
@@ -77,7 +93,9 @@ fn convert_error(
             let mut diag = Diagnostic::new("E0001", format!("unexpected {found}"), l..r)
                 .with_primary_label(format!("found {found}"));
             let mut hint = expected_in_words(&expected);
-            if tok == Tok::Assign && expected.iter().any(|e| e == "\"==\"") {
+            // After a complete operand (no name expected), a stray `=` is most
+            // likely a comparison, as in `if x = 1 {`.
+            if tok == Tok::Assign && !expected.iter().any(|e| e == "Ident") {
                 hint = Some(match hint {
                     Some(h) => format!("{h} (use `==` to compare)"),
                     None => "use `==` to compare".to_string(),
@@ -181,6 +199,10 @@ fn expected_in_words(expected: &[String]) -> Option<String> {
             }
         }
     }
+    // Closing brackets read best last: "`,` or `]`".
+    let (closers, mut items): (Vec<String>, Vec<String>) =
+        items.into_iter().partition(|i| matches!(i.as_str(), "`)`" | "`]`" | "`}`"));
+    items.extend(closers);
     if end_of_line {
         items.push("end of line".to_string());
     }
