@@ -535,7 +535,7 @@ fn spans_are_shifted_by_base() {
     let d = &parse_program("x = $", 100).unwrap_err()[0];
     assert_eq!(d.span, Some(104..105));
     let d = &parse_program("x = (", 100).unwrap_err()[0];
-    assert_eq!(d.span, Some(105..105));
+    assert_eq!(d.span, Some(104..105));
 }
 
 // ---------------------------------------------------------------------------
@@ -543,10 +543,11 @@ fn spans_are_shifted_by_base() {
 
 #[test]
 fn e0001_unexpected_token() {
-    let (d, text) = one_error("let x = (1, 2))");
+    let (d, text) = one_error("let x = (1, 2) + (1 + )");
     assert_eq!((d.code, text.as_str()), ("E0001", ")"));
     assert_eq!(d.message, "unexpected `)`");
     assert_eq!(d.primary_label.as_deref(), Some("found `)`"));
+    assert_eq!(d.hint.as_deref(), Some("expected an expression"));
 
     let (d, text) = one_error("let a = [1, 2 3]");
     assert_eq!((d.code, text.as_str()), ("E0001", "3"));
@@ -563,12 +564,21 @@ fn e0001_unexpected_token() {
 
     let (d, text) = one_error("x = [1, ");
     assert_eq!(d.code, "E0002");
-    assert_eq!(text, "");
+    assert_eq!(text, ",");
     assert_eq!(d.hint.as_deref(), Some("expected an expression or `]`"));
 
     let (d, text) = one_error("if x = 1 { 2 }");
     assert_eq!((d.code, text.as_str()), ("E0001", "="));
-    assert!(d.hint.as_deref().unwrap().contains("use `==` to compare"), "{d:?}");
+    assert_eq!(d.hint.as_deref(), Some("expected `{` (use `==` to compare)"));
+
+    // Brackets that close nothing, or the wrong bracket, are named.
+    let (d, text) = one_error("let x = (1, 2))");
+    assert_eq!((d.code, text.as_str()), ("E0001", ")"));
+    assert_eq!(d.primary_label.as_deref(), Some("this `)` closes nothing"));
+    let (d, text) = one_error("f(a, [1, 2)");
+    assert_eq!((d.code, text.as_str()), ("E0001", ")"));
+    assert_eq!(d.primary_label.as_deref(), Some("this `)` does not match the `[`"));
+    assert_eq!(d.labels, [(5..6, "this `[` is still open".to_string())]);
 
     let (d, text) = one_error("f(a; b)");
     assert_eq!((d.code, text.as_str()), ("E0001", ";"));
@@ -598,12 +608,20 @@ fn e0001_unexpected_token() {
 
 #[test]
 fn e0002_unexpected_end_of_input() {
-    for src in ["let x =", "f(1, 2", "while x {", "a[1:", "x +", "fn f(x) ="] {
+    // It points at the last token, after which the input ends.
+    for (src, last) in [
+        ("let x =", "="),
+        ("f(1, 2", "2"),
+        ("while x {", "{"),
+        ("a[1:", ":"),
+        ("x +  # comment\n\n", "+"),
+        ("fn f(x) =", "="),
+        ("if a { 1 } else", "else"),
+    ] {
         let (d, text) = one_error(src);
         assert_eq!(d.code, "E0002", "{src}");
         assert_eq!(d.message, "unexpected end of input");
-        assert_eq!(d.span, Some(src.len()..src.len()), "{src}");
-        assert_eq!(text, "");
+        assert_eq!(text, last, "{src}");
     }
     // The unclosed bracket is pointed out.
     let src = "let y = f(a, [1, 2\n";
@@ -825,4 +843,49 @@ fn complete_or_broken_inputs() {
     ] {
         assert!(!is_incomplete(src), "{src:?} should not count as incomplete");
     }
+}
+
+/// Every diagnostic of each input, compactly: code, the text its span covers,
+/// message, primary label, other labels and hint.
+#[test]
+fn corpus_of_errors() {
+    let mut out = String::new();
+    for src in [
+        "let x = (1, 2))",
+        "let a = [1, 2 3]",
+        "x = [1,\n",
+        "let y = f(a, [1, 2\n",
+        "a + b = 1",
+        "if x = 1 { 2 }",
+        "let s = \"abc",
+        "x = 99999999999999999999",
+        "x = a && b",
+        "fn f(x) { x }}",
+        "let x = 1 2",
+        "a[1:2:3:4]",
+        "f(x)(y)",
+        "let (a, 1) = t",
+        "for i in 0..n\n{ }",
+        "x = 1,",
+        "fn f(x: f32[n, 2.5]) = x",
+        "while { }",
+        "print(\"a\\qb\", 'c')",
+    ] {
+        writeln!(out, "{src:?}").unwrap();
+        for d in parse_program(src, 0).unwrap_err() {
+            let span = d.span.clone().unwrap();
+            write!(out, "  {} {:?} {}", d.code, &src[span], d.message).unwrap();
+            if let Some(label) = &d.primary_label {
+                write!(out, " | {label}").unwrap();
+            }
+            for (span, label) in &d.labels {
+                write!(out, " | {:?}: {label}", &src[span.clone()]).unwrap();
+            }
+            if let Some(hint) = &d.hint {
+                write!(out, " | hint: {hint}").unwrap();
+            }
+            out.push('\n');
+        }
+    }
+    insta::assert_snapshot!(out);
 }

@@ -11,16 +11,21 @@
 use super::token::{Spanned, Tok};
 use std::ops::Range;
 
-/// The tokens with separators settled, and the brackets still open at the end
-/// (innermost last) so that an unexpected end of input can point at them.
+/// The tokens with separators settled, and what the bracket matching found,
+/// for the parser's error messages to point at.
 pub struct Layout {
     pub tokens: Vec<Spanned>,
+    /// Brackets still open at the end, innermost last.
     pub unclosed: Vec<(Tok, Range<usize>)>,
+    /// Closing brackets that close nothing, or the wrong kind of bracket
+    /// (with the opening bracket they met).
+    pub unmatched: Vec<(Range<usize>, Option<(Tok, Range<usize>)>)>,
 }
 
 pub fn layout(tokens: Vec<Spanned>) -> Layout {
     let mut out: Vec<Spanned> = Vec::with_capacity(tokens.len());
     let mut open: Vec<(Tok, Range<usize>)> = Vec::new();
+    let mut unmatched = Vec::new();
     // The first separator of the current run, not yet emitted.
     let mut pending: Option<(usize, usize)> = None;
     for (start, tok, end) in tokens {
@@ -46,14 +51,22 @@ pub fn layout(tokens: Vec<Spanned>) -> Layout {
             Tok::LParen | Tok::LBracket | Tok::LBrace => open.push((tok.clone(), start..end)),
             // A mismatched closer is the parser's to report; popping keeps the
             // nesting sensible for the rest of the input.
-            Tok::RParen | Tok::RBracket | Tok::RBrace => {
-                open.pop();
-            }
+            Tok::RParen | Tok::RBracket | Tok::RBrace => match open.pop() {
+                Some((opener, _)) if closes(&opener, &tok) => {}
+                met => unmatched.push((start..end, met)),
+            },
             _ => {}
         }
         out.push((start, tok, end));
     }
-    Layout { tokens: out, unclosed: open }
+    Layout { tokens: out, unclosed: open, unmatched }
+}
+
+fn closes(opener: &Tok, closer: &Tok) -> bool {
+    matches!(
+        (opener, closer),
+        (Tok::LParen, Tok::RParen) | (Tok::LBracket, Tok::RBracket) | (Tok::LBrace, Tok::RBrace)
+    )
 }
 
 /// Whether a statement can end with `tok`; a line break after any other token

@@ -48,18 +48,22 @@ struct Outcome {
 fn parse(source: &str, base: usize) -> Outcome {
     let (tokens, mut diags) = token::lex(source, base);
     let lexer_ok = diags.is_empty();
-    let layout = layout::layout(tokens);
+    let mut layout = layout::layout(tokens);
     let spans: Vec<Span> = layout.tokens.iter().map(|(l, _, r)| *l..*r).collect();
     let mut user_errors = Vec::new();
-    let result = grammar::ProgramParser::new().parse(&mut user_errors, layout.tokens.into_iter().map(Ok));
+    let result = grammar::ProgramParser::new().parse(&mut user_errors, std::mem::take(&mut layout.tokens).into_iter().map(Ok));
     let no_other_errors = lexer_ok && user_errors.is_empty();
     diags.append(&mut user_errors);
     let (program, only_eof) = match result {
         Ok(program) => (Some(program), false),
         Err(err) => {
             let eof = matches!(err, ParseError::UnrecognizedEof { .. });
-            let diag = convert_error(err, source, base, &layout.unclosed);
-            if !follows_invalid_chars(&diag, &diags, &spans) {
+            let at = match &err {
+                ParseError::UnrecognizedToken { token: (l, ..), .. } | ParseError::ExtraToken { token: (l, ..) } => *l,
+                _ => source.len() + base,
+            };
+            let diag = convert_error(err, source, base, &layout, spans.last());
+            if !follows_invalid_chars(at, &diags, &spans) {
                 diags.push(diag);
             }
             (None, eof && no_other_errors)
@@ -72,8 +76,7 @@ fn parse(source: &str, base: usize) -> Outcome {
 /// Whether a syntax error is at the first token after skipped invalid
 /// characters: it is then most likely caused by them (`a $ b` is not two
 /// errors), and only the invalid characters are reported.
-fn follows_invalid_chars(diag: &Diagnostic, lexer_diags: &[Diagnostic], spans: &[Span]) -> bool {
-    let Some(at) = diag.span.as_ref().map(|s| s.start) else { return false };
+fn follows_invalid_chars(at: usize, lexer_diags: &[Diagnostic], spans: &[Span]) -> bool {
     let before = spans.partition_point(|s| s.end <= at);
     let previous_end = if before == 0 { 0 } else { spans[before - 1].end };
     lexer_diags.iter().any(|d| {
@@ -85,13 +88,22 @@ fn convert_error(
     err: ParseError<usize, Tok, Diagnostic>,
     source: &str,
     base: usize,
-    unclosed: &[(Tok, Span)],
+    layout: &layout::Layout,
+    last_token: Option<&Span>,
 ) -> Diagnostic {
     match err {
         ParseError::UnrecognizedToken { token: (l, tok, r), expected } => {
             let found = describe_found(&tok, l..r, source, base);
             let mut diag = Diagnostic::new("E0001", format!("unexpected {found}"), l..r)
                 .with_primary_label(format!("found {found}"));
+            if let Some((_, met)) = layout.unmatched.iter().find(|(span, _)| *span == (l..r)) {
+                diag = match met {
+                    Some((opener, at)) => diag
+                        .with_primary_label(format!("this `{}` does not match the `{}`", tok.symbol(), opener.symbol()))
+                        .with_label(at.clone(), format!("this `{}` is still open", opener.symbol())),
+                    None => diag.with_primary_label(format!("this `{}` closes nothing", tok.symbol())),
+                };
+            }
             let mut hint = expected_in_words(&expected);
             // After a complete operand (no name expected), a stray `=` is most
             // likely a comparison, as in `if x = 1 {`.
@@ -111,11 +123,15 @@ fn convert_error(
             Diagnostic::new("E0001", format!("unexpected {found}"), l..r).with_primary_label(format!("found {found}"))
         }
         ParseError::UnrecognizedEof { expected, .. } => {
-            let end = source.len() + base;
-            let mut diag = Diagnostic::new("E0002", "unexpected end of input", end..end)
-                .with_primary_label("the input ends here");
+            // The last token, not the empty span after it: that renders
+            // clearly even when the input ends in blank lines or comments.
+            let (span, label) = match last_token {
+                Some(span) => (span.clone(), "the input ends after this"),
+                None => (source.len() + base..source.len() + base, "the input ends here"),
+            };
+            let mut diag = Diagnostic::new("E0002", "unexpected end of input", span).with_primary_label(label);
             // Innermost first: that is the bracket the user most likely forgot.
-            for (tok, span) in unclosed.iter().rev().take(3) {
+            for (tok, span) in layout.unclosed.iter().rev().take(3) {
                 diag = diag.with_label(span.clone(), format!("this `{}` is not closed", tok.symbol()));
             }
             if let Some(hint) = expected_in_words(&expected) {
@@ -162,7 +178,8 @@ fn expected_in_words(expected: &[String]) -> Option<String> {
     let mut items: Vec<String> = Vec::new();
     let mut covered: Vec<&str> = Vec::new();
     let statement = has("\"let\"");
-    let expression = has("Int") && has("Ident");
+    // Dimensions in a type take numbers and names too, but not expressions.
+    let expression = has("Int") && has("Ident") && has("\"(\"");
     if statement {
         items.push("a statement".to_string());
         covered.extend(STMT_START);
@@ -198,6 +215,14 @@ fn expected_in_words(expected: &[String]) -> Option<String> {
                 items.push(word.to_string());
             }
         }
+    }
+    // An operator listed alone is an artefact of the parser having already
+    // reduced its operand (`if x = 1` would say "expected `or` or `{`").
+    let lone_operator = |i: &String| {
+        !matches!(i.as_str(), "`-`" | "`[`") && OPERATORS.iter().any(|op| format!("`{}`", op.trim_matches('"')) == *i)
+    };
+    if items.iter().any(|i| !lone_operator(i)) {
+        items.retain(|i| !lone_operator(i));
     }
     // Closing brackets read best last: "`,` or `]`".
     let (closers, mut items): (Vec<String>, Vec<String>) =

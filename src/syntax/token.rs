@@ -370,7 +370,10 @@ pub fn lex(source: &str, base: usize) -> (Vec<Spanned>, Vec<Diagnostic>) {
 
 fn invalid_chars(source: &str, run: std::ops::Range<usize>, base: usize) -> Diagnostic {
     let text = source.get(run.clone()).unwrap_or("");
-    let shown: String = text.chars().flat_map(char::escape_debug).collect();
+    let shown: String = text
+        .chars()
+        .flat_map(|c| if c.is_control() { c.escape_debug().collect() } else { vec![c] })
+        .collect();
     let (message, label) = if text.chars().count() == 1 {
         (format!("invalid character `{shown}`"), "not part of the language")
     } else {
