@@ -59,7 +59,10 @@ fn sexp_pat(p: &Pattern) -> String {
     match p {
         Pattern::Name(n) => n.name.clone(),
         Pattern::Tuple(items, _) => {
-            format!("(tuple{})", items.iter().map(|p| format!(" {}", sexp_pat(p))).collect::<String>())
+            format!(
+                "(tuple{})",
+                items.iter().map(|p| format!(" {}", sexp_pat(p))).collect::<String>()
+            )
         }
     }
 }
@@ -91,7 +94,10 @@ fn sexp(e: &Expr) -> String {
         ExprKind::Str(s) => format!("{s:?}"),
         ExprKind::Name(n) => n.clone(),
         ExprKind::ArrayLit(items) => format!("[{}]", items.iter().map(sexp).collect::<Vec<_>>().join(" ")),
-        ExprKind::Tuple(items) => format!("(tuple{})", items.iter().map(|e| format!(" {}", sexp(e))).collect::<String>()),
+        ExprKind::Tuple(items) => format!(
+            "(tuple{})",
+            items.iter().map(|e| format!(" {}", sexp(e))).collect::<String>()
+        ),
         ExprKind::Unary(UnOp::Neg, a) => format!("(neg {})", sexp(a)),
         ExprKind::Unary(UnOp::Not, a) => format!("(not {})", sexp(a)),
         ExprKind::Binary(op, a, b) => format!("({} {} {})", op.symbol(), sexp(a), sexp(b)),
@@ -256,7 +262,10 @@ fn ranges_are_not_floats() {
 fn indexing_and_slices() {
     let cases = [
         ("a[0]", "(index a 0)"),
-        ("a[1:-1, ::2, newaxis, ...]", "(index a (: 1 (neg 1) _) (: _ _ 2) newaxis ...)"),
+        (
+            "a[1:-1, ::2, newaxis, ...]",
+            "(index a (: 1 (neg 1) _) (: _ _ 2) newaxis ...)",
+        ),
         ("a[::-1]", "(index a (: _ _ (neg 1)))"),
         ("a[:, 0]", "(index a (: _ _ _) 0)"),
         ("a[..., 0]", "(index a ... 0)"),
@@ -466,17 +475,29 @@ fn spans_cover_what_they_name() {
     let text = |span: &Span| &src[span.clone()];
     assert_eq!(p.stmts.len(), 3);
     assert_eq!(text(&p.stmts[0].span), "let y = foo(a + b * c, axis=-1)[1:, 0]");
-    let StmtKind::Let { target: Pattern::Name(y), value } = &p.stmts[0].kind else { panic!() };
+    let StmtKind::Let {
+        target: Pattern::Name(y),
+        value,
+    } = &p.stmts[0].kind
+    else {
+        panic!()
+    };
     assert_eq!(text(&y.span), "y");
     assert_eq!(text(&value.span), "foo(a + b * c, axis=-1)[1:, 0]");
-    let ExprKind::Index { base, indices } = &value.kind else { panic!() };
+    let ExprKind::Index { base, indices } = &value.kind else {
+        panic!()
+    };
     assert_eq!(text(&base.span), "foo(a + b * c, axis=-1)");
     assert_eq!(text(&indices[0].span), "1:");
     assert_eq!(text(&indices[1].span), "0");
-    let ExprKind::Call { func, args } = &base.kind else { panic!() };
+    let ExprKind::Call { func, args } = &base.kind else {
+        panic!()
+    };
     assert_eq!(text(&func.span), "foo");
     assert_eq!(text(&args[0].value.span), "a + b * c");
-    let ExprKind::Binary(BinOp::Add, a, bc) = &args[0].value.kind else { panic!() };
+    let ExprKind::Binary(BinOp::Add, a, bc) = &args[0].value.kind else {
+        panic!()
+    };
     assert_eq!(text(&a.span), "a");
     assert_eq!(text(&bc.span), "b * c");
     assert_eq!(text(&args[1].name.as_ref().unwrap().span), "axis");
@@ -500,7 +521,9 @@ fn spans_cover_what_they_name() {
     assert_eq!(text(&def.body.span), "(x)");
 
     assert_eq!(text(&p.stmts[2].span), "z[i] += 1");
-    let StmtKind::Assign { target, .. } = &p.stmts[2].kind else { panic!() };
+    let StmtKind::Assign { target, .. } = &p.stmts[2].kind else {
+        panic!()
+    };
     assert_eq!(text(&target.span), "z[i]");
 }
 
@@ -510,10 +533,20 @@ fn spans_of_blocks_and_ifs() {
     let p = parse_ok(src);
     let text = |span: &Span| &src[span.clone()];
     assert_eq!(text(&p.stmts[0].span), src);
-    let StmtKind::While { body, .. } = &p.stmts[0].kind else { panic!() };
+    let StmtKind::While { body, .. } = &p.stmts[0].kind else {
+        panic!()
+    };
     assert_eq!(text(&body.span), "{\n  if a { 1 } else { 2 }\n}");
     assert_eq!(text(&body.stmts[0].span), "if a { 1 } else { 2 }");
-    let StmtKind::Expr(Expr { kind: ExprKind::If { then, otherwise: Some(o), .. }, .. }) = &body.stmts[0].kind else {
+    let StmtKind::Expr(Expr {
+        kind: ExprKind::If {
+            then,
+            otherwise: Some(o),
+            ..
+        },
+        ..
+    }) = &body.stmts[0].kind
+    else {
         panic!()
     };
     assert_eq!(text(&then.span), "{ 1 }");
@@ -525,8 +558,12 @@ fn spans_are_shifted_by_base() {
     let src = "x = a + 1";
     let at0 = parse_program(src, 0).unwrap();
     let at100 = parse_program(src, 100).unwrap();
-    let StmtKind::Assign { value: v0, .. } = &at0.stmts[0].kind else { panic!() };
-    let StmtKind::Assign { value: v100, .. } = &at100.stmts[0].kind else { panic!() };
+    let StmtKind::Assign { value: v0, .. } = &at0.stmts[0].kind else {
+        panic!()
+    };
+    let StmtKind::Assign { value: v100, .. } = &at100.stmts[0].kind else {
+        panic!()
+    };
     assert_eq!(v0.span, 4..9);
     assert_eq!(v100.span, 104..109);
     assert_eq!(at100.stmts[0].span, 100..109);

@@ -4,6 +4,10 @@
 //! but dropping, printing or evaluating a tree recurses, and a million nested
 //! minus signs must not overflow the stack anywhere.
 
+// A parse error carries the shared `Diagnostic`; it is large, but a parse
+// fails at most once, so boxing it would buy nothing.
+#![allow(clippy::result_large_err)]
+
 use super::ast::*;
 use super::token::Tok;
 use crate::diag::Diagnostic;
@@ -76,28 +80,61 @@ pub fn cast(a: D<Expr>, dtype: Ident, span: Span) -> PResult<D<Expr>> {
 
 pub fn call(func: Ident, args: Vec<D<Arg>>, span: Span) -> PResult<D<Expr>> {
     let d = max_depth(&args) + 1;
-    expr(ExprKind::Call { func, args: args.into_iter().map(|a| a.0).collect() }, d, span)
+    expr(
+        ExprKind::Call {
+            func,
+            args: args.into_iter().map(|a| a.0).collect(),
+        },
+        d,
+        span,
+    )
 }
 
 pub fn index(base: D<Expr>, items: Vec<D<IndexItem>>, span: Span) -> PResult<D<Expr>> {
     let d = max_depth(&items).max(base.1) + 1;
     let indices = items.into_iter().map(|i| i.0).collect();
-    expr(ExprKind::Index { base: Box::new(base.0), indices }, d, span)
+    expr(
+        ExprKind::Index {
+            base: Box::new(base.0),
+            indices,
+        },
+        d,
+        span,
+    )
 }
 
 pub fn index_expr(e: D<Expr>, span: Span) -> D<IndexItem> {
-    D(IndexItem { kind: IndexKind::Expr(e.0), span }, e.1 + 1)
+    D(
+        IndexItem {
+            kind: IndexKind::Expr(e.0),
+            span,
+        },
+        e.1 + 1,
+    )
 }
 
 pub fn slice(start: Option<D<Expr>>, stop: Option<D<Expr>>, step: Option<D<Expr>>, span: Span) -> D<IndexItem> {
-    let d = [&start, &stop, &step].iter().filter_map(|p| p.as_ref().map(|e| e.1)).max().unwrap_or(0) + 1;
-    let kind = IndexKind::Slice { start: start.map(|e| e.0), stop: stop.map(|e| e.0), step: step.map(|e| e.0) };
+    let d = [&start, &stop, &step]
+        .iter()
+        .filter_map(|p| p.as_ref().map(|e| e.1))
+        .max()
+        .unwrap_or(0)
+        + 1;
+    let kind = IndexKind::Slice {
+        start: start.map(|e| e.0),
+        stop: stop.map(|e| e.0),
+        step: step.map(|e| e.0),
+    };
     D(IndexItem { kind, span }, d)
 }
 
 pub fn if_(cond: D<Expr>, then: D<Block>, otherwise: Option<D<Expr>>, span: Span) -> PResult<D<Expr>> {
     let d = cond.1.max(then.1).max(otherwise.as_ref().map_or(0, |o| o.1)) + 1;
-    let kind = ExprKind::If { cond: Box::new(cond.0), then: then.0, otherwise: otherwise.map(|o| Box::new(o.0)) };
+    let kind = ExprKind::If {
+        cond: Box::new(cond.0),
+        then: then.0,
+        otherwise: otherwise.map(|o| Box::new(o.0)),
+    };
     expr(kind, d, span)
 }
 
@@ -122,7 +159,14 @@ pub fn stmt(kind: StmtKind, child_depth: u32, span: Span) -> PResult<D<Stmt>> {
 }
 
 pub fn let_(target: D<Pattern>, value: D<Expr>, span: Span) -> PResult<D<Stmt>> {
-    stmt(StmtKind::Let { target: target.0, value: value.0 }, target.1.max(value.1), span)
+    stmt(
+        StmtKind::Let {
+            target: target.0,
+            value: value.0,
+        },
+        target.1.max(value.1),
+        span,
+    )
 }
 
 pub fn tuple_pattern(items: Vec<D<Pattern>>, last: Option<D<Pattern>>, span: Span) -> PResult<D<Pattern>> {
@@ -148,7 +192,15 @@ pub fn assign(
         );
     }
     let d = target.1.max(value.1);
-    stmt(StmtKind::Assign { target: target.0, op, value: value.0 }, d, span)
+    stmt(
+        StmtKind::Assign {
+            target: target.0,
+            op,
+            value: value.0,
+        },
+        d,
+        span,
+    )
 }
 
 /// A name, or an index whose base is (after more indexing) a name: writing
@@ -176,21 +228,50 @@ fn describe(e: &Expr) -> &'static str {
 
 pub fn for_(var: Ident, start: D<Expr>, end: D<Expr>, body: D<Block>, span: Span) -> PResult<D<Stmt>> {
     let d = start.1.max(end.1).max(body.1);
-    stmt(StmtKind::For { var, start: start.0, end: end.0, body: body.0 }, d, span)
+    stmt(
+        StmtKind::For {
+            var,
+            start: start.0,
+            end: end.0,
+            body: body.0,
+        },
+        d,
+        span,
+    )
 }
 
 pub fn while_(cond: D<Expr>, body: D<Block>, span: Span) -> PResult<D<Stmt>> {
     let d = cond.1.max(body.1);
-    stmt(StmtKind::While { cond: cond.0, body: body.0 }, d, span)
+    stmt(
+        StmtKind::While {
+            cond: cond.0,
+            body: body.0,
+        },
+        d,
+        span,
+    )
 }
 
 pub fn param(name: Ident, ann: Option<TypeAnn>, default: Option<D<Expr>>) -> D<Param> {
     let d = default.as_ref().map_or(0, |e| e.1);
-    D(Param { name, ann, default: default.map(|e| e.0) }, d)
+    D(
+        Param {
+            name,
+            ann,
+            default: default.map(|e| e.0),
+        },
+        d,
+    )
 }
 
 pub fn fn_(name: Ident, params: Vec<D<Param>>, ret: Option<TypeAnn>, body: D<Expr>, span: Span) -> PResult<D<Stmt>> {
     let d = depth(max_depth(&params).max(body.1) + 1, &span)?;
-    let def = FnDef { name, params: params.into_iter().map(|p| p.0).collect(), ret, body: body.0, span: span.clone() };
+    let def = FnDef {
+        name,
+        params: params.into_iter().map(|p| p.0).collect(),
+        ret,
+        body: body.0,
+        span: span.clone(),
+    };
     stmt(StmtKind::Fn(Rc::new(def)), d, span)
 }

@@ -11,20 +11,23 @@
 use super::token::{Spanned, Tok};
 use std::ops::Range;
 
+/// An opening bracket and where it is.
+pub type Opener = (Tok, Range<usize>);
+
 /// The tokens with separators settled, and what the bracket matching found,
 /// for the parser's error messages to point at.
 pub struct Layout {
     pub tokens: Vec<Spanned>,
     /// Brackets still open at the end, innermost last.
-    pub unclosed: Vec<(Tok, Range<usize>)>,
+    pub unclosed: Vec<Opener>,
     /// Closing brackets that close nothing, or the wrong kind of bracket
     /// (with the opening bracket they met).
-    pub unmatched: Vec<(Range<usize>, Option<(Tok, Range<usize>)>)>,
+    pub unmatched: Vec<(Range<usize>, Option<Opener>)>,
 }
 
 pub fn layout(tokens: Vec<Spanned>) -> Layout {
     let mut out: Vec<Spanned> = Vec::with_capacity(tokens.len());
-    let mut open: Vec<(Tok, Range<usize>)> = Vec::new();
+    let mut open: Vec<Opener> = Vec::new();
     let mut unmatched = Vec::new();
     // The first separator of the current run, not yet emitted.
     let mut pending: Option<(usize, usize)> = None;
@@ -59,7 +62,11 @@ pub fn layout(tokens: Vec<Spanned>) -> Layout {
         }
         out.push((start, tok, end));
     }
-    Layout { tokens: out, unclosed: open, unmatched }
+    Layout {
+        tokens: out,
+        unclosed: open,
+        unmatched,
+    }
 }
 
 fn closes(opener: &Tok, closer: &Tok) -> bool {

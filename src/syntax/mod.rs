@@ -27,7 +27,11 @@ pub use build::MAX_DEPTH;
 /// plus the first syntax error, in source order.
 pub fn parse_program(source: &str, base: usize) -> Result<Program, Vec<Diagnostic>> {
     match parse(source, base) {
-        Outcome { program: Some(program), diags, .. } if diags.is_empty() => Ok(program),
+        Outcome {
+            program: Some(program),
+            diags,
+            ..
+        } if diags.is_empty() => Ok(program),
         Outcome { diags, .. } => Err(diags),
     }
 }
@@ -51,7 +55,8 @@ fn parse(source: &str, base: usize) -> Outcome {
     let mut layout = layout::layout(tokens);
     let spans: Vec<Span> = layout.tokens.iter().map(|(l, _, r)| *l..*r).collect();
     let mut user_errors = Vec::new();
-    let result = grammar::ProgramParser::new().parse(&mut user_errors, std::mem::take(&mut layout.tokens).into_iter().map(Ok));
+    let result =
+        grammar::ProgramParser::new().parse(&mut user_errors, std::mem::take(&mut layout.tokens).into_iter().map(Ok));
     let no_other_errors = lexer_ok && user_errors.is_empty();
     diags.append(&mut user_errors);
     let (program, only_eof) = match result {
@@ -70,7 +75,11 @@ fn parse(source: &str, base: usize) -> Outcome {
         }
     };
     diags.sort_by_key(|d| d.span.as_ref().map_or(0, |s| s.start));
-    Outcome { program, diags, only_eof }
+    Outcome {
+        program,
+        diags,
+        only_eof,
+    }
 }
 
 /// Whether a syntax error is at the first token after skipped invalid
@@ -79,9 +88,9 @@ fn parse(source: &str, base: usize) -> Outcome {
 fn follows_invalid_chars(at: usize, lexer_diags: &[Diagnostic], spans: &[Span]) -> bool {
     let before = spans.partition_point(|s| s.end <= at);
     let previous_end = if before == 0 { 0 } else { spans[before - 1].end };
-    lexer_diags.iter().any(|d| {
-        d.code == "E0003" && d.span.as_ref().is_some_and(|s| s.start >= previous_end && s.end <= at)
-    })
+    lexer_diags
+        .iter()
+        .any(|d| d.code == "E0003" && d.span.as_ref().is_some_and(|s| s.start >= previous_end && s.end <= at))
 }
 
 fn convert_error(
@@ -92,14 +101,21 @@ fn convert_error(
     last_token: Option<&Span>,
 ) -> Diagnostic {
     match err {
-        ParseError::UnrecognizedToken { token: (l, tok, r), expected } => {
+        ParseError::UnrecognizedToken {
+            token: (l, tok, r),
+            expected,
+        } => {
             let found = describe_found(&tok, l..r, source, base);
             let mut diag = Diagnostic::new("E0001", format!("unexpected {found}"), l..r)
                 .with_primary_label(format!("found {found}"));
             if let Some((_, met)) = layout.unmatched.iter().find(|(span, _)| *span == (l..r)) {
                 diag = match met {
                     Some((opener, at)) => diag
-                        .with_primary_label(format!("this `{}` does not match the `{}`", tok.symbol(), opener.symbol()))
+                        .with_primary_label(format!(
+                            "this `{}` does not match the `{}`",
+                            tok.symbol(),
+                            opener.symbol()
+                        ))
                         .with_label(at.clone(), format!("this `{}` is still open", opener.symbol())),
                     None => diag.with_primary_label(format!("this `{}` closes nothing", tok.symbol())),
                 };
@@ -140,15 +156,15 @@ fn convert_error(
             diag
         }
         // The external lexer reports its problems as diagnostics, not here.
-        ParseError::InvalidToken { location } => {
-            Diagnostic::new("E0003", "unrecognised token", location..location + 1)
-        }
+        ParseError::InvalidToken { location } => Diagnostic::new("E0003", "unrecognised token", location..location + 1),
         ParseError::User { error } => error,
     }
 }
 
 fn describe_found(tok: &Tok, span: Span, source: &str, base: usize) -> String {
-    let text = source.get(span.start.saturating_sub(base)..span.end.saturating_sub(base)).unwrap_or("");
+    let text = source
+        .get(span.start.saturating_sub(base)..span.end.saturating_sub(base))
+        .unwrap_or("");
     match tok {
         Tok::Sep if text == ";" => "`;`".to_string(),
         Tok::Sep => "end of line".to_string(),
@@ -159,7 +175,18 @@ fn describe_found(tok: &Tok, span: Span, source: &str, base: usize) -> String {
 
 /// Terminals that can begin an expression, as lalrpop names them.
 const EXPR_START: &[&str] = &[
-    "Int", "Float", "Str", "Ident", "\"true\"", "\"false\"", "\"(\"", "\"[\"", "\"-\"", "\"not\"", "\"if\"", "\"{\"",
+    "Int",
+    "Float",
+    "Str",
+    "Ident",
+    "\"true\"",
+    "\"false\"",
+    "\"(\"",
+    "\"[\"",
+    "\"-\"",
+    "\"not\"",
+    "\"if\"",
+    "\"{\"",
 ];
 /// Terminals that can begin a statement but not an expression.
 const STMT_START: &[&str] = &["\"let\"", "\"fn\"", "\"for\"", "\"while\"", "\"break\"", "\"continue\""];
@@ -225,8 +252,9 @@ fn expected_in_words(expected: &[String]) -> Option<String> {
         items.retain(|i| !lone_operator(i));
     }
     // Closing brackets read best last: "`,` or `]`".
-    let (closers, mut items): (Vec<String>, Vec<String>) =
-        items.into_iter().partition(|i| matches!(i.as_str(), "`)`" | "`]`" | "`}`"));
+    let (closers, mut items): (Vec<String>, Vec<String>) = items
+        .into_iter()
+        .partition(|i| matches!(i.as_str(), "`)`" | "`]`" | "`}`"));
     items.extend(closers);
     if end_of_line {
         items.push("end of line".to_string());

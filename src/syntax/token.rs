@@ -372,7 +372,13 @@ fn invalid_chars(source: &str, run: std::ops::Range<usize>, base: usize) -> Diag
     let text = source.get(run.clone()).unwrap_or("");
     let shown: String = text
         .chars()
-        .flat_map(|c| if c.is_control() { c.escape_debug().collect() } else { vec![c] })
+        .flat_map(|c| {
+            if c.is_control() {
+                c.escape_debug().collect()
+            } else {
+                vec![c]
+            }
+        })
         .collect();
     let (message, label) = if text.chars().count() == 1 {
         (format!("invalid character `{shown}`"), "not part of the language")
@@ -403,7 +409,10 @@ fn int_value(text: &str, at: &std::ops::Range<usize>, diags: &mut Vec<Diagnostic
             diags.push(
                 Diagnostic::new("E0004", "integer literal too large", at.clone())
                     .with_primary_label("does not fit in a 64-bit integer")
-                    .with_hint(format!("the largest integer is {}; write a float such as `1e20`", i64::MAX)),
+                    .with_hint(format!(
+                        "the largest integer is {}; write a float such as `1e20`",
+                        i64::MAX
+                    )),
             );
             0
         }
