@@ -30,8 +30,19 @@ pub fn format_array(data: &HostData, shape: &[usize]) -> String {
     let summarise = data.len() > SUMMARY_THRESHOLD;
     let shown = shown_indices(shape, summarise);
     let mode = FloatMode::choose(data, &shown);
-    let width = shown.iter().map(|&i| format_element(data, i, mode).len()).max().unwrap_or(0);
-    let printer = Printer { data, shape, strides: row_major_strides(shape), summarise, mode, width };
+    let width = shown
+        .iter()
+        .map(|&i| format_element(data, i, mode).len())
+        .max()
+        .unwrap_or(0);
+    let printer = Printer {
+        data,
+        shape,
+        strides: row_major_strides(shape),
+        summarise,
+        mode,
+        width,
+    };
     let hanging = " ".to_string();
     printer.recurse(0, 0, &hanging, LINE_WIDTH)
 }
@@ -52,7 +63,11 @@ impl FloatMode {
             HostData::F64(v) => shown.iter().any(|&i| needs_exponent(v[i])),
             _ => false,
         };
-        if scientific { FloatMode::Scientific } else { FloatMode::Positional }
+        if scientific {
+            FloatMode::Scientific
+        } else {
+            FloatMode::Positional
+        }
     }
 }
 
@@ -64,11 +79,25 @@ fn format_element(data: &HostData, i: usize, mode: FloatMode) -> String {
         // Each dtype's own Display/LowerExp gives its shortest round-trip digits.
         HostData::F32(v) => {
             let x = v[i];
-            float_text(x.is_nan(), x.is_infinite(), x < 0.0, mode, || format!("{x}"), || format!("{x:e}"))
+            float_text(
+                x.is_nan(),
+                x.is_infinite(),
+                x < 0.0,
+                mode,
+                || format!("{x}"),
+                || format!("{x:e}"),
+            )
         }
         HostData::F64(v) => {
             let x = v[i];
-            float_text(x.is_nan(), x.is_infinite(), x < 0.0, mode, || format!("{x}"), || format!("{x:e}"))
+            float_text(
+                x.is_nan(),
+                x.is_infinite(),
+                x < 0.0,
+                mode,
+                || format!("{x}"),
+                || format!("{x:e}"),
+            )
         }
     }
 }
@@ -144,7 +173,10 @@ fn shown_indices(shape: &[usize], summarise: bool) -> Vec<usize> {
     for (axis, &len) in shape.iter().enumerate() {
         let stride = strides[axis];
         let items = axis_items(len, summarise);
-        flat = flat.iter().flat_map(|&base| items.iter().map(move |&i| base + i * stride)).collect();
+        flat = flat
+            .iter()
+            .flat_map(|&base| items.iter().map(move |&i| base + i * stride))
+            .collect();
     }
     flat
 }
@@ -160,7 +192,11 @@ struct Printer<'a> {
 
 impl Printer<'_> {
     fn element(&self, flat: usize) -> String {
-        format!("{:>width$}", format_element(self.data, flat, self.mode), width = self.width)
+        format!(
+            "{:>width$}",
+            format_element(self.data, flat, self.mode),
+            width = self.width
+        )
     }
 
     /// NumPy's `_formatArray` recursion (non-legacy branch). `hanging` is the
@@ -170,7 +206,11 @@ impl Printer<'_> {
         let stride = self.strides[axis];
         let axes_left = self.shape.len() - axis;
         let show_summary = self.summarise && len > 2 * EDGE_ITEMS;
-        let (leading, trailing) = if show_summary { (EDGE_ITEMS, EDGE_ITEMS) } else { (0, len) };
+        let (leading, trailing) = if show_summary {
+            (EDGE_ITEMS, EDGE_ITEMS)
+        } else {
+            (0, len)
+        };
         let next_hanging = format!("{hanging} ");
         let next_width = width.saturating_sub(1);
         let mut s = String::new();
@@ -188,10 +228,22 @@ impl Printer<'_> {
                 line.push_str(SEPARATOR);
             }
             for i in (2..=trailing).rev() {
-                extend_line(&mut s, &mut line, &self.element(base + (len - i) * stride), elem_width, hanging);
+                extend_line(
+                    &mut s,
+                    &mut line,
+                    &self.element(base + (len - i) * stride),
+                    elem_width,
+                    hanging,
+                );
                 line.push_str(SEPARATOR);
             }
-            extend_line(&mut s, &mut line, &self.element(base + (len - 1) * stride), elem_width, hanging);
+            extend_line(
+                &mut s,
+                &mut line,
+                &self.element(base + (len - 1) * stride),
+                elem_width,
+                hanging,
+            );
             s.push_str(&line);
         } else {
             // Blocks of rank >= 2 are separated by a blank line per extra axis.
@@ -256,7 +308,10 @@ mod tests {
         assert_eq!(format_array(&HostData::F32(vec![0.1]), &[]), "0.1");
         assert_eq!(format_array(&HostData::F32(vec![1.0 / 3.0]), &[]), "0.33333334");
         assert_eq!(format_array(&HostData::F64(vec![1.0 / 3.0]), &[]), "0.3333333333333333");
-        assert_eq!(format_array(&HostData::F64(vec![0.1 + 0.2]), &[]), "0.30000000000000004");
+        assert_eq!(
+            format_array(&HostData::F64(vec![0.1 + 0.2]), &[]),
+            "0.30000000000000004"
+        );
         assert_eq!(format_array(&HostData::F64(vec![100.0]), &[]), "100.0");
         assert_eq!(format_array(&HostData::F64(vec![-0.0]), &[]), "-0.0");
         assert_eq!(format_array(&HostData::F64(vec![0.0]), &[]), "0.0");
@@ -273,18 +328,33 @@ mod tests {
         assert_eq!(format_array(&HostData::F32(vec![1e-5]), &[]), "1.0e-05");
         assert_eq!(format_array(&HostData::F32(vec![1.1e-7]), &[]), "1.1e-07");
         // One element that needs an exponent puts the whole array in that notation.
-        assert_eq!(format_array(&HostData::F64(vec![1.0, 1e-5]), &[2]), "[1.0e+00, 1.0e-05]");
-        assert_eq!(format_array(&HostData::F64(vec![0.0, 1e-5]), &[2]), "[0.0e+00, 1.0e-05]");
+        assert_eq!(
+            format_array(&HostData::F64(vec![1.0, 1e-5]), &[2]),
+            "[1.0e+00, 1.0e-05]"
+        );
+        assert_eq!(
+            format_array(&HostData::F64(vec![0.0, 1e-5]), &[2]),
+            "[0.0e+00, 1.0e-05]"
+        );
     }
 
     #[test]
     fn rank1_and_alignment() {
         assert_eq!(format_array(&HostData::I64(vec![1, 2, 3]), &[3]), "[1, 2, 3]");
-        assert_eq!(format_array(&HostData::I64(vec![-1, 10, -100]), &[3]), "[  -1,   10, -100]");
-        assert_eq!(format_array(&HostData::F64(vec![1.0, -2.5, 10.0]), &[3]), "[ 1.0, -2.5, 10.0]");
+        assert_eq!(
+            format_array(&HostData::I64(vec![-1, 10, -100]), &[3]),
+            "[  -1,   10, -100]"
+        );
+        assert_eq!(
+            format_array(&HostData::F64(vec![1.0, -2.5, 10.0]), &[3]),
+            "[ 1.0, -2.5, 10.0]"
+        );
         assert_eq!(format_array(&HostData::Bool(vec![true, false]), &[2]), "[ true, false]");
         assert_eq!(
-            format_array(&HostData::F64(vec![f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1.0]), &[4]),
+            format_array(
+                &HostData::F64(vec![f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1.0]),
+                &[4]
+            ),
             "[ nan,  inf, -inf,  1.0]"
         );
         assert_eq!(format_array(&HostData::I32(vec![5]), &[1]), "[5]");
@@ -292,14 +362,26 @@ mod tests {
 
     #[test]
     fn rank2_rows_on_new_lines() {
-        assert_eq!(format_array(&HostData::F32(vec![1.0, 2.0, 3.0, 4.0]), &[2, 2]), "[[1.0, 2.0],\n [3.0, 4.0]]");
-        assert_eq!(format_array(&HostData::I64(vec![1, -20, 300, 4]), &[2, 2]), "[[  1, -20],\n [300,   4]]");
-        assert_eq!(format_array(&HostData::I64(vec![1, 2, 3]), &[3, 1]), "[[1],\n [2],\n [3]]");
+        assert_eq!(
+            format_array(&HostData::F32(vec![1.0, 2.0, 3.0, 4.0]), &[2, 2]),
+            "[[1.0, 2.0],\n [3.0, 4.0]]"
+        );
+        assert_eq!(
+            format_array(&HostData::I64(vec![1, -20, 300, 4]), &[2, 2]),
+            "[[  1, -20],\n [300,   4]]"
+        );
+        assert_eq!(
+            format_array(&HostData::I64(vec![1, 2, 3]), &[3, 1]),
+            "[[1],\n [2],\n [3]]"
+        );
     }
 
     #[test]
     fn rank3_blocks_separated_by_blank_line() {
-        assert_eq!(format_array(&i64s(8), &[2, 2, 2]), "[[[0, 1],\n  [2, 3]],\n\n [[4, 5],\n  [6, 7]]]");
+        assert_eq!(
+            format_array(&i64s(8), &[2, 2, 2]),
+            "[[[0, 1],\n  [2, 3]],\n\n [[4, 5],\n  [6, 7]]]"
+        );
     }
 
     #[test]
@@ -326,7 +408,10 @@ mod tests {
 
     #[test]
     fn summarised_vector() {
-        assert_eq!(format_array(&i64s(2000), &[2000]), "[   0,    1,    2, ..., 1997, 1998, 1999]");
+        assert_eq!(
+            format_array(&i64s(2000), &[2000]),
+            "[   0,    1,    2, ..., 1997, 1998, 1999]"
+        );
     }
 
     #[test]
@@ -352,7 +437,10 @@ mod tests {
     fn short_axes_of_a_big_array_are_not_summarised() {
         // 2 x 600: the first axis is too short to cut, the second is cut.
         let text = format_array(&i64s(1200), &[2, 600]);
-        assert_eq!(text, "[[   0,    1,    2, ...,  597,  598,  599],\n [ 600,  601,  602, ..., 1197, 1198, 1199]]");
+        assert_eq!(
+            text,
+            "[[   0,    1,    2, ...,  597,  598,  599],\n [ 600,  601,  602, ..., 1197, 1198, 1199]]"
+        );
     }
 
     #[test]
