@@ -30,15 +30,22 @@ struct Cli {
 enum Command {
     /// Run a script.
     Run {
+        /// The script to run.
         file: PathBuf,
         /// Print where the time went (kernels, transfers) after the run.
         #[arg(long)]
         profile: bool,
     },
     /// Report every static error in a script without running it.
-    Check { file: PathBuf },
+    Check {
+        /// The script to check.
+        file: PathBuf,
+    },
     /// Show the kernels a script compiles to, without running it.
-    Explain { file: PathBuf },
+    Explain {
+        /// The script to explain.
+        file: PathBuf,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
