@@ -286,6 +286,13 @@ impl Checker {
                 self.expr(d);
             }
             scope.insert(p.name.name.clone(), t);
+            let size_vars = p.ann.iter().flat_map(|a| a.dims.iter().flatten());
+            for d in size_vars {
+                if let DimAnn::Var(id) = d {
+                    let size = Ty::Array { dtype: Some(DType::I64), shape: Some(vec![]), weak: true, value: None };
+                    scope.entry(id.name.clone()).or_insert(size);
+                }
+            }
         }
         if let Some(ann) = &def.ret {
             self.annotation(ann);

@@ -567,6 +567,12 @@ impl Interp {
                 }
                 frame.insert(param.name.name.clone(), value);
             }
+            // Size variables of the annotations are values in the body: `fn f(x: [n]) = n * 2`.
+            for (name, (size, _)) in &sizes {
+                if let Some(f) = self.frames.last_mut() {
+                    f.entry(name.clone()).or_insert_with(|| Value::Array(build::scalar_i64(*size as i64, true)));
+                }
+            }
             let v = match &def.body.kind {
                 ExprKind::Block(b) => self.block_value(&b.stmts)?,
                 _ => self.eval(&def.body)?,
