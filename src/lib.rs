@@ -26,6 +26,7 @@ pub mod interp;
 pub mod io;
 pub mod session;
 pub mod syntax;
+pub mod trace;
 
 pub use check::dtype::DType;
 pub use diag::Diagnostic;

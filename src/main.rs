@@ -95,11 +95,8 @@ fn main() -> ExitCode {
 /// are reported here; `Err(())` only says that they were.
 fn start(cli: &Cli, color: bool) -> Result<Session, ()> {
     let mut session = Session::new(cli.backend.into()).map_err(|diag| eprint!("{}", diag.render("", "", color)))?;
-    if let Some(seed) = cli.seed
-        && let Err(diags) = session.eval(&format!("seed({seed})"))
-    {
-        eprint!("{}", session.render(&diags, color));
-        return Err(());
+    if let Some(seed) = cli.seed {
+        session.set_seed(seed);
     }
     Ok(session)
 }
@@ -109,15 +106,19 @@ fn run(cli: &Cli, file: &Path, profile: bool, color: bool) -> Result<bool, ()> {
     read_source(file)?;
     let mut session = start(cli, color)?;
     if profile {
-        enable_profiling(&mut session);
+        session.start_tracing();
     }
-    match session.run_file(file) {
-        Ok(()) => Ok(true),
+    let ok = match session.run_file(file) {
+        Ok(()) => true,
         Err(diags) => {
             eprint!("{}", session.render(&diags, color));
-            Ok(false)
+            false
         }
+    };
+    if profile {
+        eprintln!("\nprofile ({}):\n{}", session.backend_name(), session.profile_report().trim_end());
     }
+    Ok(ok)
 }
 
 fn check(file: &Path, color: bool) -> Result<bool, ()> {
@@ -134,25 +135,22 @@ fn check(file: &Path, color: bool) -> Result<bool, ()> {
     }
 }
 
+/// Runs the script with its output hidden, then prints the plan of every
+/// distinct graph it realized.
 fn explain(cli: &Cli, file: &Path, color: bool) -> Result<bool, ()> {
-    let source = read_source(file)?;
+    read_source(file)?;
     let mut session = start(cli, color)?;
-    match repl::pending::explain(&mut session, &source) {
-        Ok(text) => {
-            println!("{}", text.trim_end());
-            Ok(true)
-        }
+    session.set_output(Box::new(std::io::sink()));
+    session.start_tracing();
+    let result = session.run_file(file);
+    println!("{}", session.explain_report().trim_end());
+    match result {
+        Ok(()) => Ok(true),
         Err(diags) => {
             eprint!("{}", session.render(&diags, color));
             Ok(false)
         }
     }
-}
-
-// TODO(lead): needs a Session method to turn profiling on and print its report.
-fn enable_profiling(session: &mut Session) {
-    let _ = session;
-    eprintln!("note: --profile is not available yet; running without it");
 }
 
 /// The text of a script, or a reported sentence naming it.

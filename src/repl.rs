@@ -22,32 +22,6 @@ const COMMANDS: &[(&str, &str)] = &[
 /// What `:` may be followed by (for completion and suggestions).
 const COMMAND_NAMES: &[&str] = &["type", "explain", "help", "quit", "q"];
 
-/// Hooks into parts of the library that are still being written. Each one
-/// is the single place the REPL and the CLI call them from.
-pub mod pending {
-    use arr::{Diagnostic, Session};
-
-    /// Every builtin function name.
-    // TODO(lead): return `arr::check::builtins::names()` once it exists.
-    pub fn builtin_names() -> Vec<&'static str> {
-        Vec::new()
-    }
-
-    /// The help text of one builtin.
-    // TODO(lead): return `arr::check::builtins::help(name)` once it exists.
-    pub fn builtin_help(name: &str) -> Option<String> {
-        let _ = name;
-        None
-    }
-
-    /// What `source` compiles to (fused kernels, their launches).
-    // TODO(lead): call `session.explain(source)` once it exists.
-    pub fn explain(session: &mut Session, source: &str) -> Result<String, Vec<Diagnostic>> {
-        let _ = (session, source);
-        Ok("explain: not available yet".to_string())
-    }
-}
-
 /// Runs the REPL on `session` until `:quit` or end of input. Returns the
 /// process exit code: 0, or 1 when piped input had any error.
 pub fn run(session: Session) -> i32 {
@@ -179,10 +153,10 @@ impl Repl {
         match name {
             "q" | "quit" => return Flow::Quit,
             "help" if rest.is_empty() => print!("{}", general_help()),
-            "help" => match pending::builtin_help(rest) {
+            "help" => match arr::check::builtins::help(rest) {
                 Some(text) => println!("{}", text.trim_end()),
                 None => {
-                    let names = pending::builtin_names();
+                    let names = arr::check::builtins::names();
                     let hint = match arr::diag::closest(rest, names.iter().copied()) {
                         Some(near) => format!("; did you mean `{near}`?"),
                         None => String::new(),
@@ -195,7 +169,7 @@ impl Repl {
                 Ok(text) => println!("{text}"),
                 Err(diags) => self.report(&diags),
             },
-            "explain" => match self.guarded(|session| pending::explain(session, rest)) {
+            "explain" => match self.guarded(|session| session.explain(rest)) {
                 Ok(text) => println!("{}", text.trim_end()),
                 Err(diags) => self.report(&diags),
             },
@@ -246,7 +220,7 @@ impl Repl {
     }
 
     fn completion_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = pending::builtin_names().into_iter().map(str::to_string).collect();
+        let mut names: Vec<String> = arr::check::builtins::names().into_iter().map(str::to_string).collect();
         if let Ok(session_names) = catch_unwind(AssertUnwindSafe(|| self.session.names())) {
             names.extend(session_names);
         }
@@ -268,7 +242,7 @@ fn general_help() -> String {
     for (usage, what) in COMMANDS {
         text.push_str(&format!("  {usage:width$}  {what}\n"));
     }
-    let builtins = pending::builtin_names();
+    let builtins = arr::check::builtins::names();
     if builtins.is_empty() {
         text.push_str("Builtins: (list not available yet)\n");
     } else {

@@ -11,6 +11,7 @@ use crate::interp::Interp;
 use crate::interp::value::Value;
 use crate::syntax::ast::StmtKind;
 use crate::syntax::parse_program;
+use crate::trace::Traced;
 use std::path::Path;
 use std::rc::Rc;
 
@@ -64,6 +65,8 @@ pub struct Session {
     interp: Interp,
     sources: Vec<SourceChunk>,
     next_base: usize,
+    /// Set by `start_tracing`: records every realize for `explain` and `--profile`.
+    tracer: Option<Rc<Traced>>,
 }
 
 const STDLIB: &[(&str, &str)] = &[("stdlib/core.arr", include_str!("../stdlib/core.arr"))];
@@ -84,7 +87,7 @@ impl Session {
     }
 
     pub fn with_backend(backend: Rc<dyn Backend>) -> Session {
-        let mut session = Session { interp: Interp::new(backend), sources: Vec::new(), next_base: 0 };
+        let mut session = Session { interp: Interp::new(backend), sources: Vec::new(), next_base: 0, tracer: None };
         for (name, text) in STDLIB {
             if let Err(diags) = session.eval_named(name, text) {
                 // The stdlib is part of the binary: failing to load it is a bug, shown rather than hidden.
@@ -101,6 +104,47 @@ impl Session {
 
     pub fn backend(&self) -> Rc<dyn Backend> {
         self.interp.backend.clone()
+    }
+
+    /// From now on, records what every realize runs and how long it takes
+    /// (see `explain_report` and `profile_report`).
+    pub fn start_tracing(&mut self) {
+        if self.tracer.is_none() {
+            let traced = Rc::new(Traced::new(self.interp.backend.clone()));
+            traced.start_profiling();
+            self.interp.backend = traced.clone();
+            self.tracer = Some(traced);
+        }
+    }
+
+    /// The plans recorded since `start_tracing`: every distinct realized graph.
+    pub fn explain_report(&self) -> String {
+        self.tracer.as_ref().map(|t| t.explain_report()).unwrap_or_default()
+    }
+
+    /// Timings recorded since `start_tracing`: the backend's per-kernel table
+    /// where it has one, else wall time per realized graph.
+    pub fn profile_report(&self) -> String {
+        match &self.tracer {
+            Some(t) => t.profile_report().unwrap_or_else(|| t.time_report()),
+            None => String::new(),
+        }
+    }
+
+    /// What evaluating one expression would run, without running it.
+    pub fn explain(&mut self, source: &str) -> Result<String, Vec<Diagnostic>> {
+        let value = self.eval_lazily(source)?;
+        let arrays: Vec<Array> = match value {
+            Value::Array(a) => vec![a],
+            Value::Tuple(items) => items.into_iter().filter_map(|v| if let Value::Array(a) = v { Some(a) } else { None }).collect(),
+            _ => vec![],
+        };
+        let outputs: Vec<Rc<graph::Node>> = arrays.iter().filter(|a| !a.is_ready()).map(|a| a.node.clone()).collect();
+        if outputs.is_empty() {
+            return Ok("nothing to compute: the value is already there".to_string());
+        }
+        let nodes = graph::pending_in_order(&outputs);
+        Ok(self.interp.backend.explain(&nodes, &outputs))
     }
 
     /// Sends `print` output somewhere other than stdout.

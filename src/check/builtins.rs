@@ -258,7 +258,7 @@ mod tests {
         let e = bind("sum", &p, vec![arg(1, None), arg(2, Some("axes"))], &(0..1)).unwrap_err();
         assert_eq!(e.code, "E0103");
         assert!(e.hint.unwrap().contains("did you mean `axis`"));
-        assert_eq!(bind("sum", &p, vec![], &(0..1)).unwrap_err().code, "E0105");
+        assert_eq!(bind::<i32>("sum", &p, vec![], &(0..1)).unwrap_err().code, "E0105");
         assert_eq!(bind("sum", &p, (0..4).map(|i| arg(i, None)).collect(), &(0..1)).unwrap_err().code, "E0102");
         assert_eq!(bind("sum", &p, vec![arg(1, None), arg(1, Some("x"))], &(0..1)).unwrap_err().code, "E0104");
     }

@@ -587,15 +587,26 @@ impl Checker {
     }
 
     fn call(&mut self, func: &Ident, args: &[Arg], span: &Span) -> Ty {
+        let builtin = builtins::find(&func.name);
         let arg_tys: Vec<CallArg<Ty>> = args
             .iter()
-            .map(|a| CallArg {
-                name: a.name.as_ref().map(|n| (n.name.clone(), n.span.clone())),
-                value: match (&a.value.kind, func.name.as_str()) {
-                    (ExprKind::ArrayLit(items), "concat" | "stack") => Ty::Tuple(items.iter().map(|i| self.expr(i)).collect()),
-                    _ => self.expr(&a.value),
-                },
-                span: a.value.span.clone(),
+            .enumerate()
+            .map(|(k, a)| {
+                // A list literal given for a shape or a sequence is a list of values, not one array.
+                let param = builtin.and_then(|b| match &a.name {
+                    Some(n) => b.params.iter().find(|p| p.name == n.name),
+                    None => b.params.get(k),
+                });
+                let as_list = param.is_some_and(|p| p.kind == builtins::ParamKind::Static)
+                    || matches!(func.name.as_str(), "concat" | "stack");
+                CallArg {
+                    name: a.name.as_ref().map(|n| (n.name.clone(), n.span.clone())),
+                    value: match &a.value.kind {
+                        ExprKind::ArrayLit(items) if as_list => Ty::Tuple(items.iter().map(|i| self.expr(i)).collect()),
+                        _ => self.expr(&a.value),
+                    },
+                    span: a.value.span.clone(),
+                }
             })
             .collect();
         match self.lookup(&func.name).cloned() {

@@ -86,7 +86,7 @@ fn broadcast_error(
             diag = diag
                 .with_label(sx.clone(), format!("this is {dx}"))
                 .with_label(sy.clone(), format!("this is {dy}"))
-                .with_primary_label(format!("in this {what}"));
+                .with_primary_label("");
         }
         _ => diag = diag.with_primary_label(format!("{dx} vs {dy}")),
     }
@@ -197,7 +197,10 @@ pub fn reshape_target(from: &[Dim], to: &[i64], span: &Span) -> Result<Vec<Dim>,
             format!("cannot reshape {} elements into shape {:?}", total, to),
             span.clone(),
         )
-        .with_hint(format!("the source shape is {}", describe(None, from)))
+        .with_hint(format!(
+            "the source shape is [{}]",
+            from.iter().map(|d| d.map_or("?".to_string(), |v| v.to_string())).collect::<Vec<_>>().join(", ")
+        ))
     };
     if holes == 1 {
         if fixed == 0 || total % fixed != 0 {

@@ -316,10 +316,9 @@ pub fn concat(arrays: &[Array], spans: &[Span], axis: i64, span: &Span) -> Resul
     for (k, a) in arrays.iter().enumerate() {
         let same_except_axis = a.rank() == rank && (0..rank).all(|i| i == ax || a.shape()[i] == first.shape()[i]);
         if !same_except_axis {
-            return Err(Diagnostic::new("E0206", format!("cannot join {} and {} along axis {ax}", type_of(first), type_of(a)), span.clone())
-                .with_label(spans[0].clone(), format!("this is {}", type_of(first)))
-                .with_label(spans[k].clone(), format!("this is {}", type_of(a)))
-                .with_hint("all arrays must have the same rank and the same sizes on every other axis"));
+            let d = Diagnostic::new("E0206", format!("cannot join {} and {} along axis {ax}", type_of(first), type_of(a)), span.clone())
+                .with_hint("all arrays must have the same rank and the same sizes on every other axis");
+            return Err(label_pair(d, spans, k, first, a));
         }
         (dt, weak) = promote_weak(dt, weak, a.dtype(), a.weak);
     }
@@ -337,14 +336,22 @@ pub fn stack(arrays: &[Array], spans: &[Span], axis: i64, span: &Span) -> Result
     let ax = shape::normalize_axis(axis, first.rank() + 1, span)?;
     for (k, a) in arrays.iter().enumerate() {
         if a.shape() != first.shape() {
-            return Err(Diagnostic::new("E0206", format!("cannot stack {} and {}", type_of(first), type_of(a)), span.clone())
-                .with_label(spans[0].clone(), format!("this is {}", type_of(first)))
-                .with_label(spans[k].clone(), format!("this is {}", type_of(a)))
-                .with_hint("stacked arrays must all have the same shape"));
+            let d = Diagnostic::new("E0206", format!("cannot stack {} and {}", type_of(first), type_of(a)), span.clone())
+                .with_hint("stacked arrays must all have the same shape");
+            return Err(label_pair(d, spans, k, first, a));
         }
     }
     let expanded: Vec<Array> = arrays.iter().map(|a| a.with_view(a.view.insert_axis(ax))).collect();
     concat(&expanded, spans, ax as i64, span)
+}
+
+/// Labels the first and the k-th of several joined arrays, when they were written apart.
+fn label_pair(d: Diagnostic, spans: &[Span], k: usize, first: &Array, other: &Array) -> Diagnostic {
+    if spans[0] == spans[k] {
+        return d;
+    }
+    d.with_label(spans[0].clone(), format!("this is {}", type_of(first)))
+        .with_label(spans[k].clone(), format!("this is {}", type_of(other)))
 }
 
 /// `start + i * step` for i in 0..n.

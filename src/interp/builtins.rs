@@ -337,10 +337,10 @@ impl Interp {
                 let p = std::path::Path::new(&path);
                 if !p.exists() {
                     return Err(Diagnostic::new("E0410", format!("cannot read `{path}`: no such file"), sp(0).unwrap_or(span.clone()))
-                        .with_hint(format!("paths are relative to the working directory, {}", std::env::current_dir().map(|d| d.display().to_string()).unwrap_or_default())));
+                        .with_hint("paths are relative to the directory `arr` was started in"));
                 }
                 let (data, shape) = crate::io::npy::load(p)
-                    .map_err(|e| Diagnostic::new("E0411", format!("cannot load `{path}`: {e}"), sp(0).unwrap_or(span.clone())))?;
+                    .map_err(|e| Diagnostic::new("E0411", e, sp(0).unwrap_or(span.clone())))?;
                 let dt = data.dtype();
                 let buffer = self.backend.adopt(data)?;
                 out(Array::from_buffer(buffer, dt, &shape))
@@ -350,7 +350,7 @@ impl Interp {
                 let x = a(self, 1);
                 let data = graph::to_host(&*self.backend, &x)?;
                 crate::io::npy::save(std::path::Path::new(&path), &data, x.shape())
-                    .map_err(|e| Diagnostic::new("E0412", format!("cannot write `{path}`: {e}"), sp(0).unwrap_or(span.clone())))?;
+                    .map_err(|e| Diagnostic::new("E0412", e, sp(0).unwrap_or(span.clone())))?;
                 Ok(Value::Unit)
             }
             _ => Err(Diagnostic::new("E0101", format!("the builtin `{name}` is declared but not implemented"), span.clone())),

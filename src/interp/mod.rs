@@ -461,6 +461,8 @@ impl Interp {
     fn expect_array(&self, v: Value, span: &Span) -> R<Array> {
         match v {
             Value::Array(a) => Ok(a),
+            Value::Func(f) => Err(Diagnostic::new("E0106", format!("`{}` is a function, not an array", f.name.name), span.clone())
+                .with_hint(format!("call it: `{}(...)`", f.name.name))),
             other => Err(Diagnostic::new("E0303", format!("expected an array, found {}", other.kind_name()), span.clone())),
         }
     }
@@ -584,7 +586,10 @@ impl Interp {
         })();
         self.frames.pop();
         result.map_err(|d| {
-            if d.span.as_ref().is_some_and(|s| s.start >= def.span.start && s.end <= def.span.end) {
+            let inside = d.span.as_ref().is_some_and(|s| s.start >= def.span.start && s.end <= def.span.end);
+            // A recursive function would otherwise get one label per level.
+            let labelled = d.labels.iter().any(|(s, _)| s == span);
+            if inside && !labelled {
                 d.with_label(span.clone(), format!("in this call of `{}`", def.name.name))
             } else {
                 d

@@ -68,7 +68,9 @@ fn parse(source: &str, base: usize) -> Outcome {
                 _ => source.len() + base,
             };
             let diag = convert_error(err, source, base, &layout, spans.last());
-            if !follows_invalid_chars(at, &diags, &spans) {
+            // An unterminated string swallows the rest of the line; the end of input that follows is no news.
+            let after_open_string = eof && diags.iter().any(|d| d.code == "E0006");
+            if !after_open_string && !follows_invalid_chars(at, &diags, &spans) {
                 diags.push(diag);
             }
             (None, eof && no_other_errors)
