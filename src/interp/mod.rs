@@ -407,19 +407,19 @@ impl Interp {
                     UnOp::Neg => (UnaryOp::Neg, "-"),
                     UnOp::Not => (UnaryOp::Not, "not"),
                 };
-                Value::Array(build::unary(uop, name, &a, Some(&inner.span), span)?)
+                Value::Array(self.fold(build::unary(uop, name, &a, Some(&inner.span), span)?)?)
             }
             ExprKind::Binary(op, l, r) => {
                 let a = self.eval_array(l)?;
                 let b = self.eval_array(r)?;
-                Value::Array(build::binary(*op, &a, &b, (Some(&l.span), Some(&r.span)), span)?)
+                Value::Array(self.fold(build::binary(*op, &a, &b, (Some(&l.span), Some(&r.span)), span)?)?)
             }
             ExprKind::Cast(inner, ty) => {
                 let a = self.eval_array(inner)?;
                 let Some(dt) = DType::parse(&ty.name) else {
                     return Err(unknown_dtype(ty));
                 };
-                Value::Array(build::cast(&a, dt, Some(span)).with_weak(false))
+                Value::Array(self.fold(build::cast(&a, dt, Some(span)).with_weak(false))?)
             }
             ExprKind::Call { func, args } => self.call(func, args, span)?,
             ExprKind::Index { base, indices } => {
@@ -439,6 +439,29 @@ impl Interp {
             }
             ExprKind::Block(block) => self.block_value(&block.stmts)?,
         })
+    }
+
+    /// Computes scalar arithmetic on host values at once (loop counters,
+    /// `n - 1`, `-1` in a slice): a graph and a kernel launch would cost far
+    /// more than the arithmetic.
+    fn fold(&self, a: Array) -> R<Array> {
+        if a.is_ready() || a.size() != 1 {
+            return Ok(a);
+        }
+        let foldable = match &*a.node.state.borrow() {
+            graph::NodeState::Pending { op, inputs } => {
+                op.is_elementwise()
+                    && inputs.iter().all(|i| {
+                        i.node.buffer().is_some_and(|b| matches!(&*b.storage(), graph::Storage::Host(_)))
+                    })
+            }
+            graph::NodeState::Ready(_) => false,
+        };
+        if foldable {
+            let node = a.node.clone();
+            crate::backend::cpu::CpuBackend::new().execute(std::slice::from_ref(&node), std::slice::from_ref(&node))?;
+        }
+        Ok(a)
     }
 
     fn block_value(&mut self, stmts: &[Stmt]) -> R<Value> {
