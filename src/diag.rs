@@ -83,12 +83,18 @@ impl Diagnostic {
         let mut report = Report::build(ReportKind::Error, (id.clone(), span.clone()))
             .with_code(self.code)
             .with_message(&self.message)
-            .with_config(Config::default().with_color(color).with_index_type(ariadne::IndexType::Byte));
+            .with_config(
+                Config::default()
+                    .with_color(color)
+                    .with_index_type(ariadne::IndexType::Byte),
+            );
         // An empty primary label means the secondary labels say it all (an operator and its operands).
         match self.primary_label.as_deref() {
             Some("") => {}
             Some(text) => report = report.with_label(Label::new((id.clone(), span)).with_message(text).with_order(0)),
-            None => report = report.with_label(Label::new((id.clone(), span)).with_message(&self.message).with_order(0)),
+            None => {
+                report = report.with_label(Label::new((id.clone(), span)).with_message(&self.message).with_order(0))
+            }
         }
         for (i, (label_span, text)) in self.labels.iter().enumerate() {
             report = report.with_label(
@@ -125,7 +131,11 @@ impl std::error::Error for Diagnostic {}
 
 /// Renders several diagnostics, one after another.
 pub fn render_all(diags: &[Diagnostic], file_name: &str, source: &str, color: bool) -> String {
-    diags.iter().map(|d| d.render(file_name, source, color)).collect::<Vec<_>>().join("")
+    diags
+        .iter()
+        .map(|d| d.render(file_name, source, color))
+        .collect::<Vec<_>>()
+        .join("")
 }
 
 /// Suggests the closest of `candidates` to a misspelt `name`.

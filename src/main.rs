@@ -116,7 +116,11 @@ fn run(cli: &Cli, file: &Path, profile: bool, color: bool) -> Result<bool, ()> {
         }
     };
     if profile {
-        eprintln!("\nprofile ({}):\n{}", session.backend_name(), session.profile_report().trim_end());
+        eprintln!(
+            "\nprofile ({}):\n{}",
+            session.backend_name(),
+            session.profile_report().trim_end()
+        );
     }
     Ok(ok)
 }

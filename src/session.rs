@@ -33,15 +33,24 @@ pub struct HostArray {
 
 impl HostArray {
     pub fn f32(values: Vec<f32>, shape: &[usize]) -> HostArray {
-        HostArray { data: HostData::F32(values), shape: shape.to_vec() }
+        HostArray {
+            data: HostData::F32(values),
+            shape: shape.to_vec(),
+        }
     }
 
     pub fn f64(values: Vec<f64>, shape: &[usize]) -> HostArray {
-        HostArray { data: HostData::F64(values), shape: shape.to_vec() }
+        HostArray {
+            data: HostData::F64(values),
+            shape: shape.to_vec(),
+        }
     }
 
     pub fn i64(values: Vec<i64>, shape: &[usize]) -> HostArray {
-        HostArray { data: HostData::I64(values), shape: shape.to_vec() }
+        HostArray {
+            data: HostData::I64(values),
+            shape: shape.to_vec(),
+        }
     }
 
     pub fn dtype(&self) -> DType {
@@ -81,13 +90,21 @@ impl Session {
     pub fn new(choice: BackendChoice) -> Result<Session, Diagnostic> {
         match choice {
             BackendChoice::Cpu | BackendChoice::Auto => Ok(Session::cpu()),
-            BackendChoice::Cuda => Err(Diagnostic::spanless("E0404", "the CUDA backend is not available in this build")
-                .with_hint("run with `--backend cpu` (or `auto`, which falls back to the CPU)")),
+            BackendChoice::Cuda => Err(Diagnostic::spanless(
+                "E0404",
+                "the CUDA backend is not available in this build",
+            )
+            .with_hint("run with `--backend cpu` (or `auto`, which falls back to the CPU)")),
         }
     }
 
     pub fn with_backend(backend: Rc<dyn Backend>) -> Session {
-        let mut session = Session { interp: Interp::new(backend), sources: Vec::new(), next_base: 0, tracer: None };
+        let mut session = Session {
+            interp: Interp::new(backend),
+            sources: Vec::new(),
+            next_base: 0,
+            tracer: None,
+        };
         for (name, text) in STDLIB {
             if let Err(diags) = session.eval_named(name, text) {
                 // The stdlib is part of the binary: failing to load it is a bug, shown rather than hidden.
@@ -136,10 +153,17 @@ impl Session {
         let value = self.eval_lazily(source)?;
         let arrays: Vec<Array> = match value {
             Value::Array(a) => vec![a],
-            Value::Tuple(items) => items.into_iter().filter_map(|v| if let Value::Array(a) = v { Some(a) } else { None }).collect(),
+            Value::Tuple(items) => items
+                .into_iter()
+                .filter_map(|v| if let Value::Array(a) = v { Some(a) } else { None })
+                .collect(),
             _ => vec![],
         };
-        let outputs: Vec<Rc<graph::Node>> = arrays.iter().filter(|a| !a.is_ready()).map(|a| a.node.clone()).collect();
+        let outputs: Vec<Rc<graph::Node>> = arrays
+            .iter()
+            .filter(|a| !a.is_ready())
+            .map(|a| a.node.clone())
+            .collect();
         if outputs.is_empty() {
             return Ok("nothing to compute: the value is already there".to_string());
         }
@@ -159,7 +183,11 @@ impl Session {
 
     fn add_source(&mut self, name: &str, text: &str) -> usize {
         let base = self.next_base;
-        self.sources.push(SourceChunk { name: name.to_string(), text: text.to_string(), base });
+        self.sources.push(SourceChunk {
+            name: name.to_string(),
+            text: text.to_string(),
+            base,
+        });
         // a gap of one byte keeps an end-of-input span inside its own chunk
         self.next_base += text.len() + 1;
         base
@@ -200,7 +228,10 @@ impl Session {
     /// Runs a script file (its name appears in diagnostics).
     pub fn run_file(&mut self, path: &Path) -> Result<(), Vec<Diagnostic>> {
         let text = std::fs::read_to_string(path).map_err(|e| {
-            vec![Diagnostic::spanless("E0410", format!("cannot read `{}`: {e}", path.display()))]
+            vec![Diagnostic::spanless(
+                "E0410",
+                format!("cannot read `{}`: {e}", path.display()),
+            )]
         })?;
         self.eval_named(&path.display().to_string(), &text).map(|_| ())
     }
@@ -230,10 +261,18 @@ impl Session {
         let base = self.add_source(&format!("<input {n}>"), source);
         let program = parse_program(source, base)?;
         let [stmt] = program.stmts.as_slice() else {
-            return Err(vec![Diagnostic::new("E0001", "expected one expression", base..base + source.len())]);
+            return Err(vec![Diagnostic::new(
+                "E0001",
+                "expected one expression",
+                base..base + source.len(),
+            )]);
         };
         let StmtKind::Expr(expr) = &stmt.kind else {
-            return Err(vec![Diagnostic::new("E0001", "expected an expression, not a statement", stmt.span.clone())]);
+            return Err(vec![Diagnostic::new(
+                "E0001",
+                "expected an expression, not a statement",
+                stmt.span.clone(),
+            )]);
         };
         let errors = checker::check_program(&program, &self.type_env());
         if !errors.is_empty() {
@@ -255,7 +294,12 @@ impl Session {
     pub fn render(&self, diags: &[Diagnostic], color: bool) -> String {
         let mut out = String::new();
         for d in diags {
-            let chunk = d.span.as_ref().and_then(|s| self.sources.iter().rev().find(|c| c.base <= s.start && s.start <= c.base + c.text.len()));
+            let chunk = d.span.as_ref().and_then(|s| {
+                self.sources
+                    .iter()
+                    .rev()
+                    .find(|c| c.base <= s.start && s.start <= c.base + c.text.len())
+            });
             match chunk {
                 None => {
                     let mut plain = d.clone();
@@ -263,7 +307,8 @@ impl Session {
                     out.push_str(&plain.render("", "", color));
                 }
                 Some(c) => {
-                    let local = |s: &std::ops::Range<usize>| s.start.saturating_sub(c.base)..s.end.saturating_sub(c.base);
+                    let local =
+                        |s: &std::ops::Range<usize>| s.start.saturating_sub(c.base)..s.end.saturating_sub(c.base);
                     let mut shifted = d.clone();
                     shifted.span = d.span.as_ref().map(local);
                     let end = c.base + c.text.len();
@@ -285,12 +330,19 @@ impl Session {
         if array.data.len() != expected {
             return Err(Diagnostic::spanless(
                 "E0210",
-                format!("`{name}`: {} elements do not fill the shape {:?}", array.data.len(), array.shape),
+                format!(
+                    "`{name}`: {} elements do not fill the shape {:?}",
+                    array.data.len(),
+                    array.shape
+                ),
             ));
         }
         let dtype = array.data.dtype();
         let buffer = self.interp.backend.adopt(array.data)?;
-        self.interp.globals.insert(name.to_string(), Value::Array(Array::from_buffer(buffer, dtype, &array.shape)));
+        self.interp.globals.insert(
+            name.to_string(),
+            Value::Array(Array::from_buffer(buffer, dtype, &array.shape)),
+        );
         Ok(())
     }
 
@@ -299,9 +351,15 @@ impl Session {
             Some(Value::Array(a)) => {
                 let a = a.clone();
                 let data = graph::to_host(&*self.interp.backend, &a)?;
-                Ok(HostArray { data, shape: a.shape().to_vec() })
+                Ok(HostArray {
+                    data,
+                    shape: a.shape().to_vec(),
+                })
             }
-            Some(other) => Err(Diagnostic::spanless("E0303", format!("`{name}` is {}, not an array", other.kind_name()))),
+            Some(other) => Err(Diagnostic::spanless(
+                "E0303",
+                format!("`{name}` is {}, not an array", other.kind_name()),
+            )),
             None => Err(Diagnostic::spanless("E0100", format!("unknown name `{name}`"))),
         }
     }
@@ -317,11 +375,19 @@ fn ty_of(v: &Value, backend: &dyn Backend) -> Ty {
         Value::Array(a) => {
             // Known scalar values let the checker follow shapes like `zeros([n, n])`.
             let value = if a.rank() == 0 && a.is_ready() {
-                a.node.buffer().and_then(|b| backend.read(&b, &a.view, a.dtype()).ok()).map(|h| h.get_f64(0))
+                a.node
+                    .buffer()
+                    .and_then(|b| backend.read(&b, &a.view, a.dtype()).ok())
+                    .map(|h| h.get_f64(0))
             } else {
                 None
             };
-            Ty::Array { dtype: Some(a.dtype()), shape: Some(dims(a.shape())), weak: a.weak, value }
+            Ty::Array {
+                dtype: Some(a.dtype()),
+                shape: Some(dims(a.shape())),
+                weak: a.weak,
+                value,
+            }
         }
         Value::Tuple(items) => Ty::Tuple(items.iter().map(|i| ty_of(i, backend)).collect()),
         Value::Str(_) => Ty::Str,

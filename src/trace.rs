@@ -25,7 +25,10 @@ pub struct Traced {
 
 impl Traced {
     pub fn new(inner: Rc<dyn Backend>) -> Traced {
-        Traced { inner, entries: RefCell::new(Vec::new()) }
+        Traced {
+            inner,
+            entries: RefCell::new(Vec::new()),
+        }
     }
 
     /// Every distinct plan, in the order first seen, with how often it ran.
@@ -33,7 +36,11 @@ impl Traced {
         let entries = self.entries.borrow();
         let mut out = String::new();
         for (k, e) in entries.iter().enumerate() {
-            let times = if e.count == 1 { String::new() } else { format!(" (ran {} times)", e.count) };
+            let times = if e.count == 1 {
+                String::new()
+            } else {
+                format!(" (ran {} times)", e.count)
+            };
             out.push_str(&format!("realize {}{times}:\n", k + 1));
             for line in e.plan.lines() {
                 out.push_str(&format!("  {line}\n"));
@@ -62,7 +69,11 @@ impl Traced {
                 first
             ));
         }
-        out.push_str(&format!("total: {:.3} ms in {} distinct graphs\n", sum.as_secs_f64() * 1e3, entries.len()));
+        out.push_str(&format!(
+            "total: {:.3} ms in {} distinct graphs\n",
+            sum.as_secs_f64() * 1e3,
+            entries.len()
+        ));
         out
     }
 }
@@ -85,7 +96,11 @@ impl Backend for Traced {
                 e.count += 1;
                 e.total += elapsed;
             }
-            None => entries.push(Entry { plan, count: 1, total: elapsed }),
+            None => entries.push(Entry {
+                plan,
+                count: 1,
+                total: elapsed,
+            }),
         }
         result
     }

@@ -22,8 +22,10 @@ impl Write for Captured {
 fn run_case(name: &str) {
     let path = format!("{}/tests/cases/{name}.arr", env!("CARGO_MANIFEST_DIR"));
     let source = std::fs::read_to_string(&path).expect("case file");
-    let expected: Vec<&str> =
-        source.lines().filter_map(|l| l.strip_prefix("# out: ").or_else(|| (l == "# out:").then_some(""))).collect();
+    let expected: Vec<&str> = source
+        .lines()
+        .filter_map(|l| l.strip_prefix("# out: ").or_else(|| (l == "# out:").then_some("")))
+        .collect();
     assert!(!expected.is_empty(), "{name}: no `# out:` lines");
     let mut session = arr::Session::cpu();
     let out = Captured::default();
@@ -36,7 +38,13 @@ fn run_case(name: &str) {
     for (k, (got, want)) in printed.iter().zip(&expected).enumerate() {
         assert_eq!(got, want, "{name}: output line {} differs", k + 1);
     }
-    assert_eq!(printed.len(), expected.len(), "{name}: {} lines printed, {} expected", printed.len(), expected.len());
+    assert_eq!(
+        printed.len(),
+        expected.len(),
+        "{name}: {} lines printed, {} expected",
+        printed.len(),
+        expected.len()
+    );
 }
 
 macro_rules! cases {

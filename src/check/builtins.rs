@@ -36,16 +36,32 @@ pub struct Builtin {
 }
 
 const fn a(name: &'static str) -> ParamSpec {
-    ParamSpec { name, kind: ParamKind::Array, required: true }
+    ParamSpec {
+        name,
+        kind: ParamKind::Array,
+        required: true,
+    }
 }
 const fn s(name: &'static str) -> ParamSpec {
-    ParamSpec { name, kind: ParamKind::Static, required: true }
+    ParamSpec {
+        name,
+        kind: ParamKind::Static,
+        required: true,
+    }
 }
 const fn so(name: &'static str) -> ParamSpec {
-    ParamSpec { name, kind: ParamKind::Static, required: false }
+    ParamSpec {
+        name,
+        kind: ParamKind::Static,
+        required: false,
+    }
 }
 const fn rest(name: &'static str) -> ParamSpec {
-    ParamSpec { name, kind: ParamKind::Rest, required: false }
+    ParamSpec {
+        name,
+        kind: ParamKind::Rest,
+        required: false,
+    }
 }
 
 macro_rules! builtins {
@@ -55,8 +71,6 @@ macro_rules! builtins {
         ];
     };
 }
-
-
 
 builtins! {
     "creation" {
@@ -183,7 +197,10 @@ pub fn bind<T>(
                     let max = params.len();
                     return Err(Diagnostic::new(
                         "E0102",
-                        format!("`{func}` takes at most {max} argument{}", if max == 1 { "" } else { "s" }),
+                        format!(
+                            "`{func}` takes at most {max} argument{}",
+                            if max == 1 { "" } else { "s" }
+                        ),
                         arg.span,
                     )
                     .with_primary_label("this argument is one too many")
@@ -199,12 +216,18 @@ pub fn bind<T>(
                         Some(c) => format!("did you mean `{c}`? {}", signature_hint(func, params)),
                         None => signature_hint(func, params),
                     };
-                    return Err(Diagnostic::new("E0103", format!("`{func}` has no parameter named `{name}`"), name_span)
-                        .with_hint(hint));
+                    return Err(Diagnostic::new(
+                        "E0103",
+                        format!("`{func}` has no parameter named `{name}`"),
+                        name_span,
+                    )
+                    .with_hint(hint));
                 };
                 if slots[k].is_some() {
-                    return Err(Diagnostic::new("E0104", format!("argument `{name}` is given twice"), name_span)
-                        .with_hint(signature_hint(func, params)));
+                    return Err(
+                        Diagnostic::new("E0104", format!("argument `{name}` is given twice"), name_span)
+                            .with_hint(signature_hint(func, params)),
+                    );
                 }
                 slots[k] = Some((arg.value, arg.span));
             }
@@ -212,8 +235,12 @@ pub fn bind<T>(
     }
     for (k, p) in params.iter().enumerate() {
         if p.1 && !p.2 && slots[k].is_none() {
-            return Err(Diagnostic::new("E0105", format!("missing argument `{}` in call of `{func}`", p.0), call_span.clone())
-                .with_hint(signature_hint(func, params)));
+            return Err(Diagnostic::new(
+                "E0105",
+                format!("missing argument `{}` in call of `{func}`", p.0),
+                call_span.clone(),
+            )
+            .with_hint(signature_hint(func, params)));
         }
     }
     Ok((slots, rest))
@@ -223,8 +250,10 @@ fn signature_hint(func: &str, params: &[(&str, bool, bool)]) -> String {
     match find(func) {
         Some(b) => format!("the signature is `{}`", b.signature),
         None => {
-            let names: Vec<String> =
-                params.iter().map(|p| if p.1 { p.0.to_string() } else { format!("{}=...", p.0) }).collect();
+            let names: Vec<String> = params
+                .iter()
+                .map(|p| if p.1 { p.0.to_string() } else { format!("{}=...", p.0) })
+                .collect();
             format!("the signature is `{func}({})`", names.join(", "))
         }
     }
@@ -233,7 +262,10 @@ fn signature_hint(func: &str, params: &[(&str, bool, bool)]) -> String {
 impl Builtin {
     /// The parameters in the form `bind` takes.
     pub fn bind_params(&self) -> Vec<(&'static str, bool, bool)> {
-        self.params.iter().map(|p| (p.name, p.required, p.kind == ParamKind::Rest)).collect()
+        self.params
+            .iter()
+            .map(|p| (p.name, p.required, p.kind == ParamKind::Rest))
+            .collect()
     }
 }
 
@@ -242,14 +274,27 @@ mod tests {
     use super::*;
 
     fn arg(v: i32, name: Option<&str>) -> CallArg<i32> {
-        CallArg { name: name.map(|n| (n.to_string(), 0..1)), value: v, span: 0..1 }
+        CallArg {
+            name: name.map(|n| (n.to_string(), 0..1)),
+            value: v,
+            span: 0..1,
+        }
     }
 
     #[test]
     fn binds_positional_then_named() {
         let b = find("sum").unwrap();
-        let (slots, _) = bind("sum", &b.bind_params(), vec![arg(1, None), arg(2, Some("keepdims"))], &(0..1)).unwrap();
-        assert_eq!(slots.iter().map(|s| s.as_ref().map(|x| x.0)).collect::<Vec<_>>(), vec![Some(1), None, Some(2)]);
+        let (slots, _) = bind(
+            "sum",
+            &b.bind_params(),
+            vec![arg(1, None), arg(2, Some("keepdims"))],
+            &(0..1),
+        )
+        .unwrap();
+        assert_eq!(
+            slots.iter().map(|s| s.as_ref().map(|x| x.0)).collect::<Vec<_>>(),
+            vec![Some(1), None, Some(2)]
+        );
     }
 
     #[test]
@@ -259,8 +304,18 @@ mod tests {
         assert_eq!(e.code, "E0103");
         assert!(e.hint.unwrap().contains("did you mean `axis`"));
         assert_eq!(bind::<i32>("sum", &p, vec![], &(0..1)).unwrap_err().code, "E0105");
-        assert_eq!(bind("sum", &p, (0..4).map(|i| arg(i, None)).collect(), &(0..1)).unwrap_err().code, "E0102");
-        assert_eq!(bind("sum", &p, vec![arg(1, None), arg(1, Some("x"))], &(0..1)).unwrap_err().code, "E0104");
+        assert_eq!(
+            bind("sum", &p, (0..4).map(|i| arg(i, None)).collect(), &(0..1))
+                .unwrap_err()
+                .code,
+            "E0102"
+        );
+        assert_eq!(
+            bind("sum", &p, vec![arg(1, None), arg(1, Some("x"))], &(0..1))
+                .unwrap_err()
+                .code,
+            "E0104"
+        );
     }
 
     #[test]

@@ -16,7 +16,12 @@ use std::rc::Rc;
 /// What the checker knows of a value.
 #[derive(Clone, Debug)]
 pub enum Ty {
-    Array { dtype: Option<DType>, shape: Option<Vec<Dim>>, weak: bool, value: Option<f64> },
+    Array {
+        dtype: Option<DType>,
+        shape: Option<Vec<Dim>>,
+        weak: bool,
+        value: Option<f64>,
+    },
     Tuple(Vec<Ty>),
     Str,
     DType,
@@ -28,15 +33,30 @@ pub enum Ty {
 
 impl Ty {
     pub fn array(dtype: DType, shape: &[usize]) -> Ty {
-        Ty::Array { dtype: Some(dtype), shape: Some(shape::dims(shape)), weak: false, value: None }
+        Ty::Array {
+            dtype: Some(dtype),
+            shape: Some(shape::dims(shape)),
+            weak: false,
+            value: None,
+        }
     }
 
     fn any_array() -> Ty {
-        Ty::Array { dtype: None, shape: None, weak: false, value: None }
+        Ty::Array {
+            dtype: None,
+            shape: None,
+            weak: false,
+            value: None,
+        }
     }
 
     fn constant(dtype: DType, v: f64) -> Ty {
-        Ty::Array { dtype: Some(dtype), shape: Some(vec![]), weak: true, value: Some(v) }
+        Ty::Array {
+            dtype: Some(dtype),
+            shape: Some(vec![]),
+            weak: true,
+            value: Some(v),
+        }
     }
 
     fn value(&self) -> Option<f64> {
@@ -55,7 +75,13 @@ pub fn check_program(program: &Program, env: &TypeEnv) -> Vec<Diagnostic> {
     for stmt in &program.stmts {
         collect_defined(stmt, &mut top_names);
     }
-    let mut c = Checker { scopes: vec![env.clone()], errors: Vec::new(), loop_depth: 0, top_names, in_fn: false };
+    let mut c = Checker {
+        scopes: vec![env.clone()],
+        errors: Vec::new(),
+        loop_depth: 0,
+        top_names,
+        in_fn: false,
+    };
     c.stmts(&program.stmts);
     c.errors
 }
@@ -71,7 +97,10 @@ fn collect_defined(stmt: &Stmt, out: &mut HashSet<String>) {
             body.stmts.iter().for_each(|s| collect_defined(s, out));
         }
         StmtKind::While { body, .. } => body.stmts.iter().for_each(|s| collect_defined(s, out)),
-        StmtKind::Expr(Expr { kind: ExprKind::If { then, otherwise, .. }, .. }) => {
+        StmtKind::Expr(Expr {
+            kind: ExprKind::If { then, otherwise, .. },
+            ..
+        }) => {
             then.stmts.iter().for_each(|s| collect_defined(s, out));
             let mut o = otherwise.as_deref();
             while let Some(e) = o {
@@ -105,7 +134,13 @@ fn pattern_names(p: &Pattern, out: &mut HashSet<String>) {
 fn assigned_names(stmts: &[Stmt], out: &mut HashSet<String>) {
     for s in stmts {
         match &s.kind {
-            StmtKind::Assign { target: Expr { kind: ExprKind::Name(n), .. }, .. } => {
+            StmtKind::Assign {
+                target: Expr {
+                    kind: ExprKind::Name(n),
+                    ..
+                },
+                ..
+            } => {
                 out.insert(n.clone());
             }
             StmtKind::Let { target, .. } => pattern_names(target, out),
@@ -188,7 +223,7 @@ impl Checker {
                 let v = self.expr(value);
                 match &target.kind {
                     ExprKind::Name(n) => {
-                        if self.lookup(n).is_none() && !(self.top_names.contains(n) && !self.in_fn) {
+                        if self.lookup(n).is_none() && (self.in_fn || !self.top_names.contains(n)) {
                             let mut d = Diagnostic::new("E0100", format!("unknown name `{n}`"), target.span.clone())
                                 .with_primary_label("not defined here");
                             d.hint = Some(format!("use `let {n} = ...` to define it"));
@@ -217,14 +252,28 @@ impl Checker {
                     if let Ty::Array { dtype: Some(dt), .. } = t
                         && !dt.is_int()
                     {
-                        self.errors.push(Diagnostic::new("E0305", format!("a loop bound must be an integer, found {dt}"), e.span.clone())
-                            .with_hint("convert it with `as i64`"));
+                        self.errors.push(
+                            Diagnostic::new(
+                                "E0305",
+                                format!("a loop bound must be an integer, found {dt}"),
+                                e.span.clone(),
+                            )
+                            .with_hint("convert it with `as i64`"),
+                        );
                     }
                 }
                 let mut changed = HashSet::new();
                 assigned_names(&body.stmts, &mut changed);
                 self.forget(&changed);
-                self.define(&var.name, Ty::Array { dtype: Some(DType::I64), shape: Some(vec![]), weak: true, value: None });
+                self.define(
+                    &var.name,
+                    Ty::Array {
+                        dtype: Some(DType::I64),
+                        shape: Some(vec![]),
+                        weak: true,
+                        value: None,
+                    },
+                );
                 self.loop_depth += 1;
                 self.stmts(&body.stmts);
                 self.loop_depth -= 1;
@@ -262,7 +311,11 @@ impl Checker {
                     self.errors.push(
                         Diagnostic::new(
                             "E0306",
-                            format!("this pattern has {} names but the value is a tuple of {}", items.len(), ts.len()),
+                            format!(
+                                "this pattern has {} names but the value is a tuple of {}",
+                                items.len(),
+                                ts.len()
+                            ),
                             pspan.clone(),
                         )
                         .with_label(span.clone(), format!("a tuple of {}", ts.len())),
@@ -289,7 +342,12 @@ impl Checker {
             let size_vars = p.ann.iter().flat_map(|a| a.dims.iter().flatten());
             for d in size_vars {
                 if let DimAnn::Var(id) = d {
-                    let size = Ty::Array { dtype: Some(DType::I64), shape: Some(vec![]), weak: true, value: None };
+                    let size = Ty::Array {
+                        dtype: Some(DType::I64),
+                        shape: Some(vec![]),
+                        weak: true,
+                        value: None,
+                    };
                     scope.entry(id.name.clone()).or_insert(size);
                 }
             }
@@ -333,7 +391,12 @@ impl Checker {
                 })
                 .collect()
         });
-        Ty::Array { dtype, shape, weak: false, value: None }
+        Ty::Array {
+            dtype,
+            shape,
+            weak: false,
+            value: None,
+        }
     }
 
     fn condition(&mut self, cond: &Expr) {
@@ -341,18 +404,30 @@ impl Checker {
         match t {
             Ty::Array { dtype: Some(dt), .. } if dt != DType::Bool => {
                 self.errors.push(
-                    Diagnostic::new("E0301", format!("a condition must be one bool, found {dt}"), cond.span.clone())
-                        .with_hint("compare it with something: `x > 0`, `x != 0`"),
+                    Diagnostic::new(
+                        "E0301",
+                        format!("a condition must be one bool, found {dt}"),
+                        cond.span.clone(),
+                    )
+                    .with_hint("compare it with something: `x > 0`, `x != 0`"),
                 );
             }
             Ty::Array { shape: Some(s), .. } if s.iter().any(|d| d.is_some_and(|v| v != 1)) => {
                 self.errors.push(
-                    Diagnostic::new("E0301", format!("a condition must be one bool, found an array of {} axes", s.len()), cond.span.clone())
-                        .with_hint("reduce it to one bool with `any(...)` or `all(...)`"),
+                    Diagnostic::new(
+                        "E0301",
+                        format!("a condition must be one bool, found an array of {} axes", s.len()),
+                        cond.span.clone(),
+                    )
+                    .with_hint("reduce it to one bool with `any(...)` or `all(...)`"),
                 );
             }
             Ty::Tuple(_) | Ty::Str | Ty::DType | Ty::Func(_) | Ty::None | Ty::Unit => {
-                self.errors.push(Diagnostic::new("E0301", "a condition must be one bool", cond.span.clone()));
+                self.errors.push(Diagnostic::new(
+                    "E0301",
+                    "a condition must be one bool",
+                    cond.span.clone(),
+                ));
             }
             _ => {}
         }
@@ -366,7 +441,12 @@ impl Checker {
         match &e.kind {
             ExprKind::Int(v) => Ty::constant(DType::I64, *v as f64),
             ExprKind::Float(v) => Ty::constant(DType::F64, *v),
-            ExprKind::Bool(_) => Ty::Array { dtype: Some(DType::Bool), shape: Some(vec![]), weak: false, value: None },
+            ExprKind::Bool(_) => Ty::Array {
+                dtype: Some(DType::Bool),
+                shape: Some(vec![]),
+                weak: false,
+                value: None,
+            },
             ExprKind::Str(_) => Ty::Str,
             ExprKind::Name(n) => {
                 if let Some(t) = self.lookup(n) {
@@ -383,12 +463,17 @@ impl Checker {
                 }
                 if builtins::find(n).is_some() {
                     self.errors.push(
-                        Diagnostic::new("E0106", format!("`{n}` is a builtin function, not a value"), e.span.clone())
-                            .with_hint(format!("call it: `{n}(...)`")),
+                        Diagnostic::new(
+                            "E0106",
+                            format!("`{n}` is a builtin function, not a value"),
+                            e.span.clone(),
+                        )
+                        .with_hint(format!("call it: `{n}(...)`")),
                     );
                     return Ty::Unknown;
                 }
-                let mut d = Diagnostic::new("E0100", format!("unknown name `{n}`"), e.span.clone()).with_primary_label("not defined here");
+                let mut d = Diagnostic::new("E0100", format!("unknown name `{n}`"), e.span.clone())
+                    .with_primary_label("not defined here");
                 let cands = self.candidates();
                 if let Some(c) = closest(n, cands.iter().map(|s| s.as_str())) {
                     d = d.with_hint(format!("did you mean `{c}`?"));
@@ -401,7 +486,12 @@ impl Checker {
                 let mut dtype = None;
                 let mut weak = true;
                 for t in &ts {
-                    if let Ty::Array { dtype: Some(d), weak: w, .. } = t {
+                    if let Ty::Array {
+                        dtype: Some(d),
+                        weak: w,
+                        ..
+                    } = t
+                    {
                         (dtype, weak) = match dtype {
                             None => (Some(*d), *w),
                             Some(cur) => {
@@ -422,7 +512,12 @@ impl Checker {
                     v.extend(s);
                     v
                 });
-                Ty::Array { dtype, shape, weak: false, value: None }
+                Ty::Array {
+                    dtype,
+                    shape,
+                    weak: false,
+                    value: None,
+                }
             }
             ExprKind::Tuple(items) => Ty::Tuple(items.iter().map(|i| self.expr(i)).collect()),
             ExprKind::Unary(op, inner) => {
@@ -435,9 +530,20 @@ impl Checker {
                         );
                         Ty::Unknown
                     }
-                    (UnOp::Neg, Ty::Array { dtype, shape, weak, value }) => {
-                        Ty::Array { dtype: *dtype, shape: shape.clone(), weak: *weak, value: value.map(|v| -v) }
-                    }
+                    (
+                        UnOp::Neg,
+                        Ty::Array {
+                            dtype,
+                            shape,
+                            weak,
+                            value,
+                        },
+                    ) => Ty::Array {
+                        dtype: *dtype,
+                        shape: shape.clone(),
+                        weak: *weak,
+                        value: value.map(|v| -v),
+                    },
                     _ => t,
                 }
             }
@@ -449,7 +555,12 @@ impl Checker {
                 let t = self.expr(inner);
                 match DType::parse(&ty.name) {
                     Some(dt) => match t {
-                        Ty::Array { shape, value, .. } => Ty::Array { dtype: Some(dt), shape, weak: false, value },
+                        Ty::Array { shape, value, .. } => Ty::Array {
+                            dtype: Some(dt),
+                            shape,
+                            weak: false,
+                            value,
+                        },
                         _ => Ty::any_array(),
                     },
                     None => {
@@ -475,7 +586,12 @@ impl Checker {
                     }
                 }
                 match t {
-                    Ty::Array { dtype, .. } => Ty::Array { dtype, shape: None, weak: false, value: None },
+                    Ty::Array { dtype, .. } => Ty::Array {
+                        dtype,
+                        shape: None,
+                        weak: false,
+                        value: None,
+                    },
                     _ => Ty::Unknown,
                 }
             }
@@ -490,9 +606,12 @@ impl Checker {
                 }
                 self.forget(&changed);
                 match (a, b) {
-                    (Ty::Array { dtype: da, .. }, Some(Ty::Array { dtype: db, .. })) if da == db => {
-                        Ty::Array { dtype: da, shape: None, weak: false, value: None }
-                    }
+                    (Ty::Array { dtype: da, .. }, Some(Ty::Array { dtype: db, .. })) if da == db => Ty::Array {
+                        dtype: da,
+                        shape: None,
+                        weak: false,
+                        value: None,
+                    },
                     _ => Ty::Unknown,
                 }
             }
@@ -502,8 +621,18 @@ impl Checker {
 
     fn binary(&mut self, op: BinOp, a: Ty, b: Ty, l: &Expr, r: &Expr, span: &Span) -> Ty {
         let (
-            Ty::Array { dtype: da, shape: sa, weak: wa, value: va },
-            Ty::Array { dtype: db, shape: sb, weak: wb, value: vb },
+            Ty::Array {
+                dtype: da,
+                shape: sa,
+                weak: wa,
+                value: va,
+            },
+            Ty::Array {
+                dtype: db,
+                shape: sb,
+                weak: wb,
+                value: vb,
+            },
         ) = (&a, &b)
         else {
             return Ty::Unknown;
@@ -514,9 +643,13 @@ impl Checker {
                     && *dt != DType::Bool
                 {
                     self.errors.push(
-                        Diagnostic::new("E0300", format!("`{}` is not defined for {dt}", op.symbol()), span.clone())
-                            .with_label(x.span.clone(), format!("this is {dt}"))
-                            .with_hint("`and` / `or` combine bools; compare first (`x > 0 and y > 0`)"),
+                        Diagnostic::new(
+                            "E0300",
+                            format!("`{}` is not defined for {dt}", op.symbol()),
+                            span.clone(),
+                        )
+                        .with_label(x.span.clone(), format!("this is {dt}"))
+                        .with_hint("`and` / `or` combine bools; compare first (`x > 0 and y > 0`)"),
                     );
                     return Ty::Unknown;
                 }
@@ -525,8 +658,16 @@ impl Checker {
         let shape = match (sa, sb) {
             (Some(sa), Some(sb)) if op == BinOp::MatMul => {
                 match shape::matmul_shape(
-                    &Operand { dtype: *da, shape: sa, span: Some(l.span.clone()) },
-                    &Operand { dtype: *db, shape: sb, span: Some(r.span.clone()) },
+                    &Operand {
+                        dtype: *da,
+                        shape: sa,
+                        span: Some(l.span.clone()),
+                    },
+                    &Operand {
+                        dtype: *db,
+                        shape: sb,
+                        span: Some(r.span.clone()),
+                    },
                     span,
                 ) {
                     Ok(s) => Some(s),
@@ -549,8 +690,16 @@ impl Checker {
                 };
                 match shape::broadcast(
                     &[
-                        Operand { dtype: *da, shape: sa, span: Some(l.span.clone()) },
-                        Operand { dtype: *db, shape: sb, span: Some(r.span.clone()) },
+                        Operand {
+                            dtype: *da,
+                            shape: sa,
+                            span: Some(l.span.clone()),
+                        },
+                        Operand {
+                            dtype: *db,
+                            shape: sb,
+                            span: Some(r.span.clone()),
+                        },
                     ],
                     what,
                     span,
@@ -572,7 +721,9 @@ impl Checker {
             _ => (None, false),
         };
         let dtype = match op {
-            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::And | BinOp::Or => Some(DType::Bool),
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::And | BinOp::Or => {
+                Some(DType::Bool)
+            }
             BinOp::Div => dtype.map(|d| d.to_float()),
             _ => dtype.map(|d| if d == DType::Bool { DType::DEFAULT_INT } else { d }),
         };
@@ -583,7 +734,12 @@ impl Checker {
             (Some(x), Some(y), BinOp::Div) if *y != 0.0 => Some(x / y),
             _ => None,
         };
-        Ty::Array { dtype, shape, weak, value }
+        Ty::Array {
+            dtype,
+            shape,
+            weak,
+            value,
+        }
     }
 
     fn call(&mut self, func: &Ident, args: &[Arg], span: &Span) -> Ty {
@@ -611,8 +767,11 @@ impl Checker {
             .collect();
         match self.lookup(&func.name).cloned() {
             Some(Ty::Func(def)) => {
-                let params: Vec<(&str, bool, bool)> =
-                    def.params.iter().map(|p| (p.name.name.as_str(), p.default.is_none(), false)).collect();
+                let params: Vec<(&str, bool, bool)> = def
+                    .params
+                    .iter()
+                    .map(|p| (p.name.name.as_str(), p.default.is_none(), false))
+                    .collect();
                 if let Err(d) = bind(&def.name.name, &params, arg_tys, span) {
                     self.errors.push(d);
                 }
@@ -633,7 +792,11 @@ impl Checker {
                     Ty::Tuple(_) => "a tuple",
                     _ => "not a function",
                 };
-                self.errors.push(Diagnostic::new("E0106", format!("`{}` is {kind}, not a function", func.name), func.span.clone()));
+                self.errors.push(Diagnostic::new(
+                    "E0106",
+                    format!("`{}` is {kind}, not a function", func.name),
+                    func.span.clone(),
+                ));
                 return Ty::Unknown;
             }
             _ => {}
@@ -665,27 +828,45 @@ impl Checker {
         let arg = |k: usize| slots.get(k).and_then(|s| s.as_ref()).map(|s| &s.0);
         let const_shape = |t: Option<&Ty>| -> Option<Vec<Dim>> {
             match t? {
-                Ty::Array { value: Some(v), shape: Some(s), .. } if s.is_empty() => Some(vec![Some(*v as usize)]),
+                Ty::Array {
+                    value: Some(v),
+                    shape: Some(s),
+                    ..
+                } if s.is_empty() => Some(vec![Some(*v as usize)]),
                 Ty::Tuple(items) => Some(items.iter().map(|i| i.value().map(|v| v as usize)).collect()),
                 _ => None,
             }
         };
         let float_of = |t: Option<&Ty>| match t {
-            Some(Ty::Array { dtype, shape, .. }) => {
-                Ty::Array { dtype: dtype.map(|d| d.to_float()), shape: shape.clone(), weak: false, value: None }
-            }
+            Some(Ty::Array { dtype, shape, .. }) => Ty::Array {
+                dtype: dtype.map(|d| d.to_float()),
+                shape: shape.clone(),
+                weak: false,
+                value: None,
+            },
             _ => Ty::Unknown,
         };
         match name {
             "zeros" | "ones" | "rand" | "randn" => {
-                let dtype = if matches!(arg(1), Some(Ty::DType)) || arg(1).is_none() { Some(DType::DEFAULT_FLOAT) } else { None };
+                let dtype = if matches!(arg(1), Some(Ty::DType)) || arg(1).is_none() {
+                    Some(DType::DEFAULT_FLOAT)
+                } else {
+                    None
+                };
                 let dtype = if arg(1).is_some() { None } else { dtype };
-                Ty::Array { dtype, shape: const_shape(arg(0)), weak: false, value: None }
+                Ty::Array {
+                    dtype,
+                    shape: const_shape(arg(0)),
+                    weak: false,
+                    value: None,
+                }
             }
             "exp" | "log" | "sqrt" | "sin" | "cos" | "tan" | "tanh" | "erf" => float_of(arg(0)),
             "abs" | "floor" | "ceil" | "round" | "sign" | "copy" => arg(0).cloned().unwrap_or(Ty::Unknown),
             "sum" | "prod" | "min" | "max" | "mean" | "any" | "all" => {
-                let Some(Ty::Array { dtype, shape, .. }) = arg(0) else { return Ty::Unknown };
+                let Some(Ty::Array { dtype, shape, .. }) = arg(0) else {
+                    return Ty::Unknown;
+                };
                 let axes: Option<Vec<i64>> = match arg(1) {
                     None | Some(Ty::None) => None,
                     Some(t @ Ty::Array { .. }) => t.value().map(|v| vec![v as i64]),
@@ -699,11 +880,27 @@ impl Checker {
                     "sum" | "prod" => dtype.map(crate::graph::op::accumulate_dtype),
                     _ => *dtype,
                 };
-                let Some(shape) = shape else { return Ty::Array { dtype, shape: None, weak: false, value: None } };
-                let axes_span = slots.get(1).and_then(|s| s.as_ref()).map(|s| s.1.clone()).unwrap_or(span.clone());
+                let Some(shape) = shape else {
+                    return Ty::Array {
+                        dtype,
+                        shape: None,
+                        weak: false,
+                        value: None,
+                    };
+                };
+                let axes_span = slots
+                    .get(1)
+                    .and_then(|s| s.as_ref())
+                    .map(|s| s.1.clone())
+                    .unwrap_or(span.clone());
                 let axes = match axes {
                     None if arg(1).is_some() && !matches!(arg(1), Some(Ty::None)) => {
-                        return Ty::Array { dtype, shape: None, weak: false, value: None };
+                        return Ty::Array {
+                            dtype,
+                            shape: None,
+                            weak: false,
+                            value: None,
+                        };
                     }
                     None => (0..shape.len()).collect(),
                     Some(axes) => match shape::normalize_axes(&axes, shape.len(), &axes_span) {
@@ -714,10 +911,24 @@ impl Checker {
                         }
                     },
                 };
-                let shape = if keepdims { None } else { Some(shape::reduce_shape(shape, &axes, false)) };
-                Ty::Array { dtype, shape, weak: false, value: None }
+                let shape = if keepdims {
+                    None
+                } else {
+                    Some(shape::reduce_shape(shape, &axes, false))
+                };
+                Ty::Array {
+                    dtype,
+                    shape,
+                    weak: false,
+                    value: None,
+                }
             }
-            "size" | "ndim" => Ty::Array { dtype: Some(DType::I64), shape: Some(vec![]), weak: true, value: None },
+            "size" | "ndim" => Ty::Array {
+                dtype: Some(DType::I64),
+                shape: Some(vec![]),
+                weak: true,
+                value: None,
+            },
             "dtype" => Ty::DType,
             "print" | "save" | "seed" => Ty::Unit,
             "transpose" if arg(1).is_none() => match arg(0) {
@@ -730,13 +941,37 @@ impl Checker {
                 _ => Ty::Unknown,
             },
             "matmul" => match (arg(0), arg(1)) {
-                (Some(Ty::Array { dtype: da, shape: Some(sa), .. }), Some(Ty::Array { dtype: db, shape: Some(sb), .. })) => {
+                (
+                    Some(Ty::Array {
+                        dtype: da,
+                        shape: Some(sa),
+                        ..
+                    }),
+                    Some(Ty::Array {
+                        dtype: db,
+                        shape: Some(sb),
+                        ..
+                    }),
+                ) => {
                     match shape::matmul_shape(
-                        &Operand { dtype: *da, shape: sa, span: slots[0].as_ref().map(|s| s.1.clone()) },
-                        &Operand { dtype: *db, shape: sb, span: slots[1].as_ref().map(|s| s.1.clone()) },
+                        &Operand {
+                            dtype: *da,
+                            shape: sa,
+                            span: slots[0].as_ref().map(|s| s.1.clone()),
+                        },
+                        &Operand {
+                            dtype: *db,
+                            shape: sb,
+                            span: slots[1].as_ref().map(|s| s.1.clone()),
+                        },
                         span,
                     ) {
-                        Ok(s) => Ty::Array { dtype: None, shape: Some(s), weak: false, value: None },
+                        Ok(s) => Ty::Array {
+                            dtype: None,
+                            shape: Some(s),
+                            weak: false,
+                            value: None,
+                        },
                         Err(d) => {
                             self.errors.push(d);
                             Ty::Unknown

@@ -1,7 +1,7 @@
 //! Static meaning: dtypes and promotion, shape rules, the table of builtins,
 //! and the checker that finds errors before anything runs.
 
-pub mod dtype;
 pub mod builtins;
-pub mod shape;
 pub mod checker;
+pub mod dtype;
+pub mod shape;

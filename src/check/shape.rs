@@ -17,7 +17,10 @@ pub fn dims(shape: &[usize]) -> Vec<Dim> {
 /// `f32[3, 4]`, with `?` for unknown sizes.
 pub fn describe(dtype: Option<DType>, shape: &[Dim]) -> String {
     let dt = dtype.map(|d| d.name()).unwrap_or("?");
-    let inner: Vec<String> = shape.iter().map(|d| d.map(|v| v.to_string()).unwrap_or_else(|| "?".into())).collect();
+    let inner: Vec<String> = shape
+        .iter()
+        .map(|d| d.map(|v| v.to_string()).unwrap_or_else(|| "?".into()))
+        .collect();
     format!("{dt}[{}]", inner.join(", "))
 }
 
@@ -76,11 +79,15 @@ fn broadcast_error(
     let (x, y) = (&operands[first], &operands[second]);
     let (dx, dy) = (describe(x.dtype, x.shape), describe(y.dtype, y.shape));
     let from_end = rank - axis;
-    let mut diag = Diagnostic::new("E0200", format!("shapes {dx} and {dy} do not broadcast in {what}"), span.clone())
-        .with_hint(format!(
-            "axis -{from_end} (counting from the end) has size {a} in one operand and {b} in the other; \
+    let mut diag = Diagnostic::new(
+        "E0200",
+        format!("shapes {dx} and {dy} do not broadcast in {what}"),
+        span.clone(),
+    )
+    .with_hint(format!(
+        "axis -{from_end} (counting from the end) has size {a} in one operand and {b} in the other; \
              sizes must be equal or 1. Add an axis with `[:, newaxis]` or reshape to align them"
-        ));
+    ));
     match (&x.span, &y.span) {
         (Some(sx), Some(sy)) => {
             diag = diag
@@ -99,9 +106,17 @@ pub fn normalize_axis(axis: i64, rank: usize, span: &Span) -> Result<usize, Diag
     if axis >= -r && axis < r {
         Ok(if axis < 0 { (axis + r) as usize } else { axis as usize })
     } else {
-        let valid = if rank == 0 { "a rank-0 array has no axes".to_string() } else { format!("valid axes are {} to {}", -r, r - 1) };
-        Err(Diagnostic::new("E0201", format!("axis {axis} is out of range for an array of rank {rank}"), span.clone())
-            .with_hint(valid))
+        let valid = if rank == 0 {
+            "a rank-0 array has no axes".to_string()
+        } else {
+            format!("valid axes are {} to {}", -r, r - 1)
+        };
+        Err(Diagnostic::new(
+            "E0201",
+            format!("axis {axis} is out of range for an array of rank {rank}"),
+            span.clone(),
+        )
+        .with_hint(valid))
     }
 }
 
@@ -147,17 +162,33 @@ pub fn matmul_shape(a: &Operand, b: &Operand, span: &Span) -> Result<Vec<Dim>, D
         }
         return Err(d);
     }
-    let a2: Vec<Dim> = if ra == 1 { vec![Some(1), a.shape[0]] } else { a.shape.to_vec() };
-    let b2: Vec<Dim> = if rb == 1 { vec![b.shape[0], Some(1)] } else { b.shape.to_vec() };
+    let a2: Vec<Dim> = if ra == 1 {
+        vec![Some(1), a.shape[0]]
+    } else {
+        a.shape.to_vec()
+    };
+    let b2: Vec<Dim> = if rb == 1 {
+        vec![b.shape[0], Some(1)]
+    } else {
+        b.shape.to_vec()
+    };
     let (k1, k2) = (a2[a2.len() - 1], b2[b2.len() - 2]);
     if let (Some(x), Some(y)) = (k1, k2)
         && x != y
     {
         let (da, db) = (describe(a.dtype, a.shape), describe(b.dtype, b.shape));
-        let mut d = Diagnostic::new("E0202", format!("matrix product of {da} and {db}: inner sizes {x} and {y} differ"), span.clone())
-            .with_hint("the last axis of the left operand must match the second-to-last of the right one; transpose one of them?");
+        let mut d = Diagnostic::new(
+            "E0202",
+            format!("matrix product of {da} and {db}: inner sizes {x} and {y} differ"),
+            span.clone(),
+        )
+        .with_hint(
+            "the last axis of the left operand must match the second-to-last of the right one; transpose one of them?",
+        );
         if let (Some(sa), Some(sb)) = (&a.span, &b.span) {
-            d = d.with_label(sa.clone(), format!("this is {da}")).with_label(sb.clone(), format!("this is {db}"));
+            d = d
+                .with_label(sa.clone(), format!("this is {da}"))
+                .with_label(sb.clone(), format!("this is {db}"));
         }
         return Err(d);
     }
@@ -165,8 +196,16 @@ pub fn matmul_shape(a: &Operand, b: &Operand, span: &Span) -> Result<Vec<Dim>, D
     let batch_b = &b2[..b2.len() - 2];
     let batch = broadcast(
         &[
-            Operand { dtype: a.dtype, shape: batch_a, span: a.span.clone() },
-            Operand { dtype: b.dtype, shape: batch_b, span: b.span.clone() },
+            Operand {
+                dtype: a.dtype,
+                shape: batch_a,
+                span: a.span.clone(),
+            },
+            Operand {
+                dtype: b.dtype,
+                shape: batch_b,
+                span: b.span.clone(),
+            },
         ],
         "matrix product's batch axes",
         span,
@@ -186,10 +225,17 @@ pub fn reshape_target(from: &[Dim], to: &[i64], span: &Span) -> Result<Vec<Dim>,
     let known: Option<usize> = from.iter().copied().product::<Option<usize>>();
     let holes = to.iter().filter(|&&d| d == -1).count();
     if holes > 1 || to.iter().any(|&d| d < -1) {
-        return Err(Diagnostic::new("E0210", "a reshape target may contain one -1 and no other negative size", span.clone()));
+        return Err(Diagnostic::new(
+            "E0210",
+            "a reshape target may contain one -1 and no other negative size",
+            span.clone(),
+        ));
     }
     let fixed: usize = to.iter().filter(|&&d| d >= 0).map(|&d| d as usize).product();
-    let mut out: Vec<Dim> = to.iter().map(|&d| if d >= 0 { Some(d as usize) } else { None }).collect();
+    let mut out: Vec<Dim> = to
+        .iter()
+        .map(|&d| if d >= 0 { Some(d as usize) } else { None })
+        .collect();
     let Some(total) = known else { return Ok(out) };
     let mismatch = || {
         Diagnostic::new(
@@ -199,7 +245,10 @@ pub fn reshape_target(from: &[Dim], to: &[i64], span: &Span) -> Result<Vec<Dim>,
         )
         .with_hint(format!(
             "the source shape is [{}]",
-            from.iter().map(|d| d.map_or("?".to_string(), |v| v.to_string())).collect::<Vec<_>>().join(", ")
+            from.iter()
+                .map(|d| d.map_or("?".to_string(), |v| v.to_string()))
+                .collect::<Vec<_>>()
+                .join(", ")
         ))
     };
     if holes == 1 {
@@ -230,7 +279,18 @@ mod tests {
         let (a, _) = op(&[3, 1, 5]);
         let (b, _) = op(&[4, 5]);
         let out = broadcast(
-            &[Operand { dtype: None, shape: &a, span: None }, Operand { dtype: None, shape: &b, span: None }],
+            &[
+                Operand {
+                    dtype: None,
+                    shape: &a,
+                    span: None,
+                },
+                Operand {
+                    dtype: None,
+                    shape: &b,
+                    span: None,
+                },
+            ],
             "addition",
             &(0..1),
         )
@@ -243,13 +303,28 @@ mod tests {
         let (a, _) = op(&[3, 4]);
         let (b, _) = op(&[5]);
         let err = broadcast(
-            &[Operand { dtype: Some(DType::F32), shape: &a, span: Some(0..1) }, Operand { dtype: Some(DType::F32), shape: &b, span: Some(4..5) }],
+            &[
+                Operand {
+                    dtype: Some(DType::F32),
+                    shape: &a,
+                    span: Some(0..1),
+                },
+                Operand {
+                    dtype: Some(DType::F32),
+                    shape: &b,
+                    span: Some(4..5),
+                },
+            ],
             "addition",
             &(0..5),
         )
         .unwrap_err();
         assert_eq!(err.code, "E0200");
-        assert!(err.message.contains("f32[3, 4]") && err.message.contains("f32[5]"), "{}", err.message);
+        assert!(
+            err.message.contains("f32[3, 4]") && err.message.contains("f32[5]"),
+            "{}",
+            err.message
+        );
         assert!(err.hint.unwrap().contains("axis -1"));
     }
 
@@ -258,7 +333,18 @@ mod tests {
         let a = vec![None, Some(4)];
         let b = dims(&[7, 4]);
         let out = broadcast(
-            &[Operand { dtype: None, shape: &a, span: None }, Operand { dtype: None, shape: &b, span: None }],
+            &[
+                Operand {
+                    dtype: None,
+                    shape: &a,
+                    span: None,
+                },
+                Operand {
+                    dtype: None,
+                    shape: &b,
+                    span: None,
+                },
+            ],
             "x",
             &(0..1),
         )
@@ -270,17 +356,49 @@ mod tests {
     fn matmul_shapes() {
         let a = dims(&[2, 3]);
         let b = dims(&[3]);
-        let out = matmul_shape(&Operand { dtype: None, shape: &a, span: None }, &Operand { dtype: None, shape: &b, span: None }, &(0..1)).unwrap();
+        let out = matmul_shape(
+            &Operand {
+                dtype: None,
+                shape: &a,
+                span: None,
+            },
+            &Operand {
+                dtype: None,
+                shape: &b,
+                span: None,
+            },
+            &(0..1),
+        )
+        .unwrap();
         assert_eq!(out, dims(&[2]));
         let c = dims(&[4, 5]);
-        let err = matmul_shape(&Operand { dtype: None, shape: &a, span: None }, &Operand { dtype: None, shape: &c, span: None }, &(0..1)).unwrap_err();
+        let err = matmul_shape(
+            &Operand {
+                dtype: None,
+                shape: &a,
+                span: None,
+            },
+            &Operand {
+                dtype: None,
+                shape: &c,
+                span: None,
+            },
+            &(0..1),
+        )
+        .unwrap_err();
         assert_eq!(err.code, "E0202");
     }
 
     #[test]
     fn reshape_with_hole() {
-        assert_eq!(reshape_target(&dims(&[4, 6]), &[-1, 3], &(0..1)).unwrap(), dims(&[8, 3]));
-        assert_eq!(reshape_target(&dims(&[4, 6]), &[5, 5], &(0..1)).unwrap_err().code, "E0203");
+        assert_eq!(
+            reshape_target(&dims(&[4, 6]), &[-1, 3], &(0..1)).unwrap(),
+            dims(&[8, 3])
+        );
+        assert_eq!(
+            reshape_target(&dims(&[4, 6]), &[5, 5], &(0..1)).unwrap_err().code,
+            "E0203"
+        );
     }
 
     #[test]

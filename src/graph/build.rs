@@ -50,20 +50,34 @@ pub fn copy(a: &Array, span: Option<&Span>) -> Array {
 }
 
 /// Broadcasts operands together; `spans` label the operands in errors.
-pub fn broadcast_all(arrays: &[&Array], spans: &[Option<Span>], what: &str, span: &Span) -> Result<Vec<usize>, Diagnostic> {
+pub fn broadcast_all(
+    arrays: &[&Array],
+    spans: &[Option<Span>],
+    what: &str,
+    span: &Span,
+) -> Result<Vec<usize>, Diagnostic> {
     let shapes: Vec<Vec<Option<usize>>> = arrays.iter().map(|a| dims(a.shape())).collect();
     let operands: Vec<Operand> = arrays
         .iter()
         .zip(&shapes)
         .enumerate()
-        .map(|(k, (a, s))| Operand { dtype: Some(a.dtype()), shape: s, span: spans.get(k).cloned().flatten() })
+        .map(|(k, (a, s))| Operand {
+            dtype: Some(a.dtype()),
+            shape: s,
+            span: spans.get(k).cloned().flatten(),
+        })
         .collect();
     let out = shape::broadcast(&operands, what, span)?;
     Ok(out.into_iter().map(|d| d.unwrap_or(0)).collect())
 }
 
 fn dtype_error(op: &str, a: &Array, a_span: Option<&Span>, span: &Span, hint: &str) -> Diagnostic {
-    let mut d = Diagnostic::new("E0300", format!("`{op}` is not defined for {}", a.dtype()), span.clone()).with_hint(hint);
+    let mut d = Diagnostic::new(
+        "E0300",
+        format!("`{op}` is not defined for {}", a.dtype()),
+        span.clone(),
+    )
+    .with_hint(hint);
     if let Some(s) = a_span {
         d = d.with_label(s.clone(), format!("this is {}", type_of(a)));
     }
@@ -76,7 +90,13 @@ pub fn result_dtype(a: &Array, b: &Array) -> (DType, bool) {
 }
 
 /// `a op b` for every infix operator but `@`.
-pub fn binary(op: BinOp, a: &Array, b: &Array, spans: (Option<&Span>, Option<&Span>), span: &Span) -> Result<Array, Diagnostic> {
+pub fn binary(
+    op: BinOp,
+    a: &Array,
+    b: &Array,
+    spans: (Option<&Span>, Option<&Span>),
+    span: &Span,
+) -> Result<Array, Diagnostic> {
     let (common, weak) = result_dtype(a, b);
     let what = match op {
         BinOp::Add => "addition",
@@ -130,22 +150,44 @@ pub fn binary(op: BinOp, a: &Array, b: &Array, spans: (Option<&Span>, Option<&Sp
                 _ => BinaryOp::Pow,
             };
             // Arithmetic on bools counts: True + True is 2.
-            let c = if common == DType::Bool { DType::DEFAULT_INT } else { common };
+            let c = if common == DType::Bool {
+                DType::DEFAULT_INT
+            } else {
+                common
+            };
             (g, c, c)
         }
     };
-    let inputs = vec![broadcast_view(&cast(a, compute, spans.0), &shape), broadcast_view(&cast(b, compute, spans.1), &shape)];
+    let inputs = vec![
+        broadcast_view(&cast(a, compute, spans.0), &shape),
+        broadcast_view(&cast(b, compute, spans.1), &shape),
+    ];
     Ok(Array::pending(Op::Binary(graph_op), inputs, out, &shape, Some(span.clone())).with_weak(weak))
 }
 
 /// Elementwise binary function of two arrays (`minimum`, `maximum`, `atan2`).
-pub fn binary_fn(op: BinaryOp, name: &str, a: &Array, b: &Array, spans: (Option<&Span>, Option<&Span>), span: &Span) -> Result<Array, Diagnostic> {
+pub fn binary_fn(
+    op: BinaryOp,
+    name: &str,
+    a: &Array,
+    b: &Array,
+    spans: (Option<&Span>, Option<&Span>),
+    span: &Span,
+) -> Result<Array, Diagnostic> {
     let (mut common, weak) = result_dtype(a, b);
     if op == BinaryOp::Atan2 {
         common = common.to_float();
     }
-    let shape = broadcast_all(&[a, b], &[spans.0.cloned(), spans.1.cloned()], &format!("`{name}`"), span)?;
-    let inputs = vec![broadcast_view(&cast(a, common, spans.0), &shape), broadcast_view(&cast(b, common, spans.1), &shape)];
+    let shape = broadcast_all(
+        &[a, b],
+        &[spans.0.cloned(), spans.1.cloned()],
+        &format!("`{name}`"),
+        span,
+    )?;
+    let inputs = vec![
+        broadcast_view(&cast(a, common, spans.0), &shape),
+        broadcast_view(&cast(b, common, spans.1), &shape),
+    ];
     Ok(Array::pending(Op::Binary(op), inputs, common, &shape, Some(span.clone())).with_weak(weak))
 }
 
@@ -155,13 +197,25 @@ pub fn unary(op: UnaryOp, name: &str, a: &Array, a_span: Option<&Span>, span: &S
     let (input, out) = match op {
         UnaryOp::Not => {
             if dt != DType::Bool {
-                return Err(dtype_error("not", a, a_span, span, "`not` negates bools; compare first (`not (x > 0)`)"));
+                return Err(dtype_error(
+                    "not",
+                    a,
+                    a_span,
+                    span,
+                    "`not` negates bools; compare first (`not (x > 0)`)",
+                ));
             }
             (DType::Bool, DType::Bool)
         }
         UnaryOp::Neg | UnaryOp::Abs | UnaryOp::Sign => {
             if dt == DType::Bool {
-                return Err(dtype_error(name, a, a_span, span, "use `not` to negate bools, or cast with `as i64`"));
+                return Err(dtype_error(
+                    name,
+                    a,
+                    a_span,
+                    span,
+                    "use `not` to negate bools, or cast with `as i64`",
+                ));
             }
             (dt, dt)
         }
@@ -180,10 +234,19 @@ pub fn unary(op: UnaryOp, name: &str, a: &Array, a_span: Option<&Span>, span: &S
 
 /// `where(cond, a, b)` with broadcasting of all three.
 pub fn select(c: &Array, a: &Array, b: &Array, spans: [Option<&Span>; 3], span: &Span) -> Result<Array, Diagnostic> {
-    let shape = broadcast_all(&[c, a, b], &[spans[0].cloned(), spans[1].cloned(), spans[2].cloned()], "`where`", span)?;
+    let shape = broadcast_all(
+        &[c, a, b],
+        &[spans[0].cloned(), spans[1].cloned(), spans[2].cloned()],
+        "`where`",
+        span,
+    )?;
     let (dt, weak) = result_dtype(a, b);
     let cond = broadcast_view(&cast(c, DType::Bool, spans[0]), &shape);
-    let inputs = vec![cond, broadcast_view(&cast(a, dt, spans[1]), &shape), broadcast_view(&cast(b, dt, spans[2]), &shape)];
+    let inputs = vec![
+        cond,
+        broadcast_view(&cast(a, dt, spans[1]), &shape),
+        broadcast_view(&cast(b, dt, spans[2]), &shape),
+    ];
     Ok(Array::pending(Op::Where, inputs, dt, &shape, Some(span.clone())).with_weak(weak))
 }
 
@@ -197,7 +260,13 @@ fn keep_dims(a: Array, axes: &[usize]) -> Array {
 }
 
 /// A reduction over `axes` (None: all axes).
-pub fn reduce(op: ReduceOp, a: &Array, axes: Option<Vec<usize>>, keepdims: bool, span: &Span) -> Result<Array, Diagnostic> {
+pub fn reduce(
+    op: ReduceOp,
+    a: &Array,
+    axes: Option<Vec<usize>>,
+    keepdims: bool,
+    span: &Span,
+) -> Result<Array, Diagnostic> {
     let axes = axes.unwrap_or_else(|| (0..a.rank()).collect());
     let input = match op {
         ReduceOp::Sum | ReduceOp::Prod => cast(a, accumulate_dtype(a.dtype()), None),
@@ -205,7 +274,11 @@ pub fn reduce(op: ReduceOp, a: &Array, axes: Option<Vec<usize>>, keepdims: bool,
         _ => a.clone(),
     };
     if matches!(op, ReduceOp::ArgMin | ReduceOp::ArgMax) && axes.len() != 1 {
-        return Err(Diagnostic::new("E0201", "argmin/argmax take exactly one axis", span.clone()));
+        return Err(Diagnostic::new(
+            "E0201",
+            "argmin/argmax take exactly one axis",
+            span.clone(),
+        ));
     }
     let needs_items = matches!(op, ReduceOp::Min | ReduceOp::Max | ReduceOp::ArgMin | ReduceOp::ArgMax);
     if needs_items && axes.iter().any(|&ax| a.shape()[ax] == 0) {
@@ -216,13 +289,24 @@ pub fn reduce(op: ReduceOp, a: &Array, axes: Option<Vec<usize>>, keepdims: bool,
         )
         .with_primary_label(format!("this reduces {} over a zero-length axis", type_of(a))));
     }
-    let out_shape: Vec<usize> =
-        a.shape().iter().enumerate().filter(|(k, _)| !axes.contains(k)).map(|(_, &d)| d).collect();
+    let out_shape: Vec<usize> = a
+        .shape()
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| !axes.contains(k))
+        .map(|(_, &d)| d)
+        .collect();
     let out_dtype = match op {
         ReduceOp::ArgMin | ReduceOp::ArgMax => DType::I64,
         _ => input.dtype(),
     };
-    let r = Array::pending(Op::Reduce { op, axes: axes.clone() }, vec![input], out_dtype, &out_shape, Some(span.clone()));
+    let r = Array::pending(
+        Op::Reduce { op, axes: axes.clone() },
+        vec![input],
+        out_dtype,
+        &out_shape,
+        Some(span.clone()),
+    );
     Ok(if keepdims { keep_dims(r, &axes) } else { r })
 }
 
@@ -260,7 +344,13 @@ pub fn scan(op: ScanOp, a: &Array, axis: Option<usize>, span: &Span) -> Result<A
     };
     let dt = input.dtype();
     let shape = input.shape().to_vec();
-    Ok(Array::pending(Op::Scan { op, axis }, vec![input], dt, &shape, Some(span.clone())))
+    Ok(Array::pending(
+        Op::Scan { op, axis },
+        vec![input],
+        dt,
+        &shape,
+        Some(span.clone()),
+    ))
 }
 
 /// The same elements in a new shape (a view when `a` is contiguous, else a copy first).
@@ -278,13 +368,27 @@ pub fn reshape(a: &Array, shape: &[usize], span: &Span) -> Array {
 pub fn matmul(a: &Array, b: &Array, spans: (Option<&Span>, Option<&Span>), span: &Span) -> Result<Array, Diagnostic> {
     let (sa, sb) = (dims(a.shape()), dims(b.shape()));
     let out = shape::matmul_shape(
-        &Operand { dtype: Some(a.dtype()), shape: &sa, span: spans.0.cloned() },
-        &Operand { dtype: Some(b.dtype()), shape: &sb, span: spans.1.cloned() },
+        &Operand {
+            dtype: Some(a.dtype()),
+            shape: &sa,
+            span: spans.0.cloned(),
+        },
+        &Operand {
+            dtype: Some(b.dtype()),
+            shape: &sb,
+            span: spans.1.cloned(),
+        },
         span,
     )?;
     if a.rank() > 2 || b.rank() > 2 {
-        return Err(Diagnostic::new("E0202", "batched matrix products (rank above 2) are not supported yet", span.clone())
-            .with_hint("multiply the matrices one by one, or use sum(a[..., :, :, newaxis] * b[..., newaxis, :, :], axis=-2)"));
+        return Err(Diagnostic::new(
+            "E0202",
+            "batched matrix products (rank above 2) are not supported yet",
+            span.clone(),
+        )
+        .with_hint(
+            "multiply the matrices one by one, or use sum(a[..., :, :, newaxis] * b[..., newaxis, :, :], axis=-2)",
+        ));
     }
     let (mut dt, _) = result_dtype(a, b);
     if dt == DType::Bool {
@@ -292,8 +396,16 @@ pub fn matmul(a: &Array, b: &Array, spans: (Option<&Span>, Option<&Span>), span:
     }
     let a2 = cast(a, dt, spans.0);
     let b2 = cast(b, dt, spans.1);
-    let a2 = if a.rank() == 1 { a2.with_view(a2.view.insert_axis(0)) } else { a2 };
-    let b2 = if b.rank() == 1 { b2.with_view(b2.view.insert_axis(1)) } else { b2 };
+    let a2 = if a.rank() == 1 {
+        a2.with_view(a2.view.insert_axis(0))
+    } else {
+        a2
+    };
+    let b2 = if b.rank() == 1 {
+        b2.with_view(b2.view.insert_axis(1))
+    } else {
+        b2
+    };
     let (m, n) = (a2.shape()[0], b2.shape()[1]);
     let r = Array::pending(Op::MatMul, vec![a2, b2], dt, &[m, n], Some(span.clone()));
     let out: Vec<usize> = out.into_iter().map(|d| d.unwrap_or(0)).collect();
@@ -303,12 +415,18 @@ pub fn matmul(a: &Array, b: &Array, spans: (Option<&Span>, Option<&Span>), span:
 /// Joins arrays along an existing axis (dtypes promoted).
 pub fn concat(arrays: &[Array], spans: &[Span], axis: i64, span: &Span) -> Result<Array, Diagnostic> {
     let Some(first) = arrays.first() else {
-        return Err(Diagnostic::new("E0206", "concat needs at least one array", span.clone()));
+        return Err(Diagnostic::new(
+            "E0206",
+            "concat needs at least one array",
+            span.clone(),
+        ));
     };
     let rank = first.rank();
     if rank == 0 {
-        return Err(Diagnostic::new("E0206", "rank-0 arrays cannot be concatenated", span.clone())
-            .with_hint("use `stack` to make a new axis, or write an array literal"));
+        return Err(
+            Diagnostic::new("E0206", "rank-0 arrays cannot be concatenated", span.clone())
+                .with_hint("use `stack` to make a new axis, or write an array literal"),
+        );
     }
     let ax = shape::normalize_axis(axis, rank, span)?;
     let mut dt = first.dtype();
@@ -316,8 +434,12 @@ pub fn concat(arrays: &[Array], spans: &[Span], axis: i64, span: &Span) -> Resul
     for (k, a) in arrays.iter().enumerate() {
         let same_except_axis = a.rank() == rank && (0..rank).all(|i| i == ax || a.shape()[i] == first.shape()[i]);
         if !same_except_axis {
-            let d = Diagnostic::new("E0206", format!("cannot join {} and {} along axis {ax}", type_of(first), type_of(a)), span.clone())
-                .with_hint("all arrays must have the same rank and the same sizes on every other axis");
+            let d = Diagnostic::new(
+                "E0206",
+                format!("cannot join {} and {} along axis {ax}", type_of(first), type_of(a)),
+                span.clone(),
+            )
+            .with_hint("all arrays must have the same rank and the same sizes on every other axis");
             return Err(label_pair(d, spans, k, first, a));
         }
         (dt, weak) = promote_weak(dt, weak, a.dtype(), a.weak);
@@ -325,7 +447,13 @@ pub fn concat(arrays: &[Array], spans: &[Span], axis: i64, span: &Span) -> Resul
     let mut shape = first.shape().to_vec();
     shape[ax] = arrays.iter().map(|a| a.shape()[ax]).sum();
     let inputs = arrays.iter().zip(spans).map(|(a, s)| cast(a, dt, Some(s))).collect();
-    Ok(Array::pending(Op::Concat { axis: ax }, inputs, dt, &shape, Some(span.clone())))
+    Ok(Array::pending(
+        Op::Concat { axis: ax },
+        inputs,
+        dt,
+        &shape,
+        Some(span.clone()),
+    ))
 }
 
 /// Joins arrays of one shape along a new axis.
@@ -336,8 +464,12 @@ pub fn stack(arrays: &[Array], spans: &[Span], axis: i64, span: &Span) -> Result
     let ax = shape::normalize_axis(axis, first.rank() + 1, span)?;
     for (k, a) in arrays.iter().enumerate() {
         if a.shape() != first.shape() {
-            let d = Diagnostic::new("E0206", format!("cannot stack {} and {}", type_of(first), type_of(a)), span.clone())
-                .with_hint("stacked arrays must all have the same shape");
+            let d = Diagnostic::new(
+                "E0206",
+                format!("cannot stack {} and {}", type_of(first), type_of(a)),
+                span.clone(),
+            )
+            .with_hint("stacked arrays must all have the same shape");
             return Err(label_pair(d, spans, k, first, a));
         }
     }
@@ -384,7 +516,9 @@ mod tests {
     fn broadcast_mismatch_is_e0200() {
         let a = Array::from_host(HostData::F32(vec![0.0; 12]), &[3, 4]);
         let b = Array::from_host(HostData::F32(vec![0.0; 5]), &[5]);
-        let e = binary(BinOp::Add, &a, &b, (Some(&(0..1)), Some(&(4..5))), &(0..5)).err().unwrap();
+        let e = binary(BinOp::Add, &a, &b, (Some(&(0..1)), Some(&(4..5))), &(0..5))
+            .err()
+            .unwrap();
         assert_eq!(e.code, "E0200");
     }
 

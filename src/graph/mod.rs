@@ -24,6 +24,9 @@ pub trait DeviceStorage: std::any::Any {
     fn as_any(&self) -> &dyn std::any::Any;
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
     fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 pub enum Storage {
@@ -137,12 +140,20 @@ impl Array {
             depth: 0,
             state: RefCell::new(NodeState::Ready(buffer)),
         };
-        Array { node: Rc::new(node), view: View::contiguous(shape), weak: false }
+        Array {
+            node: Rc::new(node),
+            view: View::contiguous(shape),
+            weak: false,
+        }
     }
 
     /// A pending node computing `op` over `inputs`, seen contiguously.
     pub fn pending(op: Op, inputs: Vec<Array>, dtype: DType, shape: &[usize], span: Option<Span>) -> Array {
-        let depth = 1 + inputs.iter().map(|a| if a.node.is_ready() { 0 } else { a.node.depth }).max().unwrap_or(0);
+        let depth = 1 + inputs
+            .iter()
+            .map(|a| if a.node.is_ready() { 0 } else { a.node.depth })
+            .max()
+            .unwrap_or(0);
         let node = Node {
             id: NEXT_NODE_ID.fetch_add(1, Ordering::Relaxed),
             dtype,
@@ -151,11 +162,19 @@ impl Array {
             depth,
             state: RefCell::new(NodeState::Pending { op, inputs }),
         };
-        Array { node: Rc::new(node), view: View::contiguous(shape), weak: false }
+        Array {
+            node: Rc::new(node),
+            view: View::contiguous(shape),
+            weak: false,
+        }
     }
 
     pub fn with_view(&self, view: View) -> Array {
-        Array { node: self.node.clone(), view, weak: self.weak }
+        Array {
+            node: self.node.clone(),
+            view,
+            weak: self.weak,
+        }
     }
 
     pub fn with_weak(mut self, weak: bool) -> Array {
@@ -210,15 +229,29 @@ pub trait Backend {
 pub fn describe_node(node: &Rc<Node>) -> String {
     let shape: Vec<String> = node.shape.iter().map(|d| d.to_string()).collect();
     let (op, inputs) = match &*node.state.borrow() {
-        NodeState::Pending { op, inputs } => (format!("{op:?}"), inputs.iter().map(|i| format!("#{}", i.node.id)).collect::<Vec<_>>()),
+        NodeState::Pending { op, inputs } => (
+            format!("{op:?}"),
+            inputs.iter().map(|i| format!("#{}", i.node.id)).collect::<Vec<_>>(),
+        ),
         NodeState::Ready(_) => ("buffer".to_string(), vec![]),
     };
-    format!("#{} {}[{}] = {}({})", node.id, node.dtype, shape.join(", "), op.to_lowercase(), inputs.join(", "))
+    format!(
+        "#{} {}[{}] = {}({})",
+        node.id,
+        node.dtype,
+        shape.join(", "),
+        op.to_lowercase(),
+        inputs.join(", ")
+    )
 }
 
 /// Evaluates every pending node that `arrays` depend on.
 pub fn realize(backend: &dyn Backend, arrays: &[&Array]) -> Result<(), Diagnostic> {
-    let outputs: Vec<Rc<Node>> = arrays.iter().filter(|a| !a.is_ready()).map(|a| a.node.clone()).collect();
+    let outputs: Vec<Rc<Node>> = arrays
+        .iter()
+        .filter(|a| !a.is_ready())
+        .map(|a| a.node.clone())
+        .collect();
     if outputs.is_empty() {
         return Ok(());
     }

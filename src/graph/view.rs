@@ -12,7 +12,11 @@ pub struct View {
 impl View {
     /// The row-major view of a fresh buffer of `shape`.
     pub fn contiguous(shape: &[usize]) -> View {
-        View { shape: shape.to_vec(), strides: contiguous_strides(shape), offset: 0 }
+        View {
+            shape: shape.to_vec(),
+            strides: contiguous_strides(shape),
+            offset: 0,
+        }
     }
 
     pub fn rank(&self) -> usize {
@@ -116,7 +120,11 @@ impl View {
         for (k, (&dim, &stride)) in self.shape.iter().zip(&self.strides).enumerate() {
             strides[extra + k] = if dim == 1 && shape[extra + k] != 1 { 0 } else { stride };
         }
-        View { shape: shape.to_vec(), strides, offset: self.offset }
+        View {
+            shape: shape.to_vec(),
+            strides,
+            offset: self.offset,
+        }
     }
 
     /// Takes `len` elements of `axis` starting at `start`, every `step`-th
@@ -143,7 +151,11 @@ impl View {
     /// The same data with a new shape, when that needs no copy (a contiguous view).
     pub fn reshape(&self, shape: &[usize]) -> Option<View> {
         if self.is_contiguous() {
-            Some(View { shape: shape.to_vec(), strides: contiguous_strides(shape), offset: self.offset })
+            Some(View {
+                shape: shape.to_vec(),
+                strides: contiguous_strides(shape),
+                offset: self.offset,
+            })
         } else {
             None
         }
@@ -167,7 +179,10 @@ mod tests {
     #[test]
     fn offsets_of_a_transposed_slice() {
         // 3x4 buffer 0..12; take rows 1.., columns ::2, then transpose
-        let v = View::contiguous(&[3, 4]).slice_axis(0, 1, 2, 1).slice_axis(1, 0, 2, 2).permute(&[1, 0]);
+        let v = View::contiguous(&[3, 4])
+            .slice_axis(0, 1, 2, 1)
+            .slice_axis(1, 0, 2, 2)
+            .permute(&[1, 0]);
         assert_eq!(v.shape, vec![2, 2]);
         assert_eq!(v.offsets(), vec![4, 8, 6, 10]);
     }

@@ -23,7 +23,11 @@ impl Interp {
                 && let Some((v, s)) = slot
                 && !matches!(v, Value::Array(_))
             {
-                return Err(Diagnostic::new("E0303", format!("`{}` of `{}` must be an array, found {}", p.name, b.name, v.kind_name()), s.clone()));
+                return Err(Diagnostic::new(
+                    "E0303",
+                    format!("`{}` of `{}` must be an array, found {}", p.name, b.name, v.kind_name()),
+                    s.clone(),
+                ));
             }
         }
         self.run_builtin(b.name, slots, rest, span)
@@ -53,12 +57,26 @@ impl Interp {
                     "ones" => out(build::full(&shape, &build::scalar(dt, 1.0, false), dt, span)),
                     _ => {
                         if !dt.is_float() {
-                            return Err(Diagnostic::new("E0300", format!("`{name}` makes floats, not {dt}"), sp(1).unwrap_or(span.clone()))
-                                .with_hint("use f32 or f64, and cast afterwards if needed"));
+                            return Err(Diagnostic::new(
+                                "E0300",
+                                format!("`{name}` makes floats, not {dt}"),
+                                sp(1).unwrap_or(span.clone()),
+                            )
+                            .with_hint("use f32 or f64, and cast afterwards if needed"));
                         }
-                        let dist = if name == "rand" { Distribution::Uniform } else { Distribution::Normal };
+                        let dist = if name == "rand" {
+                            Distribution::Uniform
+                        } else {
+                            Distribution::Normal
+                        };
                         let key = self.next_random_key();
-                        out(Array::pending(Op::Random { key, dist }, vec![], dt, &shape, Some(span.clone())))
+                        out(Array::pending(
+                            Op::Random { key, dist },
+                            vec![],
+                            dt,
+                            &shape,
+                            Some(span.clone()),
+                        ))
                     }
                 }
             }
@@ -101,25 +119,49 @@ impl Interp {
                 };
                 let step = nums[2].unwrap_or((1.0, true));
                 if step.0 == 0.0 {
-                    return Err(Diagnostic::new("E0210", "arange's step cannot be zero", sp(2).unwrap_or(span.clone())));
+                    return Err(Diagnostic::new(
+                        "E0210",
+                        "arange's step cannot be zero",
+                        sp(2).unwrap_or(span.clone()),
+                    ));
                 }
                 let all_int = start.1 && stop.1 && step.1;
-                let dt = self.static_dtype(s[3].as_ref())?.unwrap_or(if all_int { DType::DEFAULT_INT } else { DType::DEFAULT_FLOAT });
+                let dt = self.static_dtype(s[3].as_ref())?.unwrap_or(if all_int {
+                    DType::DEFAULT_INT
+                } else {
+                    DType::DEFAULT_FLOAT
+                });
                 let n = ((stop.0 - start.0) / step.0).ceil().max(0.0);
                 if n > 1e12 {
-                    return Err(Diagnostic::new("E0210", format!("arange would make {n} elements"), span.clone()));
+                    return Err(Diagnostic::new(
+                        "E0210",
+                        format!("arange would make {n} elements"),
+                        span.clone(),
+                    ));
                 }
                 out(build::arange(start.0, step.0, n as usize, dt, span))
             }
             "linspace" => {
-                let lo = self.static_f64(val(0).unwrap_or(&Value::None), &sp(0).unwrap_or(span.clone()), "linspace's start")?;
-                let hi = self.static_f64(val(1).unwrap_or(&Value::None), &sp(1).unwrap_or(span.clone()), "linspace's stop")?;
+                let lo = self.static_f64(
+                    val(0).unwrap_or(&Value::None),
+                    &sp(0).unwrap_or(span.clone()),
+                    "linspace's start",
+                )?;
+                let hi = self.static_f64(
+                    val(1).unwrap_or(&Value::None),
+                    &sp(1).unwrap_or(span.clone()),
+                    "linspace's stop",
+                )?;
                 let num = match &s[2] {
                     Some((v, vs)) => self.static_int(v, vs)?,
                     None => 50,
                 };
                 if num < 0 {
-                    return Err(Diagnostic::new("E0210", "linspace needs a non-negative number of points", sp(2).unwrap_or(span.clone())));
+                    return Err(Diagnostic::new(
+                        "E0210",
+                        "linspace needs a non-negative number of points",
+                        sp(2).unwrap_or(span.clone()),
+                    ));
                 }
                 let dt = self.static_dtype(s[3].as_ref())?.unwrap_or(DType::DEFAULT_FLOAT);
                 let step = if num > 1 { (hi - lo) / (num - 1) as f64 } else { 0.0 };
@@ -145,7 +187,11 @@ impl Interp {
             // ---- shape
             "reshape" => {
                 let x = a(self, 0);
-                let target = self.static_int_list(val(1).unwrap_or(&Value::None), &sp(1).unwrap_or(span.clone()), "a shape")?;
+                let target = self.static_int_list(
+                    val(1).unwrap_or(&Value::None),
+                    &sp(1).unwrap_or(span.clone()),
+                    "a shape",
+                )?;
                 let resolved = shape::reshape_target(&dims(x.shape()), &target, span)?;
                 let shape: Vec<usize> = resolved.into_iter().map(|d| d.unwrap_or(0)).collect();
                 out(build::reshape(&x, &shape, span))
@@ -161,9 +207,15 @@ impl Interp {
                     Some(axes) => {
                         let p = shape::normalize_axes(&axes, x.rank(), &sp(1).unwrap_or(span.clone()))?;
                         if p.len() != x.rank() {
-                            return Err(Diagnostic::new("E0201", format!("a permutation of {} axes needs {} entries", x.rank(), x.rank()), sp(1).unwrap_or(span.clone())));
+                            return Err(Diagnostic::new(
+                                "E0201",
+                                format!("a permutation of {} axes needs {} entries", x.rank(), x.rank()),
+                                sp(1).unwrap_or(span.clone()),
+                            ));
                         }
-                        axes.iter().map(|&ax| shape::normalize_axis(ax, x.rank(), span)).collect::<R<_>>()?
+                        axes.iter()
+                            .map(|&ax| shape::normalize_axis(ax, x.rank(), span))
+                            .collect::<R<_>>()?
                     }
                 };
                 out(x.with_view(x.view.permute(&perm)))
@@ -181,7 +233,11 @@ impl Interp {
                     Some(axes) => {
                         let axes = shape::normalize_axes(&axes, x.rank(), &sp(1).unwrap_or(span.clone()))?;
                         if let Some(&bad) = axes.iter().find(|&&k| x.shape()[k] != 1) {
-                            return Err(Diagnostic::new("E0201", format!("cannot squeeze axis {bad}: its size is {}, not 1", x.shape()[bad]), sp(1).unwrap_or(span.clone())));
+                            return Err(Diagnostic::new(
+                                "E0201",
+                                format!("cannot squeeze axis {bad}: its size is {}, not 1", x.shape()[bad]),
+                                sp(1).unwrap_or(span.clone()),
+                            ));
                         }
                         axes
                     }
@@ -198,14 +254,26 @@ impl Interp {
                 let (xs, ts) = (dims(x.shape()), dims(&target));
                 let joined = shape::broadcast(
                     &[
-                        Operand { dtype: Some(x.dtype()), shape: &xs, span: sp(0) },
-                        Operand { dtype: None, shape: &ts, span: sp(1) },
+                        Operand {
+                            dtype: Some(x.dtype()),
+                            shape: &xs,
+                            span: sp(0),
+                        },
+                        Operand {
+                            dtype: None,
+                            shape: &ts,
+                            span: sp(1),
+                        },
                     ],
                     "`broadcast_to`",
                     span,
                 )?;
                 if joined != ts {
-                    return Err(Diagnostic::new("E0200", format!("cannot broadcast shape {:?} to {:?}", x.shape(), target), span.clone()));
+                    return Err(Diagnostic::new(
+                        "E0200",
+                        format!("cannot broadcast shape {:?} to {:?}", x.shape(), target),
+                        span.clone(),
+                    ));
                 }
                 out(build::broadcast_view(&x, &target))
             }
@@ -228,10 +296,15 @@ impl Interp {
                     Some((Value::None, _)) | None => 0,
                     Some((v, vs)) => self.static_int(v, vs)?,
                 };
-                if name == "concat" { out(build::concat(&items, &spans, axis, span)?) } else { out(build::stack(&items, &spans, axis, span)?) }
+                if name == "concat" {
+                    out(build::concat(&items, &spans, axis, span)?)
+                } else {
+                    out(build::stack(&items, &spans, axis, span)?)
+                }
             }
             // ---- elementwise
-            "exp" | "log" | "sqrt" | "abs" | "sin" | "cos" | "tan" | "tanh" | "erf" | "floor" | "ceil" | "round" | "sign" | "isnan" => {
+            "exp" | "log" | "sqrt" | "abs" | "sin" | "cos" | "tan" | "tanh" | "erf" | "floor" | "ceil" | "round"
+            | "sign" | "isnan" => {
                 let op = match name {
                     "exp" => UnaryOp::Exp,
                     "log" => UnaryOp::Log,
@@ -256,13 +329,40 @@ impl Interp {
                     "maximum" => BinaryOp::Max,
                     _ => BinaryOp::Atan2,
                 };
-                out(build::binary_fn(op, name, &a(self, 0), &a(self, 1), (sp(0).as_ref(), sp(1).as_ref()), span)?)
+                out(build::binary_fn(
+                    op,
+                    name,
+                    &a(self, 0),
+                    &a(self, 1),
+                    (sp(0).as_ref(), sp(1).as_ref()),
+                    span,
+                )?)
             }
             "clip" => {
-                let lo = build::binary_fn(BinaryOp::Max, "clip", &a(self, 0), &a(self, 1), (sp(0).as_ref(), sp(1).as_ref()), span)?;
-                out(build::binary_fn(BinaryOp::Min, "clip", &lo, &a(self, 2), (sp(0).as_ref(), sp(2).as_ref()), span)?)
+                let lo = build::binary_fn(
+                    BinaryOp::Max,
+                    "clip",
+                    &a(self, 0),
+                    &a(self, 1),
+                    (sp(0).as_ref(), sp(1).as_ref()),
+                    span,
+                )?;
+                out(build::binary_fn(
+                    BinaryOp::Min,
+                    "clip",
+                    &lo,
+                    &a(self, 2),
+                    (sp(0).as_ref(), sp(2).as_ref()),
+                    span,
+                )?)
             }
-            "where" => out(build::select(&a(self, 0), &a(self, 1), &a(self, 2), [sp(0).as_ref(), sp(1).as_ref(), sp(2).as_ref()], span)?),
+            "where" => out(build::select(
+                &a(self, 0),
+                &a(self, 1),
+                &a(self, 2),
+                [sp(0).as_ref(), sp(1).as_ref(), sp(2).as_ref()],
+                span,
+            )?),
             // ---- reductions
             "sum" | "prod" | "min" | "max" | "any" | "all" | "mean" => {
                 let x = a(self, 0);
@@ -281,7 +381,11 @@ impl Interp {
             }
             "argmin" | "argmax" => {
                 let x = a(self, 0);
-                let op = if name == "argmin" { ReduceOp::ArgMin } else { ReduceOp::ArgMax };
+                let op = if name == "argmin" {
+                    ReduceOp::ArgMin
+                } else {
+                    ReduceOp::ArgMax
+                };
                 let keepdims = self.static_bool(s[2].as_ref(), false)?;
                 match self.static_axes(s[1].as_ref())? {
                     None => {
@@ -297,7 +401,11 @@ impl Interp {
                     Some(axes) => {
                         let axes = shape::normalize_axes(&axes, x.rank(), &sp(1).unwrap_or(span.clone()))?;
                         if axes.len() != 1 {
-                            return Err(Diagnostic::new("E0201", format!("`{name}` takes one axis"), sp(1).unwrap_or(span.clone())));
+                            return Err(Diagnostic::new(
+                                "E0201",
+                                format!("`{name}` takes one axis"),
+                                sp(1).unwrap_or(span.clone()),
+                            ));
                         }
                         out(build::reduce(op, &x, Some(axes), keepdims, span)?)
                     }
@@ -317,9 +425,20 @@ impl Interp {
                 };
                 out(build::scan(op, &x, axis, span)?)
             }
-            "matmul" => out(build::matmul(&a(self, 0), &a(self, 1), (sp(0).as_ref(), sp(1).as_ref()), span)?),
+            "matmul" => out(build::matmul(
+                &a(self, 0),
+                &a(self, 1),
+                (sp(0).as_ref(), sp(1).as_ref()),
+                span,
+            )?),
             // ---- information
-            "shape" => Ok(Value::Tuple(a(self, 0).shape().iter().map(|&d| Value::Array(build::scalar_i64(d as i64, true))).collect())),
+            "shape" => Ok(Value::Tuple(
+                a(self, 0)
+                    .shape()
+                    .iter()
+                    .map(|&d| Value::Array(build::scalar_i64(d as i64, true)))
+                    .collect(),
+            )),
             "size" => out(build::scalar_i64(a(self, 0).size() as i64, true)),
             "ndim" => out(build::scalar_i64(a(self, 0).rank() as i64, true)),
             "dtype" => Ok(Value::DType(a(self, 0).dtype())),
@@ -333,27 +452,43 @@ impl Interp {
                 Ok(Value::Unit)
             }
             "load" => {
-                let path = self.static_str(val(0).unwrap_or(&Value::None), &sp(0).unwrap_or(span.clone()), "the path")?;
+                let path = self.static_str(
+                    val(0).unwrap_or(&Value::None),
+                    &sp(0).unwrap_or(span.clone()),
+                    "the path",
+                )?;
                 let p = std::path::Path::new(&path);
                 if !p.exists() {
-                    return Err(Diagnostic::new("E0410", format!("cannot read `{path}`: no such file"), sp(0).unwrap_or(span.clone()))
-                        .with_hint("paths are relative to the directory `arr` was started in"));
+                    return Err(Diagnostic::new(
+                        "E0410",
+                        format!("cannot read `{path}`: no such file"),
+                        sp(0).unwrap_or(span.clone()),
+                    )
+                    .with_hint("paths are relative to the directory `arr` was started in"));
                 }
-                let (data, shape) = crate::io::npy::load(p)
-                    .map_err(|e| Diagnostic::new("E0411", e, sp(0).unwrap_or(span.clone())))?;
+                let (data, shape) =
+                    crate::io::npy::load(p).map_err(|e| Diagnostic::new("E0411", e, sp(0).unwrap_or(span.clone())))?;
                 let dt = data.dtype();
                 let buffer = self.backend.adopt(data)?;
                 out(Array::from_buffer(buffer, dt, &shape))
             }
             "save" => {
-                let path = self.static_str(val(0).unwrap_or(&Value::None), &sp(0).unwrap_or(span.clone()), "the path")?;
+                let path = self.static_str(
+                    val(0).unwrap_or(&Value::None),
+                    &sp(0).unwrap_or(span.clone()),
+                    "the path",
+                )?;
                 let x = a(self, 1);
                 let data = graph::to_host(&*self.backend, &x)?;
                 crate::io::npy::save(std::path::Path::new(&path), &data, x.shape())
                     .map_err(|e| Diagnostic::new("E0412", e, sp(0).unwrap_or(span.clone())))?;
                 Ok(Value::Unit)
             }
-            _ => Err(Diagnostic::new("E0101", format!("the builtin `{name}` is declared but not implemented"), span.clone())),
+            _ => Err(Diagnostic::new(
+                "E0101",
+                format!("the builtin `{name}` is declared but not implemented"),
+                span.clone(),
+            )),
         }
     }
 
@@ -375,18 +510,30 @@ impl Interp {
                 for item in items {
                     match item {
                         Value::Array(a) => arrays.push(a.clone()),
-                        other => return Err(Diagnostic::new("E0303", format!("expected arrays, found {}", other.kind_name()), s.clone())),
+                        other => {
+                            return Err(Diagnostic::new(
+                                "E0303",
+                                format!("expected arrays, found {}", other.kind_name()),
+                                s.clone(),
+                            ));
+                        }
                     }
                 }
                 let spans = vec![s.clone(); arrays.len()];
                 Ok((arrays, spans))
             }
             Some((Value::Array(a), s)) if a.rank() >= 1 => {
-                let arrays = (0..a.shape()[0]).map(|i| a.with_view(a.view.select_axis(0, i))).collect::<Vec<_>>();
+                let arrays = (0..a.shape()[0])
+                    .map(|i| a.with_view(a.view.select_axis(0, i)))
+                    .collect::<Vec<_>>();
                 let spans = vec![s.clone(); arrays.len()];
                 Ok((arrays, spans))
             }
-            Some((other, s)) => Err(Diagnostic::new("E0303", format!("expected a list or tuple of arrays, found {}", other.kind_name()), s.clone())),
+            Some((other, s)) => Err(Diagnostic::new(
+                "E0303",
+                format!("expected a list or tuple of arrays, found {}", other.kind_name()),
+                s.clone(),
+            )),
             None => Err(missing(span)),
         }
     }

@@ -78,14 +78,25 @@ impl Interp {
                 }
             });
         }
-        let consuming = parsed.iter().filter(|i| matches!(i, Item::Int(..) | Item::Slice(..) | Item::Gather(..))).count();
+        let consuming = parsed
+            .iter()
+            .filter(|i| matches!(i, Item::Int(..) | Item::Slice(..) | Item::Gather(..)))
+            .count();
         let ellipses = parsed.iter().filter(|i| matches!(i, Item::Ellipsis)).count();
         if ellipses > 1 {
-            return Err(Diagnostic::new("E0205", "an index can contain only one `...`", span.clone()));
+            return Err(Diagnostic::new(
+                "E0205",
+                "an index can contain only one `...`",
+                span.clone(),
+            ));
         }
         if consuming > a.rank() {
-            return Err(Diagnostic::new("E0205", format!("too many indices: {consuming} for an array of rank {}", a.rank()), span.clone())
-                .with_hint(format!("the array's shape is {:?}", a.shape())));
+            return Err(Diagnostic::new(
+                "E0205",
+                format!("too many indices: {consuming} for an array of rank {}", a.rank()),
+                span.clone(),
+            )
+            .with_hint(format!("the array's shape is {:?}", a.shape())));
         }
         let fill = a.rank() - consuming;
         let mut expanded = Vec::with_capacity(parsed.len() + fill);
@@ -110,8 +121,16 @@ impl Interp {
                     let n = view.shape[axis];
                     let j = if i < 0 { i + n as i64 } else { i };
                     if j < 0 || j >= n as i64 {
-                        return Err(Diagnostic::new("E0204", format!("index {i} is out of range for an axis of size {n}"), s)
-                            .with_hint(format!("valid indices are {} to {}", -(n as i64), n as i64 - 1)));
+                        return Err(Diagnostic::new(
+                            "E0204",
+                            format!("index {i} is out of range for an axis of size {n}"),
+                            s,
+                        )
+                        .with_hint(format!(
+                            "valid indices are {} to {}",
+                            -(n as i64),
+                            n as i64 - 1
+                        )));
                     }
                     view = view.select_axis(axis, j as usize);
                 }
@@ -139,7 +158,9 @@ impl Interp {
             }
         }
         let viewed = a.with_view(view);
-        let Some((axis, idx, s)) = gather else { return Ok(Indexed::View(viewed)) };
+        let Some((axis, idx, s)) = gather else {
+            return Ok(Indexed::View(viewed));
+        };
         let n = viewed.shape()[axis] as i64;
         let host = graph::to_host(&*self.backend, &idx).map_err(|d| d.or_span(&s))?;
         let mut positions = Vec::with_capacity(host.len());
@@ -147,7 +168,11 @@ impl Interp {
             let i = host.get_i64(k);
             let j = if i < 0 { i + n } else { i };
             if j < 0 || j >= n {
-                return Err(Diagnostic::new("E0204", format!("index {i} is out of range for an axis of size {n}"), s));
+                return Err(Diagnostic::new(
+                    "E0204",
+                    format!("index {i} is out of range for an axis of size {n}"),
+                    s,
+                ));
             }
             positions.push(j);
         }
@@ -157,7 +182,13 @@ impl Interp {
         out_shape.extend(&idx_shape);
         out_shape.extend(&viewed.shape()[axis + 1..]);
         let dt = viewed.dtype();
-        Ok(Indexed::Gathered(Array::pending(Op::Take { axis }, vec![viewed, positions], dt, &out_shape, Some(span.clone()))))
+        Ok(Indexed::Gathered(Array::pending(
+            Op::Take { axis },
+            vec![viewed, positions],
+            dt,
+            &out_shape,
+            Some(span.clone()),
+        )))
     }
 }
 

@@ -58,7 +58,14 @@ impl Interp {
         ] {
             globals.insert(name.to_string(), Value::Array(build::scalar(DType::F64, v, true)));
         }
-        Interp { backend, globals, frames: Vec::new(), out: Box::new(std::io::stdout()), seed: 0, random_calls: 0 }
+        Interp {
+            backend,
+            globals,
+            frames: Vec::new(),
+            out: Box::new(std::io::stdout()),
+            seed: 0,
+            random_calls: 0,
+        }
     }
 
     pub fn set_seed(&mut self, seed: u64) {
@@ -100,7 +107,10 @@ impl Interp {
     }
 
     pub fn lookup(&self, name: &str) -> Option<&Value> {
-        self.frames.last().and_then(|f| f.get(name)).or_else(|| self.globals.get(name))
+        self.frames
+            .last()
+            .and_then(|f| f.get(name))
+            .or_else(|| self.globals.get(name))
     }
 
     /// Every name in scope (for suggestions and completion).
@@ -118,7 +128,8 @@ impl Interp {
         let names = self.names();
         let mut candidates: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
         candidates.extend(crate::check::builtins::names());
-        let mut d = Diagnostic::new("E0100", format!("unknown name `{name}`"), span.clone()).with_primary_label("not defined here");
+        let mut d = Diagnostic::new("E0100", format!("unknown name `{name}`"), span.clone())
+            .with_primary_label("not defined here");
         if let Some(c) = closest(name, candidates) {
             d = d.with_hint(format!("did you mean `{c}`?"));
         }
@@ -164,7 +175,8 @@ impl Interp {
                 let lo = self.static_int_named(&lo, &start.span, "a loop bound")?;
                 let hi = self.static_int_named(&hi, &end.span, "a loop bound")?;
                 for i in lo..hi {
-                    self.scope().insert(var.name.clone(), Value::Array(build::scalar_i64(i, true)));
+                    self.scope()
+                        .insert(var.name.clone(), Value::Array(build::scalar_i64(i, true)));
                     match self.exec_stmts(&body.stmts)? {
                         Flow::Break(_) => break,
                         Flow::Continue(_) | Flow::Normal(_) => {}
@@ -217,13 +229,25 @@ impl Interp {
             }
             Pattern::Tuple(items, pspan) => {
                 let Value::Tuple(values) = value else {
-                    return Err(Diagnostic::new("E0306", format!("expected a tuple of {} values, found {}", items.len(), value.kind_name()), span.clone())
-                        .with_label(pspan.clone(), "this pattern takes a tuple"));
+                    return Err(Diagnostic::new(
+                        "E0306",
+                        format!(
+                            "expected a tuple of {} values, found {}",
+                            items.len(),
+                            value.kind_name()
+                        ),
+                        span.clone(),
+                    )
+                    .with_label(pspan.clone(), "this pattern takes a tuple"));
                 };
                 if values.len() != items.len() {
                     return Err(Diagnostic::new(
                         "E0306",
-                        format!("this pattern has {} names but the value is a tuple of {}", items.len(), values.len()),
+                        format!(
+                            "this pattern has {} names but the value is a tuple of {}",
+                            items.len(),
+                            values.len()
+                        ),
                         pspan.clone(),
                     )
                     .with_label(span.clone(), format!("a tuple of {}", values.len())));
@@ -246,8 +270,14 @@ impl Interp {
                 let Some(current) = current else {
                     let mut d = self.unknown_name(name, &target.span);
                     if self.lookup(name).is_some() {
-                        d = Diagnostic::new("E0100", format!("`{name}` is not a local variable of this function"), target.span.clone())
-                            .with_hint(format!("functions cannot rebind outer variables; use `let {name} = ...` for a local one"));
+                        d = Diagnostic::new(
+                            "E0100",
+                            format!("`{name}` is not a local variable of this function"),
+                            target.span.clone(),
+                        )
+                        .with_hint(format!(
+                            "functions cannot rebind outer variables; use `let {name} = ...` for a local one"
+                        ));
                     } else {
                         d.hint = Some(format!("use `let {name} = ...` to define it"));
                     }
@@ -278,12 +308,24 @@ impl Interp {
                 graph::realize(&*self.backend, &[&base_arr])?;
                 let view = self.index(&base_arr, indices, &target.span)?;
                 let index::Indexed::View(dst) = view else {
-                    return Err(Diagnostic::new("E0208", "assignment through an integer-array index is not supported yet", target.span.clone())
-                        .with_hint("use `where` to build the new array"));
+                    return Err(Diagnostic::new(
+                        "E0208",
+                        "assignment through an integer-array index is not supported yet",
+                        target.span.clone(),
+                    )
+                    .with_hint("use `where` to build the new array"));
                 };
-                if dst.view.shape.iter().zip(&dst.view.strides).any(|(&d, &s)| d > 1 && s == 0) {
-                    return Err(Diagnostic::new("E0208", "cannot write into a broadcast view", target.span.clone())
-                        .with_hint("its elements share memory; make a copy first with `copy(x)`"));
+                if dst
+                    .view
+                    .shape
+                    .iter()
+                    .zip(&dst.view.strides)
+                    .any(|(&d, &s)| d > 1 && s == 0)
+                {
+                    return Err(
+                        Diagnostic::new("E0208", "cannot write into a broadcast view", target.span.clone())
+                            .with_hint("its elements share memory; make a copy first with `copy(x)`"),
+                    );
                 }
                 let rhs = self.eval(value)?;
                 let rhs = self.expect_array(rhs, &value.span)?;
@@ -293,24 +335,40 @@ impl Interp {
                 };
                 let target_shape = dst.shape().to_vec();
                 let fits = src.rank() <= target_shape.len()
-                    && src.shape().iter().rev().zip(target_shape.iter().rev()).all(|(&s, &t)| s == t || s == 1);
+                    && src
+                        .shape()
+                        .iter()
+                        .rev()
+                        .zip(target_shape.iter().rev())
+                        .all(|(&s, &t)| s == t || s == 1);
                 if !fits {
                     let ts = describe(Some(dst.dtype()), &dims(&target_shape));
                     let vs = describe(Some(src.dtype()), &dims(src.shape()));
-                    return Err(Diagnostic::new("E0208", format!("cannot assign {vs} to a slice of shape {ts}"), span.clone())
-                        .with_label(target.span.clone(), format!("this slice is {ts}"))
-                        .with_label(value.span.clone(), format!("this is {vs}"))
-                        .with_hint("the value must have the slice's shape or broadcast to it"));
+                    return Err(Diagnostic::new(
+                        "E0208",
+                        format!("cannot assign {vs} to a slice of shape {ts}"),
+                        span.clone(),
+                    )
+                    .with_label(target.span.clone(), format!("this slice is {ts}"))
+                    .with_label(value.span.clone(), format!("this is {vs}"))
+                    .with_hint("the value must have the slice's shape or broadcast to it"));
                 }
                 let src = build::broadcast_view(&build::cast(&src, dst.dtype(), Some(&value.span)), &target_shape);
                 // Every pending computation must read the old contents before we overwrite them.
                 self.realize_all()?;
                 graph::realize(&*self.backend, &[&src])?;
-                let buffer = dst.node.buffer().ok_or_else(|| Diagnostic::new("E0499", "internal: target not realized", span.clone()))?;
-                self.backend.write(&buffer, &dst.view, &src).map_err(|d| d.or_span(span))
+                let buffer = dst
+                    .node
+                    .buffer()
+                    .ok_or_else(|| Diagnostic::new("E0499", "internal: target not realized", span.clone()))?;
+                self.backend
+                    .write(&buffer, &dst.view, &src)
+                    .map_err(|d| d.or_span(span))
             }
-            _ => Err(Diagnostic::new("E0005", "cannot assign to this expression", target.span.clone())
-                .with_hint("only names and indexed names (`a[i, :]`) can be assigned")),
+            _ => Err(
+                Diagnostic::new("E0005", "cannot assign to this expression", target.span.clone())
+                    .with_hint("only names and indexed names (`a[i, :]`) can be assigned"),
+            ),
         }
     }
 
@@ -339,8 +397,11 @@ impl Interp {
             Some(f) => f,
             None => &self.globals,
         };
-        let deep: Vec<Array> =
-            scope.values().flat_map(arrays_of).filter(|a| !a.is_ready() && a.node.depth > MAX_PENDING_DEPTH).collect();
+        let deep: Vec<Array> = scope
+            .values()
+            .flat_map(arrays_of)
+            .filter(|a| !a.is_ready() && a.node.depth > MAX_PENDING_DEPTH)
+            .collect();
         if deep.is_empty() {
             return Ok(());
         }
@@ -353,7 +414,11 @@ impl Interp {
         let a = match v {
             Value::Array(a) => a,
             other => {
-                return Err(Diagnostic::new("E0301", format!("a condition must be a bool, found {}", other.kind_name()), cond.span.clone()));
+                return Err(Diagnostic::new(
+                    "E0301",
+                    format!("a condition must be a bool, found {}", other.kind_name()),
+                    cond.span.clone(),
+                ));
             }
         };
         if a.dtype() != DType::Bool || a.size() != 1 {
@@ -363,9 +428,13 @@ impl Interp {
             } else {
                 "reduce it to one bool with `any(...)` or `all(...)`"
             };
-            return Err(Diagnostic::new("E0301", format!("a condition must be one bool, found {t}"), cond.span.clone())
-                .with_primary_label(format!("this is {t}"))
-                .with_hint(hint));
+            return Err(Diagnostic::new(
+                "E0301",
+                format!("a condition must be one bool, found {t}"),
+                cond.span.clone(),
+            )
+            .with_primary_label(format!("this is {t}"))
+            .with_hint(hint));
         }
         let host = graph::to_host(&*self.backend, &a).map_err(|d| d.or_span(&cond.span))?;
         Ok(host.get_f64(0) != 0.0)
@@ -392,8 +461,12 @@ impl Interp {
                     } else if let Some(dt) = DType::parse(name) {
                         Value::DType(dt)
                     } else if crate::check::builtins::find(name).is_some() {
-                        return Err(Diagnostic::new("E0106", format!("`{name}` is a builtin function, not a value"), span.clone())
-                            .with_hint(format!("call it: `{name}(...)`")));
+                        return Err(Diagnostic::new(
+                            "E0106",
+                            format!("`{name}` is a builtin function, not a value"),
+                            span.clone(),
+                        )
+                        .with_hint(format!("call it: `{name}(...)`")));
                     } else {
                         return Err(self.unknown_name(name, span));
                     }
@@ -452,7 +525,9 @@ impl Interp {
             graph::NodeState::Pending { op, inputs } => {
                 op.is_elementwise()
                     && inputs.iter().all(|i| {
-                        i.node.buffer().is_some_and(|b| matches!(&*b.storage(), graph::Storage::Host(_)))
+                        i.node
+                            .buffer()
+                            .is_some_and(|b| matches!(&*b.storage(), graph::Storage::Host(_)))
                     })
             }
             graph::NodeState::Ready(_) => false,
@@ -469,10 +544,14 @@ impl Interp {
             Flow::Normal(v) => Ok(v),
             // a break inside an `if` inside a loop travels up as an error only
             // when there is no loop; loops catch it in exec_stmts
-            Flow::Break(s) => Err(Diagnostic::new("E0406", "`break` inside an expression is not supported", s)
-                .with_hint("use `if ... { break }` as a statement of the loop body")),
-            Flow::Continue(s) => Err(Diagnostic::new("E0406", "`continue` inside an expression is not supported", s)
-                .with_hint("use `if ... { continue }` as a statement of the loop body")),
+            Flow::Break(s) => Err(
+                Diagnostic::new("E0406", "`break` inside an expression is not supported", s)
+                    .with_hint("use `if ... { break }` as a statement of the loop body"),
+            ),
+            Flow::Continue(s) => Err(
+                Diagnostic::new("E0406", "`continue` inside an expression is not supported", s)
+                    .with_hint("use `if ... { continue }` as a statement of the loop body"),
+            ),
         }
     }
 
@@ -484,9 +563,17 @@ impl Interp {
     fn expect_array(&self, v: Value, span: &Span) -> R<Array> {
         match v {
             Value::Array(a) => Ok(a),
-            Value::Func(f) => Err(Diagnostic::new("E0106", format!("`{}` is a function, not an array", f.name.name), span.clone())
-                .with_hint(format!("call it: `{}(...)`", f.name.name))),
-            other => Err(Diagnostic::new("E0303", format!("expected an array, found {}", other.kind_name()), span.clone())),
+            Value::Func(f) => Err(Diagnostic::new(
+                "E0106",
+                format!("`{}` is a function, not an array", f.name.name),
+                span.clone(),
+            )
+            .with_hint(format!("call it: `{}(...)`", f.name.name))),
+            other => Err(Diagnostic::new(
+                "E0303",
+                format!("expected an array, found {}", other.kind_name()),
+                span.clone(),
+            )),
         }
     }
 
@@ -504,9 +591,13 @@ impl Interp {
             if p.shape() != inner.as_slice() {
                 let a = describe(Some(first.dtype()), &dims(&inner));
                 let b = describe(Some(p.dtype()), &dims(p.shape()));
-                return Err(Diagnostic::new("E0206", "the elements of an array literal must all have one shape", span.clone())
-                    .with_label(items[0].span.clone(), format!("this is {a}"))
-                    .with_label(items[k].span.clone(), format!("this is {b}")));
+                return Err(Diagnostic::new(
+                    "E0206",
+                    "the elements of an array literal must all have one shape",
+                    span.clone(),
+                )
+                .with_label(items[0].span.clone(), format!("this is {a}"))
+                .with_label(items[k].span.clone(), format!("this is {b}")));
             }
             (dt, weak) = crate::check::dtype::promote_weak(dt, weak, p.dtype(), p.weak);
         }
@@ -536,7 +627,11 @@ impl Interp {
             return self.call_builtin(b, args, span);
         }
         if let Some(v) = self.lookup(&func.name) {
-            return Err(Diagnostic::new("E0106", format!("`{}` is {}, not a function", func.name, v.kind_name()), func.span.clone()));
+            return Err(Diagnostic::new(
+                "E0106",
+                format!("`{}` is {}, not a function", func.name, v.kind_name()),
+                func.span.clone(),
+            ));
         }
         let names = self.names();
         let mut candidates: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
@@ -553,22 +648,36 @@ impl Interp {
             .map(|arg| {
                 // `concat([a, b])`: a list of arrays of different shapes is a sequence, not one array.
                 let value = match (&arg.value.kind, sequence_params) {
-                    (ExprKind::ArrayLit(items), true) => Value::Tuple(items.iter().map(|e| self.eval(e)).collect::<R<_>>()?),
+                    (ExprKind::ArrayLit(items), true) => {
+                        Value::Tuple(items.iter().map(|e| self.eval(e)).collect::<R<_>>()?)
+                    }
                     _ => self.eval(&arg.value)?,
                 };
-                Ok(CallArg { name: arg.name.as_ref().map(|n| (n.name.clone(), n.span.clone())), value, span: arg.value.span.clone() })
+                Ok(CallArg {
+                    name: arg.name.as_ref().map(|n| (n.name.clone(), n.span.clone())),
+                    value,
+                    span: arg.value.span.clone(),
+                })
             })
             .collect()
     }
 
     fn call_user(&mut self, def: &Rc<FnDef>, args: &[Arg], span: &Span) -> R<Value> {
         if self.frames.len() >= MAX_CALL_DEPTH {
-            return Err(Diagnostic::new("E0405", format!("calls nested more than {MAX_CALL_DEPTH} deep"), span.clone())
-                .with_label(def.name.span.clone(), format!("`{}` is defined here", def.name.name))
-                .with_hint("does the function call itself without a condition that stops it?"));
+            return Err(Diagnostic::new(
+                "E0405",
+                format!("calls nested more than {MAX_CALL_DEPTH} deep"),
+                span.clone(),
+            )
+            .with_label(def.name.span.clone(), format!("`{}` is defined here", def.name.name))
+            .with_hint("does the function call itself without a condition that stops it?"));
         }
         let values = self.eval_args(args, false)?;
-        let params: Vec<(&str, bool, bool)> = def.params.iter().map(|p| (p.name.name.as_str(), p.default.is_none(), false)).collect();
+        let params: Vec<(&str, bool, bool)> = def
+            .params
+            .iter()
+            .map(|p| (p.name.name.as_str(), p.default.is_none(), false))
+            .collect();
         let (slots, _) = bind(&def.name.name, &params, values, span)?;
         let mut frame = HashMap::new();
         let mut sizes: HashMap<String, (usize, Span)> = HashMap::new();
@@ -579,7 +688,9 @@ impl Interp {
                 let (value, arg_span) = match slot {
                     Some(v) => v,
                     None => {
-                        let Some(default) = &param.default else { unreachable!("bind checked required params") };
+                        let Some(default) = &param.default else {
+                            unreachable!("bind checked required params")
+                        };
                         (self.eval(default)?, default.span.clone())
                     }
                 };
@@ -595,7 +706,8 @@ impl Interp {
             // Size variables of the annotations are values in the body: `fn f(x: [n]) = n * 2`.
             for (name, (size, _)) in &sizes {
                 if let Some(f) = self.frames.last_mut() {
-                    f.entry(name.clone()).or_insert_with(|| Value::Array(build::scalar_i64(*size as i64, true)));
+                    f.entry(name.clone())
+                        .or_insert_with(|| Value::Array(build::scalar_i64(*size as i64, true)));
                 }
             }
             let v = match &def.body.kind {
@@ -609,7 +721,10 @@ impl Interp {
         })();
         self.frames.pop();
         result.map_err(|d| {
-            let inside = d.span.as_ref().is_some_and(|s| s.start >= def.span.start && s.end <= def.span.end);
+            let inside = d
+                .span
+                .as_ref()
+                .is_some_and(|s| s.start >= def.span.start && s.end <= def.span.end);
             // A recursive function would otherwise get one label per level.
             let labelled = d.labels.iter().any(|(s, _)| s == span);
             if inside && !labelled {
@@ -621,20 +736,37 @@ impl Interp {
     }
 
     /// Checks a value against `f32[n, m]`-style annotations, binding size variables.
-    fn check_annotation(&mut self, value: Value, ann: &TypeAnn, sizes: &mut HashMap<String, (usize, Span)>, span: &Span, what: &str) -> R<Value> {
+    fn check_annotation(
+        &mut self,
+        value: Value,
+        ann: &TypeAnn,
+        sizes: &mut HashMap<String, (usize, Span)>,
+        span: &Span,
+        what: &str,
+    ) -> R<Value> {
         let Value::Array(mut a) = value else {
-            return Err(Diagnostic::new("E0303", format!("{what} must be an array, found {}", value.kind_name()), span.clone())
-                .with_label(ann.span.clone(), "declared here"));
+            return Err(Diagnostic::new(
+                "E0303",
+                format!("{what} must be an array, found {}", value.kind_name()),
+                span.clone(),
+            )
+            .with_label(ann.span.clone(), "declared here"));
         };
         if let Some(dt_name) = &ann.dtype {
-            let Some(dt) = DType::parse(&dt_name.name) else { return Err(unknown_dtype(dt_name)) };
+            let Some(dt) = DType::parse(&dt_name.name) else {
+                return Err(unknown_dtype(dt_name));
+            };
             if a.dtype() != dt {
                 if a.weak {
                     a = build::cast(&a, dt, Some(span)).with_weak(false);
                 } else {
-                    return Err(Diagnostic::new("E0304", format!("{what} should be {dt}, found {}", a.dtype()), span.clone())
-                        .with_label(ann.span.clone(), format!("declared as {dt} here"))
-                        .with_hint(format!("convert it with `as {dt}`")));
+                    return Err(Diagnostic::new(
+                        "E0304",
+                        format!("{what} should be {dt}, found {}", a.dtype()),
+                        span.clone(),
+                    )
+                    .with_label(ann.span.clone(), format!("declared as {dt} here"))
+                    .with_hint(format!("convert it with `as {dt}`")));
                 }
             }
         }
@@ -642,23 +774,38 @@ impl Interp {
             let shape = a.shape().to_vec();
             let t = describe(Some(a.dtype()), &dims(&shape));
             if dims_ann.len() != shape.len() {
-                return Err(Diagnostic::new("E0207", format!("{what} should have {} axes, found {t}", dims_ann.len()), span.clone())
-                    .with_label(ann.span.clone(), "declared here"));
+                return Err(Diagnostic::new(
+                    "E0207",
+                    format!("{what} should have {} axes, found {t}", dims_ann.len()),
+                    span.clone(),
+                )
+                .with_label(ann.span.clone(), "declared here"));
             }
             for (d, &n) in dims_ann.iter().zip(&shape) {
                 match d {
                     DimAnn::Fixed(v, dspan) => {
                         if *v as usize != n {
-                            return Err(Diagnostic::new("E0207", format!("{what} should have size {v} here, found {t}"), span.clone())
-                                .with_label(dspan.clone(), "declared here"));
+                            return Err(Diagnostic::new(
+                                "E0207",
+                                format!("{what} should have size {v} here, found {t}"),
+                                span.clone(),
+                            )
+                            .with_label(dspan.clone(), "declared here"));
                         }
                     }
                     DimAnn::Var(id) => match sizes.get(&id.name) {
                         Some((bound, bound_span)) if *bound != n => {
-                            return Err(Diagnostic::new("E0207", format!("size `{}` is {bound} and {n} at once", id.name), span.clone())
-                                .with_primary_label(format!("here `{}` would be {n} ({t})", id.name))
-                                .with_label(bound_span.clone(), format!("here `{}` is {bound}", id.name))
-                                .with_hint(format!("every use of `{}` in the signature must have the same size", id.name)));
+                            return Err(Diagnostic::new(
+                                "E0207",
+                                format!("size `{}` is {bound} and {n} at once", id.name),
+                                span.clone(),
+                            )
+                            .with_primary_label(format!("here `{}` would be {n} ({t})", id.name))
+                            .with_label(bound_span.clone(), format!("here `{}` is {bound}", id.name))
+                            .with_hint(format!(
+                                "every use of `{}` in the signature must have the same size",
+                                id.name
+                            )));
                         }
                         Some(_) => {}
                         None => {
@@ -680,7 +827,11 @@ impl Interp {
             }
             Value::Tuple(items) => {
                 let parts: Vec<String> = items.iter().map(|i| self.display(i)).collect::<R<_>>()?;
-                if parts.len() == 1 { format!("({},)", parts[0]) } else { format!("({})", parts.join(", ")) }
+                if parts.len() == 1 {
+                    format!("({},)", parts[0])
+                } else {
+                    format!("({})", parts.join(", "))
+                }
             }
             Value::Str(s) => s.clone(),
             Value::DType(d) => d.name().to_string(),
@@ -728,5 +879,6 @@ fn unknown_dtype(ty: &Ident) -> Diagnostic {
 }
 
 fn outside_loop(span: Span) -> Diagnostic {
-    Diagnostic::new("E0406", "`break` or `continue` outside a loop", span).with_hint("they can only appear in `for` and `while` bodies")
+    Diagnostic::new("E0406", "`break` or `continue` outside a loop", span)
+        .with_hint("they can only appear in `for` and `while` bodies")
 }

@@ -14,11 +14,19 @@ impl Interp {
         match v {
             Value::Array(a) => {
                 if !(a.dtype().is_int() || a.dtype() == DType::Bool) {
-                    return Err(Diagnostic::new("E0305", format!("{what} must be an integer, found {}", a.dtype()), span.clone())
-                        .with_hint("convert it with `as i64`"));
+                    return Err(Diagnostic::new(
+                        "E0305",
+                        format!("{what} must be an integer, found {}", a.dtype()),
+                        span.clone(),
+                    )
+                    .with_hint("convert it with `as i64`"));
                 }
                 if a.rank() > 1 {
-                    return Err(Diagnostic::new("E0305", format!("{what} must be an integer or a list of integers"), span.clone()));
+                    return Err(Diagnostic::new(
+                        "E0305",
+                        format!("{what} must be an integer or a list of integers"),
+                        span.clone(),
+                    ));
                 }
                 let host = graph::to_host(&*self.backend, a).map_err(|d| d.or_span(span))?;
                 Ok((0..host.len()).map(|i| host.get_i64(i)).collect())
@@ -29,12 +37,22 @@ impl Interp {
                     let v = self.static_ints_of(item, span, what)?;
                     match (&item, v.as_slice()) {
                         (Value::Array(a), [x]) if a.rank() == 0 => out.push(*x),
-                        _ => return Err(Diagnostic::new("E0305", format!("{what} must be a tuple of integers"), span.clone())),
+                        _ => {
+                            return Err(Diagnostic::new(
+                                "E0305",
+                                format!("{what} must be a tuple of integers"),
+                                span.clone(),
+                            ));
+                        }
                     }
                 }
                 Ok(out)
             }
-            other => Err(Diagnostic::new("E0305", format!("{what} must be an integer, found {}", other.kind_name()), span.clone())),
+            other => Err(Diagnostic::new(
+                "E0305",
+                format!("{what} must be an integer, found {}", other.kind_name()),
+                span.clone(),
+            )),
         }
     }
 
@@ -46,12 +64,20 @@ impl Interp {
         if let Value::Array(a) = v
             && a.rank() != 0
         {
-            return Err(Diagnostic::new("E0305", format!("{what} must be one integer, found an array of shape {:?}", a.shape()), span.clone()));
+            return Err(Diagnostic::new(
+                "E0305",
+                format!("{what} must be one integer, found an array of shape {:?}", a.shape()),
+                span.clone(),
+            ));
         }
         let ints = self.static_ints_of(v, span, what)?;
         match ints.as_slice() {
             [x] if !matches!(v, Value::Tuple(_)) => Ok(*x),
-            _ => Err(Diagnostic::new("E0305", format!("{what} must be one integer"), span.clone())),
+            _ => Err(Diagnostic::new(
+                "E0305",
+                format!("{what} must be one integer"),
+                span.clone(),
+            )),
         }
     }
 
@@ -62,7 +88,11 @@ impl Interp {
                 let host = graph::to_host(&*self.backend, a).map_err(|d| d.or_span(span))?;
                 Ok(host.get_f64(0))
             }
-            other => Err(Diagnostic::new("E0305", format!("{what} must be a number, found {}", describe_value(other)), span.clone())),
+            other => Err(Diagnostic::new(
+                "E0305",
+                format!("{what} must be a number, found {}", describe_value(other)),
+                span.clone(),
+            )),
         }
     }
 
@@ -72,7 +102,11 @@ impl Interp {
         dims.iter()
             .map(|&d| {
                 usize::try_from(d).map_err(|_| {
-                    Diagnostic::new("E0210", format!("a shape cannot contain the negative size {d}"), span.clone())
+                    Diagnostic::new(
+                        "E0210",
+                        format!("a shape cannot contain the negative size {d}"),
+                        span.clone(),
+                    )
                 })
             })
             .collect()
@@ -98,7 +132,11 @@ impl Interp {
                 let host = graph::to_host(&*self.backend, a).map_err(|d| d.or_span(span))?;
                 Ok(host.get_f64(0) != 0.0)
             }
-            Some((other, span)) => Err(Diagnostic::new("E0305", format!("expected `true` or `false`, found {}", describe_value(other)), span.clone())),
+            Some((other, span)) => Err(Diagnostic::new(
+                "E0305",
+                format!("expected `true` or `false`, found {}", describe_value(other)),
+                span.clone(),
+            )),
         }
     }
 
@@ -106,17 +144,26 @@ impl Interp {
         match v {
             None | Some((Value::None, _)) => Ok(None),
             Some((Value::DType(d), _)) => Ok(Some(*d)),
-            Some((Value::Str(s), span)) => DType::parse(s)
-                .map(Some)
-                .ok_or_else(|| Diagnostic::new("E0302", format!("unknown dtype `{s}`"), span.clone()).with_hint("the dtypes are bool, i32, i64, f32, f64")),
-            Some((other, span)) => Err(Diagnostic::new("E0302", format!("expected a dtype such as f32, found {}", describe_value(other)), span.clone())),
+            Some((Value::Str(s), span)) => DType::parse(s).map(Some).ok_or_else(|| {
+                Diagnostic::new("E0302", format!("unknown dtype `{s}`"), span.clone())
+                    .with_hint("the dtypes are bool, i32, i64, f32, f64")
+            }),
+            Some((other, span)) => Err(Diagnostic::new(
+                "E0302",
+                format!("expected a dtype such as f32, found {}", describe_value(other)),
+                span.clone(),
+            )),
         }
     }
 
     pub(super) fn static_str(&self, v: &Value, span: &Span, what: &str) -> R<String> {
         match v {
             Value::Str(s) => Ok(s.clone()),
-            other => Err(Diagnostic::new("E0303", format!("{what} must be a string, found {}", describe_value(other)), span.clone())),
+            other => Err(Diagnostic::new(
+                "E0303",
+                format!("{what} must be a string, found {}", describe_value(other)),
+                span.clone(),
+            )),
         }
     }
 }

@@ -23,16 +23,31 @@ pub struct Stmt {
 #[derive(Clone, Debug, PartialEq)]
 pub enum StmtKind {
     /// `let x = e` or `let (a, b) = e`
-    Let { target: Pattern, value: Expr },
+    Let {
+        target: Pattern,
+        value: Expr,
+    },
     /// `x = e`, `x += e`, `a[1:, 0] = e`, `a[i] *= e`; `target` is a `Name` or `Index` expression.
-    Assign { target: Expr, op: Option<BinOp>, value: Expr },
+    Assign {
+        target: Expr,
+        op: Option<BinOp>,
+        value: Expr,
+    },
     /// An expression evaluated for its value (printed in the REPL) or effect.
     Expr(Expr),
     Fn(std::rc::Rc<FnDef>),
     /// `for i in start..end { body }`
-    For { var: Ident, start: Expr, end: Expr, body: Block },
+    For {
+        var: Ident,
+        start: Expr,
+        end: Expr,
+        body: Block,
+    },
     /// `while cond { body }`
-    While { cond: Expr, body: Block },
+    While {
+        cond: Expr,
+        body: Block,
+    },
     Break,
     Continue,
 }
@@ -104,9 +119,19 @@ pub enum ExprKind {
     Binary(BinOp, Box<Expr>, Box<Expr>),
     /// `e as f32`; the dtype name as written.
     Cast(Box<Expr>, Ident),
-    Call { func: Ident, args: Vec<Arg> },
-    Index { base: Box<Expr>, indices: Vec<IndexItem> },
-    If { cond: Box<Expr>, then: Block, otherwise: Option<Box<Expr>> },
+    Call {
+        func: Ident,
+        args: Vec<Arg>,
+    },
+    Index {
+        base: Box<Expr>,
+        indices: Vec<IndexItem>,
+    },
+    If {
+        cond: Box<Expr>,
+        then: Block,
+        otherwise: Option<Box<Expr>>,
+    },
     Block(Block),
 }
 
@@ -126,7 +151,11 @@ pub struct IndexItem {
 pub enum IndexKind {
     /// A single position (removes the axis), or an integer/bool array (gather).
     Expr(Expr),
-    Slice { start: Option<Expr>, stop: Option<Expr>, step: Option<Expr> },
+    Slice {
+        start: Option<Expr>,
+        stop: Option<Expr>,
+        step: Option<Expr>,
+    },
     NewAxis,
     Ellipsis,
 }

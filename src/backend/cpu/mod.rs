@@ -21,7 +21,10 @@ impl CpuBackend {
 }
 
 fn host_error() -> Diagnostic {
-    Diagnostic::spanless("E0404", "the CPU backend was handed a buffer that lives on another device")
+    Diagnostic::spanless(
+        "E0404",
+        "the CPU backend was handed a buffer that lives on another device",
+    )
 }
 
 impl Backend for CpuBackend {
@@ -38,7 +41,11 @@ impl Backend for CpuBackend {
             check_memory(node)?;
             let buffers: Vec<Buffer> = inputs
                 .iter()
-                .map(|a| a.node.buffer().ok_or_else(|| Diagnostic::spanless("E0499", "internal: input not realized")))
+                .map(|a| {
+                    a.node
+                        .buffer()
+                        .ok_or_else(|| Diagnostic::spanless("E0499", "internal: input not realized"))
+                })
                 .collect::<Result<_, _>>()?;
             let guards: Vec<_> = buffers.iter().map(|b| b.storage()).collect();
             let mut views = Vec::with_capacity(inputs.len());
@@ -66,7 +73,10 @@ impl Backend for CpuBackend {
     }
 
     fn write(&self, dst: &Buffer, dst_view: &View, src: &Array) -> Result<(), Diagnostic> {
-        let src_buffer = src.node.buffer().ok_or_else(|| Diagnostic::spanless("E0499", "internal: source not realized"))?;
+        let src_buffer = src
+            .node
+            .buffer()
+            .ok_or_else(|| Diagnostic::spanless("E0499", "internal: source not realized"))?;
         // Copy the source first: it may view the very buffer being written.
         let values = match &*src_buffer.storage() {
             Storage::Host(data) => kernels::gather(data, &src.view),
@@ -100,7 +110,11 @@ fn check_memory(node: &Node) -> Result<(), Diagnostic> {
     let gib = |b: u128| b as f64 / (1u64 << 30) as f64;
     let d = Diagnostic::spanless(
         "E0403",
-        format!("out of memory: this array needs {:.1} GiB and {:.1} GiB are available", gib(bytes), gib(available)),
+        format!(
+            "out of memory: this array needs {:.1} GiB and {:.1} GiB are available",
+            gib(bytes),
+            gib(available)
+        ),
     )
     .with_hint("work on smaller pieces, or use a smaller dtype");
     Err(match &node.span {
