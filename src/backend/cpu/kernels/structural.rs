@@ -1,0 +1,277 @@
+//! Kernels that are not elementwise or reductions: matmul (via the
+//! `matrixmultiply` crate for floats, which reads any strides in place),
+//! concat, arange, random and take.
+
+use super::{CHUNK, Elem, Layout, Num, PAR_THRESHOLD, Val, fill, internal, map1, typed};
+use crate::check::dtype::DType;
+use crate::diag::Diagnostic;
+use crate::graph::data::HostData;
+use crate::graph::op::Distribution;
+use crate::graph::random;
+use crate::graph::view::View;
+use rayon::prelude::*;
+
+type Input<'a> = (&'a HostData, &'a View);
+
+/// Multiply-adds at least this large are split over threads by row blocks.
+const PAR_FLOPS: usize = 1 << 22;
+
+trait Gemm: Num {
+    /// C (m x n, contiguous) = A B, for A and B given by pointer and element strides.
+    ///
+    /// # Safety
+    /// Every A[i, p] and B[p, j] address must lie inside a live allocation; `c` must hold m * n elements.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn gemm(
+        m: usize,
+        k: usize,
+        n: usize,
+        a: *const Self,
+        rsa: isize,
+        csa: isize,
+        b: *const Self,
+        rsb: isize,
+        csb: isize,
+        c: *mut Self,
+    );
+}
+
+macro_rules! impl_gemm {
+    ($t:ty, $f:path) => {
+        impl Gemm for $t {
+            unsafe fn gemm(
+                m: usize,
+                k: usize,
+                n: usize,
+                a: *const Self,
+                rsa: isize,
+                csa: isize,
+                b: *const Self,
+                rsb: isize,
+                csb: isize,
+                c: *mut Self,
+            ) {
+                // SAFETY: forwarded from the caller; C is row-major m x n, so its strides never alias.
+                unsafe { $f(m, k, n, 1.0, a, rsa, csa, b, rsb, csb, 0.0, c, n as isize, 1) }
+            }
+        }
+    };
+}
+
+impl_gemm!(f32, matrixmultiply::sgemm);
+impl_gemm!(f64, matrixmultiply::dgemm);
+
+fn rows_per_block(m: usize, k: usize, n: usize) -> usize {
+    if m * k * n < PAR_FLOPS {
+        return m.max(1);
+    }
+    m.div_ceil(rayon::current_num_threads() * 4).max(1)
+}
+
+fn gemm_views<T: Gemm>(a: &[T], va: &View, b: &[T], vb: &View) -> Vec<T> {
+    let (m, k, n) = (va.shape[0], va.shape[1], vb.shape[1]);
+    let mut c = vec![T::ZERO; m * n];
+    if m * n == 0 || k == 0 {
+        return c;
+    }
+    let rows = rows_per_block(m, k, n);
+    let (rsa, csa, rsb, csb) = (va.strides[0], va.strides[1], vb.strides[0], vb.strides[1]);
+    let block = |blk: usize, part: &mut [T]| {
+        let i0 = blk * rows;
+        let a0 = va.offset as isize + i0 as isize * rsa;
+        // SAFETY: `eval` checked that both views lie inside their buffers, so every
+        // A[i, p] (i in this block) and B[p, j] the kernel reads is in bounds; `part`
+        // holds exactly (part.len() / n) rows of n elements.
+        unsafe {
+            T::gemm(
+                part.len() / n,
+                k,
+                n,
+                a.as_ptr().wrapping_offset(a0),
+                rsa,
+                csa,
+                b.as_ptr().wrapping_add(vb.offset),
+                rsb,
+                csb,
+                part.as_mut_ptr(),
+            )
+        }
+    };
+    if rows >= m {
+        block(0, &mut c);
+    } else {
+        c.par_chunks_mut(rows * n)
+            .enumerate()
+            .for_each(|(blk, part)| block(blk, part));
+    }
+    c
+}
+
+/// Row-by-row i-k-j product of contiguous operands, `acc = fma(acc, a, b)`.
+fn loop_matmul<T: Elem>(
+    a: &[T],
+    b: &[T],
+    (m, k, n): (usize, usize, usize),
+    zero: T,
+    fma: impl Fn(T, T, T) -> T + Sync,
+) -> Vec<T> {
+    let mut c = vec![zero; m * n];
+    if m * n == 0 {
+        return c;
+    }
+    let rows = rows_per_block(m, k, n);
+    let block = |blk: usize, part: &mut [T]| {
+        for (r, row) in part.chunks_mut(n).enumerate() {
+            let i = blk * rows + r;
+            for p in 0..k {
+                let x = a[i * k + p];
+                for (o, &y) in row.iter_mut().zip(&b[p * n..(p + 1) * n]) {
+                    *o = fma(*o, x, y);
+                }
+            }
+        }
+    };
+    if rows >= m {
+        block(0, &mut c);
+    } else {
+        c.par_chunks_mut(rows * n)
+            .enumerate()
+            .for_each(|(blk, part)| block(blk, part));
+    }
+    c
+}
+
+pub(super) fn matmul((a, va): Input, (b, vb): Input) -> Result<HostData, Diagnostic> {
+    if va.rank() != 2 || vb.rank() != 2 || va.shape[1] != vb.shape[0] {
+        return Err(internal(format!("matmul of shapes {:?} and {:?}", va.shape, vb.shape)));
+    }
+    let dims = (va.shape[0], va.shape[1], vb.shape[1]);
+    Ok(match (a, b) {
+        (HostData::F32(x), HostData::F32(y)) => HostData::F32(gemm_views(x, va, y, vb)),
+        (HostData::F64(x), HostData::F64(y)) => HostData::F64(gemm_views(x, va, y, vb)),
+        (HostData::I32(x), HostData::I32(y)) => HostData::I32(loop_matmul(
+            &map1(x, va, |v| v),
+            &map1(y, vb, |v| v),
+            dims,
+            0,
+            |c, x, y| c.add(x.mul(y)),
+        )),
+        (HostData::I64(x), HostData::I64(y)) => HostData::I64(loop_matmul(
+            &map1(x, va, |v| v),
+            &map1(y, vb, |v| v),
+            dims,
+            0,
+            |c, x, y| c.add(x.mul(y)),
+        )),
+        (HostData::Bool(x), HostData::Bool(y)) => HostData::Bool(loop_matmul(
+            &map1(x, va, |v| v),
+            &map1(y, vb, |v| v),
+            dims,
+            false,
+            |c, x, y| c || (x && y),
+        )),
+        _ => return Err(internal(format!("matmul of {} and {}", a.dtype(), b.dtype()))),
+    })
+}
+
+pub(super) fn concat(axis: usize, dtype: DType, shape: &[usize], inputs: &[Input]) -> Result<HostData, Diagnostic> {
+    let rank = shape.len();
+    let mut along = 0;
+    for (_, v) in inputs {
+        let fits = v.rank() == rank && (0..rank).all(|k| k == axis || v.shape[k] == shape[k]);
+        if axis >= rank || !fits {
+            return Err(internal(format!(
+                "concat of shape {:?} into {shape:?} along axis {axis}",
+                v.shape
+            )));
+        }
+        along += v.shape[axis];
+    }
+    if along != shape[axis] {
+        return Err(internal(format!(
+            "concat parts sum to {along} along axis {axis} of {shape:?}"
+        )));
+    }
+    let outer: usize = shape[..axis].iter().product();
+    let inner: usize = shape[axis + 1..].iter().product();
+    with_dtype!(dtype, T => {
+        let mut parts = Vec::with_capacity(inputs.len());
+        for &(d, v) in inputs {
+            parts.push((map1(typed::<T>(d)?, v, |x| x), v.shape[axis] * inner));
+        }
+        let mut out: Vec<T> = Vec::with_capacity(outer * shape[axis] * inner);
+        for o in 0..outer {
+            for (part, block) in &parts {
+                out.extend_from_slice(&part[o * block..(o + 1) * block]);
+            }
+        }
+        Ok(T::wrap(out))
+    })
+}
+
+pub(super) fn arange(dtype: DType, n: usize, start: f64, step: f64) -> HostData {
+    let integral = |x: f64| x.fract() == 0.0 && x.abs() < 9.0e18;
+    let exact = matches!(dtype, DType::I32 | DType::I64) && integral(start) && integral(step);
+    let (start_i, step_i) = (start as i64, step as i64);
+    with_dtype!(dtype, T => T::wrap(fill(n, CHUNK, n >= PAR_THRESHOLD, |s, out: &mut [T]| {
+        for (i, o) in (s..).zip(out.iter_mut()) {
+            *o = T::from_val(if exact {
+                Val::I(start_i.wrapping_add((i as i64).wrapping_mul(step_i)))
+            } else {
+                Val::F(start + i as f64 * step)
+            });
+        }
+    })))
+}
+
+pub(super) fn random(dtype: DType, n: usize, key: u64, dist: Distribution) -> Result<HostData, Diagnostic> {
+    fn draw<T: Elem>(n: usize, f: impl Fn(u64) -> T + Sync + Send) -> Vec<T> {
+        fill(n, CHUNK, n >= PAR_THRESHOLD, |s, out| {
+            for (i, o) in (s as u64..).zip(out.iter_mut()) {
+                *o = f(i);
+            }
+        })
+    }
+    Ok(match (dtype, dist) {
+        (DType::F32, Distribution::Uniform) => HostData::F32(draw(n, |i| random::uniform_f32(key, i))),
+        (DType::F64, Distribution::Uniform) => HostData::F64(draw(n, |i| random::uniform_f64(key, i))),
+        (DType::F32, Distribution::Normal) => HostData::F32(draw(n, |i| random::normal_f64(key, i) as f32)),
+        (DType::F64, Distribution::Normal) => HostData::F64(draw(n, |i| random::normal_f64(key, i))),
+        _ => return Err(internal(format!("random {dist:?} numbers of dtype {dtype}"))),
+    })
+}
+
+pub(super) fn take(axis: usize, (src, vs): Input, (idx, vi): Input) -> Result<HostData, Diagnostic> {
+    if axis >= vs.rank() {
+        return Err(internal(format!(
+            "take along axis {axis} of a rank-{} array",
+            vs.rank()
+        )));
+    }
+    let positions = map1(typed::<i64>(idx)?, vi, |x| x);
+    let (dim, stride) = (vs.shape[axis] as i64, vs.strides[axis]);
+    if let Some(bad) = positions.iter().find(|&&p| p < 0 || p >= dim) {
+        return Err(internal(format!("take index {bad} out of range for an axis of {dim}")));
+    }
+    let outer = Layout::new(&vs.shape[..axis], &vs.strides[..axis], vs.offset as isize);
+    let tail = Layout::new(&vs.shape[axis + 1..], &vs.strides[axis + 1..], 0);
+    let mut bases = Vec::with_capacity(outer.size());
+    outer.walk(0, outer.size(), |off| bases.push(off));
+    let (n_idx, n_tail) = (positions.len(), tail.size());
+    let n = bases.len() * n_idx * n_tail;
+    crate::with_data!(src, x => {
+        let x = x.as_slice();
+        Ok(Elem::wrap(fill(n, (CHUNK / n_tail.max(1)).max(1) * n_tail, n >= PAR_THRESHOLD, |s, out| {
+            // each chunk holds whole blocks of `n_tail` elements: one (outer, index) pair each
+            for (b, block) in (s / n_tail..).zip(out.chunks_mut(n_tail)) {
+                let base = bases[b / n_idx] + positions[b % n_idx] as isize * stride;
+                let mut slots = block.iter_mut();
+                tail.walk_at(base, 0, n_tail, |off| {
+                    if let Some(o) = slots.next() {
+                        *o = x[off as usize];
+                    }
+                });
+            }
+        })))
+    })
+}
