@@ -510,3 +510,12 @@ fn generated_sources() {
     assert!(src.contains("arr_shfl_xor"), "warp reduction");
     insta::assert_snapshot!("cuda_nbody", src);
 }
+
+#[test]
+fn cuda_backend_without_a_gpu_is_a_diagnostic_not_a_panic() {
+    // CI and the build machine have no GPU; on the device machine this succeeds
+    match arr::backend::cuda::CudaBackend::new() {
+        Ok(gpu) => assert!(arr::graph::Backend::describe(&gpu).starts_with("cuda")),
+        Err(d) => assert_eq!(d.code, "E0404", "{d}"),
+    }
+}
