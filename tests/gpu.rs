@@ -4,6 +4,8 @@
 //! all are ignored by default; run them on the device machine with
 //! `gpu-tests --ignored --test-threads=1` (see scripts/gpu-test.sh).
 
+#![allow(clippy::result_large_err)]
+
 use arr::backend::cpu::CpuBackend;
 use arr::backend::cuda::{CudaBackend, DeviceBuffer};
 use arr::check::dtype::DType;
@@ -76,7 +78,10 @@ struct Leaf {
 
 fn leaf(rng: &mut Rng, dtype: DType, shape: &[usize], kind: Values) -> Leaf {
     let n = shape.iter().product();
-    Leaf { data: data(rng, dtype, n, kind), shape: shape.to_vec() }
+    Leaf {
+        data: data(rng, dtype, n, kind),
+        shape: shape.to_vec(),
+    }
 }
 
 // ---- graph building ----
@@ -94,14 +99,22 @@ fn bshape(a: &[usize], b: &[usize]) -> Vec<usize> {
 
 fn bin(op: BinaryOp, a: &Array, b: &Array) -> Array {
     let shape = bshape(a.shape(), b.shape());
-    let out = if op.is_comparison() || op.is_logical() { DType::Bool } else { a.dtype() };
+    let out = if op.is_comparison() || op.is_logical() {
+        DType::Bool
+    } else {
+        a.dtype()
+    };
     let a2 = a.with_view(a.view.broadcast_to(&shape));
     let b2 = b.with_view(b.view.broadcast_to(&shape));
     Array::pending(Op::Binary(op), vec![a2, b2], out, &shape, None)
 }
 
 fn un(op: UnaryOp, a: &Array) -> Array {
-    let out = if matches!(op, UnaryOp::IsNan | UnaryOp::Not) { DType::Bool } else { a.dtype() };
+    let out = if matches!(op, UnaryOp::IsNan | UnaryOp::Not) {
+        DType::Bool
+    } else {
+        a.dtype()
+    };
     Array::pending(Op::Unary(op), vec![a.clone()], out, a.shape(), None)
 }
 
@@ -110,12 +123,27 @@ fn cast(a: &Array, to: DType) -> Array {
 }
 
 fn red(op: ReduceOp, a: &Array, axes: &[usize]) -> Array {
-    let shape: Vec<usize> = a.shape().iter().enumerate().filter(|(k, _)| !axes.contains(k)).map(|(_, &d)| d).collect();
+    let shape: Vec<usize> = a
+        .shape()
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| !axes.contains(k))
+        .map(|(_, &d)| d)
+        .collect();
     let dtype = match op {
         ReduceOp::ArgMin | ReduceOp::ArgMax => DType::I64,
         _ => a.dtype(),
     };
-    Array::pending(Op::Reduce { op, axes: axes.to_vec() }, vec![a.clone()], dtype, &shape, None)
+    Array::pending(
+        Op::Reduce {
+            op,
+            axes: axes.to_vec(),
+        },
+        vec![a.clone()],
+        dtype,
+        &shape,
+        None,
+    )
 }
 
 fn view(a: &Array, v: View) -> Array {
@@ -128,7 +156,10 @@ fn close(dtype: DType, got: &HostData, want: &HostData, loose: bool) -> Result<(
     if got.len() != want.len() {
         return Err(format!("length {} vs {}", got.len(), want.len()));
     }
-    let scale = (0..want.len()).map(|i| want.get_f64(i).abs()).filter(|x| x.is_finite()).fold(1.0f64, f64::max);
+    let scale = (0..want.len())
+        .map(|i| want.get_f64(i).abs())
+        .filter(|x| x.is_finite())
+        .fold(1.0f64, f64::max);
     let tol = match dtype {
         DType::F32 => {
             if loose {
@@ -209,7 +240,10 @@ fn random_shape(rng: &mut Rng, rank: usize, max_elems: usize) -> Vec<usize> {
 /// A shape that broadcasts to `s`: some axes set to 1, some leading axes dropped.
 fn bcast_of(rng: &mut Rng, s: &[usize]) -> Vec<usize> {
     let drop = rng.below(s.len() + 1);
-    s[drop..].iter().map(|&d| if rng.below(3) == 0 { 1 } else { d }).collect()
+    s[drop..]
+        .iter()
+        .map(|&d| if rng.below(3) == 0 { 1 } else { d })
+        .collect()
 }
 
 /// A non-contiguous view with the same shape as `shape`, over a larger buffer leaf.
@@ -222,7 +256,11 @@ fn strided_leaf(rng: &mut Rng, dtype: DType, shape: &[usize]) -> (Leaf, impl Fn(
     let f = move |a: &Array| {
         let mut v = a.view.clone();
         for (k, &d) in shape.iter().enumerate() {
-            v = if rev[k] && d > 0 { v.slice_axis(k, 2 * d - 1, d, -2) } else { v.slice_axis(k, 1, d, 2) };
+            v = if rev[k] && d > 0 {
+                v.slice_axis(k, 2 * d - 1, d, -2)
+            } else {
+                v.slice_axis(k, 1, d, 2)
+            };
         }
         a.with_view(v)
     };
@@ -237,22 +275,46 @@ fn gpu_matches_cpu() {
         Err(e) => panic!("no GPU: {e}"),
     };
     println!("device: {}", gpu.describe());
-    let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1) | 1;
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(1)
+        | 1;
     println!("seed: {seed}");
-    let mut h = Harness { gpu, cpu: CpuBackend::new(), passed: 0, failed: Vec::new() };
+    let mut h = Harness {
+        gpu,
+        cpu: CpuBackend::new(),
+        passed: 0,
+        failed: Vec::new(),
+    };
     let mut rng = Rng(seed);
     let t0 = Instant::now();
 
     // elementwise binary with broadcasting, every numeric dtype, ranks 0..5
-    let bins = [BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Min, BinaryOp::Max, BinaryOp::Lt, BinaryOp::Eq];
+    let bins = [
+        BinaryOp::Add,
+        BinaryOp::Sub,
+        BinaryOp::Mul,
+        BinaryOp::Min,
+        BinaryOp::Max,
+        BinaryOp::Lt,
+        BinaryOp::Eq,
+    ];
     for dtype in [DType::F32, DType::F64, DType::I32, DType::I64] {
         for rank in 0..=5 {
             for _ in 0..3 {
                 let s = random_shape(&mut rng, rank, 40_000);
                 let bs = bcast_of(&mut rng, &s);
                 let op = rng.pick(&bins);
-                let (a, b) = if rng.below(2) == 0 { (s.clone(), bs) } else { (bs, s.clone()) };
-                let leaves = [leaf(&mut rng, dtype, &a, Values::Signed), leaf(&mut rng, dtype, &b, Values::Signed)];
+                let (a, b) = if rng.below(2) == 0 {
+                    (s.clone(), bs)
+                } else {
+                    (bs, s.clone())
+                };
+                let leaves = [
+                    leaf(&mut rng, dtype, &a, Values::Signed),
+                    leaf(&mut rng, dtype, &b, Values::Signed),
+                ];
                 h.case(&format!("{op:?}"), &leaves, false, |x| bin(op, &x[0], &x[1]));
             }
         }
@@ -261,17 +323,37 @@ fn gpu_matches_cpu() {
     for dtype in [DType::F32, DType::F64] {
         for op in [BinaryOp::Div, BinaryOp::Rem, BinaryOp::Pow, BinaryOp::Atan2] {
             let s = random_shape(&mut rng, 3, 20_000);
-            let leaves = [leaf(&mut rng, dtype, &s, Values::Positive), leaf(&mut rng, dtype, &s[1..], Values::Signed)];
+            let leaves = [
+                leaf(&mut rng, dtype, &s, Values::Positive),
+                leaf(&mut rng, dtype, &s[1..], Values::Signed),
+            ];
             h.case(&format!("{op:?}"), &leaves, true, |x| bin(op, &x[0], &x[1]));
         }
     }
     for dtype in [DType::I32, DType::I64] {
         let s = [33, 7];
         let a = leaf(&mut rng, dtype, &s, Values::Signed);
-        let b = Leaf { data: HostData::I64(vec![3, -4, 5, 2, -7, 1, 9]), shape: vec![7] };
-        let b = Leaf { data: if dtype == DType::I32 { HostData::I32(vec![3, -4, 5, 2, -7, 1, 9]) } else { b.data }, shape: b.shape };
+        let b = Leaf {
+            data: HostData::I64(vec![3, -4, 5, 2, -7, 1, 9]),
+            shape: vec![7],
+        };
+        let b = Leaf {
+            data: if dtype == DType::I32 {
+                HostData::I32(vec![3, -4, 5, 2, -7, 1, 9])
+            } else {
+                b.data
+            },
+            shape: b.shape,
+        };
         h.case("Rem int", &[a.clone(), b], false, |x| bin(BinaryOp::Rem, &x[0], &x[1]));
-        let e = Leaf { data: if dtype == DType::I32 { HostData::I32(vec![0, 1, 2, 3, 0, 1, 2]) } else { HostData::I64(vec![0, 1, 2, 3, 0, 1, 2]) }, shape: vec![7] };
+        let e = Leaf {
+            data: if dtype == DType::I32 {
+                HostData::I32(vec![0, 1, 2, 3, 0, 1, 2])
+            } else {
+                HostData::I64(vec![0, 1, 2, 3, 0, 1, 2])
+            },
+            shape: vec![7],
+        };
         h.case("Pow int", &[a, e], false, |x| bin(BinaryOp::Pow, &x[0], &x[1]));
     }
     // unary ops on floats
@@ -293,28 +375,50 @@ fn gpu_matches_cpu() {
     for dtype in [DType::F32, DType::F64] {
         for op in unaries {
             let s = random_shape(&mut rng, 2, 30_000);
-            h.case(&format!("{op:?}"), &[leaf(&mut rng, dtype, &s, Values::WithNan)], true, |x| un(op, &x[0]));
+            h.case(
+                &format!("{op:?}"),
+                &[leaf(&mut rng, dtype, &s, Values::WithNan)],
+                true,
+                |x| un(op, &x[0]),
+            );
         }
         for op in [UnaryOp::Log, UnaryOp::Sqrt] {
             let s = random_shape(&mut rng, 3, 30_000);
-            h.case(&format!("{op:?}"), &[leaf(&mut rng, dtype, &s, Values::Positive)], true, |x| un(op, &x[0]));
+            h.case(
+                &format!("{op:?}"),
+                &[leaf(&mut rng, dtype, &s, Values::Positive)],
+                true,
+                |x| un(op, &x[0]),
+            );
         }
     }
     for dtype in [DType::I32, DType::I64] {
         for op in [UnaryOp::Neg, UnaryOp::Abs, UnaryOp::Sign, UnaryOp::Floor] {
-            h.case(&format!("{op:?}"), &[leaf(&mut rng, dtype, &[129, 3], Values::Signed)], false, |x| un(op, &x[0]));
+            h.case(
+                &format!("{op:?}"),
+                &[leaf(&mut rng, dtype, &[129, 3], Values::Signed)],
+                false,
+                |x| un(op, &x[0]),
+            );
         }
     }
     // bool logic and where
     {
         let s = [17, 31];
-        let leaves = [leaf(&mut rng, DType::Bool, &s, Values::Signed), leaf(&mut rng, DType::Bool, &[31], Values::Signed)];
+        let leaves = [
+            leaf(&mut rng, DType::Bool, &s, Values::Signed),
+            leaf(&mut rng, DType::Bool, &[31], Values::Signed),
+        ];
         for op in [BinaryOp::And, BinaryOp::Or, BinaryOp::Eq, BinaryOp::Ne] {
             h.case(&format!("{op:?} bool"), &leaves, false, |x| bin(op, &x[0], &x[1]));
         }
         h.case("Not", &leaves[..1], false, |x| un(UnaryOp::Not, &x[0]));
         for dtype in [DType::F32, DType::I64] {
-            let l = [leaves[0].clone(), leaf(&mut rng, dtype, &s, Values::Signed), leaf(&mut rng, dtype, &[17, 1], Values::Signed)];
+            let l = [
+                leaves[0].clone(),
+                leaf(&mut rng, dtype, &s, Values::Signed),
+                leaf(&mut rng, dtype, &[17, 1], Values::Signed),
+            ];
             h.case("Where", &l, false, |x| {
                 let b = x[2].with_view(x[2].view.broadcast_to(&s));
                 Array::pending(Op::Where, vec![x[0].clone(), x[1].clone(), b], dtype, &s, None)
@@ -325,7 +429,12 @@ fn gpu_matches_cpu() {
     for from in DType::ALL {
         for to in DType::ALL {
             let s = random_shape(&mut rng, 2, 10_000);
-            h.case(&format!("cast {from}->{to}"), &[leaf(&mut rng, from, &s, Values::Signed)], false, |x| cast(&x[0], to));
+            h.case(
+                &format!("cast {from}->{to}"),
+                &[leaf(&mut rng, from, &s, Values::Signed)],
+                false,
+                |x| cast(&x[0], to),
+            );
         }
     }
     // non-contiguous views: strided, reversed, transposed, broadcast, empty
@@ -334,12 +443,17 @@ fn gpu_matches_cpu() {
             let s = random_shape(&mut rng, rank, 20_000);
             let (l, f) = strided_leaf(&mut rng, dtype, &s);
             let perm: Vec<usize> = (0..rank).rev().collect();
-            h.case("copy strided", &[l.clone()], false, |x| {
+            h.case("copy strided", std::slice::from_ref(&l), false, |x| {
                 let v = f(&x[0]);
                 Array::pending(Op::Copy, vec![v.clone()], dtype, v.shape(), None)
             });
             if dtype.is_float() {
-                let l2 = leaf(&mut rng, dtype, &perm.iter().map(|&p| s[p]).collect::<Vec<_>>(), Values::Signed);
+                let l2 = leaf(
+                    &mut rng,
+                    dtype,
+                    &perm.iter().map(|&p| s[p]).collect::<Vec<_>>(),
+                    Values::Signed,
+                );
                 h.case("strided + transposed", &[l, l2], false, |x| {
                     let a = f(&x[0]);
                     let b = view(&x[1], x[1].view.permute(&perm));
@@ -349,7 +463,10 @@ fn gpu_matches_cpu() {
         }
     }
     for s in [vec![0], vec![3, 0], vec![0, 5, 2], vec![4, 0, 1]] {
-        let leaves = [leaf(&mut rng, DType::F32, &s, Values::Signed), leaf(&mut rng, DType::F32, &s, Values::Signed)];
+        let leaves = [
+            leaf(&mut rng, DType::F32, &s, Values::Signed),
+            leaf(&mut rng, DType::F32, &s, Values::Signed),
+        ];
         h.case("empty add", &leaves, false, |x| bin(BinaryOp::Add, &x[0], &x[1]));
         h.case("empty sum", &leaves[..1], false, |x| red(ReduceOp::Sum, &x[0], &[0]));
     }
@@ -364,13 +481,19 @@ fn gpu_matches_cpu() {
                 leaf(&mut rng, dtype, &[], Values::Signed),
             ];
             h.case("exp(a*b+c)-k*tanh(a)", &leaves, true, |x| {
-                let e = un(UnaryOp::Exp, &bin(BinaryOp::Add, &bin(BinaryOp::Mul, &x[0], &x[1]), &x[2]));
+                let e = un(
+                    UnaryOp::Exp,
+                    &bin(BinaryOp::Add, &bin(BinaryOp::Mul, &x[0], &x[1]), &x[2]),
+                );
                 bin(BinaryOp::Sub, &e, &bin(BinaryOp::Mul, &x[3], &un(UnaryOp::Tanh, &x[0])))
             });
             if n >= 2 {
                 let mut col = s.clone();
                 col[n - 1] = 1;
-                let leaves = [leaf(&mut rng, dtype, &s, Values::Signed), leaf(&mut rng, dtype, &col, Values::Signed)];
+                let leaves = [
+                    leaf(&mut rng, dtype, &s, Values::Signed),
+                    leaf(&mut rng, dtype, &col, Values::Signed),
+                ];
                 h.case("column broadcast", &leaves, false, |x| bin(BinaryOp::Add, &x[0], &x[1]));
             }
         }
@@ -383,12 +506,23 @@ fn gpu_matches_cpu() {
                 let s = random_shape(&mut rng, rank, 50_000);
                 let axes: Vec<usize> = (0..rank).filter(|_| rng.below(2) == 0).collect();
                 let op = rng.pick(&rops);
-                let kind = if op == ReduceOp::Prod { Values::NearOne } else { Values::Signed };
-                let kind = if op == ReduceOp::Prod && !dtype.is_float() { Values::Signed } else { kind };
+                let kind = if op == ReduceOp::Prod {
+                    Values::NearOne
+                } else {
+                    Values::Signed
+                };
+                let kind = if op == ReduceOp::Prod && !dtype.is_float() {
+                    Values::Signed
+                } else {
+                    kind
+                };
                 let l = leaf(&mut rng, dtype, &s, kind);
                 let l = if op == ReduceOp::Prod && !dtype.is_float() {
                     // small integers so products stay meaningful (both sides wrap the same way anyway)
-                    Leaf { data: data(&mut rng, dtype, l.data.len(), Values::Signed), shape: l.shape }
+                    Leaf {
+                        data: data(&mut rng, dtype, l.data.len(), Values::Signed),
+                        shape: l.shape,
+                    }
                 } else {
                     l
                 };
@@ -411,16 +545,25 @@ fn gpu_matches_cpu() {
         for dtype in [DType::F32, DType::F64, DType::I64] {
             let l = leaf(&mut rng, dtype, &shape, Values::Signed);
             for op in [ReduceOp::Sum, ReduceOp::Max] {
-                h.case(&format!("{op:?} axes {axes:?}"), std::slice::from_ref(&l), true, |x| red(op, &x[0], &axes));
+                h.case(&format!("{op:?} axes {axes:?}"), std::slice::from_ref(&l), true, |x| {
+                    red(op, &x[0], &axes)
+                });
             }
         }
         let lb = leaf(&mut rng, DType::Bool, &shape, Values::Signed);
         for op in [ReduceOp::Any, ReduceOp::All] {
-            h.case(&format!("{op:?} axes {axes:?}"), std::slice::from_ref(&lb), false, |x| red(op, &x[0], &axes));
+            h.case(
+                &format!("{op:?} axes {axes:?}"),
+                std::slice::from_ref(&lb),
+                false,
+                |x| red(op, &x[0], &axes),
+            );
         }
         for op in [ReduceOp::ArgMin, ReduceOp::ArgMax] {
             let l = leaf(&mut rng, DType::F32, &shape, Values::WithNan);
-            h.case(&format!("{op:?} axis {}", axes[0]), &[l], false, |x| red(op, &x[0], &axes[..1]));
+            h.case(&format!("{op:?} axis {}", axes[0]), &[l], false, |x| {
+                red(op, &x[0], &axes[..1])
+            });
         }
     }
     // transposed and fused reduction inputs, streamed n-body, epilogues
@@ -431,12 +574,18 @@ fn gpu_matches_cpu() {
                 red(ReduceOp::Sum, &view(&x[0], x[0].view.permute(&[1, 0])), &axes)
             });
         }
-        let leaves = [leaf(&mut rng, dtype, &[1001], Values::Signed), leaf(&mut rng, dtype, &[777], Values::Signed)];
+        let leaves = [
+            leaf(&mut rng, dtype, &[1001], Values::Signed),
+            leaf(&mut rng, dtype, &[777], Values::Signed),
+        ];
         h.case("n-body sum_j (a_i-b_j)^2", &leaves, true, |x| {
             let d = bin(BinaryOp::Sub, &view(&x[0], x[0].view.insert_axis(1)), &x[1]);
             red(ReduceOp::Sum, &bin(BinaryOp::Mul, &d, &d), &[1])
         });
-        let leaves = [leaf(&mut rng, dtype, &[123, 456], Values::Signed), leaf(&mut rng, dtype, &[123], Values::Signed)];
+        let leaves = [
+            leaf(&mut rng, dtype, &[123, 456], Values::Signed),
+            leaf(&mut rng, dtype, &[123], Values::Signed),
+        ];
         h.case("sqrt(sum(x*x,1)) + b", &leaves, true, |x| {
             let s = red(ReduceOp::Sum, &bin(BinaryOp::Mul, &x[0], &x[0]), &[1]);
             bin(BinaryOp::Add, &un(UnaryOp::Sqrt, &s), &x[1])
@@ -449,7 +598,10 @@ fn gpu_matches_cpu() {
         let leaves = [leaf(&mut rng, dtype, &[40, 50], Values::Signed)];
         h.case("softmax", &leaves, true, |x| {
             let m = red(ReduceOp::Max, &x[0], &[1]);
-            let e = un(UnaryOp::Exp, &bin(BinaryOp::Sub, &x[0], &view(&m, m.view.insert_axis(1))));
+            let e = un(
+                UnaryOp::Exp,
+                &bin(BinaryOp::Sub, &x[0], &view(&m, m.view.insert_axis(1))),
+            );
             let s = red(ReduceOp::Sum, &e, &[1]);
             bin(BinaryOp::Div, &e, &view(&s, s.view.insert_axis(1)))
         });
@@ -459,25 +611,53 @@ fn gpu_matches_cpu() {
         for op in [ScanOp::Sum, ScanOp::Prod, ScanOp::Min, ScanOp::Max] {
             let s = random_shape(&mut rng, 3, 20_000);
             let axis = rng.below(3);
-            let kind = if op == ScanOp::Prod { Values::NearOne } else { Values::Signed };
-            h.case(&format!("scan {op:?} axis {axis}"), &[leaf(&mut rng, dtype, &s, kind)], true, |x| {
-                Array::pending(Op::Scan { op, axis }, vec![x[0].clone()], dtype, &s, None)
-            });
+            let kind = if op == ScanOp::Prod {
+                Values::NearOne
+            } else {
+                Values::Signed
+            };
+            h.case(
+                &format!("scan {op:?} axis {axis}"),
+                &[leaf(&mut rng, dtype, &s, kind)],
+                true,
+                |x| Array::pending(Op::Scan { op, axis }, vec![x[0].clone()], dtype, &s, None),
+            );
         }
         let (m, k, n) = (rng.pick(&[1, 7, 64]), rng.pick(&[1, 13, 100]), rng.pick(&[1, 9, 33]));
-        let leaves = [leaf(&mut rng, dtype, &[m, k], Values::Signed), leaf(&mut rng, dtype, &[n, k], Values::Signed)];
+        let leaves = [
+            leaf(&mut rng, dtype, &[m, k], Values::Signed),
+            leaf(&mut rng, dtype, &[n, k], Values::Signed),
+        ];
         h.case("matmul (b transposed)", &leaves, true, |x| {
             let b = view(&x[1], x[1].view.permute(&[1, 0]));
             Array::pending(Op::MatMul, vec![x[0].clone(), b], dtype, &[m, n], None)
         });
-        let leaves = [leaf(&mut rng, dtype, &[4, 3, 5], Values::Signed), leaf(&mut rng, dtype, &[4, 7, 5], Values::Signed)];
+        let leaves = [
+            leaf(&mut rng, dtype, &[4, 3, 5], Values::Signed),
+            leaf(&mut rng, dtype, &[4, 7, 5], Values::Signed),
+        ];
         h.case("concat axis 1", &leaves, false, |x| {
-            Array::pending(Op::Concat { axis: 1 }, vec![x[0].clone(), x[1].clone()], dtype, &[4, 10, 5], None)
+            Array::pending(
+                Op::Concat { axis: 1 },
+                vec![x[0].clone(), x[1].clone()],
+                dtype,
+                &[4, 10, 5],
+                None,
+            )
         });
-        let idx = Leaf { data: HostData::I64((0..12).map(|i| (i * 5 % 7) as i64).collect()), shape: vec![3, 4] };
+        let idx = Leaf {
+            data: HostData::I64((0..12).map(|i| (i * 5 % 7) as i64).collect()),
+            shape: vec![3, 4],
+        };
         let leaves = [leaf(&mut rng, dtype, &[6, 7, 2], Values::Signed), idx];
         h.case("take axis 1", &leaves, false, |x| {
-            Array::pending(Op::Take { axis: 1 }, vec![x[0].clone(), x[1].clone()], dtype, &[6, 3, 4, 2], None)
+            Array::pending(
+                Op::Take { axis: 1 },
+                vec![x[0].clone(), x[1].clone()],
+                dtype,
+                &[6, 3, 4, 2],
+                None,
+            )
         });
     }
     // generators: arange and random (bit-exact uniform)
@@ -515,7 +695,10 @@ fn gpu_matches_cpu() {
         let cpu_a = Array::from_host(l.data.clone(), &s);
         let gpu_a = Array::from_host(l.data.clone(), &s);
         let v = View::contiguous(&s).slice_axis(0, 3, 10, 3).slice_axis(1, 40, 20, -2);
-        let want = h.cpu.read(&cpu_a.node.buffer().expect("leaf"), &v, DType::F64).expect("cpu read");
+        let want = h
+            .cpu
+            .read(&cpu_a.node.buffer().expect("leaf"), &v, DType::F64)
+            .expect("cpu read");
         let gpu_buf = h.gpu.adopt(l.data.clone()).expect("upload");
         let got = h.gpu.read(&gpu_buf, &v, DType::F64).expect("gpu read");
         match close(DType::F64, &got, &want, false) {
@@ -528,9 +711,13 @@ fn gpu_matches_cpu() {
         let src = leaf(&mut rng, DType::F64, &[10, 20], Values::Signed);
         let cpu_src = Array::from_host(src.data.clone(), &[10, 20]);
         let gpu_src = Array::from_host(src.data.clone(), &[10, 20]);
-        h.cpu.write(&cpu_a.node.buffer().expect("leaf"), &v, &cpu_src).expect("cpu write");
+        h.cpu
+            .write(&cpu_a.node.buffer().expect("leaf"), &v, &cpu_src)
+            .expect("cpu write");
         let gpu_dst = Array::from_buffer(gpu_buf, DType::F64, &s);
-        h.gpu.write(&gpu_dst.node.buffer().expect("leaf"), &v, &gpu_src).expect("gpu write");
+        h.gpu
+            .write(&gpu_dst.node.buffer().expect("leaf"), &v, &gpu_src)
+            .expect("gpu write");
         let want = to_host(&h.cpu, &cpu_a).expect("cpu");
         let got = to_host(&h.gpu, &gpu_dst).expect("gpu");
         match close(DType::F64, &got, &want, false) {
@@ -557,7 +744,16 @@ fn gpu_matches_cpu() {
 // ---- timing of the ANCHORS.md workloads ----
 
 fn device_rand(gpu: &CudaBackend, shape: &[usize], key: u64) -> Array {
-    let r = Array::pending(Op::Random { key, dist: Distribution::Uniform }, vec![], DType::F32, shape, None);
+    let r = Array::pending(
+        Op::Random {
+            key,
+            dist: Distribution::Uniform,
+        },
+        vec![],
+        DType::F32,
+        shape,
+        None,
+    );
     realize(gpu, &[&r]).expect("random");
     r
 }
@@ -607,7 +803,9 @@ fn copy_ceiling(gpu: &CudaBackend, n: usize) -> f64 {
         sys::cuEventCreate(&mut e1, 0).result().expect("event");
         for i in 0..25 {
             sys::cuEventRecord(e0, std::ptr::null_mut()).result().expect("record");
-            sys::cuMemcpyDtoDAsync_v2(dst, src, n * 4, std::ptr::null_mut()).result().expect("copy");
+            sys::cuMemcpyDtoDAsync_v2(dst, src, n * 4, std::ptr::null_mut())
+                .result()
+                .expect("copy");
             sys::cuEventRecord(e1, std::ptr::null_mut()).result().expect("record");
             sys::cuEventSynchronize(e1).result().expect("sync");
             let mut t = 0f32;
@@ -638,19 +836,39 @@ fn anchors_timing() {
     let (xa, xb) = (device_rand(&gpu, &[n], 11), device_rand(&gpu, &[n], 12));
     let half = gpu.adopt(HostData::F32(vec![0.5])).expect("upload");
     let half = Array::from_buffer(half, DType::F32, &[]);
-    let rows: Vec<(&str, Box<dyn Fn() -> Array>)> = vec![
-        ("add (16384,16384) + (16384,)", Box::new(|| bin(BinaryOp::Add, &big, &row))),
-        ("add (16384,16384) + (16384,1)", Box::new(|| bin(BinaryOp::Add, &big, &col))),
+    type Build<'a> = Box<dyn Fn() -> Array + 'a>;
+    let rows: Vec<(&str, Build)> = vec![
+        (
+            "add (16384,16384) + (16384,)",
+            Box::new(|| bin(BinaryOp::Add, &big, &row)),
+        ),
+        (
+            "add (16384,16384) + (16384,1)",
+            Box::new(|| bin(BinaryOp::Add, &big, &col)),
+        ),
         (
             "exp(a*b+c) - 0.5*tanh(a), 2^26",
             Box::new(|| {
-                let e = un(UnaryOp::Exp, &bin(BinaryOp::Add, &bin(BinaryOp::Mul, &v26[0], &v26[1]), &v26[2]));
-                bin(BinaryOp::Sub, &e, &bin(BinaryOp::Mul, &half, &un(UnaryOp::Tanh, &v26[0])))
+                let e = un(
+                    UnaryOp::Exp,
+                    &bin(BinaryOp::Add, &bin(BinaryOp::Mul, &v26[0], &v26[1]), &v26[2]),
+                );
+                bin(
+                    BinaryOp::Sub,
+                    &e,
+                    &bin(BinaryOp::Mul, &half, &un(UnaryOp::Tanh, &v26[0])),
+                )
             }),
         ),
         ("sum, all of 2^28", Box::new(|| red(ReduceOp::Sum, &v28, &[0]))),
-        ("sum axis=1 of (16384,16384)", Box::new(|| red(ReduceOp::Sum, &big, &[1]))),
-        ("sum axis=0 of (16384,16384)", Box::new(|| red(ReduceOp::Sum, &big, &[0]))),
+        (
+            "sum axis=1 of (16384,16384)",
+            Box::new(|| red(ReduceOp::Sum, &big, &[1])),
+        ),
+        (
+            "sum axis=0 of (16384,16384)",
+            Box::new(|| red(ReduceOp::Sum, &big, &[0])),
+        ),
         ("sum axis=1 of (2^24, 8)", Box::new(|| red(ReduceOp::Sum, &seg, &[1]))),
         (
             "sum_j (a_i - b_j)^2, n=16384",
@@ -665,17 +883,31 @@ fn anchors_timing() {
     for (name, build) in &rows {
         let (ms, bytes, strat, first) = time(&gpu, 30, build.as_ref());
         let gbs = bytes as f64 / (ms as f64 * 1e-3) / 1e9;
-        println!("| {name} | {strat} | {first:.1} | {ms:.4} | {gbs:.0} | {:.0}% |", 100.0 * gbs / ceiling);
+        println!(
+            "| {name} | {strat} | {first:.1} | {ms:.4} | {gbs:.0} | {:.0}% |",
+            100.0 * gbs / ceiling
+        );
     }
     let stats = *gpu.stats.borrow();
-    println!("modules: {} compiled, {} from disk cache", stats[0], stats[1]);
+    println!(
+        "modules: {} compiled ({:.1} ms each), {} from disk cache",
+        stats[0],
+        1e3 * *gpu.compile_seconds.borrow() / stats[0].max(1) as f64,
+        stats[1]
+    );
 }
 
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn out_of_memory_is_a_diagnostic() {
     let gpu = CudaBackend::new().expect("a GPU");
-    let huge = Array::pending(Op::Arange { start: 0.0, step: 1.0 }, vec![], DType::F64, &[1 << 32, 1 << 6], None);
+    let huge = Array::pending(
+        Op::Arange { start: 0.0, step: 1.0 },
+        vec![],
+        DType::F64,
+        &[1 << 32, 1 << 6],
+        None,
+    );
     match realize(&gpu, &[&huge]) {
         Err(d) => {
             println!("{d}");

@@ -504,7 +504,7 @@ impl<'a> Planner<'a> {
                 let mut b = ExprBuilder::default();
                 let v = input.view.permute(&perm);
                 self.expr_of_input(&input, v, &mut b, &mut kp);
-                kp.ops.push(format!("{}", reduce_name(rop)));
+                kp.ops.push(reduce_name(rop).to_string());
                 if r != i {
                     kp.nodes.push(self.nodes[r].id);
                 }
@@ -626,7 +626,7 @@ impl<'a> Planner<'a> {
         let inner = kp.shape[rank - 1];
         // vectorising the inner axis: every operand moves by 1 (aligned rows) or 0 along it
         let vec_ok = |v: u32| {
-            inner % v as usize == 0
+            inner.is_multiple_of(v as usize)
                 && kp.operands.iter().all(|o| {
                     let s = &o.view.strides;
                     s[rank - 1] == 0
@@ -733,7 +733,7 @@ impl<'a> Planner<'a> {
         }
         // vector loads along the reduced axis: it moves by 1 (or 0) everywhere, rows aligned
         let vec_ok = inner_moves(last)
-            && red % vec_full as u64 == 0
+            && red.is_multiple_of(vec_full as u64)
             && kp.operands.iter().all(|o| {
                 o.view.strides[last] == 0
                     || ((o.source != Source::Buffer || o.view.offset % vec_full as usize == 0)

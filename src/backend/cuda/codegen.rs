@@ -536,17 +536,18 @@ fn reduce(kp: &KernelPlan) -> Generated {
             offset(&format!("(IDX)off{k}"), &o.view.strides[..kept], 0)
         );
     }
-    for (e, o) in epi_ops.iter().enumerate() {
-        let k = nb + e;
-        let _ = writeln!(
-            row_base,
-            "{ind}const IDX e{k} = {};",
-            offset(&format!("(IDX)off{k}"), &o.view.strides[..kept], 0)
-        );
-    }
+    // the store recomputes the kept coordinates in its own scope: in some
+    // templates it sits outside the block that computed the row bases
     let store = if kp.epilogue.is_empty() {
         format!("{ind}out[row] = a;\n")
     } else {
+        let mut st = format!("{ind}{{\n");
+        st.push_str(&unravel("row", &kp.shape[..kept], 0, ind));
+        for (e, o) in epi_ops.iter().enumerate() {
+            let k = nb + e;
+            let off = offset(&format!("(IDX)off{k}"), &o.view.strides[..kept], 0);
+            let _ = writeln!(st, "{ind}const IDX e{k} = {off};");
+        }
         let args: Vec<String> = epi_ops
             .iter()
             .enumerate()
@@ -554,7 +555,8 @@ fn reduce(kp: &KernelPlan) -> Generated {
             .collect();
         let mut all = vec!["a".to_string()];
         all.extend(args);
-        format!("{ind}out[row] = f_epi({});\n", all.join(", "))
+        let _ = writeln!(st, "{ind}out[row] = f_epi({});\n{ind}}}", all.join(", "));
+        st
     };
     let red_strides = |o: &Operand| o.view.strides[kept..].to_vec();
     // offsets of the body operands at reduced index j

@@ -7,6 +7,9 @@
 //! The driver and NVRTC are loaded at run time (cudarc `dynamic-loading`):
 //! on a machine without them `CudaBackend::new` returns an E0404 diagnostic.
 
+// Diagnostic is the crate's one error type; boxing it here alone would buy nothing.
+#![allow(clippy::result_large_err)]
+
 pub mod codegen;
 
 use crate::check::dtype::DType;
@@ -166,6 +169,8 @@ pub struct CudaBackend {
     profile: RefCell<Option<Vec<KernelTiming>>>,
     /// Counts for tests and `arr explain --stats`: compiles, disk hits, memory hits.
     pub stats: RefCell<[u64; 3]>,
+    /// Seconds spent in NVRTC.
+    pub compile_seconds: RefCell<f64>,
 }
 
 fn probe() -> Result<(), Diagnostic> {
@@ -219,6 +224,7 @@ impl CudaBackend {
             cache_dir,
             profile: RefCell::new(None),
             stats: RefCell::new([0; 3]),
+            compile_seconds: RefCell::new(0.0),
         })
     }
 
@@ -277,7 +283,9 @@ impl CudaBackend {
                 img
             }
             None => {
+                let t = std::time::Instant::now();
                 let img = self.compile(&g.source)?;
+                *self.compile_seconds.borrow_mut() += t.elapsed().as_secs_f64();
                 self.stats.borrow_mut()[0] += 1;
                 if let (Some(p), Some(d)) = (&path, &self.cache_dir) {
                     // the cache is an optimisation: failing to write it is not an error
@@ -319,7 +327,12 @@ impl CudaBackend {
         let res = unsafe { nv::compile_program(prog, &opts) };
         if let Err(e) = res {
             let log = unsafe { nv::get_program_log(prog) }
-                .map(|l| l.iter().map(|&c| c as u8 as char).collect::<String>())
+                .map(|l| {
+                    l.iter()
+                        .take_while(|&&c| c != 0)
+                        .map(|&c| c as u8 as char)
+                        .collect::<String>()
+                })
                 .unwrap_or_default();
             unsafe {
                 let _ = nv::destroy_program(prog);
