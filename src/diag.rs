@@ -16,7 +16,7 @@ pub struct Diagnostic {
     pub labels: Vec<(Span, String)>,
     /// What to do about it.
     pub hint: Option<String>,
-    /// The label on the primary span; the message is used when empty.
+    /// The label on the primary span: the message when `None`, no label at all when empty.
     pub primary_label: Option<String>,
 }
 
@@ -84,8 +84,12 @@ impl Diagnostic {
             .with_code(self.code)
             .with_message(&self.message)
             .with_config(Config::default().with_color(color).with_index_type(ariadne::IndexType::Byte));
-        let primary = self.primary_label.clone().unwrap_or_else(|| self.message.clone());
-        report = report.with_label(Label::new((id.clone(), span)).with_message(primary).with_order(0));
+        // An empty primary label means the secondary labels say it all (an operator and its operands).
+        match self.primary_label.as_deref() {
+            Some("") => {}
+            Some(text) => report = report.with_label(Label::new((id.clone(), span)).with_message(text).with_order(0)),
+            None => report = report.with_label(Label::new((id.clone(), span)).with_message(&self.message).with_order(0)),
+        }
         for (i, (label_span, text)) in self.labels.iter().enumerate() {
             report = report.with_label(
                 Label::new((id.clone(), clamp(label_span, source.len())))

@@ -14,6 +14,9 @@
 //! assert_eq!(y.to_f64_vec(), vec![6.0, 14.0]);
 //! ```
 
+// Diagnostics are large by design (labels, hints) and travel only on the error path.
+#![allow(clippy::result_large_err)]
+
 pub mod backend;
 pub mod check;
 pub mod diag;
@@ -24,6 +27,7 @@ pub mod io;
 pub mod plan;
 pub mod session;
 pub mod syntax;
+pub mod trace;
 
 pub use check::dtype::DType;
 pub use diag::Diagnostic;

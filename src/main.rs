@@ -1,1 +1,168 @@
-fn main() {}
+//! The `arr` command: the REPL (no arguments), `run`, `check` and `explain`.
+//! Diagnostics go to stderr, in colour only on a terminal; any error exits 1.
+
+mod repl;
+
+use arr::{BackendChoice, Session};
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "arr",
+    version,
+    about = "Arr: a small array language; with no command, starts the REPL"
+)]
+struct Cli {
+    /// Where programs run: the CPU, an NVIDIA GPU, or the GPU when one is usable.
+    #[arg(long, global = true, value_enum, default_value_t = Backend::Auto)]
+    backend: Backend,
+    /// Seed of the random functions (as if the program began with `seed(N)`).
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
+    seed: Option<u64>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run a script.
+    Run {
+        /// The script to run.
+        file: PathBuf,
+        /// Print where the time went (kernels, transfers) after the run.
+        #[arg(long)]
+        profile: bool,
+    },
+    /// Report every static error in a script without running it.
+    Check {
+        /// The script to check.
+        file: PathBuf,
+    },
+    /// Show the kernels a script compiles to, without running it.
+    Explain {
+        /// The script to explain.
+        file: PathBuf,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Backend {
+    Cpu,
+    Cuda,
+    Auto,
+}
+
+impl From<Backend> for BackendChoice {
+    fn from(backend: Backend) -> BackendChoice {
+        match backend {
+            Backend::Cpu => BackendChoice::Cpu,
+            Backend::Cuda => BackendChoice::Cuda,
+            Backend::Auto => BackendChoice::Auto,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            // --help and --version come through here too, and are not errors.
+            return if e.use_stderr() {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let color = std::io::stderr().is_terminal();
+    let outcome = match &cli.command {
+        None => start(&cli, color).map(|session| repl::run(session) == 0),
+        Some(Command::Run { file, profile }) => run(&cli, file, *profile, color),
+        Some(Command::Check { file }) => check(file, color),
+        Some(Command::Explain { file }) => explain(&cli, file, color),
+    };
+    match outcome {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) | Err(()) => ExitCode::FAILURE,
+    }
+}
+
+/// A session on the chosen backend, seeded when `--seed` was given. Failures
+/// are reported here; `Err(())` only says that they were.
+fn start(cli: &Cli, color: bool) -> Result<Session, ()> {
+    let mut session = Session::new(cli.backend.into()).map_err(|diag| eprint!("{}", diag.render("", "", color)))?;
+    if let Some(seed) = cli.seed {
+        session.set_seed(seed);
+    }
+    Ok(session)
+}
+
+fn run(cli: &Cli, file: &Path, profile: bool, color: bool) -> Result<bool, ()> {
+    // Read it first so that a missing file is reported before any backend starts.
+    read_source(file)?;
+    let mut session = start(cli, color)?;
+    if profile {
+        session.start_tracing();
+    }
+    let ok = match session.run_file(file) {
+        Ok(()) => true,
+        Err(diags) => {
+            eprint!("{}", session.render(&diags, color));
+            false
+        }
+    };
+    if profile {
+        eprintln!("\nprofile ({}):\n{}", session.backend_name(), session.profile_report().trim_end());
+    }
+    Ok(ok)
+}
+
+fn check(file: &Path, color: bool) -> Result<bool, ()> {
+    let source = read_source(file)?;
+    // Checking runs nothing, so no device is needed whatever --backend says.
+    let mut session = Session::cpu();
+    let diags = session.check(&file.display().to_string(), &source);
+    if diags.is_empty() {
+        println!("{}: no errors", file.display());
+        Ok(true)
+    } else {
+        eprint!("{}", session.render(&diags, color));
+        Ok(false)
+    }
+}
+
+/// Runs the script with its output hidden, then prints the plan of every
+/// distinct graph it realized.
+fn explain(cli: &Cli, file: &Path, color: bool) -> Result<bool, ()> {
+    read_source(file)?;
+    let mut session = start(cli, color)?;
+    session.set_output(Box::new(std::io::sink()));
+    session.start_tracing();
+    let result = session.run_file(file);
+    println!("{}", session.explain_report().trim_end());
+    match result {
+        Ok(()) => Ok(true),
+        Err(diags) => {
+            eprint!("{}", session.render(&diags, color));
+            Ok(false)
+        }
+    }
+}
+
+/// The text of a script, or a reported sentence naming it.
+fn read_source(file: &Path) -> Result<String, ()> {
+    std::fs::read_to_string(file).map_err(|e| {
+        let why = match e.kind() {
+            std::io::ErrorKind::NotFound => "no such file".to_string(),
+            std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+            std::io::ErrorKind::IsADirectory => "it is a directory".to_string(),
+            std::io::ErrorKind::InvalidData => "it is not UTF-8 text".to_string(),
+            _ => e.to_string(),
+        };
+        eprintln!("error: cannot read {}: {why}", file.display());
+    })
+}

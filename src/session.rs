@@ -1,8 +1,19 @@
 //! The embedding API and the state a REPL or a script run keeps: a `Session`.
 
+use crate::backend::cpu::CpuBackend;
+use crate::check::checker::{self, Ty, TypeEnv};
 use crate::check::dtype::DType;
+use crate::check::shape::{describe, dims};
 use crate::diag::Diagnostic;
 use crate::graph::data::HostData;
+use crate::graph::{self, Array, Backend};
+use crate::interp::Interp;
+use crate::interp::value::Value;
+use crate::syntax::ast::StmtKind;
+use crate::syntax::parse_program;
+use crate::trace::Traced;
+use std::path::Path;
+use std::rc::Rc;
 
 /// Which backend runs the programs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,75 +53,281 @@ impl HostArray {
     }
 }
 
-pub struct Session {}
+/// One source text the session has seen; spans of all of them share one space.
+struct SourceChunk {
+    name: String,
+    text: String,
+    base: usize,
+}
+
+/// The state of a REPL or a script run: variables, functions, the backend.
+pub struct Session {
+    interp: Interp,
+    sources: Vec<SourceChunk>,
+    next_base: usize,
+    /// Set by `start_tracing`: records every realize for `explain` and `--profile`.
+    tracer: Option<Rc<Traced>>,
+}
+
+const STDLIB: &[(&str, &str)] = &[("stdlib/core.arr", include_str!("../stdlib/core.arr"))];
 
 impl Session {
     /// A session on the CPU backend (never fails).
     pub fn cpu() -> Session {
-        todo!()
+        Session::with_backend(Rc::new(CpuBackend::new()))
     }
 
     /// A session on the chosen backend; `Cuda` fails with a diagnostic when no GPU is usable.
     pub fn new(choice: BackendChoice) -> Result<Session, Diagnostic> {
-        let _ = choice;
-        todo!()
+        match choice {
+            BackendChoice::Cpu | BackendChoice::Auto => Ok(Session::cpu()),
+            BackendChoice::Cuda => Err(Diagnostic::spanless("E0404", "the CUDA backend is not available in this build")
+                .with_hint("run with `--backend cpu` (or `auto`, which falls back to the CPU)")),
+        }
+    }
+
+    pub fn with_backend(backend: Rc<dyn Backend>) -> Session {
+        let mut session = Session { interp: Interp::new(backend), sources: Vec::new(), next_base: 0, tracer: None };
+        for (name, text) in STDLIB {
+            if let Err(diags) = session.eval_named(name, text) {
+                // The stdlib is part of the binary: failing to load it is a bug, shown rather than hidden.
+                eprintln!("{}", session.render(&diags, false));
+            }
+        }
+        session
     }
 
     /// "cpu (16 threads)" or "cuda: NVIDIA H200 (sm_90)".
     pub fn backend_name(&self) -> String {
-        todo!()
+        self.interp.backend.describe()
     }
 
-    /// Sends `print` output (and REPL echoes) somewhere other than stdout.
+    pub fn backend(&self) -> Rc<dyn Backend> {
+        self.interp.backend.clone()
+    }
+
+    /// From now on, records what every realize runs and how long it takes
+    /// (see `explain_report` and `profile_report`).
+    pub fn start_tracing(&mut self) {
+        if self.tracer.is_none() {
+            let traced = Rc::new(Traced::new(self.interp.backend.clone()));
+            traced.start_profiling();
+            self.interp.backend = traced.clone();
+            self.tracer = Some(traced);
+        }
+    }
+
+    /// The plans recorded since `start_tracing`: every distinct realized graph.
+    pub fn explain_report(&self) -> String {
+        self.tracer.as_ref().map(|t| t.explain_report()).unwrap_or_default()
+    }
+
+    /// Timings recorded since `start_tracing`: the backend's per-kernel table
+    /// where it has one, else wall time per realized graph.
+    pub fn profile_report(&self) -> String {
+        match &self.tracer {
+            Some(t) => t.profile_report().unwrap_or_else(|| t.time_report()),
+            None => String::new(),
+        }
+    }
+
+    /// What evaluating one expression would run, without running it.
+    pub fn explain(&mut self, source: &str) -> Result<String, Vec<Diagnostic>> {
+        let value = self.eval_lazily(source)?;
+        let arrays: Vec<Array> = match value {
+            Value::Array(a) => vec![a],
+            Value::Tuple(items) => items.into_iter().filter_map(|v| if let Value::Array(a) = v { Some(a) } else { None }).collect(),
+            _ => vec![],
+        };
+        let outputs: Vec<Rc<graph::Node>> = arrays.iter().filter(|a| !a.is_ready()).map(|a| a.node.clone()).collect();
+        if outputs.is_empty() {
+            return Ok("nothing to compute: the value is already there".to_string());
+        }
+        let nodes = graph::pending_in_order(&outputs);
+        Ok(self.interp.backend.explain(&nodes, &outputs))
+    }
+
+    /// Sends `print` output somewhere other than stdout.
     pub fn set_output(&mut self, sink: Box<dyn std::io::Write>) {
-        let _ = sink;
-        todo!()
+        self.interp.out = sink;
+    }
+
+    /// Sets the random seed (as `seed(n)` does).
+    pub fn set_seed(&mut self, seed: u64) {
+        self.interp.set_seed(seed);
+    }
+
+    fn add_source(&mut self, name: &str, text: &str) -> usize {
+        let base = self.next_base;
+        self.sources.push(SourceChunk { name: name.to_string(), text: text.to_string(), base });
+        // a gap of one byte keeps an end-of-input span inside its own chunk
+        self.next_base += text.len() + 1;
+        base
     }
 
     /// Parses, checks and runs `source` in this session's environment. On
     /// success returns the display text of a trailing bare expression (what
     /// the REPL echoes), if there is one.
     pub fn eval(&mut self, source: &str) -> Result<Option<String>, Vec<Diagnostic>> {
-        let _ = source;
-        todo!()
+        let n = self.sources.len();
+        self.eval_named(&format!("<input {n}>"), source)
+    }
+
+    fn eval_named(&mut self, name: &str, source: &str) -> Result<Option<String>, Vec<Diagnostic>> {
+        let base = self.add_source(name, source);
+        let program = parse_program(source, base)?;
+        let errors = checker::check_program(&program, &self.type_env());
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let value = self.interp.run(&program).map_err(|d| vec![d])?;
+        match value {
+            Value::Unit => Ok(None),
+            v => self.describe_value(&v).map(Some).map_err(|d| vec![d]),
+        }
+    }
+
+    /// The REPL's echo of a value: its text, and its dtype and shape.
+    fn describe_value(&mut self, v: &Value) -> Result<String, Diagnostic> {
+        let text = self.interp.display(v)?;
+        Ok(match v {
+            Value::Array(a) if a.rank() == 0 => format!("{text}  ({})", a.dtype()),
+            Value::Array(a) => format!("{text}\n{}", describe(Some(a.dtype()), &dims(a.shape()))),
+            _ => text,
+        })
     }
 
     /// Runs a script file (its name appears in diagnostics).
-    pub fn run_file(&mut self, path: &std::path::Path) -> Result<(), Vec<Diagnostic>> {
-        let _ = path;
-        todo!()
+    pub fn run_file(&mut self, path: &Path) -> Result<(), Vec<Diagnostic>> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            vec![Diagnostic::spanless("E0410", format!("cannot read `{}`: {e}", path.display()))]
+        })?;
+        self.eval_named(&path.display().to_string(), &text).map(|_| ())
     }
 
     /// Every static error in `source`, without running anything.
     pub fn check(&mut self, name: &str, source: &str) -> Vec<Diagnostic> {
-        let _ = (name, source);
-        todo!()
+        let base = self.add_source(name, source);
+        match parse_program(source, base) {
+            Ok(program) => checker::check_program(&program, &self.type_env()),
+            Err(diags) => diags,
+        }
     }
 
     /// `dtype[shape]` of an expression, without running it (`:type`).
     pub fn type_of(&mut self, source: &str) -> Result<String, Vec<Diagnostic>> {
-        let _ = source;
-        todo!()
+        let value = self.eval_lazily(source)?;
+        Ok(match &value {
+            Value::Array(a) => describe(Some(a.dtype()), &dims(a.shape())),
+            Value::Tuple(items) => format!("a tuple of {}", items.len()),
+            other => other.kind_name().to_string(),
+        })
+    }
+
+    /// Builds the graph of one expression without running it.
+    pub fn eval_lazily(&mut self, source: &str) -> Result<Value, Vec<Diagnostic>> {
+        let n = self.sources.len();
+        let base = self.add_source(&format!("<input {n}>"), source);
+        let program = parse_program(source, base)?;
+        let [stmt] = program.stmts.as_slice() else {
+            return Err(vec![Diagnostic::new("E0001", "expected one expression", base..base + source.len())]);
+        };
+        let StmtKind::Expr(expr) = &stmt.kind else {
+            return Err(vec![Diagnostic::new("E0001", "expected an expression, not a statement", stmt.span.clone())]);
+        };
+        let errors = checker::check_program(&program, &self.type_env());
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        self.interp.eval_lazy(expr).map_err(|d| vec![d])
+    }
+
+    /// What the checker may assume about the session's variables.
+    fn type_env(&self) -> TypeEnv {
+        let mut env = TypeEnv::new();
+        for (name, v) in &self.interp.globals {
+            env.insert(name.clone(), ty_of(v, &*self.interp.backend));
+        }
+        env
     }
 
     /// Renders diagnostics from this session's sources (plain when `color` is false).
     pub fn render(&self, diags: &[Diagnostic], color: bool) -> String {
-        let _ = (diags, color);
-        todo!()
+        let mut out = String::new();
+        for d in diags {
+            let chunk = d.span.as_ref().and_then(|s| self.sources.iter().rev().find(|c| c.base <= s.start && s.start <= c.base + c.text.len()));
+            match chunk {
+                None => {
+                    let mut plain = d.clone();
+                    plain.span = None;
+                    out.push_str(&plain.render("", "", color));
+                }
+                Some(c) => {
+                    let local = |s: &std::ops::Range<usize>| s.start.saturating_sub(c.base)..s.end.saturating_sub(c.base);
+                    let mut shifted = d.clone();
+                    shifted.span = d.span.as_ref().map(local);
+                    let end = c.base + c.text.len();
+                    shifted.labels = d
+                        .labels
+                        .iter()
+                        .filter(|(s, _)| s.start >= c.base && s.end <= end + 1)
+                        .map(|(s, t)| (local(s), t.clone()))
+                        .collect();
+                    out.push_str(&shifted.render(&c.name, &c.text, color));
+                }
+            }
+        }
+        out
     }
 
     pub fn set(&mut self, name: &str, array: HostArray) -> Result<(), Diagnostic> {
-        let _ = (name, array);
-        todo!()
+        let expected: usize = array.shape.iter().product();
+        if array.data.len() != expected {
+            return Err(Diagnostic::spanless(
+                "E0210",
+                format!("`{name}`: {} elements do not fill the shape {:?}", array.data.len(), array.shape),
+            ));
+        }
+        let dtype = array.data.dtype();
+        let buffer = self.interp.backend.adopt(array.data)?;
+        self.interp.globals.insert(name.to_string(), Value::Array(Array::from_buffer(buffer, dtype, &array.shape)));
+        Ok(())
     }
 
     pub fn get(&mut self, name: &str) -> Result<HostArray, Diagnostic> {
-        let _ = name;
-        todo!()
+        match self.interp.globals.get(name) {
+            Some(Value::Array(a)) => {
+                let a = a.clone();
+                let data = graph::to_host(&*self.interp.backend, &a)?;
+                Ok(HostArray { data, shape: a.shape().to_vec() })
+            }
+            Some(other) => Err(Diagnostic::spanless("E0303", format!("`{name}` is {}, not an array", other.kind_name()))),
+            None => Err(Diagnostic::spanless("E0100", format!("unknown name `{name}`"))),
+        }
     }
 
     /// Names of variables and functions in scope (for completion).
     pub fn names(&self) -> Vec<String> {
-        todo!()
+        self.interp.names()
+    }
+}
+
+fn ty_of(v: &Value, backend: &dyn Backend) -> Ty {
+    match v {
+        Value::Array(a) => {
+            // Known scalar values let the checker follow shapes like `zeros([n, n])`.
+            let value = if a.rank() == 0 && a.is_ready() {
+                a.node.buffer().and_then(|b| backend.read(&b, &a.view, a.dtype()).ok()).map(|h| h.get_f64(0))
+            } else {
+                None
+            };
+            Ty::Array { dtype: Some(a.dtype()), shape: Some(dims(a.shape())), weak: a.weak, value }
+        }
+        Value::Tuple(items) => Ty::Tuple(items.iter().map(|i| ty_of(i, backend)).collect()),
+        Value::Str(_) => Ty::Str,
+        Value::DType(_) => Ty::DType,
+        Value::Func(f) => Ty::Func(f.clone()),
+        Value::None => Ty::None,
+        Value::Unit => Ty::Unit,
     }
 }

@@ -110,6 +110,8 @@ pub fn promote(a: DType, b: DType) -> DType {
 pub fn promote_weak(a: DType, a_weak: bool, b: DType, b_weak: bool) -> (DType, bool) {
     match (a_weak, b_weak) {
         (false, false) => (promote(a, b), false),
+        // Two literals: the one of the higher kind decides (`1 + 0.5` is a float literal).
+        (true, true) if a.kind() != b.kind() => (if a.kind() > b.kind() { a } else { b }, true),
         (true, true) => (promote(a, b), true),
         (false, true) => (promote_strong_weak(a, b), false),
         (true, false) => (promote_strong_weak(b, a), false),

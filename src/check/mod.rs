@@ -2,3 +2,6 @@
 //! and the checker that finds errors before anything runs.
 
 pub mod dtype;
+pub mod builtins;
+pub mod shape;
+pub mod checker;

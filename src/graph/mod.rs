@@ -189,6 +189,31 @@ pub trait Backend {
 
     /// Makes a host buffer usable by this backend (an upload on a GPU).
     fn adopt(&self, data: HostData) -> Result<Buffer, Diagnostic>;
+
+    /// How this backend runs these nodes, for `explain`: its kernels, one a line.
+    fn explain(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> String {
+        let _ = outputs;
+        nodes.iter().map(describe_node).collect::<Vec<_>>().join("\n")
+    }
+
+    /// Starts recording per-kernel timings (`--profile`).
+    fn start_profiling(&self) {}
+
+    /// The timings recorded since `start_profiling`, as a table; `None` when
+    /// the backend does not time kernels itself.
+    fn profile_report(&self) -> Option<String> {
+        None
+    }
+}
+
+/// One line for a node: `#12 f32[4, 5] = binary(add)(#10, #11)`.
+pub fn describe_node(node: &Rc<Node>) -> String {
+    let shape: Vec<String> = node.shape.iter().map(|d| d.to_string()).collect();
+    let (op, inputs) = match &*node.state.borrow() {
+        NodeState::Pending { op, inputs } => (format!("{op:?}"), inputs.iter().map(|i| format!("#{}", i.node.id)).collect::<Vec<_>>()),
+        NodeState::Ready(_) => ("buffer".to_string(), vec![]),
+    };
+    format!("#{} {}[{}] = {}({})", node.id, node.dtype, shape.join(", "), op.to_lowercase(), inputs.join(", "))
 }
 
 /// Evaluates every pending node that `arrays` depend on.
@@ -233,3 +258,4 @@ pub fn to_host(backend: &dyn Backend, array: &Array) -> Result<HostData, Diagnos
     let buffer = array.node.buffer().expect("realized above");
     backend.read(&buffer, &array.view, array.dtype())
 }
+pub mod build;

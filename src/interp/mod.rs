@@ -1,5 +1,732 @@
 //! The interpreter: statements, control flow, environments, calls of
-//! builtins and user functions; it builds the lazy graph and realizes it
-//! where a value must exist.
+//! builtins and user functions. It builds the lazy graph and realizes it
+//! where a value must exist (printing, conditions, static arguments, the end
+//! of a loop iteration, slice assignment).
 
+mod builtins;
+mod index;
+mod statics;
 pub mod value;
+
+use crate::check::builtins::{CallArg, bind};
+use crate::check::dtype::DType;
+use crate::check::shape::{describe, dims};
+use crate::diag::{Diagnostic, closest};
+use crate::graph::build;
+use crate::graph::data::HostData;
+use crate::graph::op::UnaryOp;
+use crate::graph::{self, Array, Backend};
+use crate::syntax::ast::*;
+use std::collections::HashMap;
+use std::io::Write;
+use std::rc::Rc;
+use value::Value;
+
+pub type R<T> = Result<T, Diagnostic>;
+
+/// How deep user functions may call each other before E0405.
+const MAX_CALL_DEPTH: usize = 200;
+/// Pending chains longer than this are realized after a statement, so that
+/// long straight-line programs keep small graphs.
+const MAX_PENDING_DEPTH: usize = 48;
+
+/// How a statement list ended.
+enum Flow {
+    Normal(Value),
+    Break(Span),
+    Continue(Span),
+}
+
+pub struct Interp {
+    pub backend: Rc<dyn Backend>,
+    pub globals: HashMap<String, Value>,
+    /// One scope per active user-function call; empty at top level.
+    frames: Vec<HashMap<String, Value>>,
+    pub out: Box<dyn Write>,
+    seed: u64,
+    random_calls: u64,
+}
+
+impl Interp {
+    pub fn new(backend: Rc<dyn Backend>) -> Interp {
+        let mut globals = HashMap::new();
+        for (name, v) in [
+            ("pi", std::f64::consts::PI),
+            ("e", std::f64::consts::E),
+            ("inf", f64::INFINITY),
+            ("nan", f64::NAN),
+        ] {
+            globals.insert(name.to_string(), Value::Array(build::scalar(DType::F64, v, true)));
+        }
+        Interp { backend, globals, frames: Vec::new(), out: Box::new(std::io::stdout()), seed: 0, random_calls: 0 }
+    }
+
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
+        self.random_calls = 0;
+    }
+
+    /// The key of the next random array (see `graph::random`).
+    fn next_random_key(&mut self) -> u64 {
+        let k = graph::random::key(self.seed, self.random_calls);
+        self.random_calls += 1;
+        k
+    }
+
+    /// Runs a program's statements at top level. Returns the value of a
+    /// trailing expression statement (for the REPL to show).
+    pub fn run(&mut self, program: &Program) -> R<Value> {
+        match self.exec_stmts(&program.stmts)? {
+            Flow::Normal(v) => Ok(v),
+            Flow::Break(span) | Flow::Continue(span) => Err(outside_loop(span)),
+        }
+    }
+
+    /// Evaluates an expression lazily, without realizing it (`:type`, `:explain`).
+    pub fn eval_lazy(&mut self, expr: &Expr) -> R<Value> {
+        let saved = self.random_calls;
+        let v = self.eval(expr);
+        self.random_calls = saved;
+        v
+    }
+
+    // ---- scopes -------------------------------------------------------------
+
+    fn scope(&mut self) -> &mut HashMap<String, Value> {
+        match self.frames.last_mut() {
+            Some(f) => f,
+            None => &mut self.globals,
+        }
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<&Value> {
+        self.frames.last().and_then(|f| f.get(name)).or_else(|| self.globals.get(name))
+    }
+
+    /// Every name in scope (for suggestions and completion).
+    pub fn names(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.globals.keys().cloned().collect();
+        if let Some(f) = self.frames.last() {
+            v.extend(f.keys().cloned());
+        }
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    fn unknown_name(&self, name: &str, span: &Span) -> Diagnostic {
+        let names = self.names();
+        let mut candidates: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+        candidates.extend(crate::check::builtins::names());
+        let mut d = Diagnostic::new("E0100", format!("unknown name `{name}`"), span.clone()).with_primary_label("not defined here");
+        if let Some(c) = closest(name, candidates) {
+            d = d.with_hint(format!("did you mean `{c}`?"));
+        }
+        d
+    }
+
+    // ---- statements ---------------------------------------------------------
+
+    fn exec_stmts(&mut self, stmts: &[Stmt]) -> R<Flow> {
+        let mut last = Value::Unit;
+        for stmt in stmts {
+            last = Value::Unit;
+            match self.exec(stmt)? {
+                Flow::Normal(v) => {
+                    if matches!(stmt.kind, StmtKind::Expr(_)) {
+                        last = v;
+                    }
+                }
+                other => return Ok(other),
+            }
+            self.bound_graph_depth()?;
+        }
+        Ok(Flow::Normal(last))
+    }
+
+    fn exec(&mut self, stmt: &Stmt) -> R<Flow> {
+        stacker::maybe_grow(64 * 1024, 4 * 1024 * 1024, || self.exec_inner(stmt))
+    }
+
+    fn exec_inner(&mut self, stmt: &Stmt) -> R<Flow> {
+        match &stmt.kind {
+            StmtKind::Let { target, value } => {
+                let v = self.eval(value)?;
+                self.bind_pattern(target, v, &value.span)?;
+            }
+            StmtKind::Assign { target, op, value } => self.assign(target, *op, value, &stmt.span)?,
+            StmtKind::Expr(e) => return self.exec_expr_stmt(e),
+            StmtKind::Fn(def) => {
+                self.scope().insert(def.name.name.clone(), Value::Func(def.clone()));
+            }
+            StmtKind::For { var, start, end, body } => {
+                let (lo, hi) = (self.eval(start)?, self.eval(end)?);
+                let lo = self.static_int_named(&lo, &start.span, "a loop bound")?;
+                let hi = self.static_int_named(&hi, &end.span, "a loop bound")?;
+                for i in lo..hi {
+                    self.scope().insert(var.name.clone(), Value::Array(build::scalar_i64(i, true)));
+                    match self.exec_stmts(&body.stmts)? {
+                        Flow::Break(_) => break,
+                        Flow::Continue(_) | Flow::Normal(_) => {}
+                    }
+                    self.realize_scope()?;
+                }
+            }
+            StmtKind::While { cond, body } => loop {
+                if !self.condition(cond)? {
+                    break;
+                }
+                match self.exec_stmts(&body.stmts)? {
+                    Flow::Break(_) => break,
+                    Flow::Continue(_) | Flow::Normal(_) => {}
+                }
+                self.realize_scope()?;
+            },
+            StmtKind::Break => return Ok(Flow::Break(stmt.span.clone())),
+            StmtKind::Continue => return Ok(Flow::Continue(stmt.span.clone())),
+        }
+        Ok(Flow::Normal(Value::Unit))
+    }
+
+    /// An expression statement; `if` and blocks pass `break`/`continue` up to the loop.
+    fn exec_expr_stmt(&mut self, e: &Expr) -> R<Flow> {
+        match &e.kind {
+            ExprKind::If { cond, then, otherwise } => {
+                if self.condition(cond)? {
+                    self.exec_stmts(&then.stmts)
+                } else if let Some(o) = otherwise {
+                    self.exec_expr_stmt(o)
+                } else {
+                    Ok(Flow::Normal(Value::Unit))
+                }
+            }
+            ExprKind::Block(b) => self.exec_stmts(&b.stmts),
+            _ => Ok(Flow::Normal(self.eval(e)?)),
+        }
+    }
+
+    fn bind_pattern(&mut self, pattern: &Pattern, value: Value, span: &Span) -> R<()> {
+        match pattern {
+            Pattern::Name(id) => {
+                if matches!(value, Value::Unit) {
+                    return Err(Diagnostic::new("E0303", "this has no value to bind", span.clone())
+                        .with_label(id.span.clone(), format!("`{}` would be bound to nothing", id.name)));
+                }
+                self.scope().insert(id.name.clone(), value);
+                Ok(())
+            }
+            Pattern::Tuple(items, pspan) => {
+                let Value::Tuple(values) = value else {
+                    return Err(Diagnostic::new("E0306", format!("expected a tuple of {} values, found {}", items.len(), value.kind_name()), span.clone())
+                        .with_label(pspan.clone(), "this pattern takes a tuple"));
+                };
+                if values.len() != items.len() {
+                    return Err(Diagnostic::new(
+                        "E0306",
+                        format!("this pattern has {} names but the value is a tuple of {}", items.len(), values.len()),
+                        pspan.clone(),
+                    )
+                    .with_label(span.clone(), format!("a tuple of {}", values.len())));
+                }
+                for (p, v) in items.iter().zip(values) {
+                    self.bind_pattern(p, v, span)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn assign(&mut self, target: &Expr, op: Option<BinOp>, value: &Expr, span: &Span) -> R<()> {
+        match &target.kind {
+            ExprKind::Name(name) => {
+                let current = match self.frames.last() {
+                    Some(f) => f.get(name).cloned(),
+                    None => self.globals.get(name).cloned(),
+                };
+                let Some(current) = current else {
+                    let mut d = self.unknown_name(name, &target.span);
+                    if self.lookup(name).is_some() {
+                        d = Diagnostic::new("E0100", format!("`{name}` is not a local variable of this function"), target.span.clone())
+                            .with_hint(format!("functions cannot rebind outer variables; use `let {name} = ...` for a local one"));
+                    } else {
+                        d.hint = Some(format!("use `let {name} = ...` to define it"));
+                    }
+                    return Err(d);
+                };
+                let rhs = self.eval(value)?;
+                let new = match op {
+                    None => rhs,
+                    Some(op) => {
+                        let a = self.expect_array(current, &target.span)?;
+                        let b = self.expect_array(rhs, &value.span)?;
+                        let r = build::binary(op, &a, &b, (Some(&target.span), Some(&value.span)), span)?;
+                        // `x += 1.5` on an int array must not silently change x's dtype (NumPy refuses too).
+                        if op != BinOp::Div && r.dtype() != a.dtype() && !a.weak {
+                            build::cast(&r, a.dtype(), Some(span))
+                        } else {
+                            r
+                        }
+                        .pipe(Value::Array)
+                    }
+                };
+                self.scope().insert(name.clone(), new);
+                Ok(())
+            }
+            ExprKind::Index { base, indices } => {
+                let base_val = self.eval(base)?;
+                let base_arr = self.expect_array(base_val, &base.span)?;
+                graph::realize(&*self.backend, &[&base_arr])?;
+                let view = self.index(&base_arr, indices, &target.span)?;
+                let index::Indexed::View(dst) = view else {
+                    return Err(Diagnostic::new("E0208", "assignment through an integer-array index is not supported yet", target.span.clone())
+                        .with_hint("use `where` to build the new array"));
+                };
+                if dst.view.shape.iter().zip(&dst.view.strides).any(|(&d, &s)| d > 1 && s == 0) {
+                    return Err(Diagnostic::new("E0208", "cannot write into a broadcast view", target.span.clone())
+                        .with_hint("its elements share memory; make a copy first with `copy(x)`"));
+                }
+                let rhs = self.eval(value)?;
+                let rhs = self.expect_array(rhs, &value.span)?;
+                let src = match op {
+                    None => rhs,
+                    Some(op) => build::binary(op, &dst, &rhs, (Some(&target.span), Some(&value.span)), span)?,
+                };
+                let target_shape = dst.shape().to_vec();
+                let fits = src.rank() <= target_shape.len()
+                    && src.shape().iter().rev().zip(target_shape.iter().rev()).all(|(&s, &t)| s == t || s == 1);
+                if !fits {
+                    let ts = describe(Some(dst.dtype()), &dims(&target_shape));
+                    let vs = describe(Some(src.dtype()), &dims(src.shape()));
+                    return Err(Diagnostic::new("E0208", format!("cannot assign {vs} to a slice of shape {ts}"), span.clone())
+                        .with_label(target.span.clone(), format!("this slice is {ts}"))
+                        .with_label(value.span.clone(), format!("this is {vs}"))
+                        .with_hint("the value must have the slice's shape or broadcast to it"));
+                }
+                let src = build::broadcast_view(&build::cast(&src, dst.dtype(), Some(&value.span)), &target_shape);
+                // Every pending computation must read the old contents before we overwrite them.
+                self.realize_all()?;
+                graph::realize(&*self.backend, &[&src])?;
+                let buffer = dst.node.buffer().ok_or_else(|| Diagnostic::new("E0499", "internal: target not realized", span.clone()))?;
+                self.backend.write(&buffer, &dst.view, &src).map_err(|d| d.or_span(span))
+            }
+            _ => Err(Diagnostic::new("E0005", "cannot assign to this expression", target.span.clone())
+                .with_hint("only names and indexed names (`a[i, :]`) can be assigned")),
+        }
+    }
+
+    /// Realizes every pending array in the innermost scope (loop-carried values).
+    fn realize_scope(&mut self) -> R<()> {
+        let arrays: Vec<Array> = match self.frames.last() {
+            Some(f) => f.values().flat_map(arrays_of).collect(),
+            None => self.globals.values().flat_map(arrays_of).collect(),
+        };
+        let refs: Vec<&Array> = arrays.iter().filter(|a| !a.is_ready()).collect();
+        graph::realize(&*self.backend, &refs)
+    }
+
+    /// Realizes every pending array in every scope.
+    fn realize_all(&mut self) -> R<()> {
+        let mut arrays: Vec<Array> = self.globals.values().flat_map(arrays_of).collect();
+        for f in &self.frames {
+            arrays.extend(f.values().flat_map(arrays_of));
+        }
+        let refs: Vec<&Array> = arrays.iter().filter(|a| !a.is_ready()).collect();
+        graph::realize(&*self.backend, &refs)
+    }
+
+    fn bound_graph_depth(&mut self) -> R<()> {
+        let scope = match self.frames.last() {
+            Some(f) => f,
+            None => &self.globals,
+        };
+        let deep: Vec<Array> =
+            scope.values().flat_map(arrays_of).filter(|a| !a.is_ready() && a.node.depth > MAX_PENDING_DEPTH).collect();
+        if deep.is_empty() {
+            return Ok(());
+        }
+        let refs: Vec<&Array> = deep.iter().collect();
+        graph::realize(&*self.backend, &refs)
+    }
+
+    fn condition(&mut self, cond: &Expr) -> R<bool> {
+        let v = self.eval(cond)?;
+        let a = match v {
+            Value::Array(a) => a,
+            other => {
+                return Err(Diagnostic::new("E0301", format!("a condition must be a bool, found {}", other.kind_name()), cond.span.clone()));
+            }
+        };
+        if a.dtype() != DType::Bool || a.size() != 1 {
+            let t = describe(Some(a.dtype()), &dims(a.shape()));
+            let hint = if a.dtype() != DType::Bool {
+                "compare it with something: `x > 0`, `x != 0`"
+            } else {
+                "reduce it to one bool with `any(...)` or `all(...)`"
+            };
+            return Err(Diagnostic::new("E0301", format!("a condition must be one bool, found {t}"), cond.span.clone())
+                .with_primary_label(format!("this is {t}"))
+                .with_hint(hint));
+        }
+        let host = graph::to_host(&*self.backend, &a).map_err(|d| d.or_span(&cond.span))?;
+        Ok(host.get_f64(0) != 0.0)
+    }
+
+    // ---- expressions --------------------------------------------------------
+
+    pub fn eval(&mut self, expr: &Expr) -> R<Value> {
+        stacker::maybe_grow(64 * 1024, 4 * 1024 * 1024, || self.eval_inner(expr))
+    }
+
+    fn eval_inner(&mut self, expr: &Expr) -> R<Value> {
+        let span = &expr.span;
+        Ok(match &expr.kind {
+            ExprKind::Int(v) => Value::Array(build::scalar_i64(*v, true)),
+            ExprKind::Float(v) => Value::Array(build::scalar(DType::F64, *v, true)),
+            ExprKind::Bool(v) => Value::Array(build::scalar(DType::Bool, *v as u8 as f64, false)),
+            ExprKind::Str(s) => Value::Str(s.clone()),
+            ExprKind::Name(name) => match self.lookup(name) {
+                Some(v) => v.clone(),
+                None => {
+                    if name == "none" {
+                        Value::None
+                    } else if let Some(dt) = DType::parse(name) {
+                        Value::DType(dt)
+                    } else if crate::check::builtins::find(name).is_some() {
+                        return Err(Diagnostic::new("E0106", format!("`{name}` is a builtin function, not a value"), span.clone())
+                            .with_hint(format!("call it: `{name}(...)`")));
+                    } else {
+                        return Err(self.unknown_name(name, span));
+                    }
+                }
+            },
+            ExprKind::ArrayLit(items) => Value::Array(self.array_literal(items, span)?),
+            ExprKind::Tuple(items) => Value::Tuple(items.iter().map(|e| self.eval(e)).collect::<R<_>>()?),
+            ExprKind::Unary(op, inner) => {
+                let a = self.eval_array(inner)?;
+                let (uop, name) = match op {
+                    UnOp::Neg => (UnaryOp::Neg, "-"),
+                    UnOp::Not => (UnaryOp::Not, "not"),
+                };
+                Value::Array(self.fold(build::unary(uop, name, &a, Some(&inner.span), span)?)?)
+            }
+            ExprKind::Binary(op, l, r) => {
+                let a = self.eval_array(l)?;
+                let b = self.eval_array(r)?;
+                Value::Array(self.fold(build::binary(*op, &a, &b, (Some(&l.span), Some(&r.span)), span)?)?)
+            }
+            ExprKind::Cast(inner, ty) => {
+                let a = self.eval_array(inner)?;
+                let Some(dt) = DType::parse(&ty.name) else {
+                    return Err(unknown_dtype(ty));
+                };
+                Value::Array(self.fold(build::cast(&a, dt, Some(span)).with_weak(false))?)
+            }
+            ExprKind::Call { func, args } => self.call(func, args, span)?,
+            ExprKind::Index { base, indices } => {
+                let a = self.eval_array(base)?;
+                match self.index(&a, indices, span)? {
+                    index::Indexed::View(v) | index::Indexed::Gathered(v) => Value::Array(v),
+                }
+            }
+            ExprKind::If { cond, then, otherwise } => {
+                if self.condition(cond)? {
+                    self.block_value(&then.stmts)?
+                } else if let Some(e) = otherwise {
+                    self.eval(e)?
+                } else {
+                    Value::Unit
+                }
+            }
+            ExprKind::Block(block) => self.block_value(&block.stmts)?,
+        })
+    }
+
+    /// Computes scalar arithmetic on host values at once (loop counters,
+    /// `n - 1`, `-1` in a slice): a graph and a kernel launch would cost far
+    /// more than the arithmetic.
+    fn fold(&self, a: Array) -> R<Array> {
+        if a.is_ready() || a.size() != 1 {
+            return Ok(a);
+        }
+        let foldable = match &*a.node.state.borrow() {
+            graph::NodeState::Pending { op, inputs } => {
+                op.is_elementwise()
+                    && inputs.iter().all(|i| {
+                        i.node.buffer().is_some_and(|b| matches!(&*b.storage(), graph::Storage::Host(_)))
+                    })
+            }
+            graph::NodeState::Ready(_) => false,
+        };
+        if foldable {
+            let node = a.node.clone();
+            crate::backend::cpu::CpuBackend::new().execute(std::slice::from_ref(&node), std::slice::from_ref(&node))?;
+        }
+        Ok(a)
+    }
+
+    fn block_value(&mut self, stmts: &[Stmt]) -> R<Value> {
+        match self.exec_stmts(stmts)? {
+            Flow::Normal(v) => Ok(v),
+            // a break inside an `if` inside a loop travels up as an error only
+            // when there is no loop; loops catch it in exec_stmts
+            Flow::Break(s) => Err(Diagnostic::new("E0406", "`break` inside an expression is not supported", s)
+                .with_hint("use `if ... { break }` as a statement of the loop body")),
+            Flow::Continue(s) => Err(Diagnostic::new("E0406", "`continue` inside an expression is not supported", s)
+                .with_hint("use `if ... { continue }` as a statement of the loop body")),
+        }
+    }
+
+    pub fn eval_array(&mut self, expr: &Expr) -> R<Array> {
+        let v = self.eval(expr)?;
+        self.expect_array(v, &expr.span)
+    }
+
+    fn expect_array(&self, v: Value, span: &Span) -> R<Array> {
+        match v {
+            Value::Array(a) => Ok(a),
+            Value::Func(f) => Err(Diagnostic::new("E0106", format!("`{}` is a function, not an array", f.name.name), span.clone())
+                .with_hint(format!("call it: `{}(...)`", f.name.name))),
+            other => Err(Diagnostic::new("E0303", format!("expected an array, found {}", other.kind_name()), span.clone())),
+        }
+    }
+
+    fn array_literal(&mut self, items: &[Expr], span: &Span) -> R<Array> {
+        let mut parts = Vec::with_capacity(items.len());
+        for item in items {
+            parts.push(self.eval_array(item)?);
+        }
+        let Some(first) = parts.first() else {
+            return Ok(Array::from_host(HostData::F32(vec![]), &[0]));
+        };
+        let inner = first.shape().to_vec();
+        let (mut dt, mut weak) = (first.dtype(), first.weak);
+        for (k, p) in parts.iter().enumerate() {
+            if p.shape() != inner.as_slice() {
+                let a = describe(Some(first.dtype()), &dims(&inner));
+                let b = describe(Some(p.dtype()), &dims(p.shape()));
+                return Err(Diagnostic::new("E0206", "the elements of an array literal must all have one shape", span.clone())
+                    .with_label(items[0].span.clone(), format!("this is {a}"))
+                    .with_label(items[k].span.clone(), format!("this is {b}")));
+            }
+            (dt, weak) = crate::check::dtype::promote_weak(dt, weak, p.dtype(), p.weak);
+        }
+        if weak && dt.is_float() {
+            dt = DType::DEFAULT_FLOAT;
+        }
+        let refs: Vec<&Array> = parts.iter().collect();
+        graph::realize(&*self.backend, &refs)?;
+        let mut values = HostData::zeros(dt, 0);
+        for p in &parts {
+            let h = graph::to_host(&*self.backend, &build::cast(p, dt, None))?;
+            append(&mut values, h);
+        }
+        let mut shape = vec![parts.len()];
+        shape.extend(inner);
+        let buffer = self.backend.adopt(values)?;
+        Ok(Array::from_buffer(buffer, dt, &shape))
+    }
+
+    // ---- calls --------------------------------------------------------------
+
+    fn call(&mut self, func: &Ident, args: &[Arg], span: &Span) -> R<Value> {
+        if let Some(Value::Func(def)) = self.lookup(&func.name).cloned() {
+            return self.call_user(&def, args, span);
+        }
+        if let Some(b) = crate::check::builtins::find(&func.name) {
+            return self.call_builtin(b, args, span);
+        }
+        if let Some(v) = self.lookup(&func.name) {
+            return Err(Diagnostic::new("E0106", format!("`{}` is {}, not a function", func.name, v.kind_name()), func.span.clone()));
+        }
+        let names = self.names();
+        let mut candidates: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+        candidates.extend(crate::check::builtins::names());
+        let mut d = Diagnostic::new("E0101", format!("unknown function `{}`", func.name), func.span.clone());
+        if let Some(c) = closest(&func.name, candidates) {
+            d = d.with_hint(format!("did you mean `{c}`?"));
+        }
+        Err(d)
+    }
+
+    fn eval_args(&mut self, args: &[Arg], sequence_params: bool) -> R<Vec<CallArg<Value>>> {
+        args.iter()
+            .map(|arg| {
+                // `concat([a, b])`: a list of arrays of different shapes is a sequence, not one array.
+                let value = match (&arg.value.kind, sequence_params) {
+                    (ExprKind::ArrayLit(items), true) => Value::Tuple(items.iter().map(|e| self.eval(e)).collect::<R<_>>()?),
+                    _ => self.eval(&arg.value)?,
+                };
+                Ok(CallArg { name: arg.name.as_ref().map(|n| (n.name.clone(), n.span.clone())), value, span: arg.value.span.clone() })
+            })
+            .collect()
+    }
+
+    fn call_user(&mut self, def: &Rc<FnDef>, args: &[Arg], span: &Span) -> R<Value> {
+        if self.frames.len() >= MAX_CALL_DEPTH {
+            return Err(Diagnostic::new("E0405", format!("calls nested more than {MAX_CALL_DEPTH} deep"), span.clone())
+                .with_label(def.name.span.clone(), format!("`{}` is defined here", def.name.name))
+                .with_hint("does the function call itself without a condition that stops it?"));
+        }
+        let values = self.eval_args(args, false)?;
+        let params: Vec<(&str, bool, bool)> = def.params.iter().map(|p| (p.name.name.as_str(), p.default.is_none(), false)).collect();
+        let (slots, _) = bind(&def.name.name, &params, values, span)?;
+        let mut frame = HashMap::new();
+        let mut sizes: HashMap<String, (usize, Span)> = HashMap::new();
+        // Defaults are evaluated in the callee's scope, after the earlier parameters.
+        self.frames.push(HashMap::new());
+        let result = (|| {
+            for (param, slot) in def.params.iter().zip(slots) {
+                let (value, arg_span) = match slot {
+                    Some(v) => v,
+                    None => {
+                        let Some(default) = &param.default else { unreachable!("bind checked required params") };
+                        (self.eval(default)?, default.span.clone())
+                    }
+                };
+                let value = match &param.ann {
+                    Some(ann) => self.check_annotation(value, ann, &mut sizes, &arg_span, &param.name.name)?,
+                    None => value,
+                };
+                if let Some(f) = self.frames.last_mut() {
+                    f.insert(param.name.name.clone(), value.clone());
+                }
+                frame.insert(param.name.name.clone(), value);
+            }
+            // Size variables of the annotations are values in the body: `fn f(x: [n]) = n * 2`.
+            for (name, (size, _)) in &sizes {
+                if let Some(f) = self.frames.last_mut() {
+                    f.entry(name.clone()).or_insert_with(|| Value::Array(build::scalar_i64(*size as i64, true)));
+                }
+            }
+            let v = match &def.body.kind {
+                ExprKind::Block(b) => self.block_value(&b.stmts)?,
+                _ => self.eval(&def.body)?,
+            };
+            match &def.ret {
+                Some(ann) => self.check_annotation(v, ann, &mut sizes, &def.body.span, "the result"),
+                None => Ok(v),
+            }
+        })();
+        self.frames.pop();
+        result.map_err(|d| {
+            let inside = d.span.as_ref().is_some_and(|s| s.start >= def.span.start && s.end <= def.span.end);
+            // A recursive function would otherwise get one label per level.
+            let labelled = d.labels.iter().any(|(s, _)| s == span);
+            if inside && !labelled {
+                d.with_label(span.clone(), format!("in this call of `{}`", def.name.name))
+            } else {
+                d
+            }
+        })
+    }
+
+    /// Checks a value against `f32[n, m]`-style annotations, binding size variables.
+    fn check_annotation(&mut self, value: Value, ann: &TypeAnn, sizes: &mut HashMap<String, (usize, Span)>, span: &Span, what: &str) -> R<Value> {
+        let Value::Array(mut a) = value else {
+            return Err(Diagnostic::new("E0303", format!("{what} must be an array, found {}", value.kind_name()), span.clone())
+                .with_label(ann.span.clone(), "declared here"));
+        };
+        if let Some(dt_name) = &ann.dtype {
+            let Some(dt) = DType::parse(&dt_name.name) else { return Err(unknown_dtype(dt_name)) };
+            if a.dtype() != dt {
+                if a.weak {
+                    a = build::cast(&a, dt, Some(span)).with_weak(false);
+                } else {
+                    return Err(Diagnostic::new("E0304", format!("{what} should be {dt}, found {}", a.dtype()), span.clone())
+                        .with_label(ann.span.clone(), format!("declared as {dt} here"))
+                        .with_hint(format!("convert it with `as {dt}`")));
+                }
+            }
+        }
+        if let Some(dims_ann) = &ann.dims {
+            let shape = a.shape().to_vec();
+            let t = describe(Some(a.dtype()), &dims(&shape));
+            if dims_ann.len() != shape.len() {
+                return Err(Diagnostic::new("E0207", format!("{what} should have {} axes, found {t}", dims_ann.len()), span.clone())
+                    .with_label(ann.span.clone(), "declared here"));
+            }
+            for (d, &n) in dims_ann.iter().zip(&shape) {
+                match d {
+                    DimAnn::Fixed(v, dspan) => {
+                        if *v as usize != n {
+                            return Err(Diagnostic::new("E0207", format!("{what} should have size {v} here, found {t}"), span.clone())
+                                .with_label(dspan.clone(), "declared here"));
+                        }
+                    }
+                    DimAnn::Var(id) => match sizes.get(&id.name) {
+                        Some((bound, bound_span)) if *bound != n => {
+                            return Err(Diagnostic::new("E0207", format!("size `{}` is {bound} and {n} at once", id.name), span.clone())
+                                .with_primary_label(format!("here `{}` would be {n} ({t})", id.name))
+                                .with_label(bound_span.clone(), format!("here `{}` is {bound}", id.name))
+                                .with_hint(format!("every use of `{}` in the signature must have the same size", id.name)));
+                        }
+                        Some(_) => {}
+                        None => {
+                            sizes.insert(id.name.clone(), (n, span.clone()));
+                        }
+                    },
+                }
+            }
+        }
+        Ok(Value::Array(a))
+    }
+
+    /// Text of a value as `print` shows it.
+    pub fn display(&mut self, v: &Value) -> R<String> {
+        Ok(match v {
+            Value::Array(a) => {
+                let host = graph::to_host(&*self.backend, a)?;
+                crate::format::format_array(&host, a.shape())
+            }
+            Value::Tuple(items) => {
+                let parts: Vec<String> = items.iter().map(|i| self.display(i)).collect::<R<_>>()?;
+                if parts.len() == 1 { format!("({},)", parts[0]) } else { format!("({})", parts.join(", ")) }
+            }
+            Value::Str(s) => s.clone(),
+            Value::DType(d) => d.name().to_string(),
+            Value::Func(f) => format!("<fn {}>", f.name.name),
+            Value::None => "none".into(),
+            Value::Unit => String::new(),
+        })
+    }
+}
+
+trait Pipe: Sized {
+    fn pipe<T>(self, f: impl FnOnce(Self) -> T) -> T {
+        f(self)
+    }
+}
+impl<T> Pipe for T {}
+
+fn arrays_of(v: &Value) -> Vec<Array> {
+    match v {
+        Value::Array(a) => vec![a.clone()],
+        Value::Tuple(items) => items.iter().flat_map(arrays_of).collect(),
+        _ => vec![],
+    }
+}
+
+fn append(dst: &mut HostData, src: HostData) {
+    match (dst, src) {
+        (HostData::Bool(a), HostData::Bool(b)) => a.extend(b),
+        (HostData::I32(a), HostData::I32(b)) => a.extend(b),
+        (HostData::I64(a), HostData::I64(b)) => a.extend(b),
+        (HostData::F32(a), HostData::F32(b)) => a.extend(b),
+        (HostData::F64(a), HostData::F64(b)) => a.extend(b),
+        _ => {}
+    }
+}
+
+fn unknown_dtype(ty: &Ident) -> Diagnostic {
+    let names = DType::ALL.map(|d| d.name());
+    let mut d = Diagnostic::new("E0302", format!("unknown dtype `{}`", ty.name), ty.span.clone())
+        .with_hint(format!("the dtypes are {}", names.join(", ")));
+    if let Some(c) = closest(&ty.name, names) {
+        d = d.with_hint(format!("did you mean `{c}`? The dtypes are {}", names.join(", ")));
+    }
+    d
+}
+
+fn outside_loop(span: Span) -> Diagnostic {
+    Diagnostic::new("E0406", "`break` or `continue` outside a loop", span).with_hint("they can only appear in `for` and `while` bodies")
+}

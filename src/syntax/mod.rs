@@ -1,21 +1,273 @@
-//! Source text to AST: the logos lexer, a layout pass that turns line breaks
-//! into statement separators, and the lalrpop parser. (Being written.)
+//! Source text to AST: the logos lexer (`token`), a layout pass that turns
+//! line breaks into statement separators (`layout`), and the lalrpop parser
+//! (grammar/arr.lalrpop), with every failure turned into a `Diagnostic`.
 
 pub mod ast;
+mod build;
+pub mod layout;
+pub mod token;
+
+lalrpop_util::lalrpop_mod!(
+    #[allow(clippy::all, clippy::pedantic, unused)]
+    grammar,
+    "/arr.rs"
+);
 
 use crate::diag::Diagnostic;
-use ast::Program;
+use ast::{Program, Span};
+use lalrpop_util::ParseError;
+use token::Tok;
+
+pub use build::MAX_DEPTH;
 
 /// Parses a whole program. Spans are byte offsets into `source` plus `base`
 /// (the session numbers all the sources it has seen in one space).
+///
+/// On failure, returns every lexer error and invalid assignment target found,
+/// plus the first syntax error, in source order.
 pub fn parse_program(source: &str, base: usize) -> Result<Program, Vec<Diagnostic>> {
-    let _ = (source, base);
-    todo!()
+    match parse(source, base) {
+        Outcome {
+            program: Some(program),
+            diags,
+            ..
+        } if diags.is_empty() => Ok(program),
+        Outcome { diags, .. } => Err(diags),
+    }
 }
 
 /// True when `source` fails to parse only because it ended too early (an open
 /// bracket or block, a trailing operator): the REPL then asks for another line.
 pub fn is_incomplete(source: &str) -> bool {
-    let _ = source;
-    todo!()
+    parse(source, 0).only_eof
+}
+
+struct Outcome {
+    program: Option<Program>,
+    diags: Vec<Diagnostic>,
+    /// The only problem is that the input ended too early.
+    only_eof: bool,
+}
+
+fn parse(source: &str, base: usize) -> Outcome {
+    let (tokens, mut diags) = token::lex(source, base);
+    let lexer_ok = diags.is_empty();
+    let mut layout = layout::layout(tokens);
+    let spans: Vec<Span> = layout.tokens.iter().map(|(l, _, r)| *l..*r).collect();
+    let mut user_errors = Vec::new();
+    let result =
+        grammar::ProgramParser::new().parse(&mut user_errors, std::mem::take(&mut layout.tokens).into_iter().map(Ok));
+    let no_other_errors = lexer_ok && user_errors.is_empty();
+    diags.append(&mut user_errors);
+    let (program, only_eof) = match result {
+        Ok(program) => (Some(program), false),
+        Err(err) => {
+            let eof = matches!(err, ParseError::UnrecognizedEof { .. });
+            let at = match &err {
+                ParseError::UnrecognizedToken { token: (l, ..), .. } | ParseError::ExtraToken { token: (l, ..) } => *l,
+                _ => source.len() + base,
+            };
+            let diag = convert_error(err, source, base, &layout, spans.last());
+            // An unterminated string swallows the rest of the line; the end of input that follows is no news.
+            let after_open_string = eof && diags.iter().any(|d| d.code == "E0006");
+            if !after_open_string && !follows_invalid_chars(at, &diags, &spans) {
+                diags.push(diag);
+            }
+            (None, eof && no_other_errors)
+        }
+    };
+    diags.sort_by_key(|d| d.span.as_ref().map_or(0, |s| s.start));
+    Outcome {
+        program,
+        diags,
+        only_eof,
+    }
+}
+
+/// Whether a syntax error is at the first token after skipped invalid
+/// characters: it is then most likely caused by them (`a $ b` is not two
+/// errors), and only the invalid characters are reported.
+fn follows_invalid_chars(at: usize, lexer_diags: &[Diagnostic], spans: &[Span]) -> bool {
+    let before = spans.partition_point(|s| s.end <= at);
+    let previous_end = if before == 0 { 0 } else { spans[before - 1].end };
+    lexer_diags
+        .iter()
+        .any(|d| d.code == "E0003" && d.span.as_ref().is_some_and(|s| s.start >= previous_end && s.end <= at))
+}
+
+fn convert_error(
+    err: ParseError<usize, Tok, Diagnostic>,
+    source: &str,
+    base: usize,
+    layout: &layout::Layout,
+    last_token: Option<&Span>,
+) -> Diagnostic {
+    match err {
+        ParseError::UnrecognizedToken {
+            token: (l, tok, r),
+            expected,
+        } => {
+            let found = describe_found(&tok, l..r, source, base);
+            let mut diag = Diagnostic::new("E0001", format!("unexpected {found}"), l..r)
+                .with_primary_label(format!("found {found}"));
+            if let Some((_, met)) = layout.unmatched.iter().find(|(span, _)| *span == (l..r)) {
+                diag = match met {
+                    Some((opener, at)) => diag
+                        .with_primary_label(format!(
+                            "this `{}` does not match the `{}`",
+                            tok.symbol(),
+                            opener.symbol()
+                        ))
+                        .with_label(at.clone(), format!("this `{}` is still open", opener.symbol())),
+                    None => diag.with_primary_label(format!("this `{}` closes nothing", tok.symbol())),
+                };
+            }
+            let mut hint = expected_in_words(&expected);
+            // After a complete operand (no name expected), a stray `=` is most
+            // likely a comparison, as in `if x = 1 {`.
+            if tok == Tok::Assign && !expected.iter().any(|e| e == "Ident") {
+                hint = Some(match hint {
+                    Some(h) => format!("{h} (use `==` to compare)"),
+                    None => "use `==` to compare".to_string(),
+                });
+            }
+            if let Some(hint) = hint {
+                diag = diag.with_hint(hint);
+            }
+            diag
+        }
+        ParseError::ExtraToken { token: (l, tok, r) } => {
+            let found = describe_found(&tok, l..r, source, base);
+            Diagnostic::new("E0001", format!("unexpected {found}"), l..r).with_primary_label(format!("found {found}"))
+        }
+        ParseError::UnrecognizedEof { expected, .. } => {
+            // The last token, not the empty span after it: that renders
+            // clearly even when the input ends in blank lines or comments.
+            let (span, label) = match last_token {
+                Some(span) => (span.clone(), "the input ends after this"),
+                None => (source.len() + base..source.len() + base, "the input ends here"),
+            };
+            let mut diag = Diagnostic::new("E0002", "unexpected end of input", span).with_primary_label(label);
+            // Innermost first: that is the bracket the user most likely forgot.
+            for (tok, span) in layout.unclosed.iter().rev().take(3) {
+                diag = diag.with_label(span.clone(), format!("this `{}` is not closed", tok.symbol()));
+            }
+            if let Some(hint) = expected_in_words(&expected) {
+                diag = diag.with_hint(hint);
+            }
+            diag
+        }
+        // The external lexer reports its problems as diagnostics, not here.
+        ParseError::InvalidToken { location } => Diagnostic::new("E0003", "unrecognised token", location..location + 1),
+        ParseError::User { error } => error,
+    }
+}
+
+fn describe_found(tok: &Tok, span: Span, source: &str, base: usize) -> String {
+    let text = source
+        .get(span.start.saturating_sub(base)..span.end.saturating_sub(base))
+        .unwrap_or("");
+    match tok {
+        Tok::Sep if text == ";" => "`;`".to_string(),
+        Tok::Sep => "end of line".to_string(),
+        Tok::Int(_) | Tok::Float(_) => format!("number `{text}`"),
+        _ => tok.to_string(),
+    }
+}
+
+/// Terminals that can begin an expression, as lalrpop names them.
+const EXPR_START: &[&str] = &[
+    "Int",
+    "Float",
+    "Str",
+    "Ident",
+    "\"true\"",
+    "\"false\"",
+    "\"(\"",
+    "\"[\"",
+    "\"-\"",
+    "\"not\"",
+    "\"if\"",
+    "\"{\"",
+];
+/// Terminals that can begin a statement but not an expression.
+const STMT_START: &[&str] = &["\"let\"", "\"fn\"", "\"for\"", "\"while\"", "\"break\"", "\"continue\""];
+/// Terminals that can continue an expression.
+const OPERATORS: &[&str] = &[
+    "\"+\"", "\"-\"", "\"*\"", "\"/\"", "\"%\"", "\"**\"", "\"@\"", "\"==\"", "\"!=\"", "\"<\"", "\"<=\"", "\">\"",
+    "\">=\"", "\"and\"", "\"or\"", "\"as\"", "\"[\"",
+];
+const COMPOUND_ASSIGN: &[&str] = &["\"+=\"", "\"-=\"", "\"*=\"", "\"/=\""];
+
+/// Turns lalrpop's list of expected terminals into a short phrase: whole
+/// groups (anything that starts an expression, any operator) are named as
+/// one item, so the user reads "an expression" rather than twelve tokens.
+fn expected_in_words(expected: &[String]) -> Option<String> {
+    let has = |name: &str| expected.iter().any(|e| e == name);
+    let mut items: Vec<String> = Vec::new();
+    let mut covered: Vec<&str> = Vec::new();
+    let statement = has("\"let\"");
+    // Dimensions in a type take numbers and names too, but not expressions.
+    let expression = has("Int") && has("Ident") && has("\"(\"");
+    if statement {
+        items.push("a statement".to_string());
+        covered.extend(STMT_START);
+        covered.extend(EXPR_START);
+    } else if expression {
+        items.push("an expression".to_string());
+        covered.extend(EXPR_START);
+    }
+    if has("\"+\"") && has("\"*\"") {
+        items.push("an operator".to_string());
+        covered.extend(OPERATORS);
+    }
+    if has("\"+=\"") {
+        covered.extend(COMPOUND_ASSIGN);
+    }
+    let mut end_of_line = false;
+    for name in expected {
+        if covered.contains(&name.as_str()) {
+            continue;
+        }
+        if name == "Sep" {
+            end_of_line = true;
+        } else if let Some(sym) = name.strip_prefix('"').and_then(|s| s.strip_suffix('"')) {
+            items.push(format!("`{}`", sym.replace("\\\"", "\"")));
+        } else {
+            let word = match name.as_str() {
+                "Int" | "Float" => "a number",
+                "Str" => "a string",
+                "Ident" => "a name",
+                other => other,
+            };
+            if !items.iter().any(|item| item == word) {
+                items.push(word.to_string());
+            }
+        }
+    }
+    // An operator listed alone is an artefact of the parser having already
+    // reduced its operand (`if x = 1` would say "expected `or` or `{`").
+    let lone_operator = |i: &String| {
+        !matches!(i.as_str(), "`-`" | "`[`") && OPERATORS.iter().any(|op| format!("`{}`", op.trim_matches('"')) == *i)
+    };
+    if items.iter().any(|i| !lone_operator(i)) {
+        items.retain(|i| !lone_operator(i));
+    }
+    // Closing brackets read best last: "`,` or `]`".
+    let (closers, mut items): (Vec<String>, Vec<String>) = items
+        .into_iter()
+        .partition(|i| matches!(i.as_str(), "`)`" | "`]`" | "`}`"));
+    items.extend(closers);
+    if end_of_line {
+        items.push("end of line".to_string());
+    }
+    if items.len() > 6 {
+        items.truncate(5);
+        items.push("another token".to_string());
+    }
+    match items.len() {
+        0 => None,
+        1 => Some(format!("expected {}", items[0])),
+        n => Some(format!("expected {} or {}", items[..n - 1].join(", "), items[n - 1])),
+    }
 }

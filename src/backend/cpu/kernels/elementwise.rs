@@ -24,7 +24,7 @@ fn modulo_by_zero() -> Diagnostic {
 
 fn negative_power() -> Diagnostic {
     Diagnostic::spanless("E0401", "integers cannot be raised to negative integer powers")
-        .with_hint("cast the base to float first, e.g. `float(x) ** n`")
+        .with_hint("cast the base to float first, e.g. `(x as f64) ** n`")
 }
 
 pub(super) fn cast(dtype: DType, a: &HostData, va: &View) -> HostData {

@@ -1,0 +1,272 @@
+//! The table of builtin functions: names, parameters, documentation and an
+//! example each. It drives argument binding (in the checker and at run
+//! time), the REPL's completion and `:help`, and `docs/builtins.md`.
+
+use crate::diag::{Diagnostic, closest};
+use crate::syntax::ast::Span;
+
+/// How a builtin's parameter is passed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamKind {
+    /// An array operand (graph input).
+    Array,
+    /// A value needed while building the graph: a shape, an axis, a count, a
+    /// dtype name, a flag. It must be known before the statement runs.
+    Static,
+    /// Any number of trailing positional values (`print`).
+    Rest,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct ParamSpec {
+    pub name: &'static str,
+    pub kind: ParamKind,
+    pub required: bool,
+}
+
+#[derive(Debug)]
+pub struct Builtin {
+    pub name: &'static str,
+    pub params: &'static [ParamSpec],
+    /// Signature as shown in help, e.g. `sum(x, axis=none, keepdims=false)`.
+    pub signature: &'static str,
+    pub doc: &'static str,
+    pub example: &'static str,
+    pub category: &'static str,
+}
+
+const fn a(name: &'static str) -> ParamSpec {
+    ParamSpec { name, kind: ParamKind::Array, required: true }
+}
+const fn s(name: &'static str) -> ParamSpec {
+    ParamSpec { name, kind: ParamKind::Static, required: true }
+}
+const fn so(name: &'static str) -> ParamSpec {
+    ParamSpec { name, kind: ParamKind::Static, required: false }
+}
+const fn rest(name: &'static str) -> ParamSpec {
+    ParamSpec { name, kind: ParamKind::Rest, required: false }
+}
+
+macro_rules! builtins {
+    ($( $cat:literal { $( $name:literal ( $($p:expr),* ) $sig:literal $doc:literal $ex:literal ;)* } )*) => {
+        pub static BUILTINS: &[Builtin] = &[
+            $($( Builtin { name: $name, params: &[$($p),*], signature: $sig, doc: $doc, example: $ex, category: $cat }, )*)*
+        ];
+    };
+}
+
+
+
+builtins! {
+    "creation" {
+        "zeros"(s("shape"), so("dtype")) "zeros(shape, dtype=f32)" "An array of zeros. `shape` is an int, list or tuple." "zeros([2, 3])";
+        "ones"(s("shape"), so("dtype")) "ones(shape, dtype=f32)" "An array of ones." "ones(4, dtype=i32)";
+        "full"(s("shape"), a("value"), so("dtype")) "full(shape, value, dtype=value's)" "An array filled with `value`." "full([2, 2], 7.5)";
+        "zeros_like"(a("x"), so("dtype")) "zeros_like(x, dtype=x's)" "Zeros with the shape (and dtype) of `x`." "zeros_like(rand([3]))";
+        "ones_like"(a("x"), so("dtype")) "ones_like(x, dtype=x's)" "Ones with the shape (and dtype) of `x`." "ones_like(rand([3]))";
+        "full_like"(a("x"), a("value"), so("dtype")) "full_like(x, value, dtype=x's)" "`value` with the shape of `x`." "full_like(rand([3]), 2)";
+        "arange"(s("start"), so("stop"), so("step"), so("dtype")) "arange(start, stop=none, step=1, dtype=from the arguments)" "Evenly spaced values in [start, stop); `arange(n)` is 0..n. Integers give i64, any float gives f32." "arange(5)";
+        "linspace"(s("start"), s("stop"), so("num"), so("dtype")) "linspace(start, stop, num=50, dtype=f32)" "`num` evenly spaced values from start to stop inclusive." "linspace(0, 1, 5)";
+        "eye"(s("n"), so("m"), so("dtype")) "eye(n, m=n, dtype=f32)" "The identity matrix (ones on the diagonal)." "eye(3)";
+        "rand"(s("shape"), so("dtype")) "rand(shape, dtype=f32)" "Uniform random numbers in [0, 1); reproducible (see `seed`)." "rand([2, 2])";
+        "randn"(s("shape"), so("dtype")) "randn(shape, dtype=f32)" "Standard normal random numbers; reproducible (see `seed`)." "randn([3])";
+        "seed"(s("n")) "seed(n)" "Restarts the random number sequence from seed `n` (the session starts with seed 0)." "seed(42)";
+        "copy"(a("x")) "copy(x)" "A new array with the values of `x` (not a view)." "copy(rand([2])[::-1])";
+    }
+    "shape" {
+        "reshape"(a("x"), s("shape")) "reshape(x, shape)" "The same elements in a new shape; one size may be -1." "reshape(arange(6), [2, 3])";
+        "transpose"(a("x"), so("axes")) "transpose(x, axes=reversed)" "Reorders the axes (a view); by default reverses them." "transpose(rand([2, 3]))";
+        "permute"(a("x"), s("axes")) "permute(x, axes)" "Reorders the axes (a view): axis k of the result is axis axes[k] of x." "permute(rand([2, 3, 4]), (2, 0, 1))";
+        "expand_dims"(a("x"), s("axis")) "expand_dims(x, axis)" "Inserts a size-1 axis (a view)." "expand_dims(arange(3), 0)";
+        "squeeze"(a("x"), so("axis")) "squeeze(x, axis=all size-1 axes)" "Removes size-1 axes (a view)." "squeeze(zeros([1, 3, 1]))";
+        "broadcast_to"(a("x"), s("shape")) "broadcast_to(x, shape)" "A read-only view of x broadcast to `shape`." "broadcast_to(arange(3), [2, 3])";
+        "flatten"(a("x")) "flatten(x)" "The elements in one axis, row-major." "flatten(eye(2))";
+        "flip"(a("x"), so("axis")) "flip(x, axis=all)" "Reverses the order along an axis (a view)." "flip(arange(4))";
+        "concat"(a("arrays"), so("axis")) "concat(arrays, axis=0)" "Joins a list or tuple of arrays along an existing axis." "concat([arange(2), arange(3)])";
+        "stack"(a("arrays"), so("axis")) "stack(arrays, axis=0)" "Joins arrays of one shape along a new axis." "stack([arange(2), arange(2)], axis=1)";
+    }
+    "elementwise" {
+        "exp"(a("x")) "exp(x)" "e raised to x, elementwise." "exp(1.0)";
+        "log"(a("x")) "log(x)" "Natural logarithm, elementwise." "log(10.0)";
+        "sqrt"(a("x")) "sqrt(x)" "Square root, elementwise." "sqrt(2.0)";
+        "abs"(a("x")) "abs(x)" "Absolute value, elementwise." "abs(-3)";
+        "sin"(a("x")) "sin(x)" "Sine (radians), elementwise." "sin(0.5)";
+        "cos"(a("x")) "cos(x)" "Cosine (radians), elementwise." "cos(0.5)";
+        "tan"(a("x")) "tan(x)" "Tangent (radians), elementwise." "tan(0.5)";
+        "tanh"(a("x")) "tanh(x)" "Hyperbolic tangent, elementwise." "tanh(0.5)";
+        "erf"(a("x")) "erf(x)" "The error function, elementwise." "erf(0.5)";
+        "floor"(a("x")) "floor(x)" "Largest integer not above x, elementwise (same dtype)." "floor(2.7)";
+        "ceil"(a("x")) "ceil(x)" "Smallest integer not below x, elementwise (same dtype)." "ceil(2.1)";
+        "round"(a("x")) "round(x)" "Nearest integer, halves to even (like NumPy), elementwise." "round(2.5)";
+        "sign"(a("x")) "sign(x)" "-1, 0 or 1 by the sign of x, elementwise." "sign(-2.0)";
+        "isnan"(a("x")) "isnan(x)" "True where x is NaN." "isnan(0.0 / 0.0)";
+        "minimum"(a("a"), a("b")) "minimum(a, b)" "Elementwise minimum, broadcasting; NaN propagates." "minimum(arange(4), 2)";
+        "maximum"(a("a"), a("b")) "maximum(a, b)" "Elementwise maximum, broadcasting; NaN propagates." "maximum(arange(4), 2)";
+        "atan2"(a("y"), a("x")) "atan2(y, x)" "Angle of the point (x, y), elementwise." "atan2(1.0, 1.0)";
+        "clip"(a("x"), a("lo"), a("hi")) "clip(x, lo, hi)" "Limits x to [lo, hi], elementwise." "clip(arange(6), 1, 4)";
+        "where"(a("cond"), a("a"), a("b")) "where(cond, a, b)" "a where cond is true, else b (broadcasting)." "where(arange(4) > 1, 1.0, 0.0)";
+    }
+    "reduction" {
+        "sum"(a("x"), so("axis"), so("keepdims")) "sum(x, axis=none, keepdims=false)" "Sum over the given axis or axes (all when none). Sums of bool and i32 are i64." "sum(eye(3), axis=1)";
+        "prod"(a("x"), so("axis"), so("keepdims")) "prod(x, axis=none, keepdims=false)" "Product over the given axes." "prod(arange(1, 5))";
+        "min"(a("x"), so("axis"), so("keepdims")) "min(x, axis=none, keepdims=false)" "Minimum over the given axes; NaN propagates." "min(arange(5))";
+        "max"(a("x"), so("axis"), so("keepdims")) "max(x, axis=none, keepdims=false)" "Maximum over the given axes; NaN propagates." "max(arange(5))";
+        "mean"(a("x"), so("axis"), so("keepdims")) "mean(x, axis=none, keepdims=false)" "Arithmetic mean over the given axes (float result)." "mean(arange(5))";
+        "argmin"(a("x"), so("axis"), so("keepdims")) "argmin(x, axis=none, keepdims=false)" "Index of the first minimum along one axis (of the flattened array when none); i64." "argmin([3, 1, 2])";
+        "argmax"(a("x"), so("axis"), so("keepdims")) "argmax(x, axis=none, keepdims=false)" "Index of the first maximum along one axis (of the flattened array when none); i64." "argmax([3, 1, 2])";
+        "any"(a("x"), so("axis"), so("keepdims")) "any(x, axis=none, keepdims=false)" "True if any element is true (nonzero)." "any(arange(3) > 1)";
+        "all"(a("x"), so("axis"), so("keepdims")) "all(x, axis=none, keepdims=false)" "True if every element is true (nonzero)." "all(arange(3) >= 0)";
+        "cumsum"(a("x"), so("axis")) "cumsum(x, axis=none)" "Running sum along an axis (of the flattened array when none)." "cumsum(arange(5))";
+        "cumprod"(a("x"), so("axis")) "cumprod(x, axis=none)" "Running product along an axis." "cumprod(arange(1, 5))";
+        "cummax"(a("x"), so("axis")) "cummax(x, axis=none)" "Running maximum along an axis." "cummax([1, 3, 2, 5])";
+        "cummin"(a("x"), so("axis")) "cummin(x, axis=none)" "Running minimum along an axis." "cummin([3, 1, 2, 0])";
+        "matmul"(a("a"), a("b")) "matmul(a, b)" "Matrix product, the same as `a @ b`." "matmul(eye(2), ones([2, 3]))";
+    }
+    "information" {
+        "shape"(a("x")) "shape(x)" "The shape as a tuple of ints." "shape(zeros([2, 3]))";
+        "size"(a("x")) "size(x)" "The number of elements." "size(zeros([2, 3]))";
+        "ndim"(a("x")) "ndim(x)" "The number of axes." "ndim(zeros([2, 3]))";
+        "dtype"(a("x")) "dtype(x)" "The element type's name, as a string." "dtype(arange(3))";
+    }
+    "input and output" {
+        "print"(rest("values")) "print(values...)" "Prints the values, separated by spaces." "print(\"x =\", 3)";
+        "load"(s("path")) "load(path)" "Reads an array from a NumPy .npy file." "load(\"x.npy\")";
+        "save"(s("path"), a("x")) "save(path, x)" "Writes an array to a NumPy .npy file." "save(\"x.npy\", arange(3))";
+    }
+}
+
+pub fn find(name: &str) -> Option<&'static Builtin> {
+    BUILTINS.iter().find(|b| b.name == name)
+}
+
+/// Every builtin's name (for completion).
+pub fn names() -> Vec<&'static str> {
+    BUILTINS.iter().map(|b| b.name).collect()
+}
+
+/// The help text of a builtin, or `None` if there is no such builtin.
+pub fn help(name: &str) -> Option<String> {
+    find(name).map(|b| format!("{}\n  {}\n  example: {}", b.signature, b.doc, b.example))
+}
+
+/// One argument of a call, as written.
+pub struct CallArg<T> {
+    pub name: Option<(String, Span)>,
+    pub value: T,
+    pub span: Span,
+}
+
+/// Matches the arguments of a call to parameters: positional first, then by
+/// name. Returns one slot per parameter (the `Rest` parameter, if any, takes
+/// every remaining positional argument and is returned separately).
+#[allow(clippy::type_complexity)]
+pub fn bind<T>(
+    func: &str,
+    params: &[(&str, bool, bool)],
+    args: Vec<CallArg<T>>,
+    call_span: &Span,
+) -> Result<(Vec<Option<(T, Span)>>, Vec<(T, Span)>), Diagnostic> {
+    // params: (name, required, is_rest)
+    let mut slots: Vec<Option<(T, Span)>> = params.iter().map(|_| None).collect();
+    let mut rest = Vec::new();
+    let has_rest = params.iter().any(|p| p.2);
+    let mut next_positional = 0;
+    for arg in args {
+        match arg.name {
+            None => {
+                if has_rest && next_positional < params.len() && params[next_positional].2 {
+                    rest.push((arg.value, arg.span));
+                    continue;
+                }
+                if next_positional >= params.len() {
+                    let max = params.len();
+                    return Err(Diagnostic::new(
+                        "E0102",
+                        format!("`{func}` takes at most {max} argument{}", if max == 1 { "" } else { "s" }),
+                        arg.span,
+                    )
+                    .with_primary_label("this argument is one too many")
+                    .with_label(call_span.clone(), format!("in this call of `{func}`"))
+                    .with_hint(signature_hint(func, params)));
+                }
+                slots[next_positional] = Some((arg.value, arg.span));
+                next_positional += 1;
+            }
+            Some((name, name_span)) => {
+                let Some(k) = params.iter().position(|p| p.0 == name && !p.2) else {
+                    let hint = match closest(&name, params.iter().map(|p| p.0)) {
+                        Some(c) => format!("did you mean `{c}`? {}", signature_hint(func, params)),
+                        None => signature_hint(func, params),
+                    };
+                    return Err(Diagnostic::new("E0103", format!("`{func}` has no parameter named `{name}`"), name_span)
+                        .with_hint(hint));
+                };
+                if slots[k].is_some() {
+                    return Err(Diagnostic::new("E0104", format!("argument `{name}` is given twice"), name_span)
+                        .with_hint(signature_hint(func, params)));
+                }
+                slots[k] = Some((arg.value, arg.span));
+            }
+        }
+    }
+    for (k, p) in params.iter().enumerate() {
+        if p.1 && !p.2 && slots[k].is_none() {
+            return Err(Diagnostic::new("E0105", format!("missing argument `{}` in call of `{func}`", p.0), call_span.clone())
+                .with_hint(signature_hint(func, params)));
+        }
+    }
+    Ok((slots, rest))
+}
+
+fn signature_hint(func: &str, params: &[(&str, bool, bool)]) -> String {
+    match find(func) {
+        Some(b) => format!("the signature is `{}`", b.signature),
+        None => {
+            let names: Vec<String> =
+                params.iter().map(|p| if p.1 { p.0.to_string() } else { format!("{}=...", p.0) }).collect();
+            format!("the signature is `{func}({})`", names.join(", "))
+        }
+    }
+}
+
+impl Builtin {
+    /// The parameters in the form `bind` takes.
+    pub fn bind_params(&self) -> Vec<(&'static str, bool, bool)> {
+        self.params.iter().map(|p| (p.name, p.required, p.kind == ParamKind::Rest)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arg(v: i32, name: Option<&str>) -> CallArg<i32> {
+        CallArg { name: name.map(|n| (n.to_string(), 0..1)), value: v, span: 0..1 }
+    }
+
+    #[test]
+    fn binds_positional_then_named() {
+        let b = find("sum").unwrap();
+        let (slots, _) = bind("sum", &b.bind_params(), vec![arg(1, None), arg(2, Some("keepdims"))], &(0..1)).unwrap();
+        assert_eq!(slots.iter().map(|s| s.as_ref().map(|x| x.0)).collect::<Vec<_>>(), vec![Some(1), None, Some(2)]);
+    }
+
+    #[test]
+    fn binding_errors_have_codes() {
+        let p = find("sum").unwrap().bind_params();
+        let e = bind("sum", &p, vec![arg(1, None), arg(2, Some("axes"))], &(0..1)).unwrap_err();
+        assert_eq!(e.code, "E0103");
+        assert!(e.hint.unwrap().contains("did you mean `axis`"));
+        assert_eq!(bind::<i32>("sum", &p, vec![], &(0..1)).unwrap_err().code, "E0105");
+        assert_eq!(bind("sum", &p, (0..4).map(|i| arg(i, None)).collect(), &(0..1)).unwrap_err().code, "E0102");
+        assert_eq!(bind("sum", &p, vec![arg(1, None), arg(1, Some("x"))], &(0..1)).unwrap_err().code, "E0104");
+    }
+
+    #[test]
+    fn every_builtin_has_docs() {
+        for b in BUILTINS {
+            assert!(!b.doc.is_empty() && b.signature.starts_with(b.name), "{}", b.name);
+        }
+    }
+}

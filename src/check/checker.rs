@@ -1,0 +1,761 @@
+//! The static checker: walks a program before it runs and reports every error
+//! it can prove: unknown names and functions, wrong arguments, dtype misuse,
+//! shapes that cannot broadcast, axes out of range, non-bool conditions, bad
+//! annotations, `break` outside loops. Sizes it cannot know are `None` and
+//! never produce an error; the graph builder checks them again at run time
+//! with the same rules.
+
+use super::builtins::{self, CallArg, bind};
+use super::dtype::{DType, promote_weak};
+use super::shape::{self, Dim, Operand};
+use crate::diag::{Diagnostic, closest};
+use crate::syntax::ast::*;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+/// What the checker knows of a value.
+#[derive(Clone, Debug)]
+pub enum Ty {
+    Array { dtype: Option<DType>, shape: Option<Vec<Dim>>, weak: bool, value: Option<f64> },
+    Tuple(Vec<Ty>),
+    Str,
+    DType,
+    Func(Rc<FnDef>),
+    None,
+    Unit,
+    Unknown,
+}
+
+impl Ty {
+    pub fn array(dtype: DType, shape: &[usize]) -> Ty {
+        Ty::Array { dtype: Some(dtype), shape: Some(shape::dims(shape)), weak: false, value: None }
+    }
+
+    fn any_array() -> Ty {
+        Ty::Array { dtype: None, shape: None, weak: false, value: None }
+    }
+
+    fn constant(dtype: DType, v: f64) -> Ty {
+        Ty::Array { dtype: Some(dtype), shape: Some(vec![]), weak: true, value: Some(v) }
+    }
+
+    fn value(&self) -> Option<f64> {
+        match self {
+            Ty::Array { value, .. } => *value,
+            _ => None,
+        }
+    }
+}
+
+/// The types of the names a program starts with (the session's variables).
+pub type TypeEnv = HashMap<String, Ty>;
+
+pub fn check_program(program: &Program, env: &TypeEnv) -> Vec<Diagnostic> {
+    let mut top_names: HashSet<String> = env.keys().cloned().collect();
+    for stmt in &program.stmts {
+        collect_defined(stmt, &mut top_names);
+    }
+    let mut c = Checker { scopes: vec![env.clone()], errors: Vec::new(), loop_depth: 0, top_names, in_fn: false };
+    c.stmts(&program.stmts);
+    c.errors
+}
+
+fn collect_defined(stmt: &Stmt, out: &mut HashSet<String>) {
+    match &stmt.kind {
+        StmtKind::Let { target, .. } => pattern_names(target, out),
+        StmtKind::Fn(def) => {
+            out.insert(def.name.name.clone());
+        }
+        StmtKind::For { var, body, .. } => {
+            out.insert(var.name.clone());
+            body.stmts.iter().for_each(|s| collect_defined(s, out));
+        }
+        StmtKind::While { body, .. } => body.stmts.iter().for_each(|s| collect_defined(s, out)),
+        StmtKind::Expr(Expr { kind: ExprKind::If { then, otherwise, .. }, .. }) => {
+            then.stmts.iter().for_each(|s| collect_defined(s, out));
+            let mut o = otherwise.as_deref();
+            while let Some(e) = o {
+                match &e.kind {
+                    ExprKind::If { then, otherwise, .. } => {
+                        then.stmts.iter().for_each(|s| collect_defined(s, out));
+                        o = otherwise.as_deref();
+                    }
+                    ExprKind::Block(b) => {
+                        b.stmts.iter().for_each(|s| collect_defined(s, out));
+                        o = None;
+                    }
+                    _ => o = None,
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn pattern_names(p: &Pattern, out: &mut HashSet<String>) {
+    match p {
+        Pattern::Name(id) => {
+            out.insert(id.name.clone());
+        }
+        Pattern::Tuple(items, _) => items.iter().for_each(|i| pattern_names(i, out)),
+    }
+}
+
+/// Names assigned anywhere in these statements (their types change in loops).
+fn assigned_names(stmts: &[Stmt], out: &mut HashSet<String>) {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Assign { target: Expr { kind: ExprKind::Name(n), .. }, .. } => {
+                out.insert(n.clone());
+            }
+            StmtKind::Let { target, .. } => pattern_names(target, out),
+            StmtKind::For { body, var, .. } => {
+                out.insert(var.name.clone());
+                assigned_names(&body.stmts, out);
+            }
+            StmtKind::While { body, .. } => assigned_names(&body.stmts, out),
+            StmtKind::Expr(e) => assigned_in_expr(e, out),
+            _ => {}
+        }
+    }
+}
+
+fn assigned_in_expr(e: &Expr, out: &mut HashSet<String>) {
+    match &e.kind {
+        ExprKind::If { then, otherwise, .. } => {
+            assigned_names(&then.stmts, out);
+            if let Some(o) = otherwise {
+                assigned_in_expr(o, out);
+            }
+        }
+        ExprKind::Block(b) => assigned_names(&b.stmts, out),
+        _ => {}
+    }
+}
+
+struct Checker {
+    scopes: Vec<TypeEnv>,
+    errors: Vec<Diagnostic>,
+    loop_depth: usize,
+    /// Every name the program defines at top level: a function body may use
+    /// a global defined after the function, as long as it is before the call.
+    top_names: HashSet<String>,
+    in_fn: bool,
+}
+
+impl Checker {
+    fn lookup(&self, name: &str) -> Option<&Ty> {
+        self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    fn define(&mut self, name: &str, ty: Ty) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.insert(name.to_string(), ty);
+        }
+    }
+
+    fn forget(&mut self, names: &HashSet<String>) {
+        for n in names {
+            if self.lookup(n).is_some() {
+                self.define(n, Ty::Unknown);
+            }
+        }
+    }
+
+    fn candidates(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.scopes.iter().flat_map(|s| s.keys().cloned()).collect();
+        v.extend(self.top_names.iter().cloned());
+        v.extend(builtins::names().iter().map(|s| s.to_string()));
+        v
+    }
+
+    fn stmts(&mut self, stmts: &[Stmt]) -> Ty {
+        let mut last = Ty::Unit;
+        for s in stmts {
+            last = self.stmt(s);
+        }
+        last
+    }
+
+    fn stmt(&mut self, stmt: &Stmt) -> Ty {
+        match &stmt.kind {
+            StmtKind::Let { target, value } => {
+                let t = self.expr(value);
+                self.bind(target, t, &value.span);
+                Ty::Unit
+            }
+            StmtKind::Assign { target, op, value } => {
+                let v = self.expr(value);
+                match &target.kind {
+                    ExprKind::Name(n) => {
+                        if self.lookup(n).is_none() && !(self.top_names.contains(n) && !self.in_fn) {
+                            let mut d = Diagnostic::new("E0100", format!("unknown name `{n}`"), target.span.clone())
+                                .with_primary_label("not defined here");
+                            d.hint = Some(format!("use `let {n} = ...` to define it"));
+                            self.errors.push(d);
+                        } else if op.is_none() {
+                            self.define(n, v);
+                        } else {
+                            self.define(n, Ty::Unknown);
+                        }
+                    }
+                    _ => {
+                        self.expr(target);
+                    }
+                }
+                Ty::Unit
+            }
+            StmtKind::Expr(e) => self.expr(e),
+            StmtKind::Fn(def) => {
+                self.define(&def.name.name, Ty::Func(def.clone()));
+                self.function_body(def);
+                Ty::Unit
+            }
+            StmtKind::For { var, start, end, body } => {
+                for e in [start, end] {
+                    let t = self.expr(e);
+                    if let Ty::Array { dtype: Some(dt), .. } = t
+                        && !dt.is_int()
+                    {
+                        self.errors.push(Diagnostic::new("E0305", format!("a loop bound must be an integer, found {dt}"), e.span.clone())
+                            .with_hint("convert it with `as i64`"));
+                    }
+                }
+                let mut changed = HashSet::new();
+                assigned_names(&body.stmts, &mut changed);
+                self.forget(&changed);
+                self.define(&var.name, Ty::Array { dtype: Some(DType::I64), shape: Some(vec![]), weak: true, value: None });
+                self.loop_depth += 1;
+                self.stmts(&body.stmts);
+                self.loop_depth -= 1;
+                self.forget(&changed);
+                Ty::Unit
+            }
+            StmtKind::While { cond, body } => {
+                let mut changed = HashSet::new();
+                assigned_names(&body.stmts, &mut changed);
+                self.forget(&changed);
+                self.condition(cond);
+                self.loop_depth += 1;
+                self.stmts(&body.stmts);
+                self.loop_depth -= 1;
+                self.forget(&changed);
+                Ty::Unit
+            }
+            StmtKind::Break | StmtKind::Continue => {
+                if self.loop_depth == 0 {
+                    self.errors.push(
+                        Diagnostic::new("E0406", "`break` or `continue` outside a loop", stmt.span.clone())
+                            .with_hint("they can only appear in `for` and `while` bodies"),
+                    );
+                }
+                Ty::Unit
+            }
+        }
+    }
+
+    fn bind(&mut self, p: &Pattern, t: Ty, span: &Span) {
+        match p {
+            Pattern::Name(id) => self.define(&id.name, t),
+            Pattern::Tuple(items, pspan) => match t {
+                Ty::Tuple(ts) if ts.len() != items.len() => {
+                    self.errors.push(
+                        Diagnostic::new(
+                            "E0306",
+                            format!("this pattern has {} names but the value is a tuple of {}", items.len(), ts.len()),
+                            pspan.clone(),
+                        )
+                        .with_label(span.clone(), format!("a tuple of {}", ts.len())),
+                    );
+                    items.iter().for_each(|i| self.bind(i, Ty::Unknown, span));
+                }
+                Ty::Tuple(ts) => items.iter().zip(ts).for_each(|(i, t)| self.bind(i, t, span)),
+                _ => items.iter().for_each(|i| self.bind(i, Ty::Unknown, span)),
+            },
+        }
+    }
+
+    fn function_body(&mut self, def: &FnDef) {
+        let mut scope = TypeEnv::new();
+        for p in &def.params {
+            let t = match &p.ann {
+                Some(ann) => self.annotation(ann),
+                None => Ty::Unknown,
+            };
+            if let Some(d) = &p.default {
+                self.expr(d);
+            }
+            scope.insert(p.name.name.clone(), t);
+            let size_vars = p.ann.iter().flat_map(|a| a.dims.iter().flatten());
+            for d in size_vars {
+                if let DimAnn::Var(id) = d {
+                    let size = Ty::Array { dtype: Some(DType::I64), shape: Some(vec![]), weak: true, value: None };
+                    scope.entry(id.name.clone()).or_insert(size);
+                }
+            }
+        }
+        if let Some(ann) = &def.ret {
+            self.annotation(ann);
+        }
+        let (saved_loop, saved_fn) = (self.loop_depth, self.in_fn);
+        self.loop_depth = 0;
+        self.in_fn = true;
+        self.scopes.push(scope);
+        match &def.body.kind {
+            ExprKind::Block(b) => {
+                self.stmts(&b.stmts);
+            }
+            _ => {
+                self.expr(&def.body);
+            }
+        }
+        self.scopes.pop();
+        self.loop_depth = saved_loop;
+        self.in_fn = saved_fn;
+    }
+
+    fn annotation(&mut self, ann: &TypeAnn) -> Ty {
+        let dtype = match &ann.dtype {
+            Some(id) => match DType::parse(&id.name) {
+                Some(d) => Some(d),
+                None => {
+                    self.errors.push(unknown_dtype(id));
+                    None
+                }
+            },
+            None => None,
+        };
+        let shape = ann.dims.as_ref().map(|ds| {
+            ds.iter()
+                .map(|d| match d {
+                    DimAnn::Fixed(v, _) => Some(*v as usize),
+                    DimAnn::Var(_) => None,
+                })
+                .collect()
+        });
+        Ty::Array { dtype, shape, weak: false, value: None }
+    }
+
+    fn condition(&mut self, cond: &Expr) {
+        let t = self.expr(cond);
+        match t {
+            Ty::Array { dtype: Some(dt), .. } if dt != DType::Bool => {
+                self.errors.push(
+                    Diagnostic::new("E0301", format!("a condition must be one bool, found {dt}"), cond.span.clone())
+                        .with_hint("compare it with something: `x > 0`, `x != 0`"),
+                );
+            }
+            Ty::Array { shape: Some(s), .. } if s.iter().any(|d| d.is_some_and(|v| v != 1)) => {
+                self.errors.push(
+                    Diagnostic::new("E0301", format!("a condition must be one bool, found an array of {} axes", s.len()), cond.span.clone())
+                        .with_hint("reduce it to one bool with `any(...)` or `all(...)`"),
+                );
+            }
+            Ty::Tuple(_) | Ty::Str | Ty::DType | Ty::Func(_) | Ty::None | Ty::Unit => {
+                self.errors.push(Diagnostic::new("E0301", "a condition must be one bool", cond.span.clone()));
+            }
+            _ => {}
+        }
+    }
+
+    fn expr(&mut self, e: &Expr) -> Ty {
+        stacker::maybe_grow(64 * 1024, 4 * 1024 * 1024, || self.expr_inner(e))
+    }
+
+    fn expr_inner(&mut self, e: &Expr) -> Ty {
+        match &e.kind {
+            ExprKind::Int(v) => Ty::constant(DType::I64, *v as f64),
+            ExprKind::Float(v) => Ty::constant(DType::F64, *v),
+            ExprKind::Bool(_) => Ty::Array { dtype: Some(DType::Bool), shape: Some(vec![]), weak: false, value: None },
+            ExprKind::Str(_) => Ty::Str,
+            ExprKind::Name(n) => {
+                if let Some(t) = self.lookup(n) {
+                    return t.clone();
+                }
+                if n == "none" {
+                    return Ty::None;
+                }
+                if DType::parse(n).is_some() {
+                    return Ty::DType;
+                }
+                if self.top_names.contains(n) {
+                    return Ty::Unknown;
+                }
+                if builtins::find(n).is_some() {
+                    self.errors.push(
+                        Diagnostic::new("E0106", format!("`{n}` is a builtin function, not a value"), e.span.clone())
+                            .with_hint(format!("call it: `{n}(...)`")),
+                    );
+                    return Ty::Unknown;
+                }
+                let mut d = Diagnostic::new("E0100", format!("unknown name `{n}`"), e.span.clone()).with_primary_label("not defined here");
+                let cands = self.candidates();
+                if let Some(c) = closest(n, cands.iter().map(|s| s.as_str())) {
+                    d = d.with_hint(format!("did you mean `{c}`?"));
+                }
+                self.errors.push(d);
+                Ty::Unknown
+            }
+            ExprKind::ArrayLit(items) => {
+                let ts: Vec<Ty> = items.iter().map(|i| self.expr(i)).collect();
+                let mut dtype = None;
+                let mut weak = true;
+                for t in &ts {
+                    if let Ty::Array { dtype: Some(d), weak: w, .. } = t {
+                        (dtype, weak) = match dtype {
+                            None => (Some(*d), *w),
+                            Some(cur) => {
+                                let (r, rw) = promote_weak(cur, weak, *d, *w);
+                                (Some(r), rw)
+                            }
+                        };
+                    }
+                }
+                let dtype = dtype.map(|d| if weak && d.is_float() { DType::DEFAULT_FLOAT } else { d });
+                let inner = match ts.first() {
+                    Some(Ty::Array { shape: Some(s), .. }) => Some(s.clone()),
+                    None => Some(vec![]),
+                    _ => None,
+                };
+                let shape = inner.map(|s| {
+                    let mut v = vec![Some(items.len())];
+                    v.extend(s);
+                    v
+                });
+                Ty::Array { dtype, shape, weak: false, value: None }
+            }
+            ExprKind::Tuple(items) => Ty::Tuple(items.iter().map(|i| self.expr(i)).collect()),
+            ExprKind::Unary(op, inner) => {
+                let t = self.expr(inner);
+                match (op, &t) {
+                    (UnOp::Not, Ty::Array { dtype: Some(dt), .. }) if *dt != DType::Bool => {
+                        self.errors.push(
+                            Diagnostic::new("E0300", format!("`not` is not defined for {dt}"), e.span.clone())
+                                .with_hint("`not` negates bools; compare first (`not (x > 0)`)"),
+                        );
+                        Ty::Unknown
+                    }
+                    (UnOp::Neg, Ty::Array { dtype, shape, weak, value }) => {
+                        Ty::Array { dtype: *dtype, shape: shape.clone(), weak: *weak, value: value.map(|v| -v) }
+                    }
+                    _ => t,
+                }
+            }
+            ExprKind::Binary(op, l, r) => {
+                let (a, b) = (self.expr(l), self.expr(r));
+                self.binary(*op, a, b, l, r, &e.span)
+            }
+            ExprKind::Cast(inner, ty) => {
+                let t = self.expr(inner);
+                match DType::parse(&ty.name) {
+                    Some(dt) => match t {
+                        Ty::Array { shape, value, .. } => Ty::Array { dtype: Some(dt), shape, weak: false, value },
+                        _ => Ty::any_array(),
+                    },
+                    None => {
+                        self.errors.push(unknown_dtype(ty));
+                        Ty::Unknown
+                    }
+                }
+            }
+            ExprKind::Call { func, args } => self.call(func, args, &e.span),
+            ExprKind::Index { base, indices } => {
+                let t = self.expr(base);
+                for item in indices {
+                    match &item.kind {
+                        IndexKind::Expr(x) => {
+                            self.expr(x);
+                        }
+                        IndexKind::Slice { start, stop, step } => {
+                            for x in [start, stop, step].into_iter().flatten() {
+                                self.expr(x);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                match t {
+                    Ty::Array { dtype, .. } => Ty::Array { dtype, shape: None, weak: false, value: None },
+                    _ => Ty::Unknown,
+                }
+            }
+            ExprKind::If { cond, then, otherwise } => {
+                self.condition(cond);
+                let a = self.stmts(&then.stmts);
+                let b = otherwise.as_ref().map(|o| self.expr(o));
+                let mut changed = HashSet::new();
+                assigned_names(&then.stmts, &mut changed);
+                if let Some(o) = otherwise {
+                    assigned_in_expr(o, &mut changed);
+                }
+                self.forget(&changed);
+                match (a, b) {
+                    (Ty::Array { dtype: da, .. }, Some(Ty::Array { dtype: db, .. })) if da == db => {
+                        Ty::Array { dtype: da, shape: None, weak: false, value: None }
+                    }
+                    _ => Ty::Unknown,
+                }
+            }
+            ExprKind::Block(b) => self.stmts(&b.stmts),
+        }
+    }
+
+    fn binary(&mut self, op: BinOp, a: Ty, b: Ty, l: &Expr, r: &Expr, span: &Span) -> Ty {
+        let (
+            Ty::Array { dtype: da, shape: sa, weak: wa, value: va },
+            Ty::Array { dtype: db, shape: sb, weak: wb, value: vb },
+        ) = (&a, &b)
+        else {
+            return Ty::Unknown;
+        };
+        if matches!(op, BinOp::And | BinOp::Or) {
+            for (d, x) in [(da, l), (db, r)] {
+                if let Some(dt) = d
+                    && *dt != DType::Bool
+                {
+                    self.errors.push(
+                        Diagnostic::new("E0300", format!("`{}` is not defined for {dt}", op.symbol()), span.clone())
+                            .with_label(x.span.clone(), format!("this is {dt}"))
+                            .with_hint("`and` / `or` combine bools; compare first (`x > 0 and y > 0`)"),
+                    );
+                    return Ty::Unknown;
+                }
+            }
+        }
+        let shape = match (sa, sb) {
+            (Some(sa), Some(sb)) if op == BinOp::MatMul => {
+                match shape::matmul_shape(
+                    &Operand { dtype: *da, shape: sa, span: Some(l.span.clone()) },
+                    &Operand { dtype: *db, shape: sb, span: Some(r.span.clone()) },
+                    span,
+                ) {
+                    Ok(s) => Some(s),
+                    Err(d) => {
+                        self.errors.push(d);
+                        return Ty::Unknown;
+                    }
+                }
+            }
+            (Some(sa), Some(sb)) => {
+                let what = match op {
+                    BinOp::Add => "addition",
+                    BinOp::Sub => "subtraction",
+                    BinOp::Mul => "multiplication",
+                    BinOp::Div => "division",
+                    BinOp::Rem => "remainder",
+                    BinOp::Pow => "power",
+                    BinOp::And | BinOp::Or => "logical operation",
+                    _ => "comparison",
+                };
+                match shape::broadcast(
+                    &[
+                        Operand { dtype: *da, shape: sa, span: Some(l.span.clone()) },
+                        Operand { dtype: *db, shape: sb, span: Some(r.span.clone()) },
+                    ],
+                    what,
+                    span,
+                ) {
+                    Ok(s) => Some(s),
+                    Err(d) => {
+                        self.errors.push(d);
+                        return Ty::Unknown;
+                    }
+                }
+            }
+            _ => None,
+        };
+        let (dtype, weak) = match (da, db) {
+            (Some(x), Some(y)) => {
+                let (d, w) = promote_weak(*x, *wa, *y, *wb);
+                (Some(d), w)
+            }
+            _ => (None, false),
+        };
+        let dtype = match op {
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::And | BinOp::Or => Some(DType::Bool),
+            BinOp::Div => dtype.map(|d| d.to_float()),
+            _ => dtype.map(|d| if d == DType::Bool { DType::DEFAULT_INT } else { d }),
+        };
+        let value = match (va, vb, op) {
+            (Some(x), Some(y), BinOp::Add) => Some(x + y),
+            (Some(x), Some(y), BinOp::Sub) => Some(x - y),
+            (Some(x), Some(y), BinOp::Mul) => Some(x * y),
+            (Some(x), Some(y), BinOp::Div) if *y != 0.0 => Some(x / y),
+            _ => None,
+        };
+        Ty::Array { dtype, shape, weak, value }
+    }
+
+    fn call(&mut self, func: &Ident, args: &[Arg], span: &Span) -> Ty {
+        let builtin = builtins::find(&func.name);
+        let arg_tys: Vec<CallArg<Ty>> = args
+            .iter()
+            .enumerate()
+            .map(|(k, a)| {
+                // A list literal given for a shape or a sequence is a list of values, not one array.
+                let param = builtin.and_then(|b| match &a.name {
+                    Some(n) => b.params.iter().find(|p| p.name == n.name),
+                    None => b.params.get(k),
+                });
+                let as_list = param.is_some_and(|p| p.kind == builtins::ParamKind::Static)
+                    || matches!(func.name.as_str(), "concat" | "stack");
+                CallArg {
+                    name: a.name.as_ref().map(|n| (n.name.clone(), n.span.clone())),
+                    value: match &a.value.kind {
+                        ExprKind::ArrayLit(items) if as_list => Ty::Tuple(items.iter().map(|i| self.expr(i)).collect()),
+                        _ => self.expr(&a.value),
+                    },
+                    span: a.value.span.clone(),
+                }
+            })
+            .collect();
+        match self.lookup(&func.name).cloned() {
+            Some(Ty::Func(def)) => {
+                let params: Vec<(&str, bool, bool)> =
+                    def.params.iter().map(|p| (p.name.name.as_str(), p.default.is_none(), false)).collect();
+                if let Err(d) = bind(&def.name.name, &params, arg_tys, span) {
+                    self.errors.push(d);
+                }
+                return match &def.ret {
+                    Some(ann) => {
+                        let errs = self.errors.len();
+                        let t = self.annotation(ann);
+                        self.errors.truncate(errs);
+                        t
+                    }
+                    None => Ty::Unknown,
+                };
+            }
+            Some(Ty::Unknown) => return Ty::Unknown,
+            Some(other) if builtins::find(&func.name).is_none() => {
+                let kind = match other {
+                    Ty::Array { .. } => "an array",
+                    Ty::Tuple(_) => "a tuple",
+                    _ => "not a function",
+                };
+                self.errors.push(Diagnostic::new("E0106", format!("`{}` is {kind}, not a function", func.name), func.span.clone()));
+                return Ty::Unknown;
+            }
+            _ => {}
+        }
+        let Some(b) = builtins::find(&func.name) else {
+            if self.top_names.contains(&func.name) {
+                return Ty::Unknown;
+            }
+            let mut d = Diagnostic::new("E0101", format!("unknown function `{}`", func.name), func.span.clone());
+            let cands = self.candidates();
+            if let Some(c) = closest(&func.name, cands.iter().map(|s| s.as_str())) {
+                d = d.with_hint(format!("did you mean `{c}`?"));
+            }
+            self.errors.push(d);
+            return Ty::Unknown;
+        };
+        match bind(b.name, &b.bind_params(), arg_tys, span) {
+            Ok((slots, _)) => self.builtin_result(b.name, &slots, span),
+            Err(d) => {
+                self.errors.push(d);
+                Ty::Unknown
+            }
+        }
+    }
+
+    /// Result types of the common builtins; `Unknown` where it would take
+    /// more than the argument types to know.
+    fn builtin_result(&mut self, name: &str, slots: &[Option<(Ty, Span)>], span: &Span) -> Ty {
+        let arg = |k: usize| slots.get(k).and_then(|s| s.as_ref()).map(|s| &s.0);
+        let const_shape = |t: Option<&Ty>| -> Option<Vec<Dim>> {
+            match t? {
+                Ty::Array { value: Some(v), shape: Some(s), .. } if s.is_empty() => Some(vec![Some(*v as usize)]),
+                Ty::Tuple(items) => Some(items.iter().map(|i| i.value().map(|v| v as usize)).collect()),
+                _ => None,
+            }
+        };
+        let float_of = |t: Option<&Ty>| match t {
+            Some(Ty::Array { dtype, shape, .. }) => {
+                Ty::Array { dtype: dtype.map(|d| d.to_float()), shape: shape.clone(), weak: false, value: None }
+            }
+            _ => Ty::Unknown,
+        };
+        match name {
+            "zeros" | "ones" | "rand" | "randn" => {
+                let dtype = if matches!(arg(1), Some(Ty::DType)) || arg(1).is_none() { Some(DType::DEFAULT_FLOAT) } else { None };
+                let dtype = if arg(1).is_some() { None } else { dtype };
+                Ty::Array { dtype, shape: const_shape(arg(0)), weak: false, value: None }
+            }
+            "exp" | "log" | "sqrt" | "sin" | "cos" | "tan" | "tanh" | "erf" => float_of(arg(0)),
+            "abs" | "floor" | "ceil" | "round" | "sign" | "copy" => arg(0).cloned().unwrap_or(Ty::Unknown),
+            "sum" | "prod" | "min" | "max" | "mean" | "any" | "all" => {
+                let Some(Ty::Array { dtype, shape, .. }) = arg(0) else { return Ty::Unknown };
+                let axes: Option<Vec<i64>> = match arg(1) {
+                    None | Some(Ty::None) => None,
+                    Some(t @ Ty::Array { .. }) => t.value().map(|v| vec![v as i64]),
+                    Some(Ty::Tuple(items)) => items.iter().map(|i| i.value().map(|v| v as i64)).collect(),
+                    _ => return Ty::Unknown,
+                };
+                let keepdims = matches!(arg(2), Some(Ty::Array { .. }));
+                let dtype = match name {
+                    "any" | "all" => Some(DType::Bool),
+                    "mean" => dtype.map(|d| d.to_float()),
+                    "sum" | "prod" => dtype.map(crate::graph::op::accumulate_dtype),
+                    _ => *dtype,
+                };
+                let Some(shape) = shape else { return Ty::Array { dtype, shape: None, weak: false, value: None } };
+                let axes_span = slots.get(1).and_then(|s| s.as_ref()).map(|s| s.1.clone()).unwrap_or(span.clone());
+                let axes = match axes {
+                    None if arg(1).is_some() && !matches!(arg(1), Some(Ty::None)) => {
+                        return Ty::Array { dtype, shape: None, weak: false, value: None };
+                    }
+                    None => (0..shape.len()).collect(),
+                    Some(axes) => match shape::normalize_axes(&axes, shape.len(), &axes_span) {
+                        Ok(a) => a,
+                        Err(d) => {
+                            self.errors.push(d);
+                            return Ty::Unknown;
+                        }
+                    },
+                };
+                let shape = if keepdims { None } else { Some(shape::reduce_shape(shape, &axes, false)) };
+                Ty::Array { dtype, shape, weak: false, value: None }
+            }
+            "size" | "ndim" => Ty::Array { dtype: Some(DType::I64), shape: Some(vec![]), weak: true, value: None },
+            "dtype" => Ty::DType,
+            "print" | "save" | "seed" => Ty::Unit,
+            "transpose" if arg(1).is_none() => match arg(0) {
+                Some(Ty::Array { dtype, shape, .. }) => Ty::Array {
+                    dtype: *dtype,
+                    shape: shape.as_ref().map(|s| s.iter().rev().copied().collect()),
+                    weak: false,
+                    value: None,
+                },
+                _ => Ty::Unknown,
+            },
+            "matmul" => match (arg(0), arg(1)) {
+                (Some(Ty::Array { dtype: da, shape: Some(sa), .. }), Some(Ty::Array { dtype: db, shape: Some(sb), .. })) => {
+                    match shape::matmul_shape(
+                        &Operand { dtype: *da, shape: sa, span: slots[0].as_ref().map(|s| s.1.clone()) },
+                        &Operand { dtype: *db, shape: sb, span: slots[1].as_ref().map(|s| s.1.clone()) },
+                        span,
+                    ) {
+                        Ok(s) => Ty::Array { dtype: None, shape: Some(s), weak: false, value: None },
+                        Err(d) => {
+                            self.errors.push(d);
+                            Ty::Unknown
+                        }
+                    }
+                }
+                _ => Ty::Unknown,
+            },
+            _ => Ty::Unknown,
+        }
+    }
+}
+
+fn unknown_dtype(ty: &Ident) -> Diagnostic {
+    let names = DType::ALL.map(|d| d.name());
+    let mut d = Diagnostic::new("E0302", format!("unknown dtype `{}`", ty.name), ty.span.clone())
+        .with_hint(format!("the dtypes are {}", names.join(", ")));
+    if let Some(c) = closest(&ty.name, names) {
+        d = d.with_hint(format!("did you mean `{c}`? The dtypes are {}", names.join(", ")));
+    }
+    d
+}

@@ -1,0 +1,398 @@
+//! Graph building: array operations that check shapes and dtypes (with the
+//! rules in `check`), insert casts and broadcast views, and add pending
+//! nodes. Nothing here executes; errors carry the span of what was written.
+
+use super::data::HostData;
+use super::op::{BinaryOp, Op, ReduceOp, ScanOp, UnaryOp, accumulate_dtype};
+use super::view::View;
+use super::{Array, Buffer};
+use crate::check::dtype::{DType, Kind, promote_weak};
+use crate::check::shape::{self, Operand, describe, dims};
+use crate::diag::Diagnostic;
+use crate::syntax::ast::{BinOp, Span};
+
+/// A realized rank-0 array holding `value`.
+pub fn scalar(dtype: DType, value: f64, weak: bool) -> Array {
+    Array::from_host(HostData::scalar(dtype, value), &[]).with_weak(weak)
+}
+
+pub fn scalar_i64(value: i64, weak: bool) -> Array {
+    Array::from_host(HostData::I64(vec![value]), &[]).with_weak(weak)
+}
+
+pub fn from_buffer_like(buffer: Buffer, dtype: DType, shape: &[usize]) -> Array {
+    Array::from_buffer(buffer, dtype, shape)
+}
+
+fn type_of(a: &Array) -> String {
+    describe(Some(a.dtype()), &dims(a.shape()))
+}
+
+/// Converts to `dtype` (a no-op when it already is).
+pub fn cast(a: &Array, dtype: DType, span: Option<&Span>) -> Array {
+    if a.dtype() == dtype {
+        return a.clone();
+    }
+    Array::pending(Op::Cast, vec![a.clone()], dtype, a.shape(), span.cloned()).with_weak(a.weak)
+}
+
+/// A view of `a` broadcast to `shape` (already checked to be compatible).
+pub fn broadcast_view(a: &Array, shape: &[usize]) -> Array {
+    if a.shape() == shape {
+        return a.clone();
+    }
+    a.with_view(a.view.broadcast_to(shape))
+}
+
+/// A contiguous copy of `a` (a fresh buffer, never a view).
+pub fn copy(a: &Array, span: Option<&Span>) -> Array {
+    Array::pending(Op::Copy, vec![a.clone()], a.dtype(), a.shape(), span.cloned())
+}
+
+/// Broadcasts operands together; `spans` label the operands in errors.
+pub fn broadcast_all(arrays: &[&Array], spans: &[Option<Span>], what: &str, span: &Span) -> Result<Vec<usize>, Diagnostic> {
+    let shapes: Vec<Vec<Option<usize>>> = arrays.iter().map(|a| dims(a.shape())).collect();
+    let operands: Vec<Operand> = arrays
+        .iter()
+        .zip(&shapes)
+        .enumerate()
+        .map(|(k, (a, s))| Operand { dtype: Some(a.dtype()), shape: s, span: spans.get(k).cloned().flatten() })
+        .collect();
+    let out = shape::broadcast(&operands, what, span)?;
+    Ok(out.into_iter().map(|d| d.unwrap_or(0)).collect())
+}
+
+fn dtype_error(op: &str, a: &Array, a_span: Option<&Span>, span: &Span, hint: &str) -> Diagnostic {
+    let mut d = Diagnostic::new("E0300", format!("`{op}` is not defined for {}", a.dtype()), span.clone()).with_hint(hint);
+    if let Some(s) = a_span {
+        d = d.with_label(s.clone(), format!("this is {}", type_of(a)));
+    }
+    d
+}
+
+/// The common dtype of two operands under NumPy 2 rules with weak scalars.
+pub fn result_dtype(a: &Array, b: &Array) -> (DType, bool) {
+    promote_weak(a.dtype(), a.weak, b.dtype(), b.weak)
+}
+
+/// `a op b` for every infix operator but `@`.
+pub fn binary(op: BinOp, a: &Array, b: &Array, spans: (Option<&Span>, Option<&Span>), span: &Span) -> Result<Array, Diagnostic> {
+    let (common, weak) = result_dtype(a, b);
+    let what = match op {
+        BinOp::Add => "addition",
+        BinOp::Sub => "subtraction",
+        BinOp::Mul => "multiplication",
+        BinOp::Div => "division",
+        BinOp::Rem => "remainder",
+        BinOp::Pow => "power",
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => "comparison",
+        BinOp::And | BinOp::Or => "logical operation",
+        BinOp::MatMul => return matmul(a, b, spans, span),
+    };
+    let shape = broadcast_all(&[a, b], &[spans.0.cloned(), spans.1.cloned()], what, span)?;
+    let (graph_op, compute, out) = match op {
+        BinOp::And | BinOp::Or => {
+            for (x, s) in [(a, spans.0), (b, spans.1)] {
+                if x.dtype() != DType::Bool {
+                    return Err(dtype_error(
+                        op.symbol(),
+                        x,
+                        s,
+                        span,
+                        "`and` / `or` combine bools; compare first (`x > 0 and y > 0`)",
+                    ));
+                }
+            }
+            let g = if op == BinOp::And { BinaryOp::And } else { BinaryOp::Or };
+            (g, DType::Bool, DType::Bool)
+        }
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+            let g = match op {
+                BinOp::Eq => BinaryOp::Eq,
+                BinOp::Ne => BinaryOp::Ne,
+                BinOp::Lt => BinaryOp::Lt,
+                BinOp::Le => BinaryOp::Le,
+                BinOp::Gt => BinaryOp::Gt,
+                _ => BinaryOp::Ge,
+            };
+            (g, common, DType::Bool)
+        }
+        BinOp::Div => {
+            let f = common.to_float();
+            (BinaryOp::Div, f, f)
+        }
+        _ => {
+            let g = match op {
+                BinOp::Add => BinaryOp::Add,
+                BinOp::Sub => BinaryOp::Sub,
+                BinOp::Mul => BinaryOp::Mul,
+                BinOp::Rem => BinaryOp::Rem,
+                _ => BinaryOp::Pow,
+            };
+            // Arithmetic on bools counts: True + True is 2.
+            let c = if common == DType::Bool { DType::DEFAULT_INT } else { common };
+            (g, c, c)
+        }
+    };
+    let inputs = vec![broadcast_view(&cast(a, compute, spans.0), &shape), broadcast_view(&cast(b, compute, spans.1), &shape)];
+    Ok(Array::pending(Op::Binary(graph_op), inputs, out, &shape, Some(span.clone())).with_weak(weak))
+}
+
+/// Elementwise binary function of two arrays (`minimum`, `maximum`, `atan2`).
+pub fn binary_fn(op: BinaryOp, name: &str, a: &Array, b: &Array, spans: (Option<&Span>, Option<&Span>), span: &Span) -> Result<Array, Diagnostic> {
+    let (mut common, weak) = result_dtype(a, b);
+    if op == BinaryOp::Atan2 {
+        common = common.to_float();
+    }
+    let shape = broadcast_all(&[a, b], &[spans.0.cloned(), spans.1.cloned()], &format!("`{name}`"), span)?;
+    let inputs = vec![broadcast_view(&cast(a, common, spans.0), &shape), broadcast_view(&cast(b, common, spans.1), &shape)];
+    Ok(Array::pending(Op::Binary(op), inputs, common, &shape, Some(span.clone())).with_weak(weak))
+}
+
+/// Elementwise unary functions, with NumPy's dtype rules.
+pub fn unary(op: UnaryOp, name: &str, a: &Array, a_span: Option<&Span>, span: &Span) -> Result<Array, Diagnostic> {
+    let dt = a.dtype();
+    let (input, out) = match op {
+        UnaryOp::Not => {
+            if dt != DType::Bool {
+                return Err(dtype_error("not", a, a_span, span, "`not` negates bools; compare first (`not (x > 0)`)"));
+            }
+            (DType::Bool, DType::Bool)
+        }
+        UnaryOp::Neg | UnaryOp::Abs | UnaryOp::Sign => {
+            if dt == DType::Bool {
+                return Err(dtype_error(name, a, a_span, span, "use `not` to negate bools, or cast with `as i64`"));
+            }
+            (dt, dt)
+        }
+        UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Round => {
+            if dt.kind() != Kind::Float {
+                return Ok(a.clone());
+            }
+            (dt, dt)
+        }
+        UnaryOp::IsNan => (dt, DType::Bool),
+        _ => (dt.to_float(), dt.to_float()),
+    };
+    let x = cast(a, input, a_span);
+    Ok(Array::pending(Op::Unary(op), vec![x], out, a.shape(), Some(span.clone())).with_weak(a.weak))
+}
+
+/// `where(cond, a, b)` with broadcasting of all three.
+pub fn select(c: &Array, a: &Array, b: &Array, spans: [Option<&Span>; 3], span: &Span) -> Result<Array, Diagnostic> {
+    let shape = broadcast_all(&[c, a, b], &[spans[0].cloned(), spans[1].cloned(), spans[2].cloned()], "`where`", span)?;
+    let (dt, weak) = result_dtype(a, b);
+    let cond = broadcast_view(&cast(c, DType::Bool, spans[0]), &shape);
+    let inputs = vec![cond, broadcast_view(&cast(a, dt, spans[1]), &shape), broadcast_view(&cast(b, dt, spans[2]), &shape)];
+    Ok(Array::pending(Op::Where, inputs, dt, &shape, Some(span.clone())).with_weak(weak))
+}
+
+/// Adds back reduced axes as size 1 (keepdims), as a view.
+fn keep_dims(a: Array, axes: &[usize]) -> Array {
+    let mut view = a.view.clone();
+    for &ax in axes {
+        view = view.insert_axis(ax);
+    }
+    a.with_view(view)
+}
+
+/// A reduction over `axes` (None: all axes).
+pub fn reduce(op: ReduceOp, a: &Array, axes: Option<Vec<usize>>, keepdims: bool, span: &Span) -> Result<Array, Diagnostic> {
+    let axes = axes.unwrap_or_else(|| (0..a.rank()).collect());
+    let input = match op {
+        ReduceOp::Sum | ReduceOp::Prod => cast(a, accumulate_dtype(a.dtype()), None),
+        ReduceOp::Any | ReduceOp::All => cast(a, DType::Bool, None),
+        _ => a.clone(),
+    };
+    if matches!(op, ReduceOp::ArgMin | ReduceOp::ArgMax) && axes.len() != 1 {
+        return Err(Diagnostic::new("E0201", "argmin/argmax take exactly one axis", span.clone()));
+    }
+    let needs_items = matches!(op, ReduceOp::Min | ReduceOp::Max | ReduceOp::ArgMin | ReduceOp::ArgMax);
+    if needs_items && axes.iter().any(|&ax| a.shape()[ax] == 0) {
+        return Err(Diagnostic::new(
+            "E0402",
+            format!("cannot take the {} of an empty array: it has no identity", op_name(op)),
+            span.clone(),
+        )
+        .with_primary_label(format!("this reduces {} over a zero-length axis", type_of(a))));
+    }
+    let out_shape: Vec<usize> =
+        a.shape().iter().enumerate().filter(|(k, _)| !axes.contains(k)).map(|(_, &d)| d).collect();
+    let out_dtype = match op {
+        ReduceOp::ArgMin | ReduceOp::ArgMax => DType::I64,
+        _ => input.dtype(),
+    };
+    let r = Array::pending(Op::Reduce { op, axes: axes.clone() }, vec![input], out_dtype, &out_shape, Some(span.clone()));
+    Ok(if keepdims { keep_dims(r, &axes) } else { r })
+}
+
+fn op_name(op: ReduceOp) -> &'static str {
+    match op {
+        ReduceOp::Sum => "sum",
+        ReduceOp::Prod => "product",
+        ReduceOp::Min => "minimum",
+        ReduceOp::Max => "maximum",
+        ReduceOp::ArgMin => "argmin",
+        ReduceOp::ArgMax => "argmax",
+        ReduceOp::Any => "any",
+        ReduceOp::All => "all",
+    }
+}
+
+/// The mean: a float sum divided by the number of reduced elements.
+pub fn mean(a: &Array, axes: Option<Vec<usize>>, keepdims: bool, span: &Span) -> Result<Array, Diagnostic> {
+    let float = a.dtype().to_float();
+    let axes = axes.unwrap_or_else(|| (0..a.rank()).collect());
+    let count: usize = axes.iter().map(|&ax| a.shape()[ax]).product();
+    let s = reduce(ReduceOp::Sum, &cast(a, float, None), Some(axes), keepdims, span)?;
+    binary(BinOp::Div, &s, &scalar(float, count as f64, true), (None, None), span)
+}
+
+/// An inclusive scan along `axis` (None: over the flattened array).
+pub fn scan(op: ScanOp, a: &Array, axis: Option<usize>, span: &Span) -> Result<Array, Diagnostic> {
+    let (x, axis) = match axis {
+        Some(ax) => (a.clone(), ax),
+        None => (reshape(a, &[a.size()], span), 0),
+    };
+    let input = match op {
+        ScanOp::Sum | ScanOp::Prod => cast(&x, accumulate_dtype(x.dtype()), None),
+        _ => x,
+    };
+    let dt = input.dtype();
+    let shape = input.shape().to_vec();
+    Ok(Array::pending(Op::Scan { op, axis }, vec![input], dt, &shape, Some(span.clone())))
+}
+
+/// The same elements in a new shape (a view when `a` is contiguous, else a copy first).
+pub fn reshape(a: &Array, shape: &[usize], span: &Span) -> Array {
+    match a.view.reshape(shape) {
+        Some(view) => a.with_view(view),
+        None => {
+            let c = copy(a, Some(span));
+            c.with_view(View::contiguous(shape))
+        }
+    }
+}
+
+/// `a @ b` (NumPy matmul for ranks 1 and 2).
+pub fn matmul(a: &Array, b: &Array, spans: (Option<&Span>, Option<&Span>), span: &Span) -> Result<Array, Diagnostic> {
+    let (sa, sb) = (dims(a.shape()), dims(b.shape()));
+    let out = shape::matmul_shape(
+        &Operand { dtype: Some(a.dtype()), shape: &sa, span: spans.0.cloned() },
+        &Operand { dtype: Some(b.dtype()), shape: &sb, span: spans.1.cloned() },
+        span,
+    )?;
+    if a.rank() > 2 || b.rank() > 2 {
+        return Err(Diagnostic::new("E0202", "batched matrix products (rank above 2) are not supported yet", span.clone())
+            .with_hint("multiply the matrices one by one, or use sum(a[..., :, :, newaxis] * b[..., newaxis, :, :], axis=-2)"));
+    }
+    let (mut dt, _) = result_dtype(a, b);
+    if dt == DType::Bool {
+        dt = DType::DEFAULT_INT;
+    }
+    let a2 = cast(a, dt, spans.0);
+    let b2 = cast(b, dt, spans.1);
+    let a2 = if a.rank() == 1 { a2.with_view(a2.view.insert_axis(0)) } else { a2 };
+    let b2 = if b.rank() == 1 { b2.with_view(b2.view.insert_axis(1)) } else { b2 };
+    let (m, n) = (a2.shape()[0], b2.shape()[1]);
+    let r = Array::pending(Op::MatMul, vec![a2, b2], dt, &[m, n], Some(span.clone()));
+    let out: Vec<usize> = out.into_iter().map(|d| d.unwrap_or(0)).collect();
+    Ok(r.with_view(r.view.reshape(&out).unwrap_or_else(|| View::contiguous(&out))))
+}
+
+/// Joins arrays along an existing axis (dtypes promoted).
+pub fn concat(arrays: &[Array], spans: &[Span], axis: i64, span: &Span) -> Result<Array, Diagnostic> {
+    let Some(first) = arrays.first() else {
+        return Err(Diagnostic::new("E0206", "concat needs at least one array", span.clone()));
+    };
+    let rank = first.rank();
+    if rank == 0 {
+        return Err(Diagnostic::new("E0206", "rank-0 arrays cannot be concatenated", span.clone())
+            .with_hint("use `stack` to make a new axis, or write an array literal"));
+    }
+    let ax = shape::normalize_axis(axis, rank, span)?;
+    let mut dt = first.dtype();
+    let mut weak = first.weak;
+    for (k, a) in arrays.iter().enumerate() {
+        let same_except_axis = a.rank() == rank && (0..rank).all(|i| i == ax || a.shape()[i] == first.shape()[i]);
+        if !same_except_axis {
+            let d = Diagnostic::new("E0206", format!("cannot join {} and {} along axis {ax}", type_of(first), type_of(a)), span.clone())
+                .with_hint("all arrays must have the same rank and the same sizes on every other axis");
+            return Err(label_pair(d, spans, k, first, a));
+        }
+        (dt, weak) = promote_weak(dt, weak, a.dtype(), a.weak);
+    }
+    let mut shape = first.shape().to_vec();
+    shape[ax] = arrays.iter().map(|a| a.shape()[ax]).sum();
+    let inputs = arrays.iter().zip(spans).map(|(a, s)| cast(a, dt, Some(s))).collect();
+    Ok(Array::pending(Op::Concat { axis: ax }, inputs, dt, &shape, Some(span.clone())))
+}
+
+/// Joins arrays of one shape along a new axis.
+pub fn stack(arrays: &[Array], spans: &[Span], axis: i64, span: &Span) -> Result<Array, Diagnostic> {
+    let Some(first) = arrays.first() else {
+        return Err(Diagnostic::new("E0206", "stack needs at least one array", span.clone()));
+    };
+    let ax = shape::normalize_axis(axis, first.rank() + 1, span)?;
+    for (k, a) in arrays.iter().enumerate() {
+        if a.shape() != first.shape() {
+            let d = Diagnostic::new("E0206", format!("cannot stack {} and {}", type_of(first), type_of(a)), span.clone())
+                .with_hint("stacked arrays must all have the same shape");
+            return Err(label_pair(d, spans, k, first, a));
+        }
+    }
+    let expanded: Vec<Array> = arrays.iter().map(|a| a.with_view(a.view.insert_axis(ax))).collect();
+    concat(&expanded, spans, ax as i64, span)
+}
+
+/// Labels the first and the k-th of several joined arrays, when they were written apart.
+fn label_pair(d: Diagnostic, spans: &[Span], k: usize, first: &Array, other: &Array) -> Diagnostic {
+    if spans[0] == spans[k] {
+        return d;
+    }
+    d.with_label(spans[0].clone(), format!("this is {}", type_of(first)))
+        .with_label(spans[k].clone(), format!("this is {}", type_of(other)))
+}
+
+/// `start + i * step` for i in 0..n.
+pub fn arange(start: f64, step: f64, n: usize, dtype: DType, span: &Span) -> Array {
+    Array::pending(Op::Arange { start, step }, vec![], dtype, &[n], Some(span.clone()))
+}
+
+/// A fresh array of `shape` filled with a scalar.
+pub fn full(shape: &[usize], value: &Array, dtype: DType, span: &Span) -> Array {
+    let v = cast(value, dtype, None);
+    copy(&broadcast_view(&v, shape), Some(span))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::cpu::CpuBackend;
+
+    #[test]
+    fn weak_scalar_keeps_dtype() {
+        let a = Array::from_host(HostData::F32(vec![1.0, 2.0]), &[2]);
+        let r = binary(BinOp::Mul, &a, &scalar(DType::F32, 2.0, true), (None, None), &(0..1)).unwrap();
+        assert_eq!(r.dtype(), DType::F32);
+        let i = Array::from_host(HostData::I32(vec![1, 2]), &[2]);
+        let r = binary(BinOp::Div, &i, &scalar_i64(2, true), (None, None), &(0..1)).unwrap();
+        assert!(r.dtype().is_float());
+    }
+
+    #[test]
+    fn broadcast_mismatch_is_e0200() {
+        let a = Array::from_host(HostData::F32(vec![0.0; 12]), &[3, 4]);
+        let b = Array::from_host(HostData::F32(vec![0.0; 5]), &[5]);
+        let e = binary(BinOp::Add, &a, &b, (Some(&(0..1)), Some(&(4..5))), &(0..5)).err().unwrap();
+        assert_eq!(e.code, "E0200");
+    }
+
+    #[test]
+    fn graph_is_lazy_until_realized() {
+        let a = Array::from_host(HostData::F32(vec![1.0, 2.0, 3.0]), &[3]);
+        let s = reduce(ReduceOp::Sum, &a, None, false, &(0..1)).unwrap();
+        assert!(!s.is_ready());
+        let _ = CpuBackend::new();
+    }
+}

@@ -1,0 +1,410 @@
+//! Run-time behaviour of the builtins declared in `check::builtins`.
+
+use super::value::Value;
+use super::{Interp, R};
+use crate::check::builtins::{Builtin, ParamKind, bind};
+use crate::check::dtype::DType;
+use crate::check::shape::{self, Operand, dims};
+use crate::diag::Diagnostic;
+use crate::graph::op::{BinaryOp, Distribution, Op, ReduceOp, ScanOp, UnaryOp};
+use crate::graph::{self, Array, build};
+use crate::syntax::ast::{Arg, BinOp, Span};
+
+type Slot = Option<(Value, Span)>;
+
+impl Interp {
+    pub(super) fn call_builtin(&mut self, b: &'static Builtin, args: &[Arg], span: &Span) -> R<Value> {
+        let sequence = matches!(b.name, "concat" | "stack");
+        let values = self.eval_args(args, sequence)?;
+        let (slots, rest) = bind(b.name, &b.bind_params(), values, span)?;
+        for (p, slot) in b.params.iter().zip(&slots) {
+            if p.kind == ParamKind::Array
+                && !sequence
+                && let Some((v, s)) = slot
+                && !matches!(v, Value::Array(_))
+            {
+                return Err(Diagnostic::new("E0303", format!("`{}` of `{}` must be an array, found {}", p.name, b.name, v.kind_name()), s.clone()));
+            }
+        }
+        self.run_builtin(b.name, slots, rest, span)
+    }
+
+    fn arr(&self, slot: &Slot) -> Array {
+        match slot {
+            Some((Value::Array(a), _)) => a.clone(),
+            // bind() and call_builtin() guarantee required array slots are arrays
+            _ => build::scalar(DType::Bool, 0.0, true),
+        }
+    }
+
+    fn run_builtin(&mut self, name: &str, s: Vec<Slot>, rest: Vec<(Value, Span)>, span: &Span) -> R<Value> {
+        let sp = |k: usize| s[k].as_ref().map(|x| x.1.clone());
+        let val = |k: usize| s[k].as_ref().map(|x| &x.0);
+        let a = |this: &Self, k: usize| this.arr(&s[k]);
+        let out = |x: Array| Ok(Value::Array(x));
+        match name {
+            // ---- creation
+            "zeros" | "ones" | "rand" | "randn" => {
+                let (v, vs) = s[0].as_ref().map(|x| (&x.0, &x.1)).ok_or_else(|| missing(span))?;
+                let shape = self.static_shape(v, vs)?;
+                let dt = self.static_dtype(s[1].as_ref())?.unwrap_or(DType::DEFAULT_FLOAT);
+                match name {
+                    "zeros" => out(build::full(&shape, &build::scalar(dt, 0.0, false), dt, span)),
+                    "ones" => out(build::full(&shape, &build::scalar(dt, 1.0, false), dt, span)),
+                    _ => {
+                        if !dt.is_float() {
+                            return Err(Diagnostic::new("E0300", format!("`{name}` makes floats, not {dt}"), sp(1).unwrap_or(span.clone()))
+                                .with_hint("use f32 or f64, and cast afterwards if needed"));
+                        }
+                        let dist = if name == "rand" { Distribution::Uniform } else { Distribution::Normal };
+                        let key = self.next_random_key();
+                        out(Array::pending(Op::Random { key, dist }, vec![], dt, &shape, Some(span.clone())))
+                    }
+                }
+            }
+            "full" => {
+                let shape = self.static_shape(val(0).unwrap_or(&Value::None), &sp(0).unwrap_or(span.clone()))?;
+                let v = a(self, 1);
+                let dt = self.static_dtype(s[2].as_ref())?.unwrap_or_else(|| default_dtype(&v));
+                out(build::full(&shape, &v, dt, span))
+            }
+            "zeros_like" | "ones_like" | "full_like" => {
+                let x = a(self, 0);
+                let (v, dslot) = match name {
+                    "zeros_like" => (build::scalar(DType::F64, 0.0, true), 1),
+                    "ones_like" => (build::scalar(DType::F64, 1.0, true), 1),
+                    _ => (a(self, 1), 2),
+                };
+                let dt = self.static_dtype(s[dslot].as_ref())?.unwrap_or(x.dtype());
+                out(build::full(x.shape(), &v, dt, span))
+            }
+            "copy" => out(build::copy(&a(self, 0), Some(span))),
+            "seed" => {
+                let n = self.static_int(val(0).unwrap_or(&Value::None), &sp(0).unwrap_or(span.clone()))?;
+                self.set_seed(n as u64);
+                Ok(Value::Unit)
+            }
+            "arange" => {
+                let nums: Vec<Option<(f64, bool)>> = (0..3)
+                    .map(|k| match &s[k] {
+                        None | Some((Value::None, _)) => Ok(None),
+                        Some((v, vs)) => {
+                            let is_int = matches!(v, Value::Array(x) if !x.dtype().is_float());
+                            self.static_f64(v, vs, "an arange bound").map(|f| Some((f, is_int)))
+                        }
+                    })
+                    .collect::<R<_>>()?;
+                let (start, stop) = match (nums[0], nums[1]) {
+                    (Some(a), Some(b)) => (a, b),
+                    (Some(a), None) => ((0.0, true), a),
+                    _ => return Err(missing(span)),
+                };
+                let step = nums[2].unwrap_or((1.0, true));
+                if step.0 == 0.0 {
+                    return Err(Diagnostic::new("E0210", "arange's step cannot be zero", sp(2).unwrap_or(span.clone())));
+                }
+                let all_int = start.1 && stop.1 && step.1;
+                let dt = self.static_dtype(s[3].as_ref())?.unwrap_or(if all_int { DType::DEFAULT_INT } else { DType::DEFAULT_FLOAT });
+                let n = ((stop.0 - start.0) / step.0).ceil().max(0.0);
+                if n > 1e12 {
+                    return Err(Diagnostic::new("E0210", format!("arange would make {n} elements"), span.clone()));
+                }
+                out(build::arange(start.0, step.0, n as usize, dt, span))
+            }
+            "linspace" => {
+                let lo = self.static_f64(val(0).unwrap_or(&Value::None), &sp(0).unwrap_or(span.clone()), "linspace's start")?;
+                let hi = self.static_f64(val(1).unwrap_or(&Value::None), &sp(1).unwrap_or(span.clone()), "linspace's stop")?;
+                let num = match &s[2] {
+                    Some((v, vs)) => self.static_int(v, vs)?,
+                    None => 50,
+                };
+                if num < 0 {
+                    return Err(Diagnostic::new("E0210", "linspace needs a non-negative number of points", sp(2).unwrap_or(span.clone())));
+                }
+                let dt = self.static_dtype(s[3].as_ref())?.unwrap_or(DType::DEFAULT_FLOAT);
+                let step = if num > 1 { (hi - lo) / (num - 1) as f64 } else { 0.0 };
+                out(build::arange(lo, step, num as usize, dt, span))
+            }
+            "eye" => {
+                let n = self.static_int(val(0).unwrap_or(&Value::None), &sp(0).unwrap_or(span.clone()))?;
+                let m = match &s[1] {
+                    Some((Value::None, _)) | None => n,
+                    Some((v, vs)) => self.static_int(v, vs)?,
+                };
+                if n < 0 || m < 0 {
+                    return Err(Diagnostic::new("E0210", "eye needs non-negative sizes", span.clone()));
+                }
+                let dt = self.static_dtype(s[2].as_ref())?.unwrap_or(DType::DEFAULT_FLOAT);
+                let rows = build::arange(0.0, 1.0, n as usize, DType::I64, span);
+                let cols = build::arange(0.0, 1.0, m as usize, DType::I64, span);
+                let rows = rows.with_view(rows.view.insert_axis(1));
+                let cols = cols.with_view(cols.view.insert_axis(0));
+                let eq = build::binary(BinOp::Eq, &rows, &cols, (None, None), span)?;
+                out(build::cast(&eq, dt, Some(span)))
+            }
+            // ---- shape
+            "reshape" => {
+                let x = a(self, 0);
+                let target = self.static_int_list(val(1).unwrap_or(&Value::None), &sp(1).unwrap_or(span.clone()), "a shape")?;
+                let resolved = shape::reshape_target(&dims(x.shape()), &target, span)?;
+                let shape: Vec<usize> = resolved.into_iter().map(|d| d.unwrap_or(0)).collect();
+                out(build::reshape(&x, &shape, span))
+            }
+            "flatten" => {
+                let x = a(self, 0);
+                out(build::reshape(&x, &[x.size()], span))
+            }
+            "transpose" | "permute" => {
+                let x = a(self, 0);
+                let perm: Vec<usize> = match self.static_axes(s[1].as_ref())? {
+                    None => (0..x.rank()).rev().collect(),
+                    Some(axes) => {
+                        let p = shape::normalize_axes(&axes, x.rank(), &sp(1).unwrap_or(span.clone()))?;
+                        if p.len() != x.rank() {
+                            return Err(Diagnostic::new("E0201", format!("a permutation of {} axes needs {} entries", x.rank(), x.rank()), sp(1).unwrap_or(span.clone())));
+                        }
+                        axes.iter().map(|&ax| shape::normalize_axis(ax, x.rank(), span)).collect::<R<_>>()?
+                    }
+                };
+                out(x.with_view(x.view.permute(&perm)))
+            }
+            "expand_dims" => {
+                let x = a(self, 0);
+                let ax = self.static_int(val(1).unwrap_or(&Value::None), &sp(1).unwrap_or(span.clone()))?;
+                let ax = shape::normalize_axis(ax, x.rank() + 1, &sp(1).unwrap_or(span.clone()))?;
+                out(x.with_view(x.view.insert_axis(ax)))
+            }
+            "squeeze" => {
+                let x = a(self, 0);
+                let axes = match self.static_axes(s[1].as_ref())? {
+                    None => (0..x.rank()).filter(|&k| x.shape()[k] == 1).collect(),
+                    Some(axes) => {
+                        let axes = shape::normalize_axes(&axes, x.rank(), &sp(1).unwrap_or(span.clone()))?;
+                        if let Some(&bad) = axes.iter().find(|&&k| x.shape()[k] != 1) {
+                            return Err(Diagnostic::new("E0201", format!("cannot squeeze axis {bad}: its size is {}, not 1", x.shape()[bad]), sp(1).unwrap_or(span.clone())));
+                        }
+                        axes
+                    }
+                };
+                let mut view = x.view.clone();
+                for &ax in axes.iter().rev() {
+                    view = view.remove_axis(ax);
+                }
+                out(x.with_view(view))
+            }
+            "broadcast_to" => {
+                let x = a(self, 0);
+                let target = self.static_shape(val(1).unwrap_or(&Value::None), &sp(1).unwrap_or(span.clone()))?;
+                let (xs, ts) = (dims(x.shape()), dims(&target));
+                let joined = shape::broadcast(
+                    &[
+                        Operand { dtype: Some(x.dtype()), shape: &xs, span: sp(0) },
+                        Operand { dtype: None, shape: &ts, span: sp(1) },
+                    ],
+                    "`broadcast_to`",
+                    span,
+                )?;
+                if joined != ts {
+                    return Err(Diagnostic::new("E0200", format!("cannot broadcast shape {:?} to {:?}", x.shape(), target), span.clone()));
+                }
+                out(build::broadcast_view(&x, &target))
+            }
+            "flip" => {
+                let x = a(self, 0);
+                let axes: Vec<usize> = match self.static_axes(s[1].as_ref())? {
+                    None => (0..x.rank()).collect(),
+                    Some(axes) => shape::normalize_axes(&axes, x.rank(), &sp(1).unwrap_or(span.clone()))?,
+                };
+                let mut view = x.view.clone();
+                for ax in axes {
+                    let n = view.shape[ax];
+                    view = view.slice_axis(ax, n.saturating_sub(1), n, -1);
+                }
+                out(x.with_view(view))
+            }
+            "concat" | "stack" => {
+                let (items, spans) = self.sequence(&s[0], span)?;
+                let axis = match &s[1] {
+                    Some((Value::None, _)) | None => 0,
+                    Some((v, vs)) => self.static_int(v, vs)?,
+                };
+                if name == "concat" { out(build::concat(&items, &spans, axis, span)?) } else { out(build::stack(&items, &spans, axis, span)?) }
+            }
+            // ---- elementwise
+            "exp" | "log" | "sqrt" | "abs" | "sin" | "cos" | "tan" | "tanh" | "erf" | "floor" | "ceil" | "round" | "sign" | "isnan" => {
+                let op = match name {
+                    "exp" => UnaryOp::Exp,
+                    "log" => UnaryOp::Log,
+                    "sqrt" => UnaryOp::Sqrt,
+                    "abs" => UnaryOp::Abs,
+                    "sin" => UnaryOp::Sin,
+                    "cos" => UnaryOp::Cos,
+                    "tan" => UnaryOp::Tan,
+                    "tanh" => UnaryOp::Tanh,
+                    "erf" => UnaryOp::Erf,
+                    "floor" => UnaryOp::Floor,
+                    "ceil" => UnaryOp::Ceil,
+                    "round" => UnaryOp::Round,
+                    "sign" => UnaryOp::Sign,
+                    _ => UnaryOp::IsNan,
+                };
+                out(build::unary(op, name, &a(self, 0), sp(0).as_ref(), span)?)
+            }
+            "minimum" | "maximum" | "atan2" => {
+                let op = match name {
+                    "minimum" => BinaryOp::Min,
+                    "maximum" => BinaryOp::Max,
+                    _ => BinaryOp::Atan2,
+                };
+                out(build::binary_fn(op, name, &a(self, 0), &a(self, 1), (sp(0).as_ref(), sp(1).as_ref()), span)?)
+            }
+            "clip" => {
+                let lo = build::binary_fn(BinaryOp::Max, "clip", &a(self, 0), &a(self, 1), (sp(0).as_ref(), sp(1).as_ref()), span)?;
+                out(build::binary_fn(BinaryOp::Min, "clip", &lo, &a(self, 2), (sp(0).as_ref(), sp(2).as_ref()), span)?)
+            }
+            "where" => out(build::select(&a(self, 0), &a(self, 1), &a(self, 2), [sp(0).as_ref(), sp(1).as_ref(), sp(2).as_ref()], span)?),
+            // ---- reductions
+            "sum" | "prod" | "min" | "max" | "any" | "all" | "mean" => {
+                let x = a(self, 0);
+                let axes = self.reduce_axes(&x, s[1].as_ref())?;
+                let keepdims = self.static_bool(s[2].as_ref(), false)?;
+                let op = match name {
+                    "sum" => ReduceOp::Sum,
+                    "prod" => ReduceOp::Prod,
+                    "min" => ReduceOp::Min,
+                    "max" => ReduceOp::Max,
+                    "any" => ReduceOp::Any,
+                    "all" => ReduceOp::All,
+                    _ => return out(build::mean(&x, axes, keepdims, span)?),
+                };
+                out(build::reduce(op, &x, axes, keepdims, span)?)
+            }
+            "argmin" | "argmax" => {
+                let x = a(self, 0);
+                let op = if name == "argmin" { ReduceOp::ArgMin } else { ReduceOp::ArgMax };
+                let keepdims = self.static_bool(s[2].as_ref(), false)?;
+                match self.static_axes(s[1].as_ref())? {
+                    None => {
+                        let flat = build::reshape(&x, &[x.size()], span);
+                        let r = build::reduce(op, &flat, Some(vec![0]), false, span)?;
+                        if keepdims {
+                            let ones = vec![1; x.rank()];
+                            out(r.with_view(crate::graph::view::View::contiguous(&ones)))
+                        } else {
+                            out(r)
+                        }
+                    }
+                    Some(axes) => {
+                        let axes = shape::normalize_axes(&axes, x.rank(), &sp(1).unwrap_or(span.clone()))?;
+                        if axes.len() != 1 {
+                            return Err(Diagnostic::new("E0201", format!("`{name}` takes one axis"), sp(1).unwrap_or(span.clone())));
+                        }
+                        out(build::reduce(op, &x, Some(axes), keepdims, span)?)
+                    }
+                }
+            }
+            "cumsum" | "cumprod" | "cummax" | "cummin" => {
+                let x = a(self, 0);
+                let op = match name {
+                    "cumsum" => ScanOp::Sum,
+                    "cumprod" => ScanOp::Prod,
+                    "cummax" => ScanOp::Max,
+                    _ => ScanOp::Min,
+                };
+                let axis = match &s[1] {
+                    Some((Value::None, _)) | None => None,
+                    Some((v, vs)) => Some(shape::normalize_axis(self.static_int(v, vs)?, x.rank(), vs)?),
+                };
+                out(build::scan(op, &x, axis, span)?)
+            }
+            "matmul" => out(build::matmul(&a(self, 0), &a(self, 1), (sp(0).as_ref(), sp(1).as_ref()), span)?),
+            // ---- information
+            "shape" => Ok(Value::Tuple(a(self, 0).shape().iter().map(|&d| Value::Array(build::scalar_i64(d as i64, true))).collect())),
+            "size" => out(build::scalar_i64(a(self, 0).size() as i64, true)),
+            "ndim" => out(build::scalar_i64(a(self, 0).rank() as i64, true)),
+            "dtype" => Ok(Value::DType(a(self, 0).dtype())),
+            // ---- input and output
+            "print" => {
+                let mut parts = Vec::with_capacity(rest.len());
+                for (v, vs) in &rest {
+                    parts.push(self.display(v).map_err(|d| d.or_span(vs))?);
+                }
+                let _ = writeln!(self.out, "{}", parts.join(" "));
+                Ok(Value::Unit)
+            }
+            "load" => {
+                let path = self.static_str(val(0).unwrap_or(&Value::None), &sp(0).unwrap_or(span.clone()), "the path")?;
+                let p = std::path::Path::new(&path);
+                if !p.exists() {
+                    return Err(Diagnostic::new("E0410", format!("cannot read `{path}`: no such file"), sp(0).unwrap_or(span.clone()))
+                        .with_hint("paths are relative to the directory `arr` was started in"));
+                }
+                let (data, shape) = crate::io::npy::load(p)
+                    .map_err(|e| Diagnostic::new("E0411", e, sp(0).unwrap_or(span.clone())))?;
+                let dt = data.dtype();
+                let buffer = self.backend.adopt(data)?;
+                out(Array::from_buffer(buffer, dt, &shape))
+            }
+            "save" => {
+                let path = self.static_str(val(0).unwrap_or(&Value::None), &sp(0).unwrap_or(span.clone()), "the path")?;
+                let x = a(self, 1);
+                let data = graph::to_host(&*self.backend, &x)?;
+                crate::io::npy::save(std::path::Path::new(&path), &data, x.shape())
+                    .map_err(|e| Diagnostic::new("E0412", e, sp(0).unwrap_or(span.clone())))?;
+                Ok(Value::Unit)
+            }
+            _ => Err(Diagnostic::new("E0101", format!("the builtin `{name}` is declared but not implemented"), span.clone())),
+        }
+    }
+
+    fn reduce_axes(&self, x: &Array, slot: Option<&(Value, Span)>) -> R<Option<Vec<usize>>> {
+        match self.static_axes(slot)? {
+            None => Ok(None),
+            Some(axes) => {
+                let span = slot.map(|s| s.1.clone()).unwrap_or_default();
+                Ok(Some(shape::normalize_axes(&axes, x.rank(), &span)?))
+            }
+        }
+    }
+
+    /// The arrays of a tuple or list argument (`concat([a, b])`).
+    fn sequence(&self, slot: &Slot, span: &Span) -> R<(Vec<Array>, Vec<Span>)> {
+        match slot {
+            Some((Value::Tuple(items), s)) => {
+                let mut arrays = Vec::with_capacity(items.len());
+                for item in items {
+                    match item {
+                        Value::Array(a) => arrays.push(a.clone()),
+                        other => return Err(Diagnostic::new("E0303", format!("expected arrays, found {}", other.kind_name()), s.clone())),
+                    }
+                }
+                let spans = vec![s.clone(); arrays.len()];
+                Ok((arrays, spans))
+            }
+            Some((Value::Array(a), s)) if a.rank() >= 1 => {
+                let arrays = (0..a.shape()[0]).map(|i| a.with_view(a.view.select_axis(0, i))).collect::<Vec<_>>();
+                let spans = vec![s.clone(); arrays.len()];
+                Ok((arrays, spans))
+            }
+            Some((other, s)) => Err(Diagnostic::new("E0303", format!("expected a list or tuple of arrays, found {}", other.kind_name()), s.clone())),
+            None => Err(missing(span)),
+        }
+    }
+}
+
+fn missing(span: &Span) -> Diagnostic {
+    Diagnostic::new("E0105", "missing argument", span.clone())
+}
+
+/// The dtype `full` gives a value when none is asked for: literals follow the defaults.
+fn default_dtype(v: &Array) -> DType {
+    if !v.weak {
+        v.dtype()
+    } else if v.dtype().is_float() {
+        DType::DEFAULT_FLOAT
+    } else {
+        v.dtype()
+    }
+}
+
+use std::io::Write as _;

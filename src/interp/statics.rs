@@ -1,0 +1,129 @@
+//! Static arguments: shapes, axes, counts, flags and dtypes that must be
+//! known while the graph is built. Reading one realizes its (small) array.
+
+use super::value::Value;
+use super::{Interp, R};
+use crate::check::dtype::DType;
+use crate::diag::Diagnostic;
+use crate::graph;
+use crate::syntax::ast::Span;
+
+impl Interp {
+    /// The elements of a small array as i64 (ints and bools only).
+    fn static_ints_of(&self, v: &Value, span: &Span, what: &str) -> R<Vec<i64>> {
+        match v {
+            Value::Array(a) => {
+                if !(a.dtype().is_int() || a.dtype() == DType::Bool) {
+                    return Err(Diagnostic::new("E0305", format!("{what} must be an integer, found {}", a.dtype()), span.clone())
+                        .with_hint("convert it with `as i64`"));
+                }
+                if a.rank() > 1 {
+                    return Err(Diagnostic::new("E0305", format!("{what} must be an integer or a list of integers"), span.clone()));
+                }
+                let host = graph::to_host(&*self.backend, a).map_err(|d| d.or_span(span))?;
+                Ok((0..host.len()).map(|i| host.get_i64(i)).collect())
+            }
+            Value::Tuple(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for item in items {
+                    let v = self.static_ints_of(item, span, what)?;
+                    match (&item, v.as_slice()) {
+                        (Value::Array(a), [x]) if a.rank() == 0 => out.push(*x),
+                        _ => return Err(Diagnostic::new("E0305", format!("{what} must be a tuple of integers"), span.clone())),
+                    }
+                }
+                Ok(out)
+            }
+            other => Err(Diagnostic::new("E0305", format!("{what} must be an integer, found {}", other.kind_name()), span.clone())),
+        }
+    }
+
+    pub(super) fn static_int(&self, v: &Value, span: &Span) -> R<i64> {
+        self.static_int_named(v, span, "this value")
+    }
+
+    pub(super) fn static_int_named(&self, v: &Value, span: &Span, what: &str) -> R<i64> {
+        if let Value::Array(a) = v
+            && a.rank() != 0
+        {
+            return Err(Diagnostic::new("E0305", format!("{what} must be one integer, found an array of shape {:?}", a.shape()), span.clone()));
+        }
+        let ints = self.static_ints_of(v, span, what)?;
+        match ints.as_slice() {
+            [x] if !matches!(v, Value::Tuple(_)) => Ok(*x),
+            _ => Err(Diagnostic::new("E0305", format!("{what} must be one integer"), span.clone())),
+        }
+    }
+
+    /// A scalar number as f64 (any dtype).
+    pub(super) fn static_f64(&self, v: &Value, span: &Span, what: &str) -> R<f64> {
+        match v {
+            Value::Array(a) if a.rank() == 0 => {
+                let host = graph::to_host(&*self.backend, a).map_err(|d| d.or_span(span))?;
+                Ok(host.get_f64(0))
+            }
+            other => Err(Diagnostic::new("E0305", format!("{what} must be a number, found {}", describe_value(other)), span.clone())),
+        }
+    }
+
+    /// A shape: an int, or a list/tuple of non-negative ints.
+    pub(super) fn static_shape(&self, v: &Value, span: &Span) -> R<Vec<usize>> {
+        let dims = self.static_ints_of(v, span, "a shape")?;
+        dims.iter()
+            .map(|&d| {
+                usize::try_from(d).map_err(|_| {
+                    Diagnostic::new("E0210", format!("a shape cannot contain the negative size {d}"), span.clone())
+                })
+            })
+            .collect()
+    }
+
+    /// A list of possibly negative ints (reshape targets, axes).
+    pub(super) fn static_int_list(&self, v: &Value, span: &Span, what: &str) -> R<Vec<i64>> {
+        self.static_ints_of(v, span, what)
+    }
+
+    /// `none` or an axis or a tuple of axes.
+    pub(super) fn static_axes(&self, v: Option<&(Value, Span)>) -> R<Option<Vec<i64>>> {
+        match v {
+            None | Some((Value::None, _)) => Ok(None),
+            Some((v, span)) => self.static_int_list(v, span, "an axis").map(Some),
+        }
+    }
+
+    pub(super) fn static_bool(&self, v: Option<&(Value, Span)>, default: bool) -> R<bool> {
+        match v {
+            None | Some((Value::None, _)) => Ok(default),
+            Some((Value::Array(a), span)) if a.rank() == 0 && a.dtype() == DType::Bool => {
+                let host = graph::to_host(&*self.backend, a).map_err(|d| d.or_span(span))?;
+                Ok(host.get_f64(0) != 0.0)
+            }
+            Some((other, span)) => Err(Diagnostic::new("E0305", format!("expected `true` or `false`, found {}", describe_value(other)), span.clone())),
+        }
+    }
+
+    pub(super) fn static_dtype(&self, v: Option<&(Value, Span)>) -> R<Option<DType>> {
+        match v {
+            None | Some((Value::None, _)) => Ok(None),
+            Some((Value::DType(d), _)) => Ok(Some(*d)),
+            Some((Value::Str(s), span)) => DType::parse(s)
+                .map(Some)
+                .ok_or_else(|| Diagnostic::new("E0302", format!("unknown dtype `{s}`"), span.clone()).with_hint("the dtypes are bool, i32, i64, f32, f64")),
+            Some((other, span)) => Err(Diagnostic::new("E0302", format!("expected a dtype such as f32, found {}", describe_value(other)), span.clone())),
+        }
+    }
+
+    pub(super) fn static_str(&self, v: &Value, span: &Span, what: &str) -> R<String> {
+        match v {
+            Value::Str(s) => Ok(s.clone()),
+            other => Err(Diagnostic::new("E0303", format!("{what} must be a string, found {}", describe_value(other)), span.clone())),
+        }
+    }
+}
+
+fn describe_value(v: &Value) -> String {
+    match v {
+        Value::Array(a) => format!("an array of shape {:?} ({})", a.shape(), a.dtype()),
+        other => other.kind_name().to_string(),
+    }
+}

@@ -1,0 +1,466 @@
+//! The lexer: logos recognises the raw tokens, and `lex` turns them into the
+//! parser's `Tok`s with decoded literal values, collecting a diagnostic for
+//! every bad character or literal instead of stopping at the first.
+
+use crate::diag::Diagnostic;
+use logos::Logos;
+use std::fmt;
+
+/// A token as the parser sees it, with literal values decoded.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Tok {
+    Int(i64),
+    Float(f64),
+    Str(String),
+    Ident(String),
+    Let,
+    Fn,
+    For,
+    In,
+    While,
+    If,
+    Else,
+    True,
+    False,
+    And,
+    Or,
+    Not,
+    As,
+    NewAxis,
+    Break,
+    Continue,
+    Plus,
+    Minus,
+    Star,
+    Slash,
+    Percent,
+    StarStar,
+    At,
+    EqEq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Assign,
+    PlusEq,
+    MinusEq,
+    StarEq,
+    SlashEq,
+    LParen,
+    RParen,
+    LBracket,
+    RBracket,
+    LBrace,
+    RBrace,
+    Comma,
+    Colon,
+    DotDot,
+    Ellipsis,
+    Arrow,
+    /// A line break; the layout pass turns it into `Sep` or drops it.
+    Newline,
+    /// `;`; the layout pass turns it into `Sep`.
+    Semi,
+    /// A statement separator: one or more line breaks and `;`s.
+    Sep,
+}
+
+/// A token with its byte span (already shifted by the source's base).
+pub type Spanned = (usize, Tok, usize);
+
+impl fmt::Display for Tok {
+    /// Names the token the way a diagnostic talks about it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = match self {
+            Tok::Int(n) => return write!(f, "number `{n}`"),
+            Tok::Float(x) => return write!(f, "number `{x:?}`"),
+            Tok::Str(_) => "string",
+            Tok::Ident(name) => return write!(f, "name `{name}`"),
+            Tok::Newline | Tok::Sep => "end of line",
+            other => return write!(f, "`{}`", other.symbol()),
+        };
+        f.write_str(text)
+    }
+}
+
+impl Tok {
+    /// The fixed text of a keyword or punctuation token ("" for the others).
+    pub fn symbol(&self) -> &'static str {
+        match self {
+            Tok::Let => "let",
+            Tok::Fn => "fn",
+            Tok::For => "for",
+            Tok::In => "in",
+            Tok::While => "while",
+            Tok::If => "if",
+            Tok::Else => "else",
+            Tok::True => "true",
+            Tok::False => "false",
+            Tok::And => "and",
+            Tok::Or => "or",
+            Tok::Not => "not",
+            Tok::As => "as",
+            Tok::NewAxis => "newaxis",
+            Tok::Break => "break",
+            Tok::Continue => "continue",
+            Tok::Plus => "+",
+            Tok::Minus => "-",
+            Tok::Star => "*",
+            Tok::Slash => "/",
+            Tok::Percent => "%",
+            Tok::StarStar => "**",
+            Tok::At => "@",
+            Tok::EqEq => "==",
+            Tok::Ne => "!=",
+            Tok::Lt => "<",
+            Tok::Le => "<=",
+            Tok::Gt => ">",
+            Tok::Ge => ">=",
+            Tok::Assign => "=",
+            Tok::PlusEq => "+=",
+            Tok::MinusEq => "-=",
+            Tok::StarEq => "*=",
+            Tok::SlashEq => "/=",
+            Tok::LParen => "(",
+            Tok::RParen => ")",
+            Tok::LBracket => "[",
+            Tok::RBracket => "]",
+            Tok::LBrace => "{",
+            Tok::RBrace => "}",
+            Tok::Comma => ",",
+            Tok::Colon => ":",
+            Tok::DotDot => "..",
+            Tok::Ellipsis => "...",
+            Tok::Arrow => "->",
+            Tok::Semi | Tok::Sep => ";",
+            Tok::Int(_) | Tok::Float(_) | Tok::Str(_) | Tok::Ident(_) | Tok::Newline => "",
+        }
+    }
+}
+
+/// What logos recognises; literal text is decoded afterwards so that a bad
+/// literal becomes a diagnostic with a span rather than a lexer failure.
+#[derive(Logos, Clone, Copy, Debug, PartialEq)]
+#[logos(skip r"[ \t\r\f]+")]
+#[logos(skip(r"#[^\n]*", allow_greedy = true))]
+enum Raw {
+    #[regex(r"[0-9][0-9_]*")]
+    Int,
+    #[regex(r"[0-9][0-9_]*\.[0-9][0-9_]*([eE][+-]?[0-9][0-9_]*)?")]
+    #[regex(r"[0-9][0-9_]*[eE][+-]?[0-9][0-9_]*")]
+    Float,
+    /// A number with an exponent marker but no exponent digits (`1e`, `2.5e+`).
+    #[regex(r"[0-9][0-9_]*(\.[0-9][0-9_]*)?[eE][+-]?")]
+    BadFloat,
+    #[regex(r#""([^"\\\n]|\\[^\n])*""#)]
+    Str,
+    /// A string that reaches the end of its line without a closing quote.
+    #[regex(r#""([^"\\\n]|\\[^\n])*\\?"#)]
+    UnterminatedStr,
+    #[regex(r"[A-Za-z_][A-Za-z0-9_]*")]
+    Ident,
+    #[token("let")]
+    Let,
+    #[token("fn")]
+    Fn,
+    #[token("for")]
+    For,
+    #[token("in")]
+    In,
+    #[token("while")]
+    While,
+    #[token("if")]
+    If,
+    #[token("else")]
+    Else,
+    #[token("true")]
+    True,
+    #[token("false")]
+    False,
+    #[token("and")]
+    And,
+    #[token("or")]
+    Or,
+    #[token("not")]
+    Not,
+    #[token("as")]
+    As,
+    #[token("newaxis")]
+    NewAxis,
+    #[token("break")]
+    Break,
+    #[token("continue")]
+    Continue,
+    #[token("+")]
+    Plus,
+    #[token("-")]
+    Minus,
+    #[token("*")]
+    Star,
+    #[token("/")]
+    Slash,
+    #[token("%")]
+    Percent,
+    #[token("**")]
+    StarStar,
+    #[token("@")]
+    At,
+    #[token("==")]
+    EqEq,
+    #[token("!=")]
+    Ne,
+    #[token("<")]
+    Lt,
+    #[token("<=")]
+    Le,
+    #[token(">")]
+    Gt,
+    #[token(">=")]
+    Ge,
+    #[token("=")]
+    Assign,
+    #[token("+=")]
+    PlusEq,
+    #[token("-=")]
+    MinusEq,
+    #[token("*=")]
+    StarEq,
+    #[token("/=")]
+    SlashEq,
+    #[token("(")]
+    LParen,
+    #[token(")")]
+    RParen,
+    #[token("[")]
+    LBracket,
+    #[token("]")]
+    RBracket,
+    #[token("{")]
+    LBrace,
+    #[token("}")]
+    RBrace,
+    #[token(",")]
+    Comma,
+    #[token(":")]
+    Colon,
+    #[token("..")]
+    DotDot,
+    #[token("...")]
+    Ellipsis,
+    #[token("->")]
+    Arrow,
+    #[token("\n")]
+    Newline,
+    #[token(";")]
+    Semi,
+}
+
+/// Splits `source` into tokens whose spans are shifted by `base`. Bad input
+/// never stops the lexer: it records a diagnostic, skips or replaces the bad
+/// token, and goes on, so that the parser can still report its own error.
+pub fn lex(source: &str, base: usize) -> (Vec<Spanned>, Vec<Diagnostic>) {
+    let mut tokens = Vec::new();
+    let mut diags = Vec::new();
+    // A run of unrecognised characters, reported as one diagnostic.
+    let mut bad: Option<std::ops::Range<usize>> = None;
+    let mut lexer = Raw::lexer(source);
+    while let Some(result) = lexer.next() {
+        let mut span = lexer.span();
+        let raw = match result {
+            Ok(raw) => raw,
+            Err(()) => {
+                // Keep spans on character boundaries so rendering never cuts a character.
+                while span.end < source.len() && !source.is_char_boundary(span.end) {
+                    span.end += 1;
+                    lexer.bump(1);
+                }
+                bad = Some(match bad {
+                    Some(run) if run.end == span.start => run.start..span.end,
+                    Some(run) => {
+                        diags.push(invalid_chars(source, run, base));
+                        span
+                    }
+                    None => span,
+                });
+                continue;
+            }
+        };
+        if let Some(run) = bad.take() {
+            diags.push(invalid_chars(source, run, base));
+        }
+        let text = lexer.slice();
+        let at = span.start + base..span.end + base;
+        let tok = match raw {
+            Raw::Int => Tok::Int(int_value(text, &at, &mut diags)),
+            Raw::Float => Tok::Float(float_value(text, &at, &mut diags)),
+            Raw::BadFloat => {
+                diags.push(
+                    Diagnostic::new("E0004", format!("invalid number `{text}`"), at.clone())
+                        .with_primary_label("the exponent has no digits")
+                        .with_hint("write the exponent in full, as in `1.5e-3` or `2e6`"),
+                );
+                Tok::Float(0.0)
+            }
+            Raw::Str => Tok::Str(string_value(text, at.start, &mut diags)),
+            Raw::UnterminatedStr => {
+                diags.push(
+                    Diagnostic::new("E0006", "unterminated string", at.clone())
+                        .with_primary_label("this string has no closing `\"`")
+                        .with_hint("close the string with `\"` on the same line"),
+                );
+                Tok::Str(String::new())
+            }
+            Raw::Ident => Tok::Ident(text.to_string()),
+            Raw::Let => Tok::Let,
+            Raw::Fn => Tok::Fn,
+            Raw::For => Tok::For,
+            Raw::In => Tok::In,
+            Raw::While => Tok::While,
+            Raw::If => Tok::If,
+            Raw::Else => Tok::Else,
+            Raw::True => Tok::True,
+            Raw::False => Tok::False,
+            Raw::And => Tok::And,
+            Raw::Or => Tok::Or,
+            Raw::Not => Tok::Not,
+            Raw::As => Tok::As,
+            Raw::NewAxis => Tok::NewAxis,
+            Raw::Break => Tok::Break,
+            Raw::Continue => Tok::Continue,
+            Raw::Plus => Tok::Plus,
+            Raw::Minus => Tok::Minus,
+            Raw::Star => Tok::Star,
+            Raw::Slash => Tok::Slash,
+            Raw::Percent => Tok::Percent,
+            Raw::StarStar => Tok::StarStar,
+            Raw::At => Tok::At,
+            Raw::EqEq => Tok::EqEq,
+            Raw::Ne => Tok::Ne,
+            Raw::Lt => Tok::Lt,
+            Raw::Le => Tok::Le,
+            Raw::Gt => Tok::Gt,
+            Raw::Ge => Tok::Ge,
+            Raw::Assign => Tok::Assign,
+            Raw::PlusEq => Tok::PlusEq,
+            Raw::MinusEq => Tok::MinusEq,
+            Raw::StarEq => Tok::StarEq,
+            Raw::SlashEq => Tok::SlashEq,
+            Raw::LParen => Tok::LParen,
+            Raw::RParen => Tok::RParen,
+            Raw::LBracket => Tok::LBracket,
+            Raw::RBracket => Tok::RBracket,
+            Raw::LBrace => Tok::LBrace,
+            Raw::RBrace => Tok::RBrace,
+            Raw::Comma => Tok::Comma,
+            Raw::Colon => Tok::Colon,
+            Raw::DotDot => Tok::DotDot,
+            Raw::Ellipsis => Tok::Ellipsis,
+            Raw::Arrow => Tok::Arrow,
+            Raw::Newline => Tok::Newline,
+            Raw::Semi => Tok::Semi,
+        };
+        tokens.push((at.start, tok, at.end));
+    }
+    if let Some(run) = bad.take() {
+        diags.push(invalid_chars(source, run, base));
+    }
+    (tokens, diags)
+}
+
+fn invalid_chars(source: &str, run: std::ops::Range<usize>, base: usize) -> Diagnostic {
+    let text = source.get(run.clone()).unwrap_or("");
+    let shown: String = text
+        .chars()
+        .flat_map(|c| {
+            if c.is_control() {
+                c.escape_debug().collect()
+            } else {
+                vec![c]
+            }
+        })
+        .collect();
+    let (message, label) = if text.chars().count() == 1 {
+        (format!("invalid character `{shown}`"), "not part of the language")
+    } else {
+        (format!("invalid characters `{shown}`"), "not part of the language")
+    };
+    let mut diag = Diagnostic::new("E0003", message, run.start + base..run.end + base).with_primary_label(label);
+    let hint = match text.chars().next() {
+        Some('!') => Some("use `not` for logical negation (`!=` is not-equal)"),
+        Some('&') => Some("use `and` for logical and"),
+        Some('|') => Some("use `or` for logical or"),
+        Some('\'') => Some("strings use double quotes: \"text\""),
+        Some('^') => Some("use `**` for powers"),
+        Some('.') => Some("`..` is a range and `...` an ellipsis; there is no `.` operator"),
+        _ => None,
+    };
+    if let Some(hint) = hint {
+        diag = diag.with_hint(hint);
+    }
+    diag
+}
+
+fn int_value(text: &str, at: &std::ops::Range<usize>, diags: &mut Vec<Diagnostic>) -> i64 {
+    let digits: String = text.chars().filter(|c| *c != '_').collect();
+    match digits.parse::<i64>() {
+        Ok(n) => n,
+        Err(_) => {
+            diags.push(
+                Diagnostic::new("E0004", "integer literal too large", at.clone())
+                    .with_primary_label("does not fit in a 64-bit integer")
+                    .with_hint(format!(
+                        "the largest integer is {}; write a float such as `1e20`",
+                        i64::MAX
+                    )),
+            );
+            0
+        }
+    }
+}
+
+fn float_value(text: &str, at: &std::ops::Range<usize>, diags: &mut Vec<Diagnostic>) -> f64 {
+    let digits: String = text.chars().filter(|c| *c != '_').collect();
+    match digits.parse::<f64>() {
+        Ok(x) if x.is_finite() => x,
+        _ => {
+            diags.push(
+                Diagnostic::new("E0004", "float literal out of range", at.clone())
+                    .with_primary_label("too large for a 64-bit float"),
+            );
+            0.0
+        }
+    }
+}
+
+/// Decodes the escapes of a string literal (`text` includes the quotes;
+/// `start` is its position, base included).
+fn string_value(text: &str, start: usize, diags: &mut Vec<Diagnostic>) -> String {
+    let inner = &text[1..text.len() - 1];
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.char_indices();
+    while let Some((i, c)) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some((_, 'n')) => out.push('\n'),
+            Some((_, 't')) => out.push('\t'),
+            Some((_, '"')) => out.push('"'),
+            Some((_, '\\')) => out.push('\\'),
+            Some((j, other)) => {
+                let at = start + 1 + i..start + 1 + j + other.len_utf8();
+                let shown: String = other.escape_debug().collect();
+                diags.push(
+                    Diagnostic::new("E0004", format!("unknown escape `\\{shown}` in string"), at)
+                        .with_primary_label("unknown escape")
+                        .with_hint("the escapes are \\\" \\\\ \\n \\t"),
+                );
+            }
+            // The regex only accepts a backslash followed by a character.
+            None => {}
+        }
+    }
+    out
+}

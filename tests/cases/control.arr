@@ -1,0 +1,24 @@
+# Loops, conditions, break and continue.
+let total = 0
+for i in 0..10 {
+    if i % 2 == 0 { continue }
+    if i > 7 { break }
+    total += i
+}
+print(total)
+# out: 16
+let n = 0
+let x = 100.0
+while x > 1 {
+    x = x / 2
+    n += 1
+}
+print(n, x)
+# out: 7 0.78125
+let sign = if x > 0.5 { "big" } else { "small" }
+print(sign)
+# out: big
+let acc = zeros([3])
+for k in 0..4 { acc = acc + k }
+print(acc)
+# out: [6.0, 6.0, 6.0]

@@ -1,0 +1,160 @@
+//! Runs the built `arr` binary: argument handling, file errors, and (once the
+//! Session works) scripts, checks and piped REPL input.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+fn arr(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arr"))
+        .args(args)
+        .output()
+        .expect("start arr")
+}
+
+fn arr_with_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arr"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start arr");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write stdin");
+    child.wait_with_output().expect("wait for arr")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A script in the temp dir, removed when dropped.
+struct Script(PathBuf);
+
+impl Script {
+    fn new(source: &str) -> Script {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!("arr-cli-test-{}-{n}.arr", std::process::id()));
+        std::fs::write(&path, source).expect("write script");
+        Script(path)
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().expect("utf-8 temp path")
+    }
+}
+
+impl Drop for Script {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+#[test]
+fn help_lists_the_commands() {
+    let out = arr(&["--help"]);
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    for word in ["run", "check", "explain", "--backend", "--seed"] {
+        assert!(stdout.contains(word), "`{word}` missing from --help:\n{stdout}");
+    }
+}
+
+#[test]
+fn check_of_a_missing_file_names_it() {
+    let out = arr(&["check", "no/such/dir/missing_script.arr"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("no/such/dir/missing_script.arr"), "{stderr}");
+    assert!(stderr.contains("no such file"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn run_of_a_missing_file_names_it() {
+    let out = arr(&["run", "missing_script_2.arr", "--backend", "cpu"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("missing_script_2.arr") && !stderr.contains("panicked"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn bad_arguments_exit_1() {
+    let out = arr(&["--backend", "tpu"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("tpu"));
+    let out = arr(&["frobnicate"]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn piped_input_is_evaluated_without_prompts() {
+    let out = arr_with_stdin(&["--backend", "cpu"], "print(1+1)\n");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "2\n");
+}
+
+#[test]
+fn piped_bare_expressions_echo_and_multi_line_input_joins() {
+    let out = arr_with_stdin(&["--backend", "cpu"], "let x = [1,\n 2,\n 3]\nx * 2\n");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "[2, 4, 6]\ni64[3]\n");
+}
+
+#[test]
+fn piped_errors_are_reported_and_evaluation_goes_on() {
+    let out = arr_with_stdin(&["--backend", "cpu"], "print(undefined_name)\nprint(3)\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), "3\n");
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("undefined_name") && !stderr.contains('\u{1b}'),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn piped_commands() {
+    let out = arr_with_stdin(&["--backend", "cpu"], ":type zeros([2, 3])\n:quit\nprint(1)\n");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "f32[2, 3]\n");
+}
+
+#[test]
+fn check_of_a_good_file() {
+    let script = Script::new("let x = zeros([2, 2])\nprint(x + 1)\n");
+    let out = arr(&["check", script.path()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), format!("{}: no errors\n", script.path()));
+}
+
+#[test]
+fn check_of_a_bad_file_prints_diagnostics_and_exits_1() {
+    let script = Script::new("let x = zeros([2, 2])\nprint(x + zeros([3]))\nprint(nope)\n");
+    let out = arr(&["check", script.path()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("nope"), "{stderr}");
+    assert!(stderr.contains("E0200") && stderr.contains("E0100"), "{stderr}");
+    assert!(text(&out.stdout).is_empty());
+}
+
+#[test]
+fn run_prints_and_seed_makes_rand_reproducible() {
+    let script = Script::new("print(sum(ones([3])))\nprint(rand([2]))\n");
+    let a = arr(&["run", script.path(), "--backend", "cpu", "--seed", "7"]);
+    let b = arr(&["--seed", "7", "--backend", "cpu", "run", script.path()]);
+    assert!(a.status.success(), "{}", text(&a.stderr));
+    assert_eq!(text(&a.stdout), text(&b.stdout));
+    assert!(text(&a.stdout).starts_with("3.0\n"), "{}", text(&a.stdout));
+}

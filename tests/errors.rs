@@ -1,0 +1,178 @@
+//! The corpus of bad programs in `tests/errors/*.arr`: each file's first line
+//! (`# expect: E0200 E0100`) names the codes of the diagnostics it must give,
+//! in order. Every diagnostic must point at the source (file and backend
+//! errors excepted), and the plain rendering is snapshotted for review
+//! (`tests/snapshots/errors__<file stem>.snap`; accept with `cargo insta review`).
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+
+/// Every code the implementation documents in `docs/errors.md`.
+const ALL_CODES: &[&str] = &[
+    "E0001", "E0002", "E0003", "E0004", "E0005", "E0006", //
+    "E0100", "E0101", "E0102", "E0103", "E0104", "E0105", "E0106", //
+    "E0200", "E0201", "E0202", "E0203", "E0204", "E0205", "E0206", "E0207", "E0208", "E0209", "E0210", //
+    "E0300", "E0301", "E0302", "E0303", "E0304", "E0305", "E0306", //
+    "E0400", "E0401", "E0402", "E0403", "E0404", "E0405", "E0406", "E0410", "E0411", "E0412",
+];
+
+/// Codes that cannot come from a program run on `Session::cpu()`; each has its own test below.
+const NOT_IN_CORPUS: &[&str] = &["E0404"];
+
+/// Errors about a file or a device may have no source position.
+fn may_be_spanless(code: &str) -> bool {
+    matches!(code, "E0404" | "E0410" | "E0411" | "E0412")
+}
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("errors")
+}
+
+/// The `.arr` files of the corpus, sorted by name so the run order is stable.
+fn corpus() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
+        .expect("tests/errors/ exists")
+        .map(|entry| entry.expect("readable directory entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "arr"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The codes listed on the `# expect:` first line, or why the header is bad.
+fn expected_codes(source: &str) -> Result<Vec<String>, String> {
+    let first = source.lines().next().unwrap_or("");
+    let rest = first
+        .strip_prefix("# expect:")
+        .ok_or_else(|| format!("first line must be `# expect: E....`, found {first:?}"))?;
+    let codes: Vec<String> = rest.split_whitespace().map(str::to_string).collect();
+    if codes.is_empty() {
+        return Err("`# expect:` lists no code".to_string());
+    }
+    for code in &codes {
+        let well_formed = code.len() == 5 && code.starts_with('E') && code[1..].bytes().all(|b| b.is_ascii_digit());
+        if !well_formed || !ALL_CODES.contains(&code.as_str()) {
+            return Err(format!("`{code}` in the header is not a documented code"));
+        }
+    }
+    Ok(codes)
+}
+
+fn stem(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "non-string panic payload".to_string()
+    }
+}
+
+/// Runs one corpus file; `Err` says what is wrong with it.
+fn check_file(path: &Path) -> Result<(), String> {
+    let name = stem(path);
+    let source = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
+    let expected = expected_codes(&source)?;
+
+    let mut session = arr::Session::cpu();
+    let diags = match session.eval(&source) {
+        Ok(_) => vec![],
+        Err(diags) => diags,
+    };
+    let actual: Vec<&str> = diags.iter().map(|d| d.code).collect();
+    if actual != expected {
+        let messages: Vec<String> = diags.iter().map(|d| d.to_string()).collect();
+        return Err(format!("expected codes {expected:?}, got {actual:?}: {messages:#?}"));
+    }
+    for diag in &diags {
+        if diag.span.is_none() && !may_be_spanless(diag.code) {
+            return Err(format!("diagnostic has no span: {diag}"));
+        }
+    }
+
+    let rendered = redact_available_memory(&session.render(&diags, false));
+    let description = format!("tests/errors/{name}.arr:\n{source}");
+    insta::with_settings!({description => description, omit_expression => true}, {
+        insta::assert_snapshot!(name.as_str(), rendered);
+    });
+    Ok(())
+}
+
+#[test]
+fn corpus_gives_expected_diagnostics() {
+    let files = corpus();
+    assert!(!files.is_empty(), "no .arr files in {}", corpus_dir().display());
+    let mut failures = Vec::new();
+    for path in &files {
+        let file = format!("tests/errors/{}.arr", stem(path));
+        // One broken file must not hide the results of the others.
+        match catch_unwind(AssertUnwindSafe(|| check_file(path))) {
+            Ok(Ok(())) => {}
+            Ok(Err(why)) => failures.push(format!("{file}: {why}")),
+            Err(payload) => failures.push(format!("{file}: panicked: {}", panic_text(payload.as_ref()))),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} corpus files failed:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
+}
+
+/// The corpus itself is well-formed and exercises every documented code;
+/// this does not need the implementation.
+#[test]
+fn corpus_covers_every_code() {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut bad = Vec::new();
+    for path in corpus() {
+        let source = std::fs::read_to_string(&path).expect("corpus file is UTF-8");
+        match expected_codes(&source) {
+            Ok(codes) => seen.extend(codes),
+            Err(why) => bad.push(format!("tests/errors/{}.arr: {why}", stem(&path))),
+        }
+    }
+    assert!(bad.is_empty(), "bad headers:\n{}", bad.join("\n"));
+    let missing: Vec<&str> = ALL_CODES
+        .iter()
+        .copied()
+        .filter(|code| !seen.contains(*code) && !NOT_IN_CORPUS.contains(code))
+        .collect();
+    assert!(missing.is_empty(), "no corpus file expects {missing:?}");
+}
+
+/// E0404 cannot come from a program: it is how asking for a GPU fails where
+/// there is none. On a machine with a usable GPU this test has nothing to check.
+#[test]
+fn cuda_unavailable_is_e0404() {
+    match arr::Session::new(arr::BackendChoice::Cuda) {
+        Ok(_) => {}
+        Err(diag) => {
+            assert_eq!(
+                diag.code, "E0404",
+                "Session::new(Cuda) failed with the wrong code: {diag}"
+            );
+            assert!(!diag.message.is_empty());
+        }
+    }
+}
+
+/// The memory a machine has free differs between machines: keep it out of snapshots.
+fn redact_available_memory(text: &str) -> String {
+    text.lines()
+        .map(|line| match (line.find(" and "), line.find(" GiB are available")) {
+            (Some(a), Some(b)) if a < b => format!("{} and [N]{}", &line[..a], &line[b..]),
+            _ => line.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + if text.ends_with('\n') { "\n" } else { "" }
+}

@@ -1,0 +1,3 @@
+# expect: E0102
+fn add(a, b) = a + b
+let y = add(1, 2, 3)

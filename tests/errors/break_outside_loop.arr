@@ -1,0 +1,3 @@
+# expect: E0406
+let x = 1
+break

@@ -1,0 +1,3 @@
+# expect: E0301
+let x = 3
+if x { print(x) }

@@ -1,0 +1,3 @@
+# expect: E0101
+let x = ones([3])
+let s = summ(x)

@@ -1,0 +1,2 @@
+# expect: E0410
+let a = load("no/such/file.npy")

@@ -1,0 +1,2 @@
+# expect: E0411
+let a = load("Cargo.toml")

@@ -1,0 +1,3 @@
+# expect: E0103
+let x = zeros([2, 3])
+let s = sum(x, axsi=1)

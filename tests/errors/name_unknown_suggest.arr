@@ -1,0 +1,3 @@
+# expect: E0100
+let values = [1, 2, 3]
+print(valuse)

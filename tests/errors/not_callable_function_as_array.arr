@@ -1,0 +1,3 @@
+# expect: E0106
+fn double(x) = 2 * x
+let y = double[0]

@@ -1,0 +1,3 @@
+# expect: E0405
+fn f(x) = f(x)
+print(f(1))

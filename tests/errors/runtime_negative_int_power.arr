@@ -1,0 +1,2 @@
+# expect: E0401
+print(arange(4) ** -1)

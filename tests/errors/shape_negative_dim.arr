@@ -1,0 +1,2 @@
+# expect: E0210
+let z = zeros([3, -2])

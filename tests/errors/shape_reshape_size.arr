@@ -1,0 +1,3 @@
+# expect: E0203
+let x = arange(6)
+let y = reshape(x, [4, 2])

@@ -1,0 +1,3 @@
+# expect: E0209
+let a = arange(10)
+let b = a[::0]

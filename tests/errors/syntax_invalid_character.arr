@@ -1,0 +1,2 @@
+# expect: E0003
+let x = 3 $ 4

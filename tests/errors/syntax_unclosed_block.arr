@@ -1,0 +1,3 @@
+# expect: E0002
+for i in 0..3 {
+    print(i)

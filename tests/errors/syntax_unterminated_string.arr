@@ -1,0 +1,2 @@
+# expect: E0006
+let data = load("data/x.npy)

@@ -1,0 +1,3 @@
+# expect: E0303
+let p = "x.npy"
+let s = sum(p)

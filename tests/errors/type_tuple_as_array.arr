@@ -1,0 +1,3 @@
+# expect: E0303
+let t = (1, 2)
+let s = t + 1
