@@ -74,3 +74,10 @@ __device__ __forceinline__ double arr_normal_f64(u64 key, u64 i) {
     double u2 = arr_uniform_f64(key, 2 * i + 1);
     return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
 }
+
+template <class T> __device__ __forceinline__ T arr_shfl_up(T v, int delta) {
+    return __shfl_up_sync(0xffffffffu, v, delta);
+}
+template <> __device__ __forceinline__ bool arr_shfl_up<bool>(bool v, int delta) {
+    return __shfl_up_sync(0xffffffffu, (int)v, delta) != 0;
+}

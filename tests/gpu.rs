@@ -660,6 +660,31 @@ fn gpu_matches_cpu() {
             )
         });
     }
+    // long lines: the chunked scan (carry-in across blocks)
+    for (shape, axis) in [
+        (vec![100_000], 0),
+        (vec![3, 50_000], 1),
+        (vec![20_000, 4], 0),
+        (vec![9000, 2, 3], 0),
+    ] {
+        for dtype in [DType::F32, DType::F64, DType::I32, DType::I64] {
+            for op in [ScanOp::Sum, ScanOp::Prod, ScanOp::Min, ScanOp::Max] {
+                if op == ScanOp::Prod && dtype == DType::F32 {
+                    continue; // 10^5 rounded products drift apart by more than any fair tolerance
+                }
+                let kind = if op == ScanOp::Prod && dtype.is_float() {
+                    Values::NearOne
+                } else {
+                    Values::Signed
+                };
+                let l = leaf(&mut rng, dtype, &shape, kind);
+                let s = shape.clone();
+                h.case(&format!("long scan {op:?} axis {axis}"), &[l], true, move |x| {
+                    Array::pending(Op::Scan { op, axis }, vec![x[0].clone()], dtype, &s, None)
+                });
+            }
+        }
+    }
     // generators: arange and random (bit-exact uniform)
     for dtype in [DType::F32, DType::F64, DType::I32, DType::I64] {
         h.case("arange", &[], false, |_| {

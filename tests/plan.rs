@@ -519,3 +519,49 @@ fn cuda_backend_without_a_gpu_is_a_diagnostic_not_a_panic() {
         Err(d) => assert_eq!(d.code, "E0404", "{d}"),
     }
 }
+
+#[test]
+fn long_scans_are_split_into_chunks() {
+    let a = input(&[1 << 20]);
+    let c = Array::pending(
+        Op::Scan {
+            op: arr::graph::op::ScanOp::Sum,
+            axis: 0,
+        },
+        vec![a.clone()],
+        DType::F64,
+        &[1 << 20],
+        None,
+    );
+    let p = plan_of(&[&c]);
+    assert_eq!(
+        p.kernels[0].strategy,
+        Strategy::Scan {
+            op: arr::graph::op::ScanOp::Sum,
+            axis: 0,
+            chunks: 256
+        }
+    );
+    assert_eq!(p.kernels[0].grid, (256, 1));
+    // many short lines: a thread each
+    let b = input(&[10000, 16]);
+    let c = Array::pending(
+        Op::Scan {
+            op: arr::graph::op::ScanOp::Max,
+            axis: 1,
+        },
+        vec![b.clone()],
+        DType::F64,
+        &[10000, 16],
+        None,
+    );
+    let p = plan_of(&[&c]);
+    assert_eq!(
+        p.kernels[0].strategy,
+        Strategy::Scan {
+            op: arr::graph::op::ScanOp::Max,
+            axis: 1,
+            chunks: 1
+        }
+    );
+}

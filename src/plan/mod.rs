@@ -118,9 +118,12 @@ pub enum Strategy {
     },
     /// A thread per output element, looping over the reduced elements.
     ReduceGeneral,
+    /// Inclusive scan along `axis`: a thread per line, or for long lines
+    /// `chunks` blocks per line (chunk totals, then carry-in and block scans).
     Scan {
         op: ScanOp,
         axis: usize,
+        chunks: u32,
     },
     MatMul,
     Concat {
@@ -212,6 +215,9 @@ pub struct Plan {
     pub device: String,
     pub kernels: Vec<KernelPlan>,
 }
+
+/// Elements of a line one block scans in the chunked scan.
+pub const SCAN_CHUNK: u64 = 4096;
 
 /// Plans `nodes` (pending, inputs before consumers) so that every node in
 /// `outputs` ends up materialised.
@@ -450,7 +456,11 @@ impl<'a> Planner<'a> {
             bytes_written: (node.size() * node.dtype.size_bytes()) as u64,
         };
         let special = match &op {
-            Op::Scan { op, axis } => Some(Strategy::Scan { op: *op, axis: *axis }),
+            Op::Scan { op, axis } => Some(Strategy::Scan {
+                op: *op,
+                axis: *axis,
+                chunks: 1,
+            }),
             Op::MatMul => Some(Strategy::MatMul),
             Op::Concat { axis } => Some(Strategy::Concat { axis: *axis }),
             Op::Take { axis } => Some(Strategy::Take { axis: *axis }),
@@ -470,11 +480,18 @@ impl<'a> Planner<'a> {
             kp.ops.push(strategy.name().to_string());
             kp.strategy = strategy;
             kp.bytes_read = kp.operands.iter().map(operand_bytes).sum();
-            let work = match &kp.strategy {
-                Strategy::Scan { axis, .. } => node.size() / node.shape[*axis].max(1),
-                _ => node.size(),
-            };
-            kp.grid = (grid_for(work as u64, 256, device, 4), 1);
+            kp.grid = (grid_for(node.size() as u64, 256, device, 4), 1);
+            if let Strategy::Scan { op, axis, .. } = kp.strategy {
+                let len = node.shape[axis] as u64;
+                let lines = node.size() as u64 / len.max(1);
+                kp.grid = (grid_for(lines, 256, device, 4), 1);
+                // too few lines to fill the GPU with a thread each: split lines into chunks
+                if len >= 2 * SCAN_CHUNK && lines < device.sm_count as u64 * 64 {
+                    let chunks = len.div_ceil(SCAN_CHUNK) as u32;
+                    kp.strategy = Strategy::Scan { op, axis, chunks };
+                    kp.grid = (chunks, lines as u32);
+                }
+            }
             return kp;
         }
         // The reduction this kernel computes, if any.
@@ -975,7 +992,12 @@ impl fmt::Display for KernelPlan {
             Strategy::ReduceAll { blocks } => format!(" ({blocks} partials + finishing block)"),
             Strategy::ReduceRows { lanes } => format!(" ({lanes} lanes per row)"),
             Strategy::ReduceCols { split } => format!(" (reduced axis split {split} ways)"),
-            Strategy::Scan { op, axis } => format!(" ({} along axis {axis})", format!("{op:?}").to_lowercase()),
+            Strategy::Scan { op, axis, chunks } => {
+                format!(
+                    " ({} along axis {axis}, {chunks} chunks per line)",
+                    format!("{op:?}").to_lowercase()
+                )
+            }
             Strategy::Concat { axis } | Strategy::Take { axis } => format!(" (axis {axis})"),
             _ => String::new(),
         };

@@ -690,8 +690,10 @@ fn special(kp: &KernelPlan) -> Generated {
     let mut src = header(kp);
     let t = ctype(kp.out_dtype);
     let ind = "        ";
+    let mut finish = false;
+    let mut part_bytes = 0;
     let text = match &kp.strategy {
-        Strategy::Scan { op, axis } => {
+        Strategy::Scan { op, axis, chunks } => {
             let rop = match op {
                 ScanOp::Sum => ReduceOp::Sum,
                 ScanOp::Prod => ReduceOp::Prod,
@@ -708,9 +710,21 @@ fn special(kp: &KernelPlan) -> Generated {
             let out_s: Vec<isize> = others.iter().map(|&d| out_strides[d]).collect();
             let _ = writeln!(lb, "{ind}const IDX ib = {};", offset("(IDX)off0", &in_s, 0));
             let _ = writeln!(lb, "{ind}const IDX ob = {};", offset("(IDX)0", &out_s, 0));
+            if *chunks > 1 {
+                finish = true;
+                part_bytes = dims.iter().product::<usize>() * *chunks as usize * kp.out_dtype.size_bytes();
+                let common = fill(
+                    section(REDUCE, "common"),
+                    &[("ACC", t.into()), ("IDENT", reduce_ident(rop, kp.out_dtype))],
+                );
+                src.push_str(&common);
+            }
+            let name = if *chunks > 1 { "scan_chunked" } else { "scan" };
             fill(
-                section(SPECIAL, "scan"),
+                section(SPECIAL, name),
                 &[
+                    ("CHUNK", crate::plan::SCAN_CHUNK.to_string()),
+                    ("CHUNKS", chunks.to_string()),
                     ("LINES", dims.iter().product::<usize>().to_string()),
                     ("LINE_BASE", lb),
                     ("LEN", v.shape[*axis].to_string()),
@@ -812,7 +826,7 @@ fn special(kp: &KernelPlan) -> Generated {
     Generated {
         source: src,
         params: plist,
-        finish: false,
-        part_bytes: 0,
+        finish,
+        part_bytes,
     }
 }

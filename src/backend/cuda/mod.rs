@@ -499,7 +499,8 @@ impl CudaBackend {
         if let Some(f) = module.finish {
             let grid = match kp.strategy {
                 Strategy::ReduceCols { .. } => (kp.grid.0, 1),
-                _ => (1, 1),
+                Strategy::ReduceAll { .. } => (1, 1),
+                _ => kp.grid,
             };
             self.launch(f, grid, 256, &mut values)?;
         }
@@ -641,6 +642,53 @@ impl Backend for CudaBackend {
     fn adopt(&self, data: HostData) -> Result<Buffer, Diagnostic> {
         Ok(Buffer::device(Box::new(self.upload(&data)?)))
     }
+
+    fn explain(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> String {
+        self.plan(nodes, outputs).to_string()
+    }
+
+    fn start_profiling(&self) {
+        self.start_profile();
+    }
+
+    fn profile_report(&self) -> Option<String> {
+        let prof = self.profile.borrow();
+        let timings = prof.as_ref()?;
+        Some(profile_table(timings))
+    }
+}
+
+/// Kernel timings grouped by kernel (strategy and output), slowest total first.
+pub fn profile_table(timings: &[KernelTiming]) -> String {
+    let mut groups: Vec<(String, usize, f64, u64)> = Vec::new();
+    for t in timings {
+        let key = format!("{} -> {}", t.strategy, t.output);
+        match groups.iter_mut().find(|g| g.0 == key) {
+            Some(g) => {
+                g.1 += 1;
+                g.2 += t.ms as f64;
+            }
+            None => groups.push((key, 1, t.ms as f64, t.bytes)),
+        }
+    }
+    groups.sort_by(|a, b| b.2.total_cmp(&a.2));
+    let mut out = String::from("kernel                                    runs   total ms    mean ms     GB/s\n");
+    let mut total = 0.0;
+    for (key, n, ms, bytes) in &groups {
+        total += ms;
+        let mean = ms / *n as f64;
+        let gbs = if mean > 0.0 {
+            *bytes as f64 / (mean * 1e-3) / 1e9
+        } else {
+            0.0
+        };
+        out.push_str(&format!("{key:<40} {n:>6} {ms:>10.3} {mean:>10.4} {gbs:>8.0}\n"));
+    }
+    out.push_str(&format!(
+        "total: {total:.3} ms of GPU time in {} kernel launches\n",
+        timings.len()
+    ));
+    out
 }
 
 /// The elements `view` sees of host data, in row-major order.
