@@ -28,14 +28,24 @@ __device__ __forceinline__ float arr_mod(float a, float b) {
     if (r != 0.0f && ((r < 0.0f) != (b < 0.0f))) r += b;
     return r;
 }
+// Set by integer modulo by zero (1) or a negative integer power (2); the host
+// reads it after kernels that use them and reports the CPU backend's error.
+__device__ int arr_error;
+
 template <class T> __device__ __forceinline__ T arr_imod(T a, T b) {
-    if (b == 0) return 0;
+    if (b == 0) {
+        arr_error = 1;
+        return 0;
+    }
     T r = a % b;
     if (r != 0 && ((r < 0) != (b < 0))) r += b;
     return r;
 }
 template <class T> __device__ __forceinline__ T arr_ipow(T a, T b) {
-    if (b < 0) return (a == 1) ? 1 : ((a == -1) ? ((b & 1) ? -1 : 1) : 0);
+    if (b < 0) {
+        arr_error = 2;
+        return 0;
+    }
     T r = 1;
     while (b) { if (b & 1) r *= a; a *= a; b >>= 1; }
     return r;

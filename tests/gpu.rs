@@ -356,6 +356,21 @@ fn gpu_matches_cpu() {
         };
         h.case("Pow int", &[a, e], false, |x| bin(BinaryOp::Pow, &x[0], &x[1]));
     }
+    // integer modulo by zero and negative powers are errors on both backends
+    for (op, code) in [(BinaryOp::Rem, "E0400"), (BinaryOp::Pow, "E0401")] {
+        let a = Array::from_host(HostData::I64(vec![5, 6, 7]), &[3]);
+        let b = Array::from_host(
+            HostData::I64(vec![2, if op == BinaryOp::Rem { 0 } else { -1 }, 1]),
+            &[3],
+        );
+        match to_host(&h.gpu, &bin(op, &a, &b)) {
+            Err(d) if d.code == code => h.passed += 1,
+            other => {
+                println!("FAIL  {op:?} error: {:?}", other.map(|_| ()));
+                h.failed.push(format!("{op:?} error"));
+            }
+        }
+    }
     // unary ops on floats
     let unaries = [
         UnaryOp::Neg,

@@ -147,6 +147,8 @@ struct Module {
     _module: sys::CUmodule,
     main: sys::CUfunction,
     finish: Option<sys::CUfunction>,
+    /// The module's `arr_error` flag, when its code can raise one.
+    error_flag: Option<sys::CUdeviceptr>,
 }
 
 /// One kernel's timing from `profile`.
@@ -171,6 +173,8 @@ pub struct CudaBackend {
     pub stats: RefCell<[u64; 3]>,
     /// Seconds spent in NVRTC.
     pub compile_seconds: RefCell<f64>,
+    /// NVRTC options from `ARR_NVRTC_OPTS`.
+    extra_opts: Vec<String>,
 }
 
 fn probe() -> Result<(), Diagnostic> {
@@ -225,6 +229,9 @@ impl CudaBackend {
             profile: RefCell::new(None),
             stats: RefCell::new([0; 3]),
             compile_seconds: RefCell::new(0.0),
+            extra_opts: std::env::var("ARR_NVRTC_OPTS")
+                .map(|v| v.split_whitespace().map(str::to_string).collect())
+                .unwrap_or_default(),
         })
     }
 
@@ -268,6 +275,7 @@ impl CudaBackend {
         g.source.hash(&mut h);
         self.info.arch.hash(&mut h);
         self.nvrtc_version.hash(&mut h);
+        self.extra_opts.hash(&mut h);
         let key = h.finish();
         if let Some(m) = self.modules.borrow().get(&key) {
             self.stats.borrow_mut()[2] += 1;
@@ -307,10 +315,22 @@ impl CudaBackend {
         } else {
             None
         };
+        let raises = g.source.contains(" arr_imod(s") || g.source.contains(" arr_ipow(s");
+        let error_flag = if raises {
+            let name = CString::new("arr_error").unwrap_or_default();
+            Some(
+                unsafe { cu::module::get_global(module, name) }
+                    .map_err(|e| cuda_error("finding a flag", e))?
+                    .0,
+            )
+        } else {
+            None
+        };
         let m = Rc::new(Module {
             _module: module,
             main,
             finish,
+            error_flag,
         });
         self.modules.borrow_mut().insert(key, m.clone());
         Ok(m)
@@ -320,10 +340,12 @@ impl CudaBackend {
         use cudarc::nvrtc::{result as nv, sys as nvsys};
         let src = CString::new(source).map_err(|e| cuda_error("preparing kernel source", e))?;
         let prog = nv::create_program(&src, Some(c"arr.cu")).map_err(|e| cuda_error("creating an NVRTC program", e))?;
-        let opts = [
+        let mut opts = vec![
             format!("--gpu-architecture=sm_{}", self.info.arch),
             "--std=c++17".to_string(),
         ];
+        // extra NVRTC options (e.g. `-minimal`) for experiments; they are part of the cache key
+        opts.extend(self.extra_opts.iter().cloned());
         let res = unsafe { nv::compile_program(prog, &opts) };
         if let Err(e) = res {
             let log = unsafe { nv::get_program_log(prog) }
@@ -523,6 +545,21 @@ impl CudaBackend {
                     output: format!("{}{:?}", kp.out_dtype, kp.out_shape),
                     ms,
                     bytes: kp.bytes_read + kp.bytes_written,
+                });
+            }
+        }
+        if let Some(flag) = module.error_flag {
+            // integer modulo by zero or negative power: the CPU backend's errors
+            let mut v = [0i32];
+            unsafe { cu::memcpy_dtoh_sync(&mut v, flag) }.map_err(|e| cuda_error("running a kernel", e))?;
+            if v[0] != 0 {
+                unsafe { cu::memcpy_htod_sync(flag, &[0i32]) }.map_err(|e| cuda_error("resetting a flag", e))?;
+                return Err(match v[0] {
+                    1 => Diagnostic::spanless("E0400", "integer modulo by zero").with_hint(
+                        "mask the zero divisors first, e.g. `a % where(b == 0, 1, b)`, or cast to float to get NaN",
+                    ),
+                    _ => Diagnostic::spanless("E0401", "integers cannot be raised to negative integer powers")
+                        .with_hint("cast the base to float first, e.g. `(x as f64) ** n`"),
                 });
             }
         }
