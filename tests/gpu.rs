@@ -371,6 +371,16 @@ fn gpu_matches_cpu() {
             }
         }
     }
+    {
+        let e = Array::from_host(HostData::F32(vec![]), &[3, 0]);
+        match to_host(&h.gpu, &red(ReduceOp::Max, &e, &[1])) {
+            Err(d) if d.code == "E0402" => h.passed += 1,
+            other => {
+                println!("FAIL  max of empty: {:?}", other.map(|_| ()));
+                h.failed.push("max of empty".into());
+            }
+        }
+    }
     // unary ops on floats
     let unaries = [
         UnaryOp::Neg,

@@ -15,7 +15,7 @@ pub mod codegen;
 use crate::check::dtype::DType;
 use crate::diag::Diagnostic;
 use crate::graph::data::HostData;
-use crate::graph::op::Op;
+use crate::graph::op::{Op, ReduceOp};
 use crate::graph::view::View;
 use crate::graph::{Array, Backend, Buffer, DeviceStorage, Node, NodeState, Storage};
 use crate::plan::{DeviceInfo, KernelPlan, Plan, Source, Strategy};
@@ -36,7 +36,8 @@ fn no_device(why: impl Into<String>) -> Diagnostic {
 }
 
 fn cuda_error(what: &str, e: impl std::fmt::Debug) -> Diagnostic {
-    Diagnostic::spanless("E0405", format!("CUDA error while {what}: {e:?}"))
+    // E0499: an internal failure (driver, NVRTC); E0405 is taken by recursion depth
+    Diagnostic::spanless("E0499", format!("CUDA error while {what}: {e:?}"))
 }
 
 fn mib(b: usize) -> String {
@@ -472,6 +473,17 @@ impl CudaBackend {
     }
 
     fn run_kernel(&self, kp: &KernelPlan, nodes: &HashMap<u64, Rc<Node>>) -> Result<DeviceBuffer, Diagnostic> {
+        if let Some(op @ (ReduceOp::Min | ReduceOp::Max | ReduceOp::ArgMin | ReduceOp::ArgMax)) = kp.reduce
+            && kp.shape[kp.kept..].iter().product::<usize>() == 0
+        {
+            // as the CPU backend: these reductions have no identity to return
+            let name = format!("{op:?}").to_lowercase();
+            return Err(Diagnostic::spanless(
+                "E0402",
+                format!("zero-size array to reduction operation {name}, which has no identity"),
+            )
+            .with_hint("the reduced axes are empty; check the array's size before reducing"));
+        }
         let out = self.alloc(kp.out_dtype, kp.out_size())?;
         if kp.out_size() == 0 {
             return Ok(out);
