@@ -24,6 +24,7 @@ pub mod format;
 pub mod graph;
 pub mod interp;
 pub mod io;
+pub mod plan;
 pub mod session;
 pub mod syntax;
 pub mod trace;

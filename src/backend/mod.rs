@@ -2,3 +2,4 @@
 //! where a GPU is present, CUDA.
 
 pub mod cpu;
+pub mod cuda;

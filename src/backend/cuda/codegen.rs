@@ -1,0 +1,832 @@
+//! CUDA C generation: specialises the templates in `kernels/*.cu` for one
+//! `KernelPlan` (dtypes, collapsed shape and strides as constants, the fused
+//! expression, vector width, block size). Pure string work, so it is tested
+//! on machines without a GPU; only buffer offsets and random keys stay
+//! run-time parameters, so loops over sliding windows reuse one module.
+
+use crate::check::dtype::DType;
+use crate::graph::op::{BinaryOp, Distribution, ReduceOp, ScanOp, UnaryOp};
+use crate::graph::view::contiguous_strides;
+use crate::plan::{Inst, KernelPlan, Operand, Source, Step, Strategy};
+use std::fmt::Write;
+
+const PRELUDE: &str = include_str!("../../../kernels/prelude.cu");
+const ELEMENTWISE: &str = include_str!("../../../kernels/elementwise.cu");
+const REDUCE: &str = include_str!("../../../kernels/reduce.cu");
+const SPECIAL: &str = include_str!("../../../kernels/special.cu");
+
+/// One kernel parameter, in launch order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Param {
+    Out,
+    /// Scratch for per-block partials (null when the strategy needs none).
+    Part,
+    /// Operand k's buffer (body operands first, then epilogue operands).
+    Ptr(usize),
+    /// Operand k's view offset, in elements.
+    Off(usize),
+    /// Operand k's random key.
+    Key(usize),
+}
+
+/// A generated module.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    pub source: String,
+    pub params: Vec<Param>,
+    /// Whether the module has a second entry point `arr_finish` (run after `arr_main`).
+    pub finish: bool,
+    /// Bytes of partials scratch the kernel needs.
+    pub part_bytes: usize,
+}
+
+pub fn ctype(d: DType) -> &'static str {
+    match d {
+        DType::Bool => "bool",
+        DType::I32 => "int",
+        DType::I64 => "i64",
+        DType::F32 => "float",
+        DType::F64 => "double",
+    }
+}
+
+/// A template section (`//@@ name` up to the next marker).
+fn section(file: &str, name: &str) -> String {
+    let marker = format!("//@@ {name}\n");
+    let start = file.find(&marker).map(|s| s + marker.len()).unwrap_or(file.len());
+    let end = file[start..].find("//@@ ").map(|e| start + e).unwrap_or(file.len());
+    file[start..end].to_string()
+}
+
+fn fill(mut s: String, holes: &[(&str, String)]) -> String {
+    for (k, v) in holes {
+        s = s.replace(&format!("@{k}@"), v);
+    }
+    s
+}
+
+fn all_operands(kp: &KernelPlan) -> Vec<&Operand> {
+    kp.operands.iter().chain(&kp.epi_operands).collect()
+}
+
+fn params(kp: &KernelPlan, acc: DType) -> (String, Vec<Param>) {
+    let mut text = format!(
+        "{}* __restrict__ out, {}* __restrict__ part",
+        ctype(kp.out_dtype),
+        ctype(acc)
+    );
+    let mut list = vec![Param::Out, Param::Part];
+    for (k, o) in all_operands(kp).into_iter().enumerate() {
+        if o.source == Source::Buffer {
+            let _ = write!(text, ", const {}* __restrict__ p{k}", ctype(o.dtype));
+            list.push(Param::Ptr(k));
+        }
+        let _ = write!(text, ", i64 off{k}");
+        list.push(Param::Off(k));
+        if let Source::Random { .. } = o.source {
+            let _ = write!(text, ", u64 key{k}");
+            list.push(Param::Key(k));
+        }
+    }
+    (text, list)
+}
+
+fn float_lit(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:?}")
+    } else {
+        format!("__longlong_as_double({}ULL)", x.to_bits())
+    }
+}
+
+/// The value of operand `k` at element offset `o` (an IDX expression).
+fn load(o: &Operand, k: usize, off: &str) -> String {
+    let t = ctype(o.dtype);
+    match &o.source {
+        Source::Buffer => format!("p{k}[{off}]"),
+        Source::Arange { start, step } => {
+            let v = format!("({} + (double)({off}) * {})", float_lit(*start), float_lit(*step));
+            cast_expr(DType::F64, o.dtype, &v)
+        }
+        Source::Random { dist, .. } => {
+            let v = match (dist, o.dtype) {
+                (Distribution::Uniform, DType::F32) => format!("arr_uniform_f32(key{k}, (u64)({off}))"),
+                (Distribution::Uniform, _) => format!("arr_uniform_f64(key{k}, (u64)({off}))"),
+                (Distribution::Normal, _) => format!("arr_normal_f64(key{k}, (u64)({off}))"),
+            };
+            let from = if matches!((dist, o.dtype), (Distribution::Uniform, DType::F32)) {
+                DType::F32
+            } else {
+                DType::F64
+            };
+            if from == o.dtype {
+                v
+            } else {
+                format!("({t})({})", cast_expr(from, o.dtype, &v))
+            }
+        }
+    }
+}
+
+fn cast_expr(from: DType, to: DType, x: &str) -> String {
+    if from == to {
+        return x.to_string();
+    }
+    match to {
+        DType::Bool => format!("(({x}) != 0)"),
+        DType::I32 if from.is_float() => format!("arr_to_i32((double)({x}))"),
+        DType::I64 if from.is_float() => format!("arr_to_i64((double)({x}))"),
+        _ => format!("(({})({x}))", ctype(to)),
+    }
+}
+
+fn unary(u: UnaryOp, d: DType, x: &str) -> String {
+    let f = d == DType::F32;
+    let func = |name: &str| {
+        if f {
+            format!("{name}f({x})")
+        } else {
+            format!("{name}({x})")
+        }
+    };
+    match u {
+        UnaryOp::Neg => format!("(-{x})"),
+        UnaryOp::Not => format!("(!{x})"),
+        UnaryOp::Abs if d.is_float() => func("fabs"),
+        UnaryOp::Abs => format!("(({x}) < 0 ? -({x}) : ({x}))"),
+        UnaryOp::Sign if d == DType::Bool => x.to_string(),
+        UnaryOp::Sign => format!("arr_sign({x})"),
+        UnaryOp::Exp => func("exp"),
+        UnaryOp::Log => func("log"),
+        UnaryOp::Sqrt => func("sqrt"),
+        UnaryOp::Sin => func("sin"),
+        UnaryOp::Cos => func("cos"),
+        UnaryOp::Tan => func("tan"),
+        UnaryOp::Tanh => func("tanh"),
+        UnaryOp::Erf => func("erf"),
+        UnaryOp::Floor if d.is_float() => func("floor"),
+        UnaryOp::Ceil if d.is_float() => func("ceil"),
+        UnaryOp::Round if d.is_float() => func("rint"),
+        UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Round => x.to_string(),
+        UnaryOp::IsNan => format!("(({x}) != ({x}))"),
+    }
+}
+
+fn binary(b: BinaryOp, d: DType, x: &str, y: &str) -> String {
+    let f = d == DType::F32;
+    match b {
+        BinaryOp::Add if d == DType::Bool => format!("({x} || {y})"),
+        BinaryOp::Mul if d == DType::Bool => format!("({x} && {y})"),
+        BinaryOp::Add => format!("({x} + {y})"),
+        BinaryOp::Sub => format!("({x} - {y})"),
+        BinaryOp::Mul => format!("({x} * {y})"),
+        BinaryOp::Div => format!("({x} / {y})"),
+        BinaryOp::Rem if d.is_float() => format!("arr_mod({x}, {y})"),
+        BinaryOp::Rem => format!("arr_imod({x}, {y})"),
+        BinaryOp::Pow if d.is_float() => format!("{}({x}, {y})", if f { "powf" } else { "pow" }),
+        BinaryOp::Pow => format!("arr_ipow({x}, {y})"),
+        BinaryOp::Min => format!("arr_min({x}, {y})"),
+        BinaryOp::Max => format!("arr_max({x}, {y})"),
+        BinaryOp::Atan2 => format!("{}({x}, {y})", if f { "atan2f" } else { "atan2" }),
+        BinaryOp::Eq => format!("({x} == {y})"),
+        BinaryOp::Ne => format!("({x} != {y})"),
+        BinaryOp::Lt => format!("({x} < {y})"),
+        BinaryOp::Le => format!("({x} <= {y})"),
+        BinaryOp::Gt => format!("({x} > {y})"),
+        BinaryOp::Ge => format!("({x} >= {y})"),
+        BinaryOp::And => format!("({x} && {y})"),
+        BinaryOp::Or => format!("({x} || {y})"),
+    }
+}
+
+/// `__device__ RT name(args...)` evaluating SSA `steps`; operand k arrives as `v{k}`.
+fn expr_fn(name: &str, steps: &[Step], ops: &[&Operand], acc: Option<DType>) -> String {
+    let rt = steps.last().map(|s| s.dtype).unwrap_or(DType::F32);
+    let mut args: Vec<String> = Vec::new();
+    if let Some(a) = acc {
+        args.push(format!("{} acc", ctype(a)));
+    }
+    for (k, o) in ops.iter().enumerate() {
+        args.push(format!("{} v{k}", ctype(o.dtype)));
+    }
+    let mut s = format!(
+        "__device__ __forceinline__ {} {name}({}) {{\n",
+        ctype(rt),
+        args.join(", ")
+    );
+    for (i, st) in steps.iter().enumerate() {
+        let r = |j: usize| format!("s{j}");
+        let e = match &st.inst {
+            Inst::Load(k) => format!("v{k}"),
+            Inst::Acc => "acc".to_string(),
+            Inst::Cast(a) => cast_expr(steps[*a].dtype, st.dtype, &r(*a)),
+            Inst::Unary(u, a) => unary(*u, steps[*a].dtype, &r(*a)),
+            Inst::Binary(b, a, c) => binary(*b, steps[*a].dtype, &r(*a), &r(*c)),
+            Inst::Where(c, a, b) => format!("({} ? {} : {})", r(*c), r(*a), r(*b)),
+        };
+        let _ = writeln!(s, "    const {} s{i} = {e};", ctype(st.dtype));
+    }
+    let _ = writeln!(s, "    return s{};\n}}", steps.len().saturating_sub(1));
+    s
+}
+
+/// `const IDX c{first+d} = ...` for the coordinates of linear `var` over `dims`.
+fn unravel(var: &str, dims: &[usize], first: usize, indent: &str) -> String {
+    if dims.is_empty() {
+        return String::new();
+    }
+    let mut s = format!("{indent}IDX rem_{var} = {var};\n");
+    for d in (0..dims.len()).rev() {
+        if d == 0 {
+            let _ = writeln!(s, "{indent}const IDX c{} = rem_{var};", first + d);
+        } else {
+            let _ = writeln!(s, "{indent}const IDX c{} = rem_{var} % (IDX){};", first + d, dims[d]);
+            let _ = writeln!(s, "{indent}rem_{var} /= (IDX){};", dims[d]);
+        }
+    }
+    s
+}
+
+/// `base + c{first}*s0 + ...` over `strides` (zero strides skipped).
+fn offset(base: &str, strides: &[isize], first: usize) -> String {
+    let mut s = base.to_string();
+    for (d, &st) in strides.iter().enumerate() {
+        match st {
+            0 => {}
+            1 => {
+                let _ = write!(s, " + c{}", first + d);
+            }
+            _ => {
+                let _ = write!(s, " + c{} * (IDX){st}", first + d);
+            }
+        }
+    }
+    s
+}
+
+/// Loads `vec` lanes of every operand at offsets `offs`, applies `f_body`, and
+/// hands the lane values to `sink` (which writes or accumulates `r`).
+fn lanes(ops: &[&Operand], offs: &[String], inner: &[isize], vec: u32, func: &str, rt: DType, indent: &str) -> String {
+    let mut s = String::new();
+    for (k, o) in ops.iter().enumerate() {
+        let t = ctype(o.dtype);
+        let off = &offs[k];
+        if vec == 1 {
+            let _ = writeln!(s, "{indent}const {t} v{k}_0 = {};", load(o, k, off));
+            continue;
+        }
+        let _ = writeln!(s, "{indent}{t} v{k}[{vec}];");
+        if inner[k] == 0 {
+            let _ = writeln!(
+                s,
+                "{indent}{{ const {t} b = {}; for (int l = 0; l < {vec}; ++l) v{k}[l] = b; }}",
+                load(o, k, off)
+            );
+        } else if o.source == Source::Buffer {
+            let _ = writeln!(
+                s,
+                "{indent}{{ const Vec<{t}, {vec}> q = *reinterpret_cast<const Vec<{t}, {vec}>*>(p{k} + ({off})); for (int l = 0; l < {vec}; ++l) v{k}[l] = q.x[l]; }}"
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                "{indent}for (int l = 0; l < {vec}; ++l) v{k}[l] = {};",
+                load(o, k, &format!("({off}) + l"))
+            );
+        }
+    }
+    let args: Vec<String> = (0..ops.len())
+        .map(|k| {
+            if vec == 1 {
+                format!("v{k}_0")
+            } else {
+                format!("v{k}[l]")
+            }
+        })
+        .collect();
+    let _ = writeln!(s, "{indent}{} r[{vec}];", ctype(rt));
+    let _ = writeln!(s, "{indent}#pragma unroll");
+    let _ = writeln!(
+        s,
+        "{indent}for (int l = 0; l < {vec}; ++l) r[l] = {func}({});",
+        args.join(", ")
+    );
+    s
+}
+
+fn store_out(out_t: &str, vec: u32, at: &str, indent: &str) -> String {
+    if vec == 1 {
+        format!("{indent}out[{at}] = r[0];\n")
+    } else {
+        format!(
+            "{indent}{{ Vec<{out_t}, {vec}> w; for (int l = 0; l < {vec}; ++l) w.x[l] = r[l]; *reinterpret_cast<Vec<{out_t}, {vec}>*>(out + ({at})) = w; }}\n"
+        )
+    }
+}
+
+fn header(kp: &KernelPlan) -> String {
+    header_idx(kp.index32)
+}
+
+fn header_idx(index32: bool) -> String {
+    let mut s = String::from(PRELUDE);
+    let _ = writeln!(s, "\ntypedef {} IDX;\n", if index32 { "int" } else { "long long" });
+    s
+}
+
+/// A kernel writing a contiguous source (`p0` at `off0`) through `view` of
+/// `out` (at run-time offset `off1`): slice assignment.
+pub fn scatter_source(dtype: DType, view: &crate::graph::view::View, _arch: u32) -> String {
+    let t = ctype(dtype);
+    let ind = "        ";
+    let mut dst = "(IDX)off1".to_string();
+    for (d, &st) in view.strides.iter().enumerate() {
+        if st != 0 {
+            let _ = write!(dst, " + c{d} * (IDX){st}");
+        }
+    }
+    let g = format!("{ind}out[{dst}] = p0[(IDX)off0 + i];\n");
+    let params =
+        format!("{t}* __restrict__ out, {t}* __restrict__ part, const {t}* __restrict__ p0, i64 off0, i64 off1");
+    let mut s = header_idx(false);
+    s.push_str(&fill(
+        section(SPECIAL, "gather"),
+        &[
+            ("N", view.size().to_string()),
+            ("UNRAVEL", unravel("i", &view.shape, 0, ind)),
+            ("GATHER", g),
+            ("PARAMS", params),
+        ],
+    ));
+    s
+}
+
+pub fn reduce_ident(op: ReduceOp, d: DType) -> String {
+    let max = match d {
+        DType::F32 => "__int_as_float(0x7f800000)",
+        DType::F64 => "__longlong_as_double(0x7ff0000000000000LL)",
+        DType::I32 => "2147483647",
+        DType::I64 => "0x7fffffffffffffffLL",
+        DType::Bool => "true",
+    };
+    let min = match d {
+        DType::F32 => "(-__int_as_float(0x7f800000))",
+        DType::F64 => "(-__longlong_as_double(0x7ff0000000000000LL))",
+        DType::I32 => "(-2147483647 - 1)",
+        DType::I64 => "(-0x7fffffffffffffffLL - 1)",
+        DType::Bool => "false",
+    };
+    match op {
+        ReduceOp::Sum | ReduceOp::Any => format!("({})0", ctype(d)),
+        ReduceOp::Prod | ReduceOp::All => format!("({})1", ctype(d)),
+        ReduceOp::Min => max.to_string(),
+        ReduceOp::Max => min.to_string(),
+        ReduceOp::ArgMin | ReduceOp::ArgMax => "(i64)0".to_string(),
+    }
+}
+
+fn comb_fn(op: ReduceOp, d: DType) -> String {
+    let t = ctype(d);
+    let e = match op {
+        ReduceOp::Sum if d == DType::Bool => "a || b",
+        ReduceOp::Sum => "a + b",
+        ReduceOp::Prod if d == DType::Bool => "a && b",
+        ReduceOp::Prod => "a * b",
+        ReduceOp::Min => "arr_min(a, b)",
+        ReduceOp::Max => "arr_max(a, b)",
+        ReduceOp::Any => "a || b",
+        ReduceOp::All => "a && b",
+        ReduceOp::ArgMin | ReduceOp::ArgMax => "a",
+    };
+    format!("__device__ __forceinline__ {t} arr_comb({t} a, {t} b) {{ return {e}; }}\n")
+}
+
+/// Generates the module for one kernel plan.
+pub fn generate(kp: &KernelPlan) -> Generated {
+    match &kp.strategy {
+        Strategy::Map | Strategy::Broadcast | Strategy::Sliding { .. } => elementwise(kp),
+        Strategy::Scan { .. } | Strategy::MatMul | Strategy::Concat { .. } | Strategy::Take { .. } => special(kp),
+        _ => reduce(kp),
+    }
+}
+
+fn elementwise(kp: &KernelPlan) -> Generated {
+    let (ptext, plist) = params(kp, kp.out_dtype);
+    let ops = all_operands(kp);
+    let rank = kp.shape.len();
+    let mut src = header(kp);
+    src.push_str(&expr_fn("f_body", &kp.body, &ops, None));
+    let out_t = ctype(kp.out_dtype);
+    let inner: Vec<isize> = ops
+        .iter()
+        .map(|o| if rank == 0 { 0 } else { o.view.strides[rank - 1] })
+        .collect();
+    let ind = "        ";
+    let body = match &kp.strategy {
+        Strategy::Map => {
+            let offs: Vec<String> = ops
+                .iter()
+                .enumerate()
+                .map(|(k, o)| {
+                    if rank == 0 || o.view.strides[0] == 0 {
+                        format!("(IDX)off{k}")
+                    } else {
+                        format!("(IDX)off{k} + i")
+                    }
+                })
+                .collect();
+            let unit =
+                lanes(&ops, &offs, &inner, kp.vec, "f_body", kp.out_dtype, ind) + &store_out(out_t, kp.vec, "i", ind);
+            let scalar = lanes(&ops, &offs, &inner, 1, "f_body", kp.out_dtype, ind) + &store_out(out_t, 1, "i", ind);
+            fill(
+                section(ELEMENTWISE, "map"),
+                &[
+                    ("N", kp.work().to_string()),
+                    ("V", kp.vec.to_string()),
+                    ("UNIT", unit),
+                    ("SCALAR_UNIT", scalar),
+                ],
+            )
+        }
+        Strategy::Broadcast => {
+            let offs: Vec<String> = ops
+                .iter()
+                .enumerate()
+                .map(|(k, o)| offset(&format!("(IDX)off{k}"), &o.view.strides, 0))
+                .collect();
+            let unit =
+                lanes(&ops, &offs, &inner, kp.vec, "f_body", kp.out_dtype, ind) + &store_out(out_t, kp.vec, "i", ind);
+            fill(
+                section(ELEMENTWISE, "broadcast"),
+                &[
+                    ("N", kp.work().to_string()),
+                    ("V", kp.vec.to_string()),
+                    ("UNRAVEL", unravel("i", &kp.shape, 0, ind)),
+                    ("UNIT", unit),
+                ],
+            )
+        }
+        Strategy::Sliding { rows } => {
+            let ind = "                ";
+            let offs: Vec<String> = ops
+                .iter()
+                .enumerate()
+                .map(|(k, o)| offset(&format!("(IDX)off{k}"), &o.view.strides, 0))
+                .collect();
+            let unit =
+                lanes(&ops, &offs, &inner, kp.vec, "f_body", kp.out_dtype, ind) + &store_out(out_t, kp.vec, "i", ind);
+            fill(
+                section(ELEMENTWISE, "sliding"),
+                &[
+                    ("N0", kp.shape[0].to_string()),
+                    ("N1", kp.shape[1].to_string()),
+                    ("V", kp.vec.to_string()),
+                    ("ROWS", rows.to_string()),
+                    ("UNIT", unit),
+                ],
+            )
+        }
+        _ => String::new(),
+    };
+    src.push_str(&fill(body, &[("PARAMS", ptext)]));
+    Generated {
+        source: src,
+        params: plist,
+        finish: false,
+        part_bytes: 0,
+    }
+}
+
+fn reduce(kp: &KernelPlan) -> Generated {
+    let rop = kp.reduce.unwrap_or(ReduceOp::Sum);
+    let arg = matches!(rop, ReduceOp::ArgMin | ReduceOp::ArgMax);
+    let body_t = kp.body.last().map(|s| s.dtype).unwrap_or(kp.out_dtype);
+    // the accumulator: the reduction's own output dtype
+    let acc = if arg {
+        DType::I64
+    } else if kp.epilogue.is_empty() {
+        kp.out_dtype
+    } else {
+        kp.epilogue
+            .iter()
+            .find(|s| s.inst == Inst::Acc)
+            .map(|s| s.dtype)
+            .unwrap_or(kp.out_dtype)
+    };
+    let (ptext, plist) = params(kp, acc);
+    let body_ops: Vec<&Operand> = kp.operands.iter().collect();
+    let epi_ops: Vec<&Operand> = kp.epi_operands.iter().collect();
+    let nb = body_ops.len();
+    let kept = kp.kept;
+    let rank = kp.shape.len();
+    let mut src = header(kp);
+    src.push_str(&expr_fn("f_body", &kp.body, &body_ops, None));
+    if !kp.epilogue.is_empty() {
+        src.push_str(&expr_fn("f_epi", &kp.epilogue, &epi_ops, Some(acc)));
+    }
+    src.push_str(&comb_fn(rop, acc));
+    let ident = reduce_ident(rop, acc);
+    let ind = "            ";
+    // row bases: kept coordinates from `row`
+    let mut row_base = unravel("row", &kp.shape[..kept], 0, ind);
+    for (k, o) in body_ops.iter().enumerate() {
+        let _ = writeln!(
+            row_base,
+            "{ind}const IDX b{k} = {};",
+            offset(&format!("(IDX)off{k}"), &o.view.strides[..kept], 0)
+        );
+    }
+    // the store recomputes the kept coordinates in its own scope: in some
+    // templates it sits outside the block that computed the row bases
+    let store = if kp.epilogue.is_empty() {
+        format!("{ind}out[row] = a;\n")
+    } else {
+        let mut st = format!("{ind}{{\n");
+        st.push_str(&unravel("row", &kp.shape[..kept], 0, ind));
+        for (e, o) in epi_ops.iter().enumerate() {
+            let k = nb + e;
+            let off = offset(&format!("(IDX)off{k}"), &o.view.strides[..kept], 0);
+            let _ = writeln!(st, "{ind}const IDX e{k} = {off};");
+        }
+        let args: Vec<String> = epi_ops
+            .iter()
+            .enumerate()
+            .map(|(e, o)| load(o, nb + e, &format!("e{}", nb + e)))
+            .collect();
+        let mut all = vec!["a".to_string()];
+        all.extend(args);
+        let _ = writeln!(st, "{ind}out[row] = f_epi({});\n{ind}}}", all.join(", "));
+        st
+    };
+    let red_strides = |o: &Operand| o.view.strides[kept..].to_vec();
+    // offsets of the body operands at reduced index j
+    let step_offs: Vec<String> = body_ops
+        .iter()
+        .enumerate()
+        .map(|(k, o)| offset(&format!("b{k}"), &red_strides(o), kept))
+        .collect();
+    let red_dims = kp.shape[kept..].to_vec();
+    let inner: Vec<isize> = body_ops
+        .iter()
+        .map(|o| if rank > kept { o.view.strides[rank - 1] } else { 0 })
+        .collect();
+    let step_with = |vec: u32| {
+        let mut s = unravel("j", &red_dims, kept, ind);
+        s.push_str(&lanes(&body_ops, &step_offs, &inner, vec, "f_body", body_t, ind));
+        let _ = writeln!(
+            s,
+            "{ind}for (int l = 0; l < {vec}; ++l) a = arr_comb(a, {});",
+            cast_expr(body_t, acc, "r[l]")
+        );
+        s
+    };
+    let outs: usize = kp.shape[..kept].iter().product();
+    let red: usize = red_dims.iter().product();
+    let common = fill(
+        section(REDUCE, "common"),
+        &[("ACC", ctype(acc).into()), ("IDENT", ident.clone())],
+    );
+    let mut finish = false;
+    let mut part_bytes = 0;
+    let text = match &kp.strategy {
+        Strategy::ReduceRows { lanes } if *lanes <= 32 => fill(
+            section(REDUCE, "rows_warp"),
+            &[
+                ("LANES", lanes.to_string()),
+                ("ROW_BASE", row_base),
+                ("STEP", step_with(kp.vec)),
+                ("STORE", store),
+            ],
+        ),
+        Strategy::ReduceRows { .. } => {
+            src.push_str(&common);
+            fill(
+                section(REDUCE, "rows_block"),
+                &[("ROW_BASE", row_base), ("STEP", step_with(kp.vec)), ("STORE", store)],
+            )
+        }
+        Strategy::ReduceAll { blocks } => {
+            src.push_str(&common);
+            finish = true;
+            part_bytes = *blocks as usize * acc.size_bytes();
+            fill(
+                section(REDUCE, "all"),
+                &[
+                    ("ROW_BASE", row_base),
+                    ("STEP", step_with(kp.vec)),
+                    ("SCALAR_STEP", step_with(1)),
+                    ("STORE", store),
+                    ("BLOCKS", blocks.to_string()),
+                ],
+            )
+        }
+        Strategy::ReduceCols { split } => {
+            finish = *split > 1;
+            part_bytes = if finish {
+                *split as usize * outs * acc.size_bytes()
+            } else {
+                0
+            };
+            fill(
+                section(REDUCE, "cols"),
+                &[
+                    ("ROW_BASE", row_base),
+                    ("SCALAR_STEP", step_with(1)),
+                    ("STORE", store),
+                    ("SPLIT", split.to_string()),
+                ],
+            )
+        }
+        _ => {
+            let mut lp = format!("{ind}{} a = {ident};\n", ctype(acc));
+            if arg {
+                let _ = writeln!(lp, "{ind}{} best = 0;", ctype(body_t));
+            }
+            let _ = writeln!(lp, "{ind}for (IDX j = 0; j < (IDX){red}; ++j) {{");
+            lp.push_str(&unravel("j", &red_dims, kept, ind));
+            lp.push_str(&lanes(&body_ops, &step_offs, &inner, 1, "f_body", body_t, ind));
+            if arg {
+                let better = if rop == ReduceOp::ArgMin {
+                    "r[0] < best"
+                } else {
+                    "r[0] > best"
+                };
+                let _ = writeln!(
+                    lp,
+                    "{ind}if (j == 0 || (!(best != best) && (r[0] != r[0] || {better}))) {{ best = r[0]; a = (i64)j; }}"
+                );
+            } else {
+                let _ = writeln!(lp, "{ind}a = arr_comb(a, {});", cast_expr(body_t, acc, "r[0]"));
+            }
+            let _ = writeln!(lp, "{ind}}}");
+            fill(
+                section(REDUCE, "general"),
+                &[("ROW_BASE", row_base), ("GENERAL_LOOP", lp), ("STORE", store)],
+            )
+        }
+    };
+    let text = fill(
+        text,
+        &[
+            ("PARAMS", ptext),
+            ("ACC", ctype(acc).into()),
+            ("IDENT", ident),
+            ("ROWS", outs.to_string()),
+            ("LEN", red.to_string()),
+            ("V", kp.vec.to_string()),
+        ],
+    );
+    src.push_str(&text);
+    Generated {
+        source: src,
+        params: plist,
+        finish,
+        part_bytes,
+    }
+}
+
+fn special(kp: &KernelPlan) -> Generated {
+    let (ptext, plist) = params(kp, kp.out_dtype);
+    let mut src = header(kp);
+    let t = ctype(kp.out_dtype);
+    let ind = "        ";
+    let mut finish = false;
+    let mut part_bytes = 0;
+    let text = match &kp.strategy {
+        Strategy::Scan { op, axis, chunks } => {
+            let rop = match op {
+                ScanOp::Sum => ReduceOp::Sum,
+                ScanOp::Prod => ReduceOp::Prod,
+                ScanOp::Min => ReduceOp::Min,
+                ScanOp::Max => ReduceOp::Max,
+            };
+            src.push_str(&comb_fn(rop, kp.out_dtype));
+            let v = &kp.operands[0].view;
+            let others: Vec<usize> = (0..v.rank()).filter(|d| d != axis).collect();
+            let dims: Vec<usize> = others.iter().map(|&d| v.shape[d]).collect();
+            let out_strides = contiguous_strides(&kp.out_shape);
+            let mut lb = unravel("line", &dims, 0, ind);
+            let in_s: Vec<isize> = others.iter().map(|&d| v.strides[d]).collect();
+            let out_s: Vec<isize> = others.iter().map(|&d| out_strides[d]).collect();
+            let _ = writeln!(lb, "{ind}const IDX ib = {};", offset("(IDX)off0", &in_s, 0));
+            let _ = writeln!(lb, "{ind}const IDX ob = {};", offset("(IDX)0", &out_s, 0));
+            if *chunks > 1 {
+                finish = true;
+                part_bytes = dims.iter().product::<usize>() * *chunks as usize * kp.out_dtype.size_bytes();
+                let common = fill(
+                    section(REDUCE, "common"),
+                    &[("ACC", t.into()), ("IDENT", reduce_ident(rop, kp.out_dtype))],
+                );
+                src.push_str(&common);
+            }
+            let name = if *chunks > 1 { "scan_chunked" } else { "scan" };
+            fill(
+                section(SPECIAL, name),
+                &[
+                    ("CHUNK", crate::plan::SCAN_CHUNK.to_string()),
+                    ("CHUNKS", chunks.to_string()),
+                    ("LINES", dims.iter().product::<usize>().to_string()),
+                    ("LINE_BASE", lb),
+                    ("LEN", v.shape[*axis].to_string()),
+                    ("IN_STRIDE", v.strides[*axis].to_string()),
+                    ("OUT_STRIDE", out_strides[*axis].to_string()),
+                    ("IDENT", reduce_ident(rop, kp.out_dtype)),
+                ],
+            )
+        }
+        Strategy::MatMul => {
+            let (a, b) = (&kp.operands[0].view, &kp.operands[1].view);
+            fill(
+                section(SPECIAL, "matmul"),
+                &[
+                    ("M", a.shape[0].to_string()),
+                    ("K", a.shape[1].to_string()),
+                    ("N", b.shape[1].to_string()),
+                    ("AS0", a.strides[0].to_string()),
+                    ("AS1", a.strides[1].to_string()),
+                    ("BS0", b.strides[0].to_string()),
+                    ("BS1", b.strides[1].to_string()),
+                ],
+            )
+        }
+        Strategy::Concat { axis } => {
+            let mut g = String::new();
+            let mut start = 0usize;
+            let mut first = true;
+            for (k, o) in kp.operands.iter().enumerate() {
+                let len = o.view.shape[*axis];
+                if len == 0 {
+                    continue;
+                }
+                let end = start + len;
+                let mut off = format!("(IDX)off{k}");
+                for (d, &st) in o.view.strides.iter().enumerate() {
+                    if st == 0 {
+                        continue;
+                    }
+                    if d == *axis {
+                        let _ = write!(off, " + (c{d} - (IDX){start}) * (IDX){st}");
+                    } else {
+                        let _ = write!(off, " + c{d} * (IDX){st}");
+                    }
+                }
+                let _ = writeln!(
+                    g,
+                    "{ind}{}if (c{axis} < (IDX){end}) out[i] = {};",
+                    if first { "" } else { "else " },
+                    cast_expr(o.dtype, kp.out_dtype, &format!("p{k}[{off}]"))
+                );
+                first = false;
+                start = end;
+            }
+            fill(
+                section(SPECIAL, "gather"),
+                &[
+                    ("N", kp.out_size().to_string()),
+                    ("UNRAVEL", unravel("i", &kp.out_shape, 0, ind)),
+                    ("GATHER", g),
+                ],
+            )
+        }
+        Strategy::Take { axis } => {
+            let (s, ix) = (&kp.operands[0].view, &kp.operands[1].view);
+            let ir = ix.rank();
+            let mut idx_off = "(IDX)off1".to_string();
+            for (t2, &st) in ix.strides.iter().enumerate() {
+                if st != 0 {
+                    let _ = write!(idx_off, " + c{} * (IDX){st}", axis + t2);
+                }
+            }
+            let mut src_off = "(IDX)off0".to_string();
+            for (d, &st) in s.strides.iter().enumerate() {
+                if st == 0 {
+                    continue;
+                }
+                if d < *axis {
+                    let _ = write!(src_off, " + c{d} * (IDX){st}");
+                } else if d == *axis {
+                    let _ = write!(src_off, " + (IDX)pos * (IDX){st}");
+                } else {
+                    let _ = write!(src_off, " + c{} * (IDX){st}", d + ir - 1);
+                }
+            }
+            let g = format!("{ind}const i64 pos = p1[{idx_off}];\n{ind}out[i] = p0[{src_off}];\n");
+            fill(
+                section(SPECIAL, "gather"),
+                &[
+                    ("N", kp.out_size().to_string()),
+                    ("UNRAVEL", unravel("i", &kp.out_shape, 0, ind)),
+                    ("GATHER", g),
+                ],
+            )
+        }
+        _ => String::new(),
+    };
+    src.push_str(&fill(text, &[("PARAMS", ptext), ("T", t.into())]));
+    Generated {
+        source: src,
+        params: plist,
+        finish,
+        part_bytes,
+    }
+}

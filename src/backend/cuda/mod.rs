@@ -1,0 +1,763 @@
+//! The CUDA backend: plans each pending graph (`crate::plan`), generates and
+//! compiles one module per kernel (NVRTC for the device's own architecture,
+//! cached in memory and on disk), keeps arrays resident in pooled device
+//! buffers, and launches on the legacy default stream so that every copy
+//! and kernel is ordered without extra synchronisation.
+//!
+//! The driver and NVRTC are loaded at run time (cudarc `dynamic-loading`):
+//! on a machine without them `CudaBackend::new` returns an E0404 diagnostic.
+
+// Diagnostic is the crate's one error type; boxing it here alone would buy nothing.
+#![allow(clippy::result_large_err)]
+
+pub mod codegen;
+
+use crate::check::dtype::DType;
+use crate::diag::Diagnostic;
+use crate::graph::data::HostData;
+use crate::graph::op::{Op, ReduceOp};
+use crate::graph::view::View;
+use crate::graph::{Array, Backend, Buffer, DeviceStorage, Node, NodeState, Storage};
+use crate::plan::{DeviceInfo, KernelPlan, Plan, Source, Strategy};
+use codegen::{Generated, Param};
+use cudarc::driver::result as cu;
+use cudarc::driver::sys;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::ffi::{CString, c_void};
+use std::hash::{Hash, Hasher};
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::Arc;
+
+fn no_device(why: impl Into<String>) -> Diagnostic {
+    Diagnostic::spanless("E0404", format!("no usable CUDA device: {}", why.into()))
+        .with_hint("run with the CPU backend (`--backend cpu`), or check the NVIDIA driver with `nvidia-smi`")
+}
+
+fn cuda_error(what: &str, e: impl std::fmt::Debug) -> Diagnostic {
+    // E0499: an internal failure (driver, NVRTC); E0405 is taken by recursion depth
+    Diagnostic::spanless("E0499", format!("CUDA error while {what}: {e:?}"))
+}
+
+fn mib(b: usize) -> String {
+    format!("{:.1} MiB", b as f64 / (1u64 << 20) as f64)
+}
+
+/// Size classes: powers of two up to 1 MiB, then multiples of 2 MiB, so that
+/// freed blocks are reused by arrays of similar size.
+fn size_class(bytes: usize) -> usize {
+    let b = bytes.max(256);
+    if b <= 1 << 20 {
+        b.next_power_of_two()
+    } else {
+        b.div_ceil(2 << 20) * (2 << 20)
+    }
+}
+
+/// Device memory pool: a free list per size class. Allocation is ordered on
+/// the one stream, so a block freed after its last launch can be handed to
+/// the next launch at once.
+pub struct Pool {
+    _ctx: Arc<cudarc::driver::CudaContext>,
+    free: RefCell<HashMap<usize, Vec<sys::CUdeviceptr>>>,
+    cached: RefCell<usize>,
+}
+
+impl Pool {
+    fn alloc(&self, bytes: usize) -> Result<(sys::CUdeviceptr, usize), Diagnostic> {
+        if bytes == 0 {
+            return Ok((0, 0));
+        }
+        let class = size_class(bytes);
+        if let Some(p) = self.free.borrow_mut().get_mut(&class).and_then(|v| v.pop()) {
+            *self.cached.borrow_mut() -= class;
+            return Ok((p, class));
+        }
+        match unsafe { cu::malloc_sync(class) } {
+            Ok(p) => Ok((p, class)),
+            Err(_) => {
+                // give every cached block back to the driver and try once more
+                self.trim();
+                unsafe { cu::malloc_sync(class) }.map(|p| (p, class)).map_err(|e| {
+                    let (free, total) = cu::mem_get_info().unwrap_or((0, 0));
+                    Diagnostic::spanless(
+                        "E0403",
+                        format!(
+                            "out of GPU memory: an array of {} does not fit ({} free of {}; {e:?})",
+                            mib(bytes),
+                            mib(free),
+                            mib(total)
+                        ),
+                    )
+                    .with_hint("use smaller arrays, or release large arrays you no longer need")
+                })
+            }
+        }
+    }
+
+    fn release(&self, ptr: sys::CUdeviceptr, class: usize) {
+        if ptr == 0 {
+            return;
+        }
+        self.free.borrow_mut().entry(class).or_default().push(ptr);
+        *self.cached.borrow_mut() += class;
+    }
+
+    fn trim(&self) {
+        unsafe {
+            let _ = cu::ctx::synchronize();
+            for (_, ptrs) in self.free.borrow_mut().drain() {
+                for p in ptrs {
+                    let _ = cu::free_sync(p);
+                }
+            }
+        }
+        *self.cached.borrow_mut() = 0;
+    }
+}
+
+/// An array's elements in device memory (bool as one byte).
+pub struct DeviceBuffer {
+    pub ptr: sys::CUdeviceptr,
+    pub len: usize,
+    pub dtype: DType,
+    class: usize,
+    pool: Rc<Pool>,
+}
+
+impl DeviceStorage for DeviceBuffer {
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
+    fn len(&self) -> usize {
+        self.len
+    }
+}
+
+impl Drop for DeviceBuffer {
+    fn drop(&mut self) {
+        self.pool.release(self.ptr, self.class);
+    }
+}
+
+struct Module {
+    _module: sys::CUmodule,
+    main: sys::CUfunction,
+    finish: Option<sys::CUfunction>,
+    /// The module's `arr_error` flag, when its code can raise one.
+    error_flag: Option<sys::CUdeviceptr>,
+}
+
+/// One kernel's timing from `profile`.
+#[derive(Clone, Debug)]
+pub struct KernelTiming {
+    pub strategy: String,
+    pub output: String,
+    pub ms: f32,
+    pub bytes: u64,
+}
+
+pub struct CudaBackend {
+    ctx: Arc<cudarc::driver::CudaContext>,
+    pool: Rc<Pool>,
+    info: DeviceInfo,
+    nvrtc_version: (i32, i32),
+    modules: RefCell<HashMap<u64, Rc<Module>>>,
+    cache_dir: Option<PathBuf>,
+    /// Per-kernel timings of the launches since profiling was switched on.
+    profile: RefCell<Option<Vec<KernelTiming>>>,
+    /// Counts for tests and `arr explain --stats`: compiles, disk hits, memory hits.
+    pub stats: RefCell<[u64; 3]>,
+    /// Seconds spent in NVRTC.
+    pub compile_seconds: RefCell<f64>,
+    /// NVRTC options from `ARR_NVRTC_OPTS`.
+    extra_opts: Vec<String>,
+}
+
+fn probe() -> Result<(), Diagnostic> {
+    let present = std::panic::catch_unwind(|| unsafe {
+        (
+            cudarc::driver::sys::is_culib_present(),
+            cudarc::nvrtc::sys::is_culib_present(),
+        )
+    });
+    match present {
+        Ok((true, true)) => Ok(()),
+        Ok((false, _)) => Err(no_device("the NVIDIA driver library (libcuda) was not found")),
+        Ok((true, false)) => Err(no_device("the NVRTC library (libnvrtc) was not found")),
+        Err(_) => Err(no_device("loading the CUDA libraries failed")),
+    }
+}
+
+impl CudaBackend {
+    pub fn new() -> Result<CudaBackend, Diagnostic> {
+        probe()?;
+        let ctx = std::panic::catch_unwind(|| cudarc::driver::CudaContext::new(0))
+            .map_err(|_| no_device("initialising the driver failed"))?
+            .map_err(|e| no_device(format!("{e:?}")))?;
+        let attr = |a| ctx.attribute(a).unwrap_or(0);
+        use sys::CUdevice_attribute::*;
+        let (major, minor) = ctx.compute_capability().map_err(|e| no_device(format!("{e:?}")))?;
+        let info = DeviceInfo {
+            name: ctx.name().unwrap_or_else(|_| "CUDA device".into()),
+            sm_count: attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).max(1) as u32,
+            arch: (major * 10 + minor) as u32,
+            max_threads_per_sm: attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR).max(256) as u32,
+        };
+        let mut v = (0i32, 0i32);
+        unsafe {
+            let _ = cudarc::nvrtc::sys::nvrtcVersion(&mut v.0, &mut v.1);
+        }
+        let cache_dir = std::env::var_os("ARR_CACHE_DIR")
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("arr")));
+        let pool = Rc::new(Pool {
+            _ctx: ctx.clone(),
+            free: RefCell::new(HashMap::new()),
+            cached: RefCell::new(0),
+        });
+        Ok(CudaBackend {
+            ctx,
+            pool,
+            info,
+            nvrtc_version: v,
+            modules: RefCell::new(HashMap::new()),
+            cache_dir,
+            profile: RefCell::new(None),
+            stats: RefCell::new([0; 3]),
+            compile_seconds: RefCell::new(0.0),
+            // `-minimal` (NVRTC 12.4+) leaves out texture, device-runtime and driver-type
+            // headers the kernels never use: 62 ms -> 8 ms per module on an H200
+            extra_opts: std::env::var("ARR_NVRTC_OPTS")
+                .map(|v| v.split_whitespace().map(str::to_string).collect())
+                .unwrap_or_else(|_| vec!["-minimal".to_string()]),
+        })
+    }
+
+    pub fn device_info(&self) -> &DeviceInfo {
+        &self.info
+    }
+
+    /// Starts recording per-kernel times (CUDA events around each launch; this
+    /// synchronises after every kernel, so use it to measure, not to run fast).
+    pub fn start_profile(&self) {
+        *self.profile.borrow_mut() = Some(Vec::new());
+    }
+
+    /// Stops recording and returns the timings since `start_profile`.
+    pub fn take_profile(&self) -> Vec<KernelTiming> {
+        self.profile.borrow_mut().take().unwrap_or_default()
+    }
+
+    pub fn synchronize(&self) -> Result<(), Diagnostic> {
+        self.ctx.synchronize().map_err(|e| cuda_error("synchronising", e))
+    }
+
+    /// Plans `nodes` for this device without running them.
+    pub fn plan(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Plan {
+        crate::plan::plan(nodes, outputs, &self.info)
+    }
+
+    fn alloc(&self, dtype: DType, len: usize) -> Result<DeviceBuffer, Diagnostic> {
+        let (ptr, class) = self.pool.alloc(len * dtype.size_bytes())?;
+        Ok(DeviceBuffer {
+            ptr,
+            len,
+            dtype,
+            class,
+            pool: self.pool.clone(),
+        })
+    }
+
+    fn module(&self, g: &Generated) -> Result<Rc<Module>, Diagnostic> {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        g.source.hash(&mut h);
+        self.info.arch.hash(&mut h);
+        self.nvrtc_version.hash(&mut h);
+        self.extra_opts.hash(&mut h);
+        let key = h.finish();
+        if let Some(m) = self.modules.borrow().get(&key) {
+            self.stats.borrow_mut()[2] += 1;
+            return Ok(m.clone());
+        }
+        let path = self
+            .cache_dir
+            .as_ref()
+            .map(|d| d.join(format!("{key:016x}-sm{}.cubin", self.info.arch)));
+        let image = match path.as_ref().and_then(|p| std::fs::read(p).ok()) {
+            Some(img) => {
+                self.stats.borrow_mut()[1] += 1;
+                img
+            }
+            None => {
+                let t = std::time::Instant::now();
+                let img = self.compile(&g.source)?;
+                *self.compile_seconds.borrow_mut() += t.elapsed().as_secs_f64();
+                self.stats.borrow_mut()[0] += 1;
+                if let (Some(p), Some(d)) = (&path, &self.cache_dir) {
+                    // the cache is an optimisation: failing to write it is not an error
+                    let _ = std::fs::create_dir_all(d);
+                    let tmp = p.with_extension(format!("tmp{}", std::process::id()));
+                    if std::fs::write(&tmp, &img).is_ok() {
+                        let _ = std::fs::rename(&tmp, p);
+                    }
+                }
+                img
+            }
+        };
+        let module = unsafe { cu::module::load_data(image.as_ptr() as *const c_void) }
+            .map_err(|e| cuda_error("loading a compiled kernel", e))?;
+        let get = |name: &str| unsafe { cu::module::get_function(module, CString::new(name).unwrap_or_default()) };
+        let main = get("arr_main").map_err(|e| cuda_error("finding a kernel", e))?;
+        let finish = if g.finish {
+            Some(get("arr_finish").map_err(|e| cuda_error("finding a kernel", e))?)
+        } else {
+            None
+        };
+        let raises = g.source.contains(" arr_imod(s") || g.source.contains(" arr_ipow(s");
+        let error_flag = if raises {
+            let name = CString::new("arr_error").unwrap_or_default();
+            Some(
+                unsafe { cu::module::get_global(module, name) }
+                    .map_err(|e| cuda_error("finding a flag", e))?
+                    .0,
+            )
+        } else {
+            None
+        };
+        let m = Rc::new(Module {
+            _module: module,
+            main,
+            finish,
+            error_flag,
+        });
+        self.modules.borrow_mut().insert(key, m.clone());
+        Ok(m)
+    }
+
+    fn compile(&self, source: &str) -> Result<Vec<u8>, Diagnostic> {
+        match self.compile_with(source, &self.extra_opts) {
+            // an older NVRTC may not know an extra option: the plain compile is the reference
+            Err(_) if !self.extra_opts.is_empty() => self.compile_with(source, &[]),
+            other => other,
+        }
+    }
+
+    fn compile_with(&self, source: &str, extra: &[String]) -> Result<Vec<u8>, Diagnostic> {
+        use cudarc::nvrtc::{result as nv, sys as nvsys};
+        let src = CString::new(source).map_err(|e| cuda_error("preparing kernel source", e))?;
+        let prog = nv::create_program(&src, Some(c"arr.cu")).map_err(|e| cuda_error("creating an NVRTC program", e))?;
+        let mut opts = vec![
+            format!("--gpu-architecture=sm_{}", self.info.arch),
+            "--std=c++17".to_string(),
+        ];
+        // extra options (`-minimal`, or ARR_NVRTC_OPTS) are part of the cache key
+        opts.extend(extra.iter().cloned());
+        let res = unsafe { nv::compile_program(prog, &opts) };
+        if let Err(e) = res {
+            let log = unsafe { nv::get_program_log(prog) }
+                .map(|l| {
+                    l.iter()
+                        .take_while(|&&c| c != 0)
+                        .map(|&c| c as u8 as char)
+                        .collect::<String>()
+                })
+                .unwrap_or_default();
+            unsafe {
+                let _ = nv::destroy_program(prog);
+            }
+            return Err(cuda_error("compiling a generated kernel", e).with_hint(format!("NVRTC log:\n{log}")));
+        }
+        let mut size = 0usize;
+        let mut img;
+        unsafe {
+            nvsys::nvrtcGetCUBINSize(prog, &mut size)
+                .result()
+                .map_err(|e| cuda_error("reading a CUBIN", e))?;
+            img = vec![0u8; size];
+            nvsys::nvrtcGetCUBIN(prog, img.as_mut_ptr() as *mut _)
+                .result()
+                .map_err(|e| cuda_error("reading a CUBIN", e))?;
+            let _ = nv::destroy_program(prog);
+        }
+        Ok(img)
+    }
+
+    /// Launches `f` with the given 64-bit parameter values.
+    fn launch(&self, f: sys::CUfunction, grid: (u32, u32), block: u32, values: &mut [u64]) -> Result<(), Diagnostic> {
+        let mut ptrs: Vec<*mut c_void> = values.iter_mut().map(|v| v as *mut u64 as *mut c_void).collect();
+        unsafe {
+            cu::launch_kernel(
+                f,
+                (grid.0.max(1), grid.1.max(1), 1),
+                (block, 1, 1),
+                0,
+                std::ptr::null_mut(),
+                &mut ptrs,
+            )
+        }
+        .map_err(|e| cuda_error("launching a kernel", e))
+    }
+
+    /// Makes a host-resident buffer device-resident in place.
+    fn ensure_device(&self, buffer: &Buffer) -> Result<(), Diagnostic> {
+        let upload = match &*buffer.storage() {
+            Storage::Host(data) => Some(self.upload(data)?),
+            Storage::Device(_) => None,
+        };
+        if let Some(dev) = upload {
+            *buffer.storage_mut() = Storage::Device(Box::new(dev));
+        }
+        Ok(())
+    }
+
+    fn upload(&self, data: &HostData) -> Result<DeviceBuffer, Diagnostic> {
+        let buf = self.alloc(data.dtype(), data.len())?;
+        if buf.len == 0 {
+            return Ok(buf);
+        }
+        let r = unsafe {
+            match data {
+                HostData::Bool(v) => {
+                    let bytes: Vec<u8> = v.iter().map(|&b| b as u8).collect();
+                    cu::memcpy_htod_sync(buf.ptr, &bytes)
+                }
+                HostData::I32(v) => cu::memcpy_htod_sync(buf.ptr, v),
+                HostData::I64(v) => cu::memcpy_htod_sync(buf.ptr, v),
+                HostData::F32(v) => cu::memcpy_htod_sync(buf.ptr, v),
+                HostData::F64(v) => cu::memcpy_htod_sync(buf.ptr, v),
+            }
+        };
+        r.map_err(|e| cuda_error("copying to the GPU", e))?;
+        Ok(buf)
+    }
+
+    fn download(&self, ptr: sys::CUdeviceptr, dtype: DType, len: usize) -> Result<HostData, Diagnostic> {
+        let err = |e| cuda_error("copying from the GPU", e);
+        if len == 0 {
+            return Ok(HostData::zeros(dtype, 0));
+        }
+        unsafe {
+            Ok(match dtype {
+                DType::Bool => {
+                    let mut v = vec![0u8; len];
+                    cu::memcpy_dtoh_sync(&mut v, ptr).map_err(err)?;
+                    HostData::Bool(v.into_iter().map(|b| b != 0).collect())
+                }
+                DType::I32 => {
+                    let mut v = vec![0i32; len];
+                    cu::memcpy_dtoh_sync(&mut v, ptr).map_err(err)?;
+                    HostData::I32(v)
+                }
+                DType::I64 => {
+                    let mut v = vec![0i64; len];
+                    cu::memcpy_dtoh_sync(&mut v, ptr).map_err(err)?;
+                    HostData::I64(v)
+                }
+                DType::F32 => {
+                    let mut v = vec![0f32; len];
+                    cu::memcpy_dtoh_sync(&mut v, ptr).map_err(err)?;
+                    HostData::F32(v)
+                }
+                DType::F64 => {
+                    let mut v = vec![0f64; len];
+                    cu::memcpy_dtoh_sync(&mut v, ptr).map_err(err)?;
+                    HostData::F64(v)
+                }
+            })
+        }
+    }
+
+    fn run_kernel(&self, kp: &KernelPlan, nodes: &HashMap<u64, Rc<Node>>) -> Result<DeviceBuffer, Diagnostic> {
+        if let Some(op @ (ReduceOp::Min | ReduceOp::Max | ReduceOp::ArgMin | ReduceOp::ArgMax)) = kp.reduce
+            && kp.shape[kp.kept..].iter().product::<usize>() == 0
+        {
+            // as the CPU backend: these reductions have no identity to return
+            let name = format!("{op:?}").to_lowercase();
+            return Err(Diagnostic::spanless(
+                "E0402",
+                format!("zero-size array to reduction operation {name}, which has no identity"),
+            )
+            .with_hint("the reduced axes are empty; check the array's size before reducing"));
+        }
+        let out = self.alloc(kp.out_dtype, kp.out_size())?;
+        if kp.out_size() == 0 {
+            return Ok(out);
+        }
+        let g = codegen::generate(kp);
+        let module = self.module(&g)?;
+        let part = self.alloc(DType::Bool, g.part_bytes)?;
+        // keep the operand buffers borrowed (alive) until the launch is queued
+        let mut keep: Vec<Buffer> = Vec::new();
+        let operands: Vec<&crate::plan::Operand> = kp.operands.iter().chain(&kp.epi_operands).collect();
+        let mut ptrs = Vec::with_capacity(operands.len());
+        for o in &operands {
+            if o.source != Source::Buffer {
+                ptrs.push(0);
+                continue;
+            }
+            let node = nodes
+                .get(&o.node)
+                .ok_or_else(|| Diagnostic::spanless("E0499", "internal: operand node missing"))?;
+            let buffer = node
+                .buffer()
+                .ok_or_else(|| Diagnostic::spanless("E0499", "internal: operand not realized"))?;
+            self.ensure_device(&buffer)?;
+            let ptr = match &*buffer.storage() {
+                Storage::Device(d) => d.as_any().downcast_ref::<DeviceBuffer>().map(|b| b.ptr),
+                Storage::Host(_) => None,
+            }
+            .ok_or_else(|| Diagnostic::spanless("E0404", "a buffer belongs to another backend"))?;
+            ptrs.push(ptr);
+            keep.push(buffer);
+        }
+        let mut values: Vec<u64> = g
+            .params
+            .iter()
+            .map(|p| match *p {
+                Param::Out => out.ptr,
+                Param::Part => part.ptr,
+                Param::Ptr(k) => ptrs[k],
+                Param::Off(k) => operands[k].view.offset as u64,
+                Param::Key(k) => match operands[k].source {
+                    Source::Random { key, .. } => key,
+                    _ => 0,
+                },
+            })
+            .collect();
+        let timing = self.profile.borrow().is_some();
+        let events = if timing {
+            Some((new_event()?, new_event()?))
+        } else {
+            None
+        };
+        if let Some((start, _)) = &events {
+            unsafe { sys::cuEventRecord(*start, std::ptr::null_mut()).result() }
+                .map_err(|e| cuda_error("timing", e))?;
+        }
+        self.launch(module.main, kp.grid, kp.block, &mut values)?;
+        if let Some(f) = module.finish {
+            let grid = match kp.strategy {
+                Strategy::ReduceCols { .. } => (kp.grid.0, 1),
+                Strategy::ReduceAll { .. } => (1, 1),
+                _ => kp.grid,
+            };
+            self.launch(f, grid, 256, &mut values)?;
+        }
+        if let Some((start, end)) = events {
+            let mut ms = 0f32;
+            unsafe {
+                sys::cuEventRecord(end, std::ptr::null_mut())
+                    .result()
+                    .map_err(|e| cuda_error("timing", e))?;
+                sys::cuEventSynchronize(end)
+                    .result()
+                    .map_err(|e| cuda_error("running a kernel", e))?;
+                let _ = sys::cuEventElapsedTime_v2(&mut ms, start, end);
+                let _ = sys::cuEventDestroy_v2(start);
+                let _ = sys::cuEventDestroy_v2(end);
+            }
+            if let Some(p) = self.profile.borrow_mut().as_mut() {
+                p.push(KernelTiming {
+                    strategy: kp.strategy.name().to_string(),
+                    output: format!("{}{:?}", kp.out_dtype, kp.out_shape),
+                    ms,
+                    bytes: kp.bytes_read + kp.bytes_written,
+                });
+            }
+        }
+        if let Some(flag) = module.error_flag {
+            // integer modulo by zero or negative power: the CPU backend's errors
+            let mut v = [0i32];
+            unsafe { cu::memcpy_dtoh_sync(&mut v, flag) }.map_err(|e| cuda_error("running a kernel", e))?;
+            if v[0] != 0 {
+                unsafe { cu::memcpy_htod_sync(flag, &[0i32]) }.map_err(|e| cuda_error("resetting a flag", e))?;
+                return Err(match v[0] {
+                    1 => Diagnostic::spanless("E0400", "integer modulo by zero").with_hint(
+                        "mask the zero divisors first, e.g. `a % where(b == 0, 1, b)`, or cast to float to get NaN",
+                    ),
+                    _ => Diagnostic::spanless("E0401", "integers cannot be raised to negative integer powers")
+                        .with_hint("cast the base to float first, e.g. `(x as f64) ** n`"),
+                });
+            }
+        }
+        drop(part);
+        drop(keep);
+        Ok(out)
+    }
+
+    /// A contiguous device copy of what `view` sees of `buffer`.
+    fn gather(&self, buffer: &Buffer, view: &View, dtype: DType) -> Result<Rc<Node>, Diagnostic> {
+        let len = match &*buffer.storage() {
+            Storage::Device(d) => d.len(),
+            Storage::Host(h) => h.len(),
+        };
+        let src = Array::from_buffer(buffer.clone(), dtype, &[len]).with_view(view.clone());
+        let copy = Array::pending(Op::Copy, vec![src], dtype, &view.shape, None);
+        self.execute(std::slice::from_ref(&copy.node), std::slice::from_ref(&copy.node))?;
+        Ok(copy.node)
+    }
+}
+
+fn new_event() -> Result<sys::CUevent, Diagnostic> {
+    let mut e: sys::CUevent = std::ptr::null_mut();
+    // CU_EVENT_DEFAULT: cudarc's default flags disable timing
+    unsafe { sys::cuEventCreate(&mut e, sys::CUevent_flags::CU_EVENT_DEFAULT as u32).result() }
+        .map_err(|err| cuda_error("creating an event", err))?;
+    Ok(e)
+}
+
+fn device_ptr(buffer: &Buffer) -> Option<(sys::CUdeviceptr, usize)> {
+    match &*buffer.storage() {
+        Storage::Device(d) => d.as_any().downcast_ref::<DeviceBuffer>().map(|b| (b.ptr, b.len)),
+        Storage::Host(_) => None,
+    }
+}
+
+impl Backend for CudaBackend {
+    fn describe(&self) -> String {
+        format!("cuda: {} (sm_{})", self.info.name, self.info.arch)
+    }
+
+    fn execute(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Result<(), Diagnostic> {
+        let plan = crate::plan::plan(nodes, outputs, &self.info);
+        let mut by_id: HashMap<u64, Rc<Node>> = HashMap::new();
+        for n in nodes {
+            by_id.insert(n.id, n.clone());
+            if let NodeState::Pending { inputs, .. } = &*n.state.borrow() {
+                for a in inputs {
+                    by_id.insert(a.node.id, a.node.clone());
+                }
+            }
+        }
+        for kp in &plan.kernels {
+            let out =
+                self.run_kernel(kp, &by_id)
+                    .map_err(|d| match by_id.get(&kp.output).and_then(|n| n.span.clone()) {
+                        Some(span) => d.or_span(&span),
+                        None => d,
+                    })?;
+            if let Some(node) = by_id.get(&kp.output) {
+                *node.state.borrow_mut() = NodeState::Ready(Buffer::device(Box::new(out)));
+            }
+        }
+        Ok(())
+    }
+
+    fn read(&self, buffer: &Buffer, view: &View, dtype: DType) -> Result<HostData, Diagnostic> {
+        if let Storage::Host(data) = &*buffer.storage() {
+            return Ok(host_gather(data, view));
+        }
+        let n = view.size();
+        if view.is_contiguous()
+            && let Some((ptr, len)) = device_ptr(buffer)
+            && view.offset + n <= len
+        {
+            return self.download(ptr + (view.offset * dtype.size_bytes()) as u64, dtype, n);
+        }
+        let node = self.gather(buffer, view, dtype)?;
+        let b = node
+            .buffer()
+            .ok_or_else(|| Diagnostic::spanless("E0499", "internal: gather failed"))?;
+        let (ptr, _) = device_ptr(&b).ok_or_else(|| Diagnostic::spanless("E0499", "internal: gather failed"))?;
+        self.download(ptr, dtype, n)
+    }
+
+    fn write(&self, dst: &Buffer, dst_view: &View, src: &Array) -> Result<(), Diagnostic> {
+        self.ensure_device(dst)?;
+        let src_buffer = src
+            .node
+            .buffer()
+            .ok_or_else(|| Diagnostic::spanless("E0499", "internal: source not realized"))?;
+        // copy the source first: it may view the very buffer being written
+        let tmp = self.gather(&src_buffer, &src.view, src.dtype())?;
+        let tmp_buf = tmp
+            .buffer()
+            .ok_or_else(|| Diagnostic::spanless("E0499", "internal: gather failed"))?;
+        let (sp, _) = device_ptr(&tmp_buf).ok_or_else(|| Diagnostic::spanless("E0499", "internal: gather failed"))?;
+        let (dp, _) = device_ptr(dst).ok_or_else(|| Diagnostic::spanless("E0499", "internal: no device buffer"))?;
+        if dst_view.size() == 0 {
+            return Ok(());
+        }
+        let source = codegen::scatter_source(src.dtype(), dst_view, self.info.arch);
+        let g = Generated {
+            source,
+            params: Vec::new(),
+            finish: false,
+            part_bytes: 0,
+        };
+        let module = self.module(&g)?;
+        let mut values = vec![dp, 0, sp, 0, dst_view.offset as u64];
+        let grid = (dst_view.size() as u64)
+            .div_ceil(256)
+            .min(self.info.sm_count as u64 * 32) as u32;
+        self.launch(module.main, (grid, 1), 256, &mut values)
+    }
+
+    fn adopt(&self, data: HostData) -> Result<Buffer, Diagnostic> {
+        Ok(Buffer::device(Box::new(self.upload(&data)?)))
+    }
+
+    fn explain(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> String {
+        self.plan(nodes, outputs).to_string()
+    }
+
+    fn start_profiling(&self) {
+        self.start_profile();
+    }
+
+    fn profile_report(&self) -> Option<String> {
+        let prof = self.profile.borrow();
+        let timings = prof.as_ref()?;
+        Some(profile_table(timings))
+    }
+}
+
+/// Kernel timings grouped by kernel (strategy and output), slowest total first.
+pub fn profile_table(timings: &[KernelTiming]) -> String {
+    let mut groups: Vec<(String, usize, f64, u64)> = Vec::new();
+    for t in timings {
+        let key = format!("{} -> {}", t.strategy, t.output);
+        match groups.iter_mut().find(|g| g.0 == key) {
+            Some(g) => {
+                g.1 += 1;
+                g.2 += t.ms as f64;
+            }
+            None => groups.push((key, 1, t.ms as f64, t.bytes)),
+        }
+    }
+    groups.sort_by(|a, b| b.2.total_cmp(&a.2));
+    let mut out = String::from("kernel                                    runs   total ms    mean ms     GB/s\n");
+    let mut total = 0.0;
+    for (key, n, ms, bytes) in &groups {
+        total += ms;
+        let mean = ms / *n as f64;
+        let gbs = if mean > 0.0 {
+            *bytes as f64 / (mean * 1e-3) / 1e9
+        } else {
+            0.0
+        };
+        out.push_str(&format!("{key:<40} {n:>6} {ms:>10.3} {mean:>10.4} {gbs:>8.0}\n"));
+    }
+    out.push_str(&format!(
+        "total: {total:.3} ms of GPU time in {} kernel launches\n",
+        timings.len()
+    ));
+    out
+}
+
+/// The elements `view` sees of host data, in row-major order.
+fn host_gather(data: &HostData, view: &View) -> HostData {
+    let offs = view.offsets();
+    match data {
+        HostData::Bool(v) => HostData::Bool(offs.iter().map(|&o| v[o]).collect()),
+        HostData::I32(v) => HostData::I32(offs.iter().map(|&o| v[o]).collect()),
+        HostData::I64(v) => HostData::I64(offs.iter().map(|&o| v[o]).collect()),
+        HostData::F32(v) => HostData::F32(offs.iter().map(|&o| v[o]).collect()),
+        HostData::F64(v) => HostData::F64(offs.iter().map(|&o| v[o]).collect()),
+    }
+}

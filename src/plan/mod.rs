@@ -1,0 +1,1059 @@
+//! The kernel planner: partitions the pending part of a graph into kernels
+//! and picks a strategy and launch shape for each. Plans are plain data (no
+//! CUDA here), so they can be printed by `arr explain` and tested on any machine.
+//!
+//! Fusion rules: elementwise nodes and generators (arange, random) fuse into
+//! their single consumer, through any view that maps axis to axis (broadcast,
+//! slice, transpose, new axis); they also fuse into a reduction's input, so a
+//! reduced temporary is never stored. Elementwise consumers of a reduction
+//! fuse into its epilogue when they read it element for element. A node is
+//! materialised when somebody needs it (an output), when two nodes consume
+//! it, or when its consumer is not elementwise (scan, matmul, concat, take).
+
+pub mod view_ops;
+
+use crate::check::dtype::DType;
+use crate::graph::op::{BinaryOp, Distribution, Op, ReduceOp, ScanOp, UnaryOp};
+use crate::graph::view::View;
+use crate::graph::{Array, Node, NodeState};
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::rc::Rc;
+use view_ops::{axis_map, collapse};
+
+/// What the planner needs to know about the GPU.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeviceInfo {
+    pub name: String,
+    pub sm_count: u32,
+    /// Compute capability as major * 10 + minor (90 for Hopper).
+    pub arch: u32,
+    pub max_threads_per_sm: u32,
+}
+
+impl DeviceInfo {
+    /// An H100-like device, for planning without a GPU (tests, `arr explain` on a laptop).
+    pub fn reference() -> DeviceInfo {
+        DeviceInfo {
+            name: "reference (H100-like)".into(),
+            sm_count: 132,
+            arch: 90,
+            max_threads_per_sm: 2048,
+        }
+    }
+
+    fn resident_blocks(&self, block: u32) -> u64 {
+        self.sm_count as u64 * (self.max_threads_per_sm / block.max(1)).max(1) as u64
+    }
+}
+
+/// Where an operand's elements come from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Source {
+    /// A buffer: a ready node or one materialised by an earlier kernel.
+    Buffer,
+    /// Element i is `start + i * step` (cast to the dtype).
+    Arange { start: f64, step: f64 },
+    /// Element i is `graph::random` of (key, i).
+    Random { key: u64, dist: Distribution },
+}
+
+/// One value a kernel reads, through a view in the kernel's iteration space.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Operand {
+    /// The node whose buffer (or generated values) this reads.
+    pub node: u64,
+    /// A name stable across runs, for `explain` ("a0" for inputs, "t3" for temporaries).
+    pub label: String,
+    pub dtype: DType,
+    pub source: Source,
+    pub view: View,
+}
+
+/// One SSA instruction of a fused expression. Operands of an instruction are
+/// indices of earlier instructions.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Inst {
+    Load(usize),
+    /// The reduced value (only in an epilogue).
+    Acc,
+    Cast(usize),
+    Unary(UnaryOp, usize),
+    Binary(BinaryOp, usize, usize),
+    Where(usize, usize, usize),
+}
+
+/// An instruction and the dtype it produces.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    pub inst: Inst,
+    pub dtype: DType,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Strategy {
+    /// Contiguous and same shape: `vec` elements per access (128-bit when aligned).
+    Map,
+    /// Any strides: coordinates from the linear index by constant divisors;
+    /// `vec` consecutive elements of the inner axis per thread when all operands allow it.
+    Broadcast,
+    /// Rank 2, some operand broadcast down the rows: a thread owns `vec`
+    /// columns and walks `rows` rows, reusing the broadcast values.
+    Sliding {
+        rows: u32,
+    },
+    /// To one value: grid-stride partials per block, then one finishing block.
+    ReduceAll {
+        blocks: u32,
+    },
+    /// Reduced axis contiguous: `lanes` threads per row (a sub-warp, a warp,
+    /// or with lanes > 32 a whole block per row).
+    ReduceRows {
+        lanes: u32,
+    },
+    /// Reduced axis strided: a thread per kept element, the reduced axis split
+    /// over `split` blocks (and a finishing pass) when there are few outputs.
+    ReduceCols {
+        split: u32,
+    },
+    /// A thread per output element, looping over the reduced elements.
+    ReduceGeneral,
+    /// Inclusive scan along `axis`: a thread per line, or for long lines
+    /// `chunks` blocks per line (chunk totals, then carry-in and block scans).
+    Scan {
+        op: ScanOp,
+        axis: usize,
+        chunks: u32,
+    },
+    MatMul,
+    Concat {
+        axis: usize,
+    },
+    Take {
+        axis: usize,
+    },
+}
+
+impl Strategy {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Strategy::Map => "map",
+            Strategy::Broadcast => "broadcast",
+            Strategy::Sliding { .. } => "sliding",
+            Strategy::ReduceAll { .. } => "reduce-all",
+            Strategy::ReduceRows { .. } => "reduce-rows",
+            Strategy::ReduceCols { .. } => "reduce-cols",
+            Strategy::ReduceGeneral => "reduce-general",
+            Strategy::Scan { .. } => "scan",
+            Strategy::MatMul => "matmul",
+            Strategy::Concat { .. } => "concat",
+            Strategy::Take { .. } => "take",
+        }
+    }
+
+    pub fn is_reduce(&self) -> bool {
+        matches!(
+            self,
+            Strategy::ReduceAll { .. }
+                | Strategy::ReduceRows { .. }
+                | Strategy::ReduceCols { .. }
+                | Strategy::ReduceGeneral
+        )
+    }
+}
+
+/// One kernel: what it computes, how, and with what launch shape.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelPlan {
+    pub strategy: Strategy,
+    /// The node this kernel materialises (contiguous, `out_shape`).
+    pub output: u64,
+    pub out_label: String,
+    pub out_dtype: DType,
+    pub out_shape: Vec<usize>,
+    /// Every graph node computed inside this kernel (the output included).
+    pub nodes: Vec<u64>,
+    /// Names of the fused operations, in evaluation order.
+    pub ops: Vec<String>,
+    /// Operands of `body`, in the iteration space `shape`.
+    pub operands: Vec<Operand>,
+    pub body: Vec<Step>,
+    /// For reductions: the reduction; `shape` is then kept axes followed by reduced axes.
+    pub reduce: Option<ReduceOp>,
+    /// Number of leading kept axes of `shape` (all of them for non-reductions).
+    pub kept: usize,
+    /// Operands of `epilogue`, in the output's (kept) space.
+    pub epi_operands: Vec<Operand>,
+    /// Applied to the reduced value; empty means the output is the reduced value.
+    pub epilogue: Vec<Step>,
+    /// The collapsed iteration space.
+    pub shape: Vec<usize>,
+    /// Elements per thread access along the innermost axis (16 bytes when aligned).
+    pub vec: u32,
+    /// Whether every index and offset fits 32-bit arithmetic.
+    pub index32: bool,
+    pub grid: (u32, u32),
+    pub block: u32,
+    pub bytes_read: u64,
+    pub bytes_written: u64,
+}
+
+impl KernelPlan {
+    /// Elements the kernel iterates over.
+    pub fn work(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    pub fn out_size(&self) -> usize {
+        self.out_shape.iter().product()
+    }
+}
+
+/// A whole graph's plan: kernels in execution order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    pub device: String,
+    pub kernels: Vec<KernelPlan>,
+}
+
+/// Elements of a line one block scans in the chunked scan.
+pub const SCAN_CHUNK: u64 = 4096;
+
+/// Plans `nodes` (pending, inputs before consumers) so that every node in
+/// `outputs` ends up materialised.
+pub fn plan(nodes: &[Rc<Node>], outputs: &[Rc<Node>], device: &DeviceInfo) -> Plan {
+    Planner::new(nodes, outputs).run(device)
+}
+
+/// Plans the pending graph behind `arrays` without executing anything.
+pub fn explain(arrays: &[&Array], device: &DeviceInfo) -> String {
+    let outputs: Vec<Rc<Node>> = arrays
+        .iter()
+        .filter(|a| !a.is_ready())
+        .map(|a| a.node.clone())
+        .collect();
+    let order = crate::graph::pending_in_order(&outputs);
+    plan(&order, &outputs, device).to_string()
+}
+
+struct Info {
+    op: Op,
+    inputs: Vec<Array>,
+}
+
+struct Planner<'a> {
+    nodes: &'a [Rc<Node>],
+    pos: HashMap<u64, usize>,
+    info: Vec<Info>,
+    /// Distinct consumers of each pending node.
+    consumers: Vec<Vec<usize>>,
+    outputs: HashSet<u64>,
+    materialised: Vec<bool>,
+    /// The reduction fused into a node's expression (an epilogue), if any.
+    red: Vec<Option<usize>>,
+    leaf_labels: HashMap<u64, String>,
+}
+
+fn fusable_kind(op: &Op) -> bool {
+    op.is_elementwise() || matches!(op, Op::Arange { .. } | Op::Random { .. })
+}
+
+impl<'a> Planner<'a> {
+    fn new(nodes: &'a [Rc<Node>], outputs: &[Rc<Node>]) -> Planner<'a> {
+        let pos: HashMap<u64, usize> = nodes.iter().enumerate().map(|(i, n)| (n.id, i)).collect();
+        let mut info = Vec::with_capacity(nodes.len());
+        for n in nodes {
+            match &*n.state.borrow() {
+                NodeState::Pending { op, inputs } => info.push(Info {
+                    op: op.clone(),
+                    inputs: inputs.clone(),
+                }),
+                NodeState::Ready(_) => info.push(Info {
+                    op: Op::Buffer,
+                    inputs: Vec::new(),
+                }),
+            }
+        }
+        let mut consumers = vec![Vec::new(); nodes.len()];
+        for (i, inf) in info.iter().enumerate() {
+            for a in &inf.inputs {
+                if let Some(&p) = pos.get(&a.node.id)
+                    && !consumers[p].contains(&i)
+                {
+                    consumers[p].push(i);
+                }
+            }
+        }
+        Planner {
+            nodes,
+            pos,
+            materialised: vec![false; nodes.len()],
+            red: vec![None; nodes.len()],
+            info,
+            consumers,
+            outputs: outputs.iter().map(|n| n.id).collect(),
+            leaf_labels: HashMap::new(),
+        }
+    }
+
+    fn pending(&self, a: &Array) -> Option<usize> {
+        self.pos
+            .get(&a.node.id)
+            .copied()
+            .filter(|&p| !matches!(self.info[p].op, Op::Buffer))
+    }
+
+    /// Decides which nodes are materialised, in topological order.
+    fn partition(&mut self) {
+        for i in 0..self.nodes.len() {
+            let node = &self.nodes[i];
+            let op = self.info[i].op.clone();
+            let must = self.outputs.contains(&node.id) || self.consumers[i].len() != 1 || matches!(op, Op::Buffer);
+            if !fusable_kind(&op) && !matches!(op, Op::Reduce { .. }) {
+                self.materialised[i] = true;
+                for a in self.info[i].inputs.clone() {
+                    if let Some(p) = self.pending(&a) {
+                        self.materialised[p] = true;
+                    }
+                }
+                continue;
+            }
+            if let Op::Reduce { .. } = op {
+                // The reduction's input expression may not itself contain a reduction.
+                for a in self.info[i].inputs.clone() {
+                    if let Some(p) = self.pending(&a)
+                        && !self.materialised[p]
+                        && (self.red[p].is_some() || axis_map(&a.view, &self.nodes[p].shape).is_none())
+                    {
+                        self.materialised[p] = true;
+                    }
+                }
+                let epilogue_ok = !must && {
+                    let c = self.consumers[i][0];
+                    self.info[c].op.is_elementwise()
+                        && self.info[c]
+                            .inputs
+                            .iter()
+                            .filter(|a| a.node.id == node.id)
+                            .all(|a| a.view == View::contiguous(&node.shape) && self.nodes[c].shape == node.shape)
+                };
+                if epilogue_ok {
+                    self.red[i] = Some(i);
+                } else {
+                    self.materialised[i] = true;
+                }
+                continue;
+            }
+            // elementwise or generator
+            if must {
+                self.materialised[i] = true;
+            }
+            let mut red = None;
+            for a in self.info[i].inputs.clone() {
+                let Some(p) = self.pending(&a) else { continue };
+                if self.materialised[p] {
+                    continue;
+                }
+                if axis_map(&a.view, &self.nodes[p].shape).is_none() {
+                    self.materialised[p] = true;
+                    continue;
+                }
+                if let Some(r) = self.red[p] {
+                    let identity = a.view == View::contiguous(&self.nodes[p].shape);
+                    if !identity || red.is_some_and(|x| x != r) {
+                        self.materialised[p] = true;
+                        if self.red[p] == Some(p) {
+                            // a reduction that was waiting to fuse becomes its own kernel
+                            self.red[p] = None;
+                        }
+                        continue;
+                    }
+                    red = Some(r);
+                }
+            }
+            if let Some(r) = red {
+                // an epilogue must read the reduction with no reduction-breaking materialisation
+                if self.materialised[r] {
+                    red = None;
+                }
+            }
+            self.red[i] = red;
+        }
+        // A reduction marked for epilogue fusion whose consumer chain got materialised
+        // before reaching it still needs a kernel of its own.
+        for i in 0..self.nodes.len() {
+            if self.red[i] == Some(i) && !self.materialised[i] {
+                let used = (0..self.nodes.len()).any(|j| j != i && self.materialised[j] && self.red[j] == Some(i));
+                if !used {
+                    self.materialised[i] = true;
+                    self.red[i] = None;
+                }
+            }
+        }
+    }
+
+    fn label(&mut self, node: &Rc<Node>) -> String {
+        if let Some(&p) = self.pos.get(&node.id)
+            && !matches!(self.info[p].op, Op::Buffer)
+        {
+            return format!("t{p}");
+        }
+        let n = self.leaf_labels.len();
+        self.leaf_labels
+            .entry(node.id)
+            .or_insert_with(|| format!("a{n}"))
+            .clone()
+    }
+
+    fn run(mut self, device: &DeviceInfo) -> Plan {
+        self.partition();
+        let mut kernels = Vec::new();
+        // label leaves in order of first use so names are stable
+        for i in 0..self.nodes.len() {
+            for a in self.info[i].inputs.clone() {
+                if self.pending(&a).is_none() {
+                    self.label(&a.node);
+                }
+            }
+        }
+        for i in 0..self.nodes.len() {
+            if !self.materialised[i] || matches!(self.info[i].op, Op::Buffer) {
+                continue;
+            }
+            let k = self.kernel(i, device);
+            kernels.push(k);
+        }
+        Plan {
+            device: device.name.clone(),
+            kernels,
+        }
+    }
+
+    fn kernel(&mut self, i: usize, device: &DeviceInfo) -> KernelPlan {
+        let node = self.nodes[i].clone();
+        let op = self.info[i].op.clone();
+        let out_label = format!("t{i}");
+        let mut kp = KernelPlan {
+            strategy: Strategy::MatMul,
+            output: node.id,
+            out_label,
+            out_dtype: node.dtype,
+            out_shape: node.shape.clone(),
+            nodes: vec![node.id],
+            ops: Vec::new(),
+            operands: Vec::new(),
+            body: Vec::new(),
+            reduce: None,
+            kept: node.shape.len(),
+            epi_operands: Vec::new(),
+            epilogue: Vec::new(),
+            shape: node.shape.clone(),
+            vec: 1,
+            index32: false,
+            grid: (1, 1),
+            block: 256,
+            bytes_read: 0,
+            bytes_written: (node.size() * node.dtype.size_bytes()) as u64,
+        };
+        let special = match &op {
+            Op::Scan { op, axis } => Some(Strategy::Scan {
+                op: *op,
+                axis: *axis,
+                chunks: 1,
+            }),
+            Op::MatMul => Some(Strategy::MatMul),
+            Op::Concat { axis } => Some(Strategy::Concat { axis: *axis }),
+            Op::Take { axis } => Some(Strategy::Take { axis: *axis }),
+            _ => None,
+        };
+        if let Some(strategy) = special {
+            for a in self.info[i].inputs.clone() {
+                let label = self.label(&a.node);
+                kp.operands.push(Operand {
+                    node: a.node.id,
+                    label,
+                    dtype: a.dtype(),
+                    source: Source::Buffer,
+                    view: a.view.clone(),
+                });
+            }
+            kp.ops.push(strategy.name().to_string());
+            kp.strategy = strategy;
+            kp.bytes_read = kp.operands.iter().map(operand_bytes).sum();
+            kp.grid = (grid_for(node.size() as u64, 256, device, 4), 1);
+            if let Strategy::Scan { op, axis, .. } = kp.strategy {
+                let len = node.shape[axis] as u64;
+                let lines = node.size() as u64 / len.max(1);
+                kp.grid = (grid_for(lines, 256, device, 4), 1);
+                // too few lines to fill the GPU with a thread each: split lines into chunks
+                if len >= 2 * SCAN_CHUNK && lines < device.sm_count as u64 * 64 {
+                    let chunks = len.div_ceil(SCAN_CHUNK) as u32;
+                    kp.strategy = Strategy::Scan { op, axis, chunks };
+                    kp.grid = (chunks, lines as u32);
+                }
+            }
+            return kp;
+        }
+        // The reduction this kernel computes, if any.
+        let reduce_node = if matches!(op, Op::Reduce { .. }) {
+            Some(i)
+        } else {
+            self.red[i]
+        };
+        match reduce_node {
+            None => {
+                let mut b = ExprBuilder::default();
+                let root = View::contiguous(&node.shape);
+                self.expr(i, root, &mut b, &mut kp, false);
+                kp.operands = b.operands;
+                kp.body = b.steps;
+                self.finish_elementwise(&mut kp, device);
+            }
+            Some(r) => {
+                let (rop, axes) = match &self.info[r].op {
+                    Op::Reduce { op, axes } => (*op, axes.clone()),
+                    _ => unreachable!("red points at a reduction"),
+                };
+                let input = self.info[r].inputs[0].clone();
+                let in_shape = input.view.shape.clone();
+                let kept_axes: Vec<usize> = (0..in_shape.len()).filter(|k| !axes.contains(k)).collect();
+                let perm: Vec<usize> = kept_axes.iter().copied().chain(axes.iter().copied()).collect();
+                let mut b = ExprBuilder::default();
+                let v = input.view.permute(&perm);
+                self.expr_of_input(&input, v, &mut b, &mut kp);
+                kp.ops.push(reduce_name(rop).to_string());
+                if r != i {
+                    kp.nodes.push(self.nodes[r].id);
+                }
+                kp.operands = b.operands;
+                kp.body = b.steps;
+                kp.reduce = Some(rop);
+                kp.kept = kept_axes.len();
+                kp.shape = perm.iter().map(|&k| in_shape[k]).collect();
+                if r != i {
+                    let mut e = ExprBuilder {
+                        epilogue: true,
+                        ..Default::default()
+                    };
+                    self.expr(i, View::contiguous(&node.shape), &mut e, &mut kp, true);
+                    kp.epi_operands = e.operands;
+                    kp.epilogue = e.steps;
+                }
+                self.finish_reduce(&mut kp, device);
+            }
+        }
+        kp
+    }
+
+    fn expr_of_input(&mut self, a: &Array, view: View, b: &mut ExprBuilder, kp: &mut KernelPlan) -> usize {
+        match self.pending(a) {
+            Some(p) if !self.materialised[p] => {
+                let e = b.epilogue;
+                self.expr(p, view, b, kp, e)
+            }
+            _ => {
+                let label = self.label(&a.node);
+                b.load(a.node.id, label, a.dtype(), Source::Buffer, view)
+            }
+        }
+    }
+
+    /// Adds the expression computing node `i` at iteration coordinates that
+    /// `view` maps onto `i`'s contiguous output.
+    fn expr(&mut self, i: usize, view: View, b: &mut ExprBuilder, kp: &mut KernelPlan, epilogue: bool) -> usize {
+        if let Some(&s) = b.memo.get(&(self.nodes[i].id, view.clone())) {
+            return s;
+        }
+        let node = self.nodes[i].clone();
+        let op = self.info[i].op.clone();
+        let step = match &op {
+            Op::Reduce { .. } if epilogue => b.push(Inst::Acc, node.dtype),
+            Op::Arange { start, step } => b.load(
+                node.id,
+                format!("t{i}"),
+                node.dtype,
+                Source::Arange {
+                    start: *start,
+                    step: *step,
+                },
+                view.clone(),
+            ),
+            Op::Random { key, dist } => b.load(
+                node.id,
+                format!("t{i}"),
+                node.dtype,
+                Source::Random { key: *key, dist: *dist },
+                view.clone(),
+            ),
+            _ => {
+                let map = axis_map(&view, &node.shape).expect("partition checked composability");
+                let inputs = self.info[i].inputs.clone();
+                let mut args = Vec::new();
+                for a in &inputs {
+                    let v = map.compose(&view.shape, &a.view);
+                    args.push(self.expr_of_input(a, v, b, kp));
+                }
+                let inst = match op {
+                    Op::Copy => return self.memo(b, i, view, args[0]),
+                    Op::Cast => Inst::Cast(args[0]),
+                    Op::Unary(u) => Inst::Unary(u, args[0]),
+                    Op::Binary(o) => Inst::Binary(o, args[0], args[1]),
+                    Op::Where => Inst::Where(args[0], args[1], args[2]),
+                    other => unreachable!("not fusable: {other:?}"),
+                };
+                kp.ops.push(op_name(&self.info[i].op, node.dtype));
+                b.push(inst, node.dtype)
+            }
+        };
+        if i != self.pos[&kp.output] && !kp.nodes.contains(&node.id) && !matches!(op, Op::Reduce { .. }) {
+            kp.nodes.push(node.id);
+        }
+        self.memo(b, i, view, step)
+    }
+
+    fn memo(&self, b: &mut ExprBuilder, i: usize, view: View, step: usize) -> usize {
+        b.memo.insert((self.nodes[i].id, view), step);
+        step
+    }
+
+    fn finish_elementwise(&mut self, kp: &mut KernelPlan, device: &DeviceInfo) {
+        let mut strides: Vec<Vec<isize>> = kp.operands.iter().map(|o| o.view.strides.clone()).collect();
+        strides.push(crate::graph::view::contiguous_strides(&kp.out_shape)); // the output
+        let groups = vec![0u8; kp.out_shape.len()];
+        let (shape, _) = collapse(&kp.out_shape, &groups, &mut strides);
+        for (o, s) in kp.operands.iter_mut().zip(&strides) {
+            o.view = View {
+                shape: shape.clone(),
+                strides: s.clone(),
+                offset: o.view.offset,
+            };
+        }
+        kp.shape = shape;
+        kp.kept = kp.shape.len();
+        kp.bytes_read = kp.operands.iter().map(operand_bytes).sum();
+        kp.index32 = fits_32(kp);
+        let n = kp.work() as u64;
+        let rank = kp.shape.len();
+        if rank == 0 || n == 0 {
+            kp.strategy = Strategy::Map;
+            kp.grid = (1, 1);
+            return;
+        }
+        let vec_full = full_vec(kp);
+        let inner = kp.shape[rank - 1];
+        // vectorising the inner axis: every operand moves by 1 (aligned rows) or 0 along it
+        let vec_ok = |v: u32| {
+            inner.is_multiple_of(v as usize)
+                && kp.operands.iter().all(|o| {
+                    let s = &o.view.strides;
+                    s[rank - 1] == 0
+                        || (s[rank - 1] == 1
+                            && (o.source != Source::Buffer || o.view.offset % v as usize == 0)
+                            && s[..rank - 1].iter().all(|&x| x % v as isize == 0))
+                })
+        };
+        // scalars (stride 0) ride along in a map
+        if rank == 1 && kp.operands.iter().all(|o| matches!(o.view.strides[0], 0 | 1)) {
+            let aligned = kp.operands.iter().all(|o| {
+                o.source != Source::Buffer || o.view.strides[0] == 0 || o.view.offset % vec_full as usize == 0
+            });
+            kp.vec = if aligned { vec_full } else { 1 };
+            kp.strategy = Strategy::Map;
+            kp.grid = (grid_for(n.div_ceil(kp.vec as u64), 256, device, 4), 1);
+            return;
+        }
+        kp.vec = if vec_ok(vec_full) { vec_full } else { 1 };
+        let row_bcast = rank == 2
+            && kp.operands.iter().all(|o| matches!(o.view.strides[1], 0 | 1))
+            && kp
+                .operands
+                .iter()
+                .any(|o| o.view.strides[0] == 0 && o.view.strides[1] == 1);
+        if row_bcast {
+            let cols = (inner as u64).div_ceil(kp.vec as u64);
+            let rows_total = kp.shape[0] as u64;
+            let target = device.sm_count as u64 * device.max_threads_per_sm as u64 * 2;
+            let mut rows = 1u64;
+            while rows < 8 && cols * rows_total.div_ceil(rows * 2) >= target {
+                rows *= 2;
+            }
+            kp.strategy = Strategy::Sliding { rows: rows as u32 };
+            let threads = cols * rows_total.div_ceil(rows);
+            kp.grid = (grid_for(threads, 256, device, 16), 1);
+            return;
+        }
+        kp.strategy = Strategy::Broadcast;
+        kp.grid = (grid_for(n.div_ceil(kp.vec as u64), 256, device, 4), 1);
+    }
+
+    fn finish_reduce(&mut self, kp: &mut KernelPlan, device: &DeviceInfo) {
+        let rank = kp.shape.len();
+        let groups: Vec<u8> = (0..rank).map(|k| if k < kp.kept { 0 } else { 1 }).collect();
+        let mut strides: Vec<Vec<isize>> = kp.operands.iter().map(|o| o.view.strides.clone()).collect();
+        let body_count = strides.len();
+        // epilogue operands live in the kept space: pad with stride 0 on reduced axes
+        for o in &kp.epi_operands {
+            let mut s = o.view.strides.clone();
+            s.resize(rank, 0);
+            strides.push(s);
+        }
+        // the output, contiguous over kept axes
+        let mut out = crate::graph::view::contiguous_strides(&kp.out_shape);
+        out.resize(rank, 0);
+        strides.push(out);
+        let (shape, groups) = collapse(&kp.shape, &groups, &mut strides);
+        let kept = groups.iter().filter(|&&x| x == 0).count();
+        for (o, s) in kp.operands.iter_mut().zip(&strides[..body_count]) {
+            o.view = View {
+                shape: shape.clone(),
+                strides: s.clone(),
+                offset: o.view.offset,
+            };
+        }
+        for (o, s) in kp.epi_operands.iter_mut().zip(&strides[body_count..]) {
+            o.view = View {
+                shape: shape[..kept].to_vec(),
+                strides: s[..kept].to_vec(),
+                offset: o.view.offset,
+            };
+        }
+        kp.shape = shape;
+        kp.kept = kept;
+        kp.bytes_read =
+            kp.operands.iter().map(operand_bytes).sum::<u64>() + kp.epi_operands.iter().map(operand_bytes).sum::<u64>();
+        kp.index32 = fits_32(kp);
+        let outs: u64 = kp.shape[..kept].iter().product::<usize>() as u64;
+        let red: u64 = kp.shape[kept..].iter().product::<usize>() as u64;
+        let rop = kp.reduce.unwrap_or(ReduceOp::Sum);
+        let arg = matches!(rop, ReduceOp::ArgMin | ReduceOp::ArgMax);
+        let nred = kp.shape.len() - kept;
+        let last = kp.shape.len().saturating_sub(1);
+        let inner_moves = |k: usize| kp.operands.iter().all(|o| matches!(o.view.strides[k], 0 | 1));
+        let vec_full = full_vec(kp);
+        if !arg && kept == 0 && red > 0 {
+            let contiguous = nred == 1
+                && inner_moves(last)
+                && kp
+                    .operands
+                    .iter()
+                    .all(|o| o.source != Source::Buffer || o.view.offset % vec_full as usize == 0);
+            kp.vec = if contiguous { vec_full } else { 1 };
+            let blocks = grid_for(red.div_ceil(kp.vec as u64), 256, device, 1).min(1024);
+            kp.strategy = Strategy::ReduceAll { blocks };
+            kp.grid = (blocks, 1);
+            return;
+        }
+        if arg || outs == 0 || red == 0 || nred != 1 {
+            kp.strategy = Strategy::ReduceGeneral;
+            kp.grid = (grid_for(outs, 256, device, 4), 1);
+            return;
+        }
+        // vector loads along the reduced axis: it moves by 1 (or 0) everywhere, rows aligned
+        let vec_ok = inner_moves(last)
+            && red.is_multiple_of(vec_full as u64)
+            && kp.operands.iter().all(|o| {
+                o.view.strides[last] == 0
+                    || ((o.source != Source::Buffer || o.view.offset % vec_full as usize == 0)
+                        && o.view.strides[..last].iter().all(|&x| x % vec_full as isize == 0))
+            });
+        if inner_moves(last) {
+            let lanes: u32 = if red >= 8192 && outs < device.sm_count as u64 * 8 {
+                256
+            } else {
+                (red.div_ceil(if vec_ok { vec_full as u64 } else { 1 })
+                    .next_power_of_two()
+                    .clamp(1, 32)) as u32
+            };
+            kp.vec = if vec_ok { vec_full } else { 1 };
+            kp.strategy = Strategy::ReduceRows { lanes };
+            if lanes > 32 {
+                kp.block = lanes;
+                kp.grid = (outs.min(65535 * 16) as u32, 1);
+            } else {
+                let rows_per_block = 256 / lanes as u64;
+                kp.grid = (grid_for(outs * lanes as u64, 256, device, 8).max(1), 1);
+                let _ = rows_per_block;
+            }
+            return;
+        }
+        if kept == 1 && inner_moves(0) {
+            // thread per kept element; split the reduced axis when outputs cannot fill the GPU
+            let target = device.sm_count as u64 * device.max_threads_per_sm as u64;
+            let mut split = 1u64;
+            while outs * split * 2 <= target && red / (split * 2) >= 64 && split < 1024 {
+                split *= 2;
+            }
+            kp.strategy = Strategy::ReduceCols { split: split as u32 };
+            kp.grid = (outs.div_ceil(256) as u32, split as u32);
+            return;
+        }
+        kp.strategy = Strategy::ReduceGeneral;
+        kp.grid = (grid_for(outs, 256, device, 4), 1);
+    }
+}
+
+/// Elements per 16-byte access for the widest dtype the kernel touches.
+fn full_vec(kp: &KernelPlan) -> u32 {
+    let widest = kp
+        .operands
+        .iter()
+        .filter(|o| o.source == Source::Buffer)
+        .map(|o| o.dtype.size_bytes())
+        .chain([kp.out_dtype.size_bytes()])
+        .max()
+        .unwrap_or(4);
+    (16 / widest.max(4)) as u32
+}
+
+/// True when every linear index and every operand offset stays below 2^31.
+fn fits_32(kp: &KernelPlan) -> bool {
+    let limit = 1u64 << 31;
+    let span = |o: &Operand| -> u64 {
+        let reach: u64 = o
+            .view
+            .shape
+            .iter()
+            .zip(&o.view.strides)
+            .map(|(&d, &s)| (d as u64).saturating_sub(1) * s.unsigned_abs() as u64)
+            .sum();
+        reach + o.view.offset as u64 + 16
+    };
+    (kp.work() as u64) < limit
+        && (kp.out_size() as u64) < limit
+        && kp
+            .operands
+            .iter()
+            .chain(&kp.epi_operands)
+            .all(|o| o.source == Source::Buffer && span(o) < limit || o.source != Source::Buffer && span(o) < limit)
+}
+
+#[derive(Default)]
+struct ExprBuilder {
+    operands: Vec<Operand>,
+    steps: Vec<Step>,
+    memo: HashMap<(u64, View), usize>,
+    /// Building an epilogue: a fused reduction reads as the accumulator.
+    epilogue: bool,
+}
+
+impl ExprBuilder {
+    fn push(&mut self, inst: Inst, dtype: DType) -> usize {
+        self.steps.push(Step { inst, dtype });
+        self.steps.len() - 1
+    }
+
+    fn load(&mut self, node: u64, label: String, dtype: DType, source: Source, view: View) -> usize {
+        let idx = match self.operands.iter().position(|o| o.node == node && o.view == view) {
+            Some(k) => k,
+            None => {
+                // the same array through another view (a stencil's slices): number the views
+                let same = self.operands.iter().filter(|o| o.node == node).count();
+                let label = if same == 0 { label } else { format!("{label}.{same}") };
+                self.operands.push(Operand {
+                    node,
+                    label,
+                    dtype,
+                    source,
+                    view,
+                });
+                self.operands.len() - 1
+            }
+        };
+        if let Some(s) = self.steps.iter().position(|s| s.inst == Inst::Load(idx)) {
+            return s;
+        }
+        self.push(Inst::Load(idx), dtype)
+    }
+}
+
+/// Bytes an operand reads from memory: each distinct element once.
+fn operand_bytes(o: &Operand) -> u64 {
+    if o.source != Source::Buffer {
+        return 0;
+    }
+    let distinct: usize = o
+        .view
+        .shape
+        .iter()
+        .zip(&o.view.strides)
+        .map(|(&d, &s)| if s == 0 { 1 } else { d })
+        .product();
+    let distinct = if o.view.shape.contains(&0) { 0 } else { distinct };
+    (distinct * o.dtype.size_bytes()) as u64
+}
+
+/// Grid-stride grid size: the blocks needed, at most `waves` full waves of resident blocks.
+fn grid_for(units: u64, block: u32, device: &DeviceInfo, waves: u64) -> u32 {
+    let needed = units.div_ceil(block as u64).max(1);
+    needed.min(device.resident_blocks(block) * waves) as u32
+}
+
+fn reduce_name(op: ReduceOp) -> &'static str {
+    match op {
+        ReduceOp::Sum => "sum",
+        ReduceOp::Prod => "prod",
+        ReduceOp::Min => "min",
+        ReduceOp::Max => "max",
+        ReduceOp::ArgMin => "argmin",
+        ReduceOp::ArgMax => "argmax",
+        ReduceOp::Any => "any",
+        ReduceOp::All => "all",
+    }
+}
+
+fn op_name(op: &Op, dtype: DType) -> String {
+    match op {
+        Op::Cast => format!("cast<{dtype}>"),
+        Op::Unary(u) => format!("{u:?}").to_lowercase(),
+        Op::Binary(b) => format!("{b:?}").to_lowercase(),
+        Op::Where => "where".into(),
+        other => format!("{other:?}").to_lowercase(),
+    }
+}
+
+/// Renders an SSA expression as one nested expression, for `explain`.
+pub fn render_expr(steps: &[Step], operands: &[Operand]) -> String {
+    fn go(steps: &[Step], operands: &[Operand], i: usize) -> String {
+        match &steps[i].inst {
+            Inst::Load(k) => operands[*k].label.clone(),
+            Inst::Acc => "acc".into(),
+            Inst::Cast(a) => format!("{}({})", steps[i].dtype, go(steps, operands, *a)),
+            Inst::Unary(u, a) => {
+                let arg = go(steps, operands, *a);
+                match u {
+                    UnaryOp::Neg => format!("-{arg}"),
+                    UnaryOp::Not => format!("!{arg}"),
+                    other => format!("{}({arg})", format!("{other:?}").to_lowercase()),
+                }
+            }
+            Inst::Binary(op, a, b) => {
+                let (x, y) = (go(steps, operands, *a), go(steps, operands, *b));
+                let sym = match op {
+                    BinaryOp::Add => "+",
+                    BinaryOp::Sub => "-",
+                    BinaryOp::Mul => "*",
+                    BinaryOp::Div => "/",
+                    BinaryOp::Rem => "%",
+                    BinaryOp::Pow => "**",
+                    BinaryOp::Eq => "==",
+                    BinaryOp::Ne => "!=",
+                    BinaryOp::Lt => "<",
+                    BinaryOp::Le => "<=",
+                    BinaryOp::Gt => ">",
+                    BinaryOp::Ge => ">=",
+                    BinaryOp::And => "&&",
+                    BinaryOp::Or => "||",
+                    other => return format!("{}({x}, {y})", format!("{other:?}").to_lowercase()),
+                };
+                format!("({x} {sym} {y})")
+            }
+            Inst::Where(c, a, b) => format!(
+                "where({}, {}, {})",
+                go(steps, operands, *c),
+                go(steps, operands, *a),
+                go(steps, operands, *b)
+            ),
+        }
+    }
+    if steps.is_empty() {
+        String::new()
+    } else {
+        go(steps, operands, steps.len() - 1)
+    }
+}
+
+fn fmt_operand(f: &mut fmt::Formatter<'_>, o: &Operand) -> fmt::Result {
+    let what = match &o.source {
+        Source::Buffer => String::new(),
+        Source::Arange { start, step } => format!(" = arange(start {start}, step {step})"),
+        Source::Random { dist, .. } => format!(" = random {}", format!("{dist:?}").to_lowercase()),
+    };
+    writeln!(
+        f,
+        "    {}: {}{:?} strides {:?} offset {}{}",
+        o.label, o.dtype, o.view.shape, o.view.strides, o.view.offset, what
+    )
+}
+
+fn fmt_bytes(b: u64) -> String {
+    if b >= 1 << 20 {
+        format!("{:.1} MiB", b as f64 / (1u64 << 20) as f64)
+    } else if b >= 1 << 10 {
+        format!("{:.1} KiB", b as f64 / 1024.0)
+    } else {
+        format!("{b} B")
+    }
+}
+
+impl fmt::Display for KernelPlan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let detail = match &self.strategy {
+            Strategy::Sliding { rows } => format!(" ({rows} rows per thread)"),
+            Strategy::ReduceAll { blocks } => format!(" ({blocks} partials + finishing block)"),
+            Strategy::ReduceRows { lanes } => format!(" ({lanes} lanes per row)"),
+            Strategy::ReduceCols { split } => format!(" (reduced axis split {split} ways)"),
+            Strategy::Scan { op, axis, chunks } => {
+                format!(
+                    " ({} along axis {axis}, {chunks} chunks per line)",
+                    format!("{op:?}").to_lowercase()
+                )
+            }
+            Strategy::Concat { axis } | Strategy::Take { axis } => format!(" (axis {axis})"),
+            _ => String::new(),
+        };
+        writeln!(
+            f,
+            "{}{} -> {} {}{:?}, vec {}, {}-bit index",
+            self.strategy.name(),
+            detail,
+            self.out_label,
+            self.out_dtype,
+            self.out_shape,
+            self.vec,
+            if self.index32 { 32 } else { 64 }
+        )?;
+        if !self.body.is_empty() {
+            let what = if self.reduce.is_some() { "reduces" } else { "computes" };
+            writeln!(f, "  {what} {}", render_expr(&self.body, &self.operands))?;
+        }
+        if !self.epilogue.is_empty() {
+            writeln!(f, "  epilogue {}", render_expr(&self.epilogue, &self.epi_operands))?;
+        }
+        if !self.ops.is_empty() {
+            writeln!(f, "  fused ops: {}", self.ops.join(", "))?;
+        }
+        let kept = &self.shape[..self.kept.min(self.shape.len())];
+        let red = &self.shape[self.kept.min(self.shape.len())..];
+        if self.reduce.is_some() {
+            writeln!(f, "  iteration: kept {kept:?} x reduced {red:?}")?;
+        } else {
+            writeln!(f, "  iteration: {:?}", self.shape)?;
+        }
+        if !self.operands.is_empty() || !self.epi_operands.is_empty() {
+            writeln!(f, "  reads:")?;
+            for o in self.operands.iter().chain(&self.epi_operands) {
+                fmt_operand(f, o)?;
+            }
+        }
+        writeln!(
+            f,
+            "  grid {}x{}, block {}; moves {} read + {} written",
+            self.grid.0,
+            self.grid.1,
+            self.block,
+            fmt_bytes(self.bytes_read),
+            fmt_bytes(self.bytes_written)
+        )
+    }
+}
+
+impl fmt::Display for Plan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.kernels.len();
+        writeln!(f, "{n} kernel{} on {}", if n == 1 { "" } else { "s" }, self.device)?;
+        for (k, kp) in self.kernels.iter().enumerate() {
+            write!(f, "[{k}] {kp}")?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,968 @@
+//! GPU tests: the CUDA backend against the CPU backend (the reference) on
+//! fresh random inputs over many shapes, dtypes, views and strategies, plus
+//! a timing of the ANCHORS.md workloads. Every test needs an NVIDIA GPU, so
+//! all are ignored by default; run them on the device machine with
+//! `gpu-tests --ignored --test-threads=1` (see scripts/gpu-test.sh).
+
+#![allow(clippy::result_large_err)]
+
+use arr::backend::cpu::CpuBackend;
+use arr::backend::cuda::{CudaBackend, DeviceBuffer};
+use arr::check::dtype::DType;
+use arr::graph::data::HostData;
+use arr::graph::op::{BinaryOp, Distribution, Op, ReduceOp, ScanOp, UnaryOp};
+use arr::graph::view::View;
+use arr::graph::{Array, Backend, Storage, realize, to_host};
+use std::time::Instant;
+
+// ---- random inputs ----
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+        xs[self.below(xs.len())]
+    }
+}
+
+fn data(rng: &mut Rng, dtype: DType, n: usize, kind: Values) -> HostData {
+    let f = |rng: &mut Rng| -> f64 {
+        match kind {
+            Values::Signed => rng.unit() * 8.0 - 4.0,
+            Values::Positive => rng.unit() * 3.0 + 0.1,
+            Values::NearOne => 0.9 + rng.unit() * 0.2,
+            Values::WithNan => {
+                if rng.below(50) == 0 {
+                    f64::NAN
+                } else {
+                    rng.unit() * 8.0 - 4.0
+                }
+            }
+        }
+    };
+    match dtype {
+        DType::Bool => HostData::Bool((0..n).map(|_| rng.below(2) == 1).collect()),
+        DType::I32 => HostData::I32((0..n).map(|_| rng.below(101) as i32 - 50).collect()),
+        DType::I64 => HostData::I64((0..n).map(|_| rng.below(2001) as i64 - 1000).collect()),
+        DType::F32 => HostData::F32((0..n).map(|_| f(rng) as f32).collect()),
+        DType::F64 => HostData::F64((0..n).map(|_| f(rng)).collect()),
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Values {
+    Signed,
+    Positive,
+    NearOne,
+    WithNan,
+}
+
+/// A leaf given to both backends: the same host data, two separate graphs.
+#[derive(Clone)]
+struct Leaf {
+    data: HostData,
+    shape: Vec<usize>,
+}
+
+fn leaf(rng: &mut Rng, dtype: DType, shape: &[usize], kind: Values) -> Leaf {
+    let n = shape.iter().product();
+    Leaf {
+        data: data(rng, dtype, n, kind),
+        shape: shape.to_vec(),
+    }
+}
+
+// ---- graph building ----
+
+fn bshape(a: &[usize], b: &[usize]) -> Vec<usize> {
+    let r = a.len().max(b.len());
+    (0..r)
+        .map(|k| {
+            let da = if k + a.len() >= r { a[k + a.len() - r] } else { 1 };
+            let db = if k + b.len() >= r { b[k + b.len() - r] } else { 1 };
+            if da == 1 { db } else { da }
+        })
+        .collect()
+}
+
+fn bin(op: BinaryOp, a: &Array, b: &Array) -> Array {
+    let shape = bshape(a.shape(), b.shape());
+    let out = if op.is_comparison() || op.is_logical() {
+        DType::Bool
+    } else {
+        a.dtype()
+    };
+    let a2 = a.with_view(a.view.broadcast_to(&shape));
+    let b2 = b.with_view(b.view.broadcast_to(&shape));
+    Array::pending(Op::Binary(op), vec![a2, b2], out, &shape, None)
+}
+
+fn un(op: UnaryOp, a: &Array) -> Array {
+    let out = if matches!(op, UnaryOp::IsNan | UnaryOp::Not) {
+        DType::Bool
+    } else {
+        a.dtype()
+    };
+    Array::pending(Op::Unary(op), vec![a.clone()], out, a.shape(), None)
+}
+
+fn cast(a: &Array, to: DType) -> Array {
+    Array::pending(Op::Cast, vec![a.clone()], to, a.shape(), None)
+}
+
+fn red(op: ReduceOp, a: &Array, axes: &[usize]) -> Array {
+    let shape: Vec<usize> = a
+        .shape()
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| !axes.contains(k))
+        .map(|(_, &d)| d)
+        .collect();
+    let dtype = match op {
+        ReduceOp::ArgMin | ReduceOp::ArgMax => DType::I64,
+        _ => a.dtype(),
+    };
+    Array::pending(
+        Op::Reduce {
+            op,
+            axes: axes.to_vec(),
+        },
+        vec![a.clone()],
+        dtype,
+        &shape,
+        None,
+    )
+}
+
+fn view(a: &Array, v: View) -> Array {
+    a.with_view(v)
+}
+
+// ---- comparing ----
+
+fn close(dtype: DType, got: &HostData, want: &HostData, loose: bool) -> Result<(), String> {
+    if got.len() != want.len() {
+        return Err(format!("length {} vs {}", got.len(), want.len()));
+    }
+    let scale = (0..want.len())
+        .map(|i| want.get_f64(i).abs())
+        .filter(|x| x.is_finite())
+        .fold(1.0f64, f64::max);
+    let tol = match dtype {
+        DType::F32 => {
+            if loose {
+                2e-4
+            } else {
+                2e-6
+            }
+        }
+        DType::F64 => 1e-11,
+        _ => 0.0,
+    };
+    for i in 0..want.len() {
+        let (g, w) = (got.get_f64(i), want.get_f64(i));
+        let ok = if w.is_nan() || g.is_nan() {
+            w.is_nan() && g.is_nan()
+        } else if dtype.is_float() {
+            (g - w).abs() <= tol * scale.max(w.abs()) + tol
+        } else {
+            got.get_i64(i) == want.get_i64(i)
+        };
+        if !ok {
+            return Err(format!("element {i}: gpu {g}, cpu {w}"));
+        }
+    }
+    Ok(())
+}
+
+struct Harness {
+    gpu: CudaBackend,
+    cpu: CpuBackend,
+    passed: usize,
+    failed: Vec<String>,
+}
+
+impl Harness {
+    /// Builds the graph twice (once per backend) from the same leaves and compares.
+    fn case(&mut self, name: &str, leaves: &[Leaf], loose: bool, build: impl Fn(&[Array]) -> Array) {
+        let mk = |l: &Leaf| Array::from_host(l.data.clone(), &l.shape);
+        let cpu_out = build(&leaves.iter().map(mk).collect::<Vec<_>>());
+        let gpu_out = build(&leaves.iter().map(mk).collect::<Vec<_>>());
+        let shapes: Vec<_> = leaves.iter().map(|l| l.shape.clone()).collect();
+        let label = format!("{name} {shapes:?} -> {}{:?}", cpu_out.dtype(), cpu_out.shape());
+        let want = match to_host(&self.cpu, &cpu_out) {
+            Ok(w) => w,
+            Err(e) => {
+                // the reference refuses (modulo by zero, ...): nothing to compare
+                println!("skip  {label}: cpu says {e}");
+                return;
+            }
+        };
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| to_host(&self.gpu, &gpu_out)));
+        let verdict = match result {
+            Ok(Ok(got)) => close(cpu_out.dtype(), &got, &want, loose),
+            Ok(Err(e)) => Err(format!("gpu error: {e} {}", e.hint.clone().unwrap_or_default())),
+            Err(_) => Err("gpu panicked".into()),
+        };
+        match verdict {
+            Ok(()) => self.passed += 1,
+            Err(e) => {
+                println!("FAIL  {label}: {e}");
+                self.failed.push(label);
+            }
+        }
+    }
+}
+
+const DIMS: [usize; 10] = [1, 1, 2, 3, 5, 7, 16, 33, 64, 130];
+
+fn random_shape(rng: &mut Rng, rank: usize, max_elems: usize) -> Vec<usize> {
+    loop {
+        let s: Vec<usize> = (0..rank).map(|_| rng.pick(&DIMS)).collect();
+        if s.iter().product::<usize>() <= max_elems {
+            return s;
+        }
+    }
+}
+
+/// A shape that broadcasts to `s`: some axes set to 1, some leading axes dropped.
+fn bcast_of(rng: &mut Rng, s: &[usize]) -> Vec<usize> {
+    let drop = rng.below(s.len() + 1);
+    s[drop..]
+        .iter()
+        .map(|&d| if rng.below(3) == 0 { 1 } else { d })
+        .collect()
+}
+
+/// A non-contiguous view with the same shape as `shape`, over a larger buffer leaf.
+fn strided_leaf(rng: &mut Rng, dtype: DType, shape: &[usize]) -> (Leaf, impl Fn(&Array) -> Array + use<>) {
+    // buffer twice as large along each axis; take every other element, maybe reversed
+    let big: Vec<usize> = shape.iter().map(|&d| 2 * d + 1).collect();
+    let l = leaf(rng, dtype, &big, Values::Signed);
+    let rev: Vec<bool> = shape.iter().map(|_| rng.below(2) == 0).collect();
+    let shape = shape.to_vec();
+    let f = move |a: &Array| {
+        let mut v = a.view.clone();
+        for (k, &d) in shape.iter().enumerate() {
+            v = if rev[k] && d > 0 {
+                v.slice_axis(k, 2 * d - 1, d, -2)
+            } else {
+                v.slice_axis(k, 1, d, 2)
+            };
+        }
+        a.with_view(v)
+    };
+    (l, f)
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn gpu_matches_cpu() {
+    let gpu = match CudaBackend::new() {
+        Ok(g) => g,
+        Err(e) => panic!("no GPU: {e}"),
+    };
+    println!("device: {}", gpu.describe());
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(1)
+        | 1;
+    println!("seed: {seed}");
+    let mut h = Harness {
+        gpu,
+        cpu: CpuBackend::new(),
+        passed: 0,
+        failed: Vec::new(),
+    };
+    let mut rng = Rng(seed);
+    let t0 = Instant::now();
+
+    // elementwise binary with broadcasting, every numeric dtype, ranks 0..5
+    let bins = [
+        BinaryOp::Add,
+        BinaryOp::Sub,
+        BinaryOp::Mul,
+        BinaryOp::Min,
+        BinaryOp::Max,
+        BinaryOp::Lt,
+        BinaryOp::Eq,
+    ];
+    for dtype in [DType::F32, DType::F64, DType::I32, DType::I64] {
+        for rank in 0..=5 {
+            for _ in 0..3 {
+                let s = random_shape(&mut rng, rank, 40_000);
+                let bs = bcast_of(&mut rng, &s);
+                let op = rng.pick(&bins);
+                let (a, b) = if rng.below(2) == 0 {
+                    (s.clone(), bs)
+                } else {
+                    (bs, s.clone())
+                };
+                let leaves = [
+                    leaf(&mut rng, dtype, &a, Values::Signed),
+                    leaf(&mut rng, dtype, &b, Values::Signed),
+                ];
+                h.case(&format!("{op:?}"), &leaves, false, |x| bin(op, &x[0], &x[1]));
+            }
+        }
+    }
+    // division, modulo, power, atan2 on floats (and integer modulo/power with safe operands)
+    for dtype in [DType::F32, DType::F64] {
+        for op in [BinaryOp::Div, BinaryOp::Rem, BinaryOp::Pow, BinaryOp::Atan2] {
+            let s = random_shape(&mut rng, 3, 20_000);
+            let leaves = [
+                leaf(&mut rng, dtype, &s, Values::Positive),
+                leaf(&mut rng, dtype, &s[1..], Values::Signed),
+            ];
+            h.case(&format!("{op:?}"), &leaves, true, |x| bin(op, &x[0], &x[1]));
+        }
+    }
+    for dtype in [DType::I32, DType::I64] {
+        let s = [33, 7];
+        let a = leaf(&mut rng, dtype, &s, Values::Signed);
+        let b = Leaf {
+            data: HostData::I64(vec![3, -4, 5, 2, -7, 1, 9]),
+            shape: vec![7],
+        };
+        let b = Leaf {
+            data: if dtype == DType::I32 {
+                HostData::I32(vec![3, -4, 5, 2, -7, 1, 9])
+            } else {
+                b.data
+            },
+            shape: b.shape,
+        };
+        h.case("Rem int", &[a.clone(), b], false, |x| bin(BinaryOp::Rem, &x[0], &x[1]));
+        let e = Leaf {
+            data: if dtype == DType::I32 {
+                HostData::I32(vec![0, 1, 2, 3, 0, 1, 2])
+            } else {
+                HostData::I64(vec![0, 1, 2, 3, 0, 1, 2])
+            },
+            shape: vec![7],
+        };
+        h.case("Pow int", &[a, e], false, |x| bin(BinaryOp::Pow, &x[0], &x[1]));
+    }
+    // integer modulo by zero and negative powers are errors on both backends
+    for (op, code) in [(BinaryOp::Rem, "E0400"), (BinaryOp::Pow, "E0401")] {
+        let a = Array::from_host(HostData::I64(vec![5, 6, 7]), &[3]);
+        let b = Array::from_host(
+            HostData::I64(vec![2, if op == BinaryOp::Rem { 0 } else { -1 }, 1]),
+            &[3],
+        );
+        match to_host(&h.gpu, &bin(op, &a, &b)) {
+            Err(d) if d.code == code => h.passed += 1,
+            other => {
+                println!("FAIL  {op:?} error: {:?}", other.map(|_| ()));
+                h.failed.push(format!("{op:?} error"));
+            }
+        }
+    }
+    {
+        let e = Array::from_host(HostData::F32(vec![]), &[3, 0]);
+        match to_host(&h.gpu, &red(ReduceOp::Max, &e, &[1])) {
+            Err(d) if d.code == "E0402" => h.passed += 1,
+            other => {
+                println!("FAIL  max of empty: {:?}", other.map(|_| ()));
+                h.failed.push("max of empty".into());
+            }
+        }
+    }
+    // unary ops on floats
+    let unaries = [
+        UnaryOp::Neg,
+        UnaryOp::Abs,
+        UnaryOp::Sign,
+        UnaryOp::Exp,
+        UnaryOp::Sin,
+        UnaryOp::Cos,
+        UnaryOp::Tan,
+        UnaryOp::Tanh,
+        UnaryOp::Erf,
+        UnaryOp::Floor,
+        UnaryOp::Ceil,
+        UnaryOp::Round,
+        UnaryOp::IsNan,
+    ];
+    for dtype in [DType::F32, DType::F64] {
+        for op in unaries {
+            let s = random_shape(&mut rng, 2, 30_000);
+            h.case(
+                &format!("{op:?}"),
+                &[leaf(&mut rng, dtype, &s, Values::WithNan)],
+                true,
+                |x| un(op, &x[0]),
+            );
+        }
+        for op in [UnaryOp::Log, UnaryOp::Sqrt] {
+            let s = random_shape(&mut rng, 3, 30_000);
+            h.case(
+                &format!("{op:?}"),
+                &[leaf(&mut rng, dtype, &s, Values::Positive)],
+                true,
+                |x| un(op, &x[0]),
+            );
+        }
+    }
+    for dtype in [DType::I32, DType::I64] {
+        for op in [UnaryOp::Neg, UnaryOp::Abs, UnaryOp::Sign, UnaryOp::Floor] {
+            h.case(
+                &format!("{op:?}"),
+                &[leaf(&mut rng, dtype, &[129, 3], Values::Signed)],
+                false,
+                |x| un(op, &x[0]),
+            );
+        }
+    }
+    // bool logic and where
+    {
+        let s = [17, 31];
+        let leaves = [
+            leaf(&mut rng, DType::Bool, &s, Values::Signed),
+            leaf(&mut rng, DType::Bool, &[31], Values::Signed),
+        ];
+        for op in [BinaryOp::And, BinaryOp::Or, BinaryOp::Eq, BinaryOp::Ne] {
+            h.case(&format!("{op:?} bool"), &leaves, false, |x| bin(op, &x[0], &x[1]));
+        }
+        h.case("Not", &leaves[..1], false, |x| un(UnaryOp::Not, &x[0]));
+        for dtype in [DType::F32, DType::I64] {
+            let l = [
+                leaves[0].clone(),
+                leaf(&mut rng, dtype, &s, Values::Signed),
+                leaf(&mut rng, dtype, &[17, 1], Values::Signed),
+            ];
+            h.case("Where", &l, false, |x| {
+                let b = x[2].with_view(x[2].view.broadcast_to(&s));
+                Array::pending(Op::Where, vec![x[0].clone(), x[1].clone(), b], dtype, &s, None)
+            });
+        }
+    }
+    // every cast
+    for from in DType::ALL {
+        for to in DType::ALL {
+            let s = random_shape(&mut rng, 2, 10_000);
+            h.case(
+                &format!("cast {from}->{to}"),
+                &[leaf(&mut rng, from, &s, Values::Signed)],
+                false,
+                |x| cast(&x[0], to),
+            );
+        }
+    }
+    // non-contiguous views: strided, reversed, transposed, broadcast, empty
+    for dtype in DType::ALL {
+        for rank in 1..=4 {
+            let s = random_shape(&mut rng, rank, 20_000);
+            let (l, f) = strided_leaf(&mut rng, dtype, &s);
+            let perm: Vec<usize> = (0..rank).rev().collect();
+            h.case("copy strided", std::slice::from_ref(&l), false, |x| {
+                let v = f(&x[0]);
+                Array::pending(Op::Copy, vec![v.clone()], dtype, v.shape(), None)
+            });
+            if dtype.is_float() {
+                let l2 = leaf(
+                    &mut rng,
+                    dtype,
+                    &perm.iter().map(|&p| s[p]).collect::<Vec<_>>(),
+                    Values::Signed,
+                );
+                h.case("strided + transposed", &[l, l2], false, |x| {
+                    let a = f(&x[0]);
+                    let b = view(&x[1], x[1].view.permute(&perm));
+                    bin(BinaryOp::Add, &a, &b)
+                });
+            }
+        }
+    }
+    for s in [vec![0], vec![3, 0], vec![0, 5, 2], vec![4, 0, 1]] {
+        let leaves = [
+            leaf(&mut rng, DType::F32, &s, Values::Signed),
+            leaf(&mut rng, DType::F32, &s, Values::Signed),
+        ];
+        h.case("empty add", &leaves, false, |x| bin(BinaryOp::Add, &x[0], &x[1]));
+        h.case("empty sum", &leaves[..1], false, |x| red(ReduceOp::Sum, &x[0], &[0]));
+    }
+    // fused chains (map strategy with scalars, sliding, column broadcast)
+    for dtype in [DType::F32, DType::F64] {
+        for s in [vec![100_003], vec![513, 1000], vec![1024, 1024], vec![3, 5, 7, 9]] {
+            let n = s.len();
+            let leaves = [
+                leaf(&mut rng, dtype, &s, Values::Signed),
+                leaf(&mut rng, dtype, &s, Values::Signed),
+                leaf(&mut rng, dtype, &s[n - 1..], Values::Signed),
+                leaf(&mut rng, dtype, &[], Values::Signed),
+            ];
+            h.case("exp(a*b+c)-k*tanh(a)", &leaves, true, |x| {
+                let e = un(
+                    UnaryOp::Exp,
+                    &bin(BinaryOp::Add, &bin(BinaryOp::Mul, &x[0], &x[1]), &x[2]),
+                );
+                bin(BinaryOp::Sub, &e, &bin(BinaryOp::Mul, &x[3], &un(UnaryOp::Tanh, &x[0])))
+            });
+            if n >= 2 {
+                let mut col = s.clone();
+                col[n - 1] = 1;
+                let leaves = [
+                    leaf(&mut rng, dtype, &s, Values::Signed),
+                    leaf(&mut rng, dtype, &col, Values::Signed),
+                ];
+                h.case("column broadcast", &leaves, false, |x| bin(BinaryOp::Add, &x[0], &x[1]));
+            }
+        }
+    }
+    // reductions: every op, random axes, fused inputs, views; sizes that reach every strategy
+    let rops = [ReduceOp::Sum, ReduceOp::Prod, ReduceOp::Min, ReduceOp::Max];
+    for dtype in [DType::F32, DType::F64, DType::I32, DType::I64] {
+        for rank in 1..=4 {
+            for _ in 0..4 {
+                let s = random_shape(&mut rng, rank, 50_000);
+                let axes: Vec<usize> = (0..rank).filter(|_| rng.below(2) == 0).collect();
+                let op = rng.pick(&rops);
+                let kind = if op == ReduceOp::Prod {
+                    Values::NearOne
+                } else {
+                    Values::Signed
+                };
+                let kind = if op == ReduceOp::Prod && !dtype.is_float() {
+                    Values::Signed
+                } else {
+                    kind
+                };
+                let l = leaf(&mut rng, dtype, &s, kind);
+                let l = if op == ReduceOp::Prod && !dtype.is_float() {
+                    // small integers so products stay meaningful (both sides wrap the same way anyway)
+                    Leaf {
+                        data: data(&mut rng, dtype, l.data.len(), Values::Signed),
+                        shape: l.shape,
+                    }
+                } else {
+                    l
+                };
+                h.case(&format!("{op:?} axes {axes:?}"), &[l], true, |x| red(op, &x[0], &axes));
+            }
+        }
+    }
+    for (shape, axes) in [
+        (vec![1 << 20], vec![0]),
+        (vec![3000, 7], vec![1]),
+        (vec![7, 3000], vec![0]),
+        (vec![64, 20000], vec![1]),
+        (vec![100_000, 5], vec![0]),
+        (vec![200, 300], vec![0]),
+        (vec![1 << 16, 8], vec![1]),
+        (vec![33, 1, 65], vec![0, 2]),
+        (vec![16, 17, 18], vec![1]),
+        (vec![5, 6, 7, 8], vec![0, 3]),
+    ] {
+        for dtype in [DType::F32, DType::F64, DType::I64] {
+            let l = leaf(&mut rng, dtype, &shape, Values::Signed);
+            for op in [ReduceOp::Sum, ReduceOp::Max] {
+                h.case(&format!("{op:?} axes {axes:?}"), std::slice::from_ref(&l), true, |x| {
+                    red(op, &x[0], &axes)
+                });
+            }
+        }
+        let lb = leaf(&mut rng, DType::Bool, &shape, Values::Signed);
+        for op in [ReduceOp::Any, ReduceOp::All] {
+            h.case(
+                &format!("{op:?} axes {axes:?}"),
+                std::slice::from_ref(&lb),
+                false,
+                |x| red(op, &x[0], &axes),
+            );
+        }
+        for op in [ReduceOp::ArgMin, ReduceOp::ArgMax] {
+            let l = leaf(&mut rng, DType::F32, &shape, Values::WithNan);
+            h.case(&format!("{op:?} axis {}", axes[0]), &[l], false, |x| {
+                red(op, &x[0], &axes[..1])
+            });
+        }
+    }
+    // transposed and fused reduction inputs, streamed n-body, epilogues
+    for dtype in [DType::F32, DType::F64] {
+        let l = leaf(&mut rng, dtype, &[300, 200], Values::Signed);
+        for axes in [vec![0], vec![1], vec![0, 1]] {
+            h.case("sum of transpose", std::slice::from_ref(&l), true, |x| {
+                red(ReduceOp::Sum, &view(&x[0], x[0].view.permute(&[1, 0])), &axes)
+            });
+        }
+        let leaves = [
+            leaf(&mut rng, dtype, &[1001], Values::Signed),
+            leaf(&mut rng, dtype, &[777], Values::Signed),
+        ];
+        h.case("n-body sum_j (a_i-b_j)^2", &leaves, true, |x| {
+            let d = bin(BinaryOp::Sub, &view(&x[0], x[0].view.insert_axis(1)), &x[1]);
+            red(ReduceOp::Sum, &bin(BinaryOp::Mul, &d, &d), &[1])
+        });
+        let leaves = [
+            leaf(&mut rng, dtype, &[123, 456], Values::Signed),
+            leaf(&mut rng, dtype, &[123], Values::Signed),
+        ];
+        h.case("sqrt(sum(x*x,1)) + b", &leaves, true, |x| {
+            let s = red(ReduceOp::Sum, &bin(BinaryOp::Mul, &x[0], &x[0]), &[1]);
+            bin(BinaryOp::Add, &un(UnaryOp::Sqrt, &s), &x[1])
+        });
+        let leaves = [leaf(&mut rng, dtype, &[100_000, 3], Values::Signed)];
+        h.case("max(x,0) * 2", &leaves, true, |x| {
+            let m = red(ReduceOp::Max, &x[0], &[0]);
+            bin(BinaryOp::Add, &m, &m)
+        });
+        let leaves = [leaf(&mut rng, dtype, &[40, 50], Values::Signed)];
+        h.case("softmax", &leaves, true, |x| {
+            let m = red(ReduceOp::Max, &x[0], &[1]);
+            let e = un(
+                UnaryOp::Exp,
+                &bin(BinaryOp::Sub, &x[0], &view(&m, m.view.insert_axis(1))),
+            );
+            let s = red(ReduceOp::Sum, &e, &[1]);
+            bin(BinaryOp::Div, &e, &view(&s, s.view.insert_axis(1)))
+        });
+    }
+    // scans, matmul, concat, take
+    for dtype in [DType::F32, DType::F64, DType::I32, DType::I64] {
+        for op in [ScanOp::Sum, ScanOp::Prod, ScanOp::Min, ScanOp::Max] {
+            let s = random_shape(&mut rng, 3, 20_000);
+            let axis = rng.below(3);
+            let kind = if op == ScanOp::Prod {
+                Values::NearOne
+            } else {
+                Values::Signed
+            };
+            h.case(
+                &format!("scan {op:?} axis {axis}"),
+                &[leaf(&mut rng, dtype, &s, kind)],
+                true,
+                |x| Array::pending(Op::Scan { op, axis }, vec![x[0].clone()], dtype, &s, None),
+            );
+        }
+        let (m, k, n) = (rng.pick(&[1, 7, 64]), rng.pick(&[1, 13, 100]), rng.pick(&[1, 9, 33]));
+        let leaves = [
+            leaf(&mut rng, dtype, &[m, k], Values::Signed),
+            leaf(&mut rng, dtype, &[n, k], Values::Signed),
+        ];
+        h.case("matmul (b transposed)", &leaves, true, |x| {
+            let b = view(&x[1], x[1].view.permute(&[1, 0]));
+            Array::pending(Op::MatMul, vec![x[0].clone(), b], dtype, &[m, n], None)
+        });
+        let leaves = [
+            leaf(&mut rng, dtype, &[4, 3, 5], Values::Signed),
+            leaf(&mut rng, dtype, &[4, 7, 5], Values::Signed),
+        ];
+        h.case("concat axis 1", &leaves, false, |x| {
+            Array::pending(
+                Op::Concat { axis: 1 },
+                vec![x[0].clone(), x[1].clone()],
+                dtype,
+                &[4, 10, 5],
+                None,
+            )
+        });
+        let idx = Leaf {
+            data: HostData::I64((0..12).map(|i| (i * 5 % 7) as i64).collect()),
+            shape: vec![3, 4],
+        };
+        let leaves = [leaf(&mut rng, dtype, &[6, 7, 2], Values::Signed), idx];
+        h.case("take axis 1", &leaves, false, |x| {
+            Array::pending(
+                Op::Take { axis: 1 },
+                vec![x[0].clone(), x[1].clone()],
+                dtype,
+                &[6, 3, 4, 2],
+                None,
+            )
+        });
+    }
+    // long lines: the chunked scan (carry-in across blocks)
+    for (shape, axis) in [
+        (vec![100_000], 0),
+        (vec![3, 50_000], 1),
+        (vec![20_000, 4], 0),
+        (vec![9000, 2, 3], 0),
+    ] {
+        for dtype in [DType::F32, DType::F64, DType::I32, DType::I64] {
+            for op in [ScanOp::Sum, ScanOp::Prod, ScanOp::Min, ScanOp::Max] {
+                if op == ScanOp::Prod && dtype == DType::F32 {
+                    continue; // 10^5 rounded products drift apart by more than any fair tolerance
+                }
+                let kind = if op == ScanOp::Prod && dtype.is_float() {
+                    Values::NearOne
+                } else {
+                    Values::Signed
+                };
+                let l = leaf(&mut rng, dtype, &shape, kind);
+                let s = shape.clone();
+                h.case(&format!("long scan {op:?} axis {axis}"), &[l], true, move |x| {
+                    Array::pending(Op::Scan { op, axis }, vec![x[0].clone()], dtype, &s, None)
+                });
+            }
+        }
+    }
+    // generators: arange and random (bit-exact uniform)
+    for dtype in [DType::F32, DType::F64, DType::I32, DType::I64] {
+        h.case("arange", &[], false, |_| {
+            Array::pending(Op::Arange { start: -3.0, step: 2.0 }, vec![], dtype, &[1000], None)
+        });
+    }
+    for (dtype, dist) in [
+        (DType::F32, Distribution::Uniform),
+        (DType::F64, Distribution::Uniform),
+        (DType::F32, Distribution::Normal),
+        (DType::F64, Distribution::Normal),
+    ] {
+        let key = rng.next();
+        h.case(&format!("random {dist:?}"), &[], false, |_| {
+            let r = Array::pending(Op::Random { key, dist }, vec![], dtype, &[300, 301], None);
+            view(&r, r.view.permute(&[1, 0]))
+        });
+        let l = leaf(&mut rng, dtype, &[301], Values::Signed);
+        h.case(&format!("random {dist:?} fused"), &[l], false, |x| {
+            let r = Array::pending(Op::Random { key, dist }, vec![], dtype, &[300, 301], None);
+            bin(BinaryOp::Add, &r, &x[0])
+        });
+    }
+    // large: 64-bit index paths are exercised by planning > 2^31 elements elsewhere; here 2^24
+    {
+        let leaves = [leaf(&mut rng, DType::F32, &[1 << 24], Values::Signed)];
+        h.case("sum 2^24", &leaves, true, |x| red(ReduceOp::Sum, &x[0], &[0]));
+    }
+    // read of a non-contiguous view, and slice assignment through write
+    {
+        let s = [37, 41];
+        let l = leaf(&mut rng, DType::F64, &s, Values::Signed);
+        let cpu_a = Array::from_host(l.data.clone(), &s);
+        let gpu_a = Array::from_host(l.data.clone(), &s);
+        let v = View::contiguous(&s).slice_axis(0, 3, 10, 3).slice_axis(1, 40, 20, -2);
+        let want = h
+            .cpu
+            .read(&cpu_a.node.buffer().expect("leaf"), &v, DType::F64)
+            .expect("cpu read");
+        let gpu_buf = h.gpu.adopt(l.data.clone()).expect("upload");
+        let got = h.gpu.read(&gpu_buf, &v, DType::F64).expect("gpu read");
+        match close(DType::F64, &got, &want, false) {
+            Ok(()) => h.passed += 1,
+            Err(e) => {
+                println!("FAIL  strided read: {e}");
+                h.failed.push("strided read".into());
+            }
+        }
+        let src = leaf(&mut rng, DType::F64, &[10, 20], Values::Signed);
+        let cpu_src = Array::from_host(src.data.clone(), &[10, 20]);
+        let gpu_src = Array::from_host(src.data.clone(), &[10, 20]);
+        h.cpu
+            .write(&cpu_a.node.buffer().expect("leaf"), &v, &cpu_src)
+            .expect("cpu write");
+        let gpu_dst = Array::from_buffer(gpu_buf, DType::F64, &s);
+        h.gpu
+            .write(&gpu_dst.node.buffer().expect("leaf"), &v, &gpu_src)
+            .expect("gpu write");
+        let want = to_host(&h.cpu, &cpu_a).expect("cpu");
+        let got = to_host(&h.gpu, &gpu_dst).expect("gpu");
+        match close(DType::F64, &got, &want, false) {
+            Ok(()) => h.passed += 1,
+            Err(e) => {
+                println!("FAIL  slice assignment: {e}");
+                h.failed.push("slice assignment".into());
+            }
+        }
+        let _ = gpu_a;
+    }
+    let stats = *h.gpu.stats.borrow();
+    println!(
+        "compiled {} modules, {} from disk cache, {} memory hits, in {:.1} s total",
+        stats[0],
+        stats[1],
+        stats[2],
+        t0.elapsed().as_secs_f64()
+    );
+    println!("{} passed, {} failed", h.passed, h.failed.len());
+    assert!(h.failed.is_empty(), "failures: {:#?}", h.failed);
+}
+
+// ---- timing of the ANCHORS.md workloads ----
+
+fn device_rand(gpu: &CudaBackend, shape: &[usize], key: u64) -> Array {
+    let r = Array::pending(
+        Op::Random {
+            key,
+            dist: Distribution::Uniform,
+        },
+        vec![],
+        DType::F32,
+        shape,
+        None,
+    );
+    realize(gpu, &[&r]).expect("random");
+    r
+}
+
+fn median(mut xs: Vec<f32>) -> f32 {
+    xs.sort_by(|a, b| a.total_cmp(b));
+    xs[xs.len() / 2]
+}
+
+/// Runs `build` (a fresh graph over ready inputs) `reps` times, returning the
+/// median summed kernel time and the plan's bytes.
+fn time(gpu: &CudaBackend, reps: usize, build: &dyn Fn() -> Array) -> (f32, u64, String, f64) {
+    let t = Instant::now();
+    let first = build();
+    realize(gpu, &[&first]).expect("warm-up");
+    gpu.synchronize().expect("sync");
+    let first_ms = t.elapsed().as_secs_f64() * 1e3;
+    let mut times = Vec::new();
+    let mut bytes = 0;
+    let mut strategies = String::new();
+    for _ in 0..reps {
+        let out = build();
+        gpu.start_profile();
+        realize(gpu, &[&out]).expect("run");
+        let prof = gpu.take_profile();
+        times.push(prof.iter().map(|k| k.ms).sum());
+        bytes = prof.iter().map(|k| k.bytes).sum();
+        strategies = prof.iter().map(|k| k.strategy.clone()).collect::<Vec<_>>().join("+");
+    }
+    (median(times), bytes, strategies, first_ms)
+}
+
+fn copy_ceiling(gpu: &CudaBackend, n: usize) -> f64 {
+    let a = device_rand(gpu, &[n], 1);
+    let b = device_rand(gpu, &[n], 2);
+    let ptr = |x: &Array| match &*x.node.buffer().expect("ready").storage() {
+        Storage::Device(d) => d.as_any().downcast_ref::<DeviceBuffer>().expect("cuda buffer").ptr,
+        Storage::Host(_) => panic!("host"),
+    };
+    let (src, dst) = (ptr(&a), ptr(&b));
+    use cudarc::driver::sys;
+    let mut ms = Vec::new();
+    unsafe {
+        let mut e0: sys::CUevent = std::ptr::null_mut();
+        let mut e1: sys::CUevent = std::ptr::null_mut();
+        sys::cuEventCreate(&mut e0, 0).result().expect("event");
+        sys::cuEventCreate(&mut e1, 0).result().expect("event");
+        for i in 0..25 {
+            sys::cuEventRecord(e0, std::ptr::null_mut()).result().expect("record");
+            sys::cuMemcpyDtoDAsync_v2(dst, src, n * 4, std::ptr::null_mut())
+                .result()
+                .expect("copy");
+            sys::cuEventRecord(e1, std::ptr::null_mut()).result().expect("record");
+            sys::cuEventSynchronize(e1).result().expect("sync");
+            let mut t = 0f32;
+            sys::cuEventElapsedTime_v2(&mut t, e0, e1).result().expect("elapsed");
+            if i >= 5 {
+                ms.push(t);
+            }
+        }
+    }
+    let t = median(ms);
+    (2 * n * 4) as f64 / (t as f64 * 1e-3) / 1e9
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn anchors_timing() {
+    let gpu = CudaBackend::new().expect("a GPU");
+    println!("device: {}", gpu.describe());
+    let ceiling = copy_ceiling(&gpu, 1 << 28);
+    println!("ceiling: device-to-device copy of 2^28 f32: {ceiling:.0} GB/s");
+    let n = 16384;
+    let big = device_rand(&gpu, &[n, n], 3);
+    let row = device_rand(&gpu, &[n], 4);
+    let col = device_rand(&gpu, &[n, 1], 5);
+    let v26: Vec<Array> = (0..3).map(|k| device_rand(&gpu, &[1 << 26], 6 + k)).collect();
+    let v28 = device_rand(&gpu, &[1 << 28], 9);
+    let seg = device_rand(&gpu, &[1 << 24, 8], 10);
+    let (xa, xb) = (device_rand(&gpu, &[n], 11), device_rand(&gpu, &[n], 12));
+    let half = gpu.adopt(HostData::F32(vec![0.5])).expect("upload");
+    let half = Array::from_buffer(half, DType::F32, &[]);
+    type Build<'a> = Box<dyn Fn() -> Array + 'a>;
+    let rows: Vec<(&str, Build)> = vec![
+        (
+            "add (16384,16384) + (16384,)",
+            Box::new(|| bin(BinaryOp::Add, &big, &row)),
+        ),
+        (
+            "add (16384,16384) + (16384,1)",
+            Box::new(|| bin(BinaryOp::Add, &big, &col)),
+        ),
+        (
+            "exp(a*b+c) - 0.5*tanh(a), 2^26",
+            Box::new(|| {
+                let e = un(
+                    UnaryOp::Exp,
+                    &bin(BinaryOp::Add, &bin(BinaryOp::Mul, &v26[0], &v26[1]), &v26[2]),
+                );
+                bin(
+                    BinaryOp::Sub,
+                    &e,
+                    &bin(BinaryOp::Mul, &half, &un(UnaryOp::Tanh, &v26[0])),
+                )
+            }),
+        ),
+        ("sum, all of 2^28", Box::new(|| red(ReduceOp::Sum, &v28, &[0]))),
+        (
+            "sum axis=1 of (16384,16384)",
+            Box::new(|| red(ReduceOp::Sum, &big, &[1])),
+        ),
+        (
+            "sum axis=0 of (16384,16384)",
+            Box::new(|| red(ReduceOp::Sum, &big, &[0])),
+        ),
+        ("sum axis=1 of (2^24, 8)", Box::new(|| red(ReduceOp::Sum, &seg, &[1]))),
+        (
+            "sum_j (a_i - b_j)^2, n=16384",
+            Box::new(|| {
+                let d = bin(BinaryOp::Sub, &view(&xa, xa.view.insert_axis(1)), &xb);
+                red(ReduceOp::Sum, &bin(BinaryOp::Mul, &d, &d), &[1])
+            }),
+        ),
+    ];
+    println!("| workload | kernels | first run ms | median ms | GB/s | % of copy |");
+    println!("| --- | --- | --- | --- | --- | --- |");
+    for (name, build) in &rows {
+        let (ms, bytes, strat, first) = time(&gpu, 30, build.as_ref());
+        let gbs = bytes as f64 / (ms as f64 * 1e-3) / 1e9;
+        println!(
+            "| {name} | {strat} | {first:.1} | {ms:.4} | {gbs:.0} | {:.0}% |",
+            100.0 * gbs / ceiling
+        );
+    }
+    let stats = *gpu.stats.borrow();
+    println!(
+        "modules: {} compiled ({:.1} ms each), {} from disk cache",
+        stats[0],
+        1e3 * *gpu.compile_seconds.borrow() / stats[0].max(1) as f64,
+        stats[1]
+    );
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn out_of_memory_is_a_diagnostic() {
+    let gpu = CudaBackend::new().expect("a GPU");
+    let huge = Array::pending(
+        Op::Arange { start: 0.0, step: 1.0 },
+        vec![],
+        DType::F64,
+        &[1 << 32, 1 << 6],
+        None,
+    );
+    match realize(&gpu, &[&huge]) {
+        Err(d) => {
+            println!("{d}");
+            assert_eq!(d.code, "E0403");
+        }
+        Ok(()) => panic!("2 TiB fitted?"),
+    }
+}

@@ -1,0 +1,567 @@
+//! Planner tests that need no GPU: kernel counts and strategies for
+//! representative graphs, `explain` snapshots, generated CUDA source
+//! snapshots, and a check that each plan computes what the graph means
+//! (a small interpreter of `KernelPlan`s against a naive graph evaluator).
+
+use arr::backend::cuda::codegen;
+use arr::check::dtype::DType;
+use arr::graph::data::HostData;
+use arr::graph::op::{BinaryOp, Distribution, Op, ReduceOp, UnaryOp};
+use arr::graph::view::View;
+use arr::graph::{Array, NodeState, pending_in_order};
+use arr::plan::{DeviceInfo, Inst, KernelPlan, Plan, Source, Strategy, explain, plan};
+use std::collections::HashMap;
+
+fn input(shape: &[usize]) -> Array {
+    let n: usize = shape.iter().product();
+    // distinct, irregular values so a wrong index shows
+    let data: Vec<f64> = (0..n).map(|i| ((i * 7919) % 1013) as f64 / 97.0 - 3.0).collect();
+    Array::from_host(HostData::F64(data), shape)
+}
+
+fn input_f32(shape: &[usize]) -> Array {
+    let n: usize = shape.iter().product();
+    Array::from_host(HostData::F32((0..n).map(|i| (i % 17) as f32).collect()), shape)
+}
+
+fn broadcast_shape(a: &[usize], b: &[usize]) -> Vec<usize> {
+    let r = a.len().max(b.len());
+    (0..r)
+        .map(|k| {
+            let da = if k + a.len() >= r { a[k + a.len() - r] } else { 1 };
+            let db = if k + b.len() >= r { b[k + b.len() - r] } else { 1 };
+            da.max(db)
+        })
+        .collect()
+}
+
+fn bin(op: BinaryOp, a: &Array, b: &Array) -> Array {
+    let shape = broadcast_shape(a.shape(), b.shape());
+    let a2 = a.with_view(a.view.broadcast_to(&shape));
+    let b2 = b.with_view(b.view.broadcast_to(&shape));
+    Array::pending(Op::Binary(op), vec![a2, b2], a.dtype(), &shape, None)
+}
+
+fn un(op: UnaryOp, a: &Array) -> Array {
+    Array::pending(Op::Unary(op), vec![a.clone()], a.dtype(), a.shape(), None)
+}
+
+fn scalar(x: f64, dtype: DType) -> Array {
+    Array::from_host(HostData::scalar(dtype, x), &[])
+}
+
+fn reduce(op: ReduceOp, a: &Array, axes: &[usize]) -> Array {
+    let shape: Vec<usize> = a
+        .shape()
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| !axes.contains(k))
+        .map(|(_, &d)| d)
+        .collect();
+    Array::pending(
+        Op::Reduce {
+            op,
+            axes: axes.to_vec(),
+        },
+        vec![a.clone()],
+        a.dtype(),
+        &shape,
+        None,
+    )
+}
+
+fn newaxis(a: &Array, axis: usize) -> Array {
+    a.with_view(a.view.insert_axis(axis))
+}
+
+fn plan_of(arrays: &[&Array]) -> Plan {
+    let outputs: Vec<_> = arrays.iter().map(|a| a.node.clone()).collect();
+    let order = pending_in_order(&outputs);
+    plan(&order, &outputs, &DeviceInfo::reference())
+}
+
+// ---- an independent evaluation of the graph (the oracle) ----
+
+fn host_f64(a: &Array) -> Vec<f64> {
+    match &*a.node.state.borrow() {
+        NodeState::Ready(b) => match &*b.storage() {
+            arr::graph::Storage::Host(HostData::F64(v)) => v.clone(),
+            arr::graph::Storage::Host(HostData::F32(v)) => v.iter().map(|&x| x as f64).collect(),
+            _ => panic!("test inputs are f32/f64 host data"),
+        },
+        NodeState::Pending { .. } => panic!("not a leaf"),
+    }
+}
+
+fn apply_bin(op: BinaryOp, x: f64, y: f64) -> f64 {
+    match op {
+        BinaryOp::Add => x + y,
+        BinaryOp::Sub => x - y,
+        BinaryOp::Mul => x * y,
+        BinaryOp::Div => x / y,
+        BinaryOp::Pow => x.powf(y),
+        BinaryOp::Max => x.max(y),
+        other => panic!("oracle lacks {other:?}"),
+    }
+}
+
+fn apply_un(op: UnaryOp, x: f64) -> f64 {
+    match op {
+        UnaryOp::Exp => x.exp(),
+        UnaryOp::Tanh => x.tanh(),
+        UnaryOp::Sqrt => x.sqrt(),
+        UnaryOp::Neg => -x,
+        UnaryOp::Abs => x.abs(),
+        other => panic!("oracle lacks {other:?}"),
+    }
+}
+
+/// The node's contiguous output, computed op by op through views.
+fn oracle(a: &Array, memo: &mut HashMap<u64, Vec<f64>>) -> Vec<f64> {
+    if let Some(v) = memo.get(&a.node.id) {
+        return v.clone();
+    }
+    let (op, inputs) = match &*a.node.state.borrow() {
+        NodeState::Ready(_) => (None, Vec::new()),
+        NodeState::Pending { op, inputs } => (Some(op.clone()), inputs.clone()),
+    };
+    let out = match op {
+        None => host_f64(a),
+        Some(op) => {
+            let args: Vec<Vec<f64>> = inputs
+                .iter()
+                .map(|x| {
+                    let buf = oracle(&x.with_view(View::contiguous(&x.node.shape)), memo);
+                    x.view.offsets().iter().map(|&o| buf[o]).collect()
+                })
+                .collect();
+            match op {
+                Op::Binary(b) => args[0]
+                    .iter()
+                    .zip(&args[1])
+                    .map(|(&x, &y)| apply_bin(b, x, y))
+                    .collect(),
+                Op::Unary(u) => args[0].iter().map(|&x| apply_un(u, x)).collect(),
+                Op::Copy => args[0].clone(),
+                Op::Reduce { op, axes } => {
+                    let shape = &inputs[0].view.shape;
+                    let outs: usize = a.node.shape.iter().product();
+                    let mut acc = vec![if op == ReduceOp::Max { f64::NEG_INFINITY } else { 0.0 }; outs];
+                    let kept: Vec<usize> = (0..shape.len()).filter(|k| !axes.contains(k)).collect();
+                    let out_view = View::contiguous(&a.node.shape);
+                    for (lin, &x) in args[0].iter().enumerate() {
+                        let mut rem = lin;
+                        let mut idx = vec![0; shape.len()];
+                        for k in (0..shape.len()).rev() {
+                            idx[k] = rem % shape[k];
+                            rem /= shape[k];
+                        }
+                        let kidx: Vec<usize> = kept.iter().map(|&k| idx[k]).collect();
+                        let o = out_view.offset_of(&kidx);
+                        acc[o] = if op == ReduceOp::Max { acc[o].max(x) } else { acc[o] + x };
+                    }
+                    acc
+                }
+                other => panic!("oracle lacks {other:?}"),
+            }
+        }
+    };
+    memo.insert(a.node.id, out.clone());
+    out
+}
+
+// ---- a host interpreter of plans ----
+
+fn coords(mut lin: usize, shape: &[usize]) -> Vec<usize> {
+    let mut c = vec![0; shape.len()];
+    for k in (0..shape.len()).rev() {
+        c[k] = lin % shape[k].max(1);
+        lin /= shape[k].max(1);
+    }
+    c
+}
+
+fn at(view: &View, c: &[usize]) -> usize {
+    let mut o = view.offset as isize;
+    for (&i, &s) in c.iter().zip(&view.strides) {
+        o += i as isize * s;
+    }
+    o as usize
+}
+
+fn eval_steps(kp_steps: &[arr::plan::Step], loads: &dyn Fn(usize) -> f64, acc: f64) -> f64 {
+    let mut vals: Vec<f64> = Vec::new();
+    for st in kp_steps {
+        let v = match &st.inst {
+            Inst::Load(k) => loads(*k),
+            Inst::Acc => acc,
+            Inst::Cast(a) => vals[*a],
+            Inst::Unary(u, a) => apply_un(*u, vals[*a]),
+            Inst::Binary(b, x, y) => apply_bin(*b, vals[*x], vals[*y]),
+            Inst::Where(c, x, y) => {
+                if vals[*c] != 0.0 {
+                    vals[*x]
+                } else {
+                    vals[*y]
+                }
+            }
+        };
+        vals.push(v);
+    }
+    *vals.last().expect("non-empty")
+}
+
+fn run_plan(p: &Plan, leaves: &[&Array]) -> HashMap<u64, Vec<f64>> {
+    let mut bufs: HashMap<u64, Vec<f64>> = HashMap::new();
+    for l in leaves {
+        bufs.insert(l.node.id, host_f64(l));
+    }
+    for kp in &p.kernels {
+        let read = |o: &arr::plan::Operand, c: &[usize], bufs: &HashMap<u64, Vec<f64>>| -> f64 {
+            assert_eq!(o.source, Source::Buffer, "tests use buffers only");
+            bufs[&o.node][at(&o.view, c)]
+        };
+        let out: Vec<f64> = match kp.reduce {
+            None => (0..kp.work())
+                .map(|i| {
+                    let c = coords(i, &kp.shape);
+                    eval_steps(&kp.body, &|k| read(&kp.operands[k], &c, &bufs), 0.0)
+                })
+                .collect(),
+            Some(op) => {
+                let kept = &kp.shape[..kp.kept];
+                let red = &kp.shape[kp.kept..];
+                let outs: usize = kept.iter().product();
+                let n: usize = red.iter().product();
+                (0..outs)
+                    .map(|q| {
+                        let kc = coords(q, kept);
+                        let mut acc = if op == ReduceOp::Max { f64::NEG_INFINITY } else { 0.0 };
+                        for j in 0..n {
+                            let mut c = kc.clone();
+                            c.extend(coords(j, red));
+                            let v = eval_steps(&kp.body, &|k| read(&kp.operands[k], &c, &bufs), 0.0);
+                            acc = if op == ReduceOp::Max { acc.max(v) } else { acc + v };
+                        }
+                        if kp.epilogue.is_empty() {
+                            acc
+                        } else {
+                            eval_steps(&kp.epilogue, &|k| read(&kp.epi_operands[k], &kc, &bufs), acc)
+                        }
+                    })
+                    .collect()
+            }
+        };
+        assert_eq!(out.len(), kp.out_size(), "kernel covers its output");
+        bufs.insert(kp.output, out);
+    }
+    bufs
+}
+
+/// Plans `out`, runs the plan on the host and compares with the oracle.
+fn check(out: &Array, leaves: &[&Array]) -> Plan {
+    let p = plan_of(&[out]);
+    let got = run_plan(&p, leaves);
+    let want = oracle(out, &mut HashMap::new());
+    let got = &got[&out.node.id];
+    assert_eq!(got.len(), want.len());
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert!(
+            (g - w).abs() <= 1e-9 * w.abs().max(1.0),
+            "element {i}: plan gives {g}, graph means {w}"
+        );
+    }
+    p
+}
+
+fn strategies(p: &Plan) -> Vec<&'static str> {
+    p.kernels.iter().map(|k| k.strategy.name()).collect()
+}
+
+// ---- the representative graphs ----
+
+#[test]
+fn fused_chain_is_one_map_kernel() {
+    // exp(a*b+c) - 0.5*tanh(a)
+    let (a, b, c) = (input(&[64, 33]), input(&[64, 33]), input(&[64, 33]));
+    let half = scalar(0.5, DType::F64);
+    let e = bin(
+        BinaryOp::Sub,
+        &un(UnaryOp::Exp, &bin(BinaryOp::Add, &bin(BinaryOp::Mul, &a, &b), &c)),
+        &bin(BinaryOp::Mul, &half, &un(UnaryOp::Tanh, &a)),
+    );
+    let p = check(&e, &[&a, &b, &c, &half]);
+    assert_eq!(strategies(&p), vec!["map"]);
+    assert_eq!(p.kernels[0].shape, vec![64 * 33], "collapsed to rank 1");
+    assert_eq!(p.kernels[0].bytes_read, (3 * 64 * 33 + 1) * 8, "each input read once");
+    insta::assert_snapshot!("fused_chain", explain(&[&e], &DeviceInfo::reference()));
+}
+
+#[test]
+fn row_broadcast_slides() {
+    let (a, b) = (input(&[1000, 512]), input(&[512]));
+    let c = bin(BinaryOp::Add, &a, &b);
+    let p = check(&c, &[&a, &b]);
+    assert_eq!(strategies(&p), vec!["sliding"]);
+    assert_eq!(p.kernels[0].vec, 2, "f64: two per 16-byte access");
+    insta::assert_snapshot!("row_broadcast", explain(&[&c], &DeviceInfo::reference()));
+}
+
+#[test]
+fn column_broadcast_vectorises_rows() {
+    let (a, b) = (input_f32(&[300, 256]), input_f32(&[300, 1]));
+    let c = bin(BinaryOp::Add, &a, &b);
+    let p = plan_of(&[&c]);
+    assert_eq!(strategies(&p), vec!["broadcast"]);
+    assert_eq!(p.kernels[0].vec, 4);
+    assert_eq!(p.kernels[0].operands[1].view.strides, vec![1, 0]);
+    insta::assert_snapshot!("column_broadcast", explain(&[&c], &DeviceInfo::reference()));
+}
+
+#[test]
+fn outer_broadcast() {
+    let (a, b) = (input(&[37]), input(&[41]));
+    let c = bin(BinaryOp::Sub, &newaxis(&a, 1), &b);
+    let p = check(&c, &[&a, &b]);
+    assert_eq!(p.kernels.len(), 1);
+    insta::assert_snapshot!("outer_broadcast", explain(&[&c], &DeviceInfo::reference()));
+}
+
+#[test]
+fn sum_all_axis0_axis1() {
+    let a = input(&[123, 77]);
+    let all = reduce(ReduceOp::Sum, &a, &[0, 1]);
+    let p = check(&all, &[&a]);
+    assert_eq!(strategies(&p), vec!["reduce-all"]);
+    assert_eq!(p.kernels[0].shape, vec![123 * 77]);
+    insta::assert_snapshot!("sum_all", explain(&[&all], &DeviceInfo::reference()));
+
+    let ax0 = reduce(ReduceOp::Sum, &a, &[0]);
+    let p = check(&ax0, &[&a]);
+    assert_eq!(strategies(&p), vec!["reduce-cols"]);
+    insta::assert_snapshot!("sum_axis0", explain(&[&ax0], &DeviceInfo::reference()));
+
+    let ax1 = reduce(ReduceOp::Sum, &a, &[1]);
+    let p = check(&ax1, &[&a]);
+    assert_eq!(strategies(&p), vec!["reduce-rows"]);
+    insta::assert_snapshot!("sum_axis1", explain(&[&ax1], &DeviceInfo::reference()));
+}
+
+#[test]
+fn middle_axis_and_transposed_sums() {
+    let a = input(&[5, 6, 7]);
+    let m = reduce(ReduceOp::Max, &a, &[1]);
+    let p = check(&m, &[&a]);
+    assert_eq!(p.kernels.len(), 1);
+    let t = a.with_view(a.view.permute(&[2, 0, 1]));
+    let s = reduce(ReduceOp::Sum, &t, &[0, 2]);
+    let p = check(&s, &[&a]);
+    assert_eq!(p.kernels.len(), 1);
+}
+
+#[test]
+fn streamed_nbody_reduction_is_one_kernel() {
+    // sum over j of (a_i - b_j)^2: the n x n temporary is never stored
+    let (a, b) = (input(&[300]), input(&[300]));
+    let d = bin(BinaryOp::Sub, &newaxis(&a, 1), &b);
+    let two = scalar(2.0, DType::F64);
+    let s = reduce(ReduceOp::Sum, &bin(BinaryOp::Pow, &d, &two), &[1]);
+    let p = check(&s, &[&a, &b, &two]);
+    assert_eq!(strategies(&p), vec!["reduce-rows"]);
+    assert_eq!(p.kernels[0].bytes_written, 300 * 8, "only the result is written");
+    insta::assert_snapshot!("nbody", explain(&[&s], &DeviceInfo::reference()));
+}
+
+#[test]
+fn stencil_of_slices_is_one_kernel() {
+    let x = input(&[34, 34]);
+    let sl = |r0: usize, c0: usize| x.with_view(x.view.slice_axis(0, r0, 32, 1).slice_axis(1, c0, 32, 1));
+    let s = bin(
+        BinaryOp::Add,
+        &bin(BinaryOp::Add, &sl(0, 1), &sl(2, 1)),
+        &bin(BinaryOp::Add, &sl(1, 0), &bin(BinaryOp::Add, &sl(1, 2), &sl(1, 1))),
+    );
+    let fifth = scalar(0.2, DType::F64);
+    let out = bin(BinaryOp::Mul, &fifth, &s);
+    let p = check(&out, &[&x, &fifth]);
+    assert_eq!(strategies(&p), vec!["broadcast"]);
+    assert_eq!(
+        p.kernels[0].operands.len(),
+        6,
+        "five slices of one buffer and the scalar"
+    );
+    insta::assert_snapshot!("stencil", explain(&[&out], &DeviceInfo::reference()));
+}
+
+#[test]
+fn reduction_epilogue_fuses() {
+    // sqrt(sum(x*x, axis=1)) / n
+    let x = input(&[50, 40]);
+    let ss = reduce(ReduceOp::Sum, &bin(BinaryOp::Mul, &x, &x), &[1]);
+    let n = scalar(40.0, DType::F64);
+    let out = bin(BinaryOp::Div, &un(UnaryOp::Sqrt, &ss), &n);
+    let p = check(&out, &[&x, &n]);
+    assert_eq!(p.kernels.len(), 1);
+    assert_eq!(p.kernels[0].nodes.len(), 4, "mul, sum, sqrt, div in one kernel");
+    insta::assert_snapshot!("epilogue", explain(&[&out], &DeviceInfo::reference()));
+}
+
+#[test]
+fn softmax_style_broadcast_of_a_reduction_materialises_it() {
+    // x - max(x, axis=1)[:, newaxis]: the max is read through a broadcast, so it is stored
+    let x = input(&[20, 30]);
+    let m = reduce(ReduceOp::Max, &x, &[1]);
+    let out = bin(BinaryOp::Sub, &x, &newaxis(&m, 1));
+    let p = check(&out, &[&x]);
+    assert_eq!(strategies(&p), vec!["reduce-rows", "broadcast"]);
+    insta::assert_snapshot!("softmax_shift", explain(&[&out], &DeviceInfo::reference()));
+}
+
+#[test]
+fn shared_temporary_is_materialised_once() {
+    let (a, b) = (input(&[100]), input(&[100]));
+    let t = bin(BinaryOp::Add, &a, &b);
+    let u = un(UnaryOp::Exp, &t);
+    let v = un(UnaryOp::Tanh, &t);
+    let w = bin(BinaryOp::Mul, &u, &v);
+    let p = check(&w, &[&a, &b]);
+    assert_eq!(p.kernels.len(), 2, "t (two consumers), then exp(t)*tanh(t)");
+    // an expression that uses a value twice in one node is still one kernel
+    let sq = bin(BinaryOp::Mul, &t, &t);
+    let p = check(&sq, &[&a, &b]);
+    assert_eq!(p.kernels.len(), 1);
+}
+
+#[test]
+fn tiny_segments_pack_into_sub_warps() {
+    let a = input_f32(&[1 << 16, 8]);
+    let s = reduce(ReduceOp::Sum, &a, &[1]);
+    let p = plan_of(&[&s]);
+    assert_eq!(
+        p.kernels[0].strategy,
+        Strategy::ReduceRows { lanes: 2 },
+        "8 f32 = two float4 per row"
+    );
+    insta::assert_snapshot!("tiny_segments", explain(&[&s], &DeviceInfo::reference()));
+}
+
+#[test]
+fn generators_fuse_and_matmul_stands_alone() {
+    let r = Array::pending(
+        Op::Random {
+            key: 42,
+            dist: Distribution::Uniform,
+        },
+        vec![],
+        DType::F32,
+        &[64, 64],
+        None,
+    );
+    let ar = Array::pending(Op::Arange { start: 0.0, step: 1.0 }, vec![], DType::F32, &[64], None);
+    let x = bin(BinaryOp::Mul, &r, &ar);
+    let m = Array::pending(Op::MatMul, vec![x.clone(), x.clone()], DType::F32, &[64, 64], None);
+    let one = Array::from_host(HostData::F32(vec![1.0]), &[]);
+    let out = bin(BinaryOp::Add, &m, &one);
+    let p = plan_of(&[&out]);
+    assert_eq!(strategies(&p), vec!["sliding", "matmul", "map"]);
+    assert!(
+        p.kernels[0].operands.iter().all(|o| o.source != Source::Buffer),
+        "random and arange are generated in place"
+    );
+    insta::assert_snapshot!("generators_matmul", explain(&[&out], &DeviceInfo::reference()));
+}
+
+#[test]
+fn plans_of_independent_outputs_are_separate() {
+    let a = input(&[10]);
+    let x = un(UnaryOp::Exp, &a);
+    let y = un(UnaryOp::Neg, &x);
+    let p = plan_of(&[&x, &y]);
+    assert_eq!(p.kernels.len(), 2, "x is an output, so y reads it");
+}
+
+// ---- generated CUDA source ----
+
+fn source_of(p: &Plan, k: usize) -> String {
+    let kp: &KernelPlan = &p.kernels[k];
+    let s = codegen::generate(kp).source;
+    // drop the shared prelude (kernels/prelude.cu): snapshot what is generated
+    let i = s
+        .find("typedef int IDX")
+        .or_else(|| s.find("typedef long long IDX"))
+        .expect("IDX typedef");
+    s[i..].to_string()
+}
+
+#[test]
+fn generated_sources() {
+    let (a, b, c) = (input_f32(&[1 << 20]), input_f32(&[1 << 20]), input_f32(&[1 << 20]));
+    let e = un(UnaryOp::Exp, &bin(BinaryOp::Add, &bin(BinaryOp::Mul, &a, &b), &c));
+    insta::assert_snapshot!("cuda_map", source_of(&plan_of(&[&e]), 0));
+
+    let (m, v) = (input_f32(&[4096, 4096]), input_f32(&[4096]));
+    let s = bin(BinaryOp::Add, &m, &v);
+    insta::assert_snapshot!("cuda_sliding", source_of(&plan_of(&[&s]), 0));
+
+    let (x, y) = (input_f32(&[16384]), input_f32(&[16384]));
+    let d = bin(BinaryOp::Sub, &newaxis(&x, 1), &y);
+    let n = reduce(ReduceOp::Sum, &bin(BinaryOp::Mul, &d, &d), &[1]);
+    let src = source_of(&plan_of(&[&n]), 0);
+    assert!(src.contains("arr_shfl_xor"), "warp reduction");
+    insta::assert_snapshot!("cuda_nbody", src);
+}
+
+#[test]
+fn cuda_backend_without_a_gpu_is_a_diagnostic_not_a_panic() {
+    // CI and the build machine have no GPU; on the device machine this succeeds
+    match arr::backend::cuda::CudaBackend::new() {
+        Ok(gpu) => assert!(arr::graph::Backend::describe(&gpu).starts_with("cuda")),
+        Err(d) => assert_eq!(d.code, "E0404", "{d}"),
+    }
+}
+
+#[test]
+fn long_scans_are_split_into_chunks() {
+    let a = input(&[1 << 20]);
+    let c = Array::pending(
+        Op::Scan {
+            op: arr::graph::op::ScanOp::Sum,
+            axis: 0,
+        },
+        vec![a.clone()],
+        DType::F64,
+        &[1 << 20],
+        None,
+    );
+    let p = plan_of(&[&c]);
+    assert_eq!(
+        p.kernels[0].strategy,
+        Strategy::Scan {
+            op: arr::graph::op::ScanOp::Sum,
+            axis: 0,
+            chunks: 256
+        }
+    );
+    assert_eq!(p.kernels[0].grid, (256, 1));
+    // many short lines: a thread each
+    let b = input(&[10000, 16]);
+    let c = Array::pending(
+        Op::Scan {
+            op: arr::graph::op::ScanOp::Max,
+            axis: 1,
+        },
+        vec![b.clone()],
+        DType::F64,
+        &[10000, 16],
+        None,
+    );
+    let p = plan_of(&[&c]);
+    assert_eq!(
+        p.kernels[0].strategy,
+        Strategy::Scan {
+            op: arr::graph::op::ScanOp::Max,
+            axis: 1,
+            chunks: 1
+        }
+    );
+}
