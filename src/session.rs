@@ -1,6 +1,7 @@
 //! The embedding API and the state a REPL or a script run keeps: a `Session`.
 
 use crate::backend::cpu::CpuBackend;
+use crate::backend::cuda::CudaBackend;
 use crate::check::checker::{self, Ty, TypeEnv};
 use crate::check::dtype::DType;
 use crate::check::shape::{describe, dims};
@@ -89,12 +90,12 @@ impl Session {
     /// A session on the chosen backend; `Cuda` fails with a diagnostic when no GPU is usable.
     pub fn new(choice: BackendChoice) -> Result<Session, Diagnostic> {
         match choice {
-            BackendChoice::Cpu | BackendChoice::Auto => Ok(Session::cpu()),
-            BackendChoice::Cuda => Err(Diagnostic::spanless(
-                "E0404",
-                "the CUDA backend is not available in this build",
-            )
-            .with_hint("run with `--backend cpu` (or `auto`, which falls back to the CPU)")),
+            BackendChoice::Cpu => Ok(Session::cpu()),
+            BackendChoice::Cuda => Ok(Session::with_backend(Rc::new(CudaBackend::new()?))),
+            BackendChoice::Auto => Ok(match CudaBackend::new() {
+                Ok(cuda) => Session::with_backend(Rc::new(cuda)),
+                Err(_) => Session::cpu(),
+            }),
         }
     }
 
