@@ -87,6 +87,7 @@ builtins! {
         "randn"(s("shape"), so("dtype")) "randn(shape, dtype=f32)" "Standard normal random numbers; reproducible (see `seed`)." "randn([3])";
         "seed"(s("n")) "seed(n)" "Restarts the random number sequence from seed `n` (the session starts with seed 0)." "seed(42)";
         "copy"(a("x")) "copy(x)" "A new array with the values of `x` (not a view)." "copy(rand([2])[::-1])";
+        "realize"(a("x")) "realize(x)" "Computes `x` now and returns it (evaluation is otherwise lazy); for timing and for inputs that must not be fused into their consumers." "realize(rand([3]))";
     }
     "shape" {
         "reshape"(a("x"), s("shape")) "reshape(x, shape)" "The same elements in a new shape; one size may be -1." "reshape(arange(6), [2, 3])";

@@ -862,7 +862,7 @@ impl Checker {
                 }
             }
             "exp" | "log" | "sqrt" | "sin" | "cos" | "tan" | "tanh" | "erf" => float_of(arg(0)),
-            "abs" | "floor" | "ceil" | "round" | "sign" | "copy" => arg(0).cloned().unwrap_or(Ty::Unknown),
+            "abs" | "floor" | "ceil" | "round" | "sign" | "copy" | "realize" => arg(0).cloned().unwrap_or(Ty::Unknown),
             "sum" | "prod" | "min" | "max" | "mean" | "any" | "all" => {
                 let Some(Ty::Array { dtype, shape, .. }) = arg(0) else {
                     return Ty::Unknown;

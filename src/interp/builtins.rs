@@ -97,6 +97,11 @@ impl Interp {
                 out(build::full(x.shape(), &v, dt, span))
             }
             "copy" => out(build::copy(&a(self, 0), Some(span))),
+            "realize" => {
+                let x = a(self, 0);
+                graph::realize(&*self.backend, &[&x]).map_err(|d| d.or_span(span))?;
+                out(x)
+            }
             "seed" => {
                 let n = self.static_int(val(0).unwrap_or(&Value::None), &sp(0).unwrap_or(span.clone()))?;
                 self.set_seed(n as u64);
