@@ -15,14 +15,16 @@ if [ -z "$TEST_BIN" ] || [ ! -x "$TEST_BIN" ]; then
     echo "could not find the gpu test binary" >&2
     exit 1
 fi
+PROGRAMS_BIN=$(cargo test --release --no-run --test gpu_programs 2>&1 | sed -n 's/.*Executable tests\/gpu_programs.rs (\(.*\))/\1/p' | tail -1)
 mkdir -p "$DEST"
 cp "$TEST_BIN" "$DEST/gpu-tests"
+cp "$PROGRAMS_BIN" "$DEST/gpu-programs"
 cp "$CARGO_TARGET_DIR/release/arr" "$DEST/arr"
-strip "$DEST/gpu-tests" "$DEST/arr" 2>/dev/null || true
+strip "$DEST/gpu-tests" "$DEST/gpu-programs" "$DEST/arr" 2>/dev/null || true
 ls -l "$DEST"
 
 cat <<'CMD'
 Run on the device machine (device tool `run`, carry ["target/device"]):
 
-export ARR_CACHE_DIR=/tmp/arr-cache LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; ./target/device/gpu-tests --ignored --test-threads=1 --nocapture 2>&1 | tee $OUT/gpu.log
+export ARR_CACHE_DIR=/tmp/arr-cache LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; ./target/device/gpu-tests --ignored --test-threads=1 --nocapture 2>&1 | tee $OUT/gpu.log; ./target/device/gpu-programs --ignored --nocapture 2>&1 | tee $OUT/programs.log
 CMD
