@@ -2,26 +2,11 @@
 //! against an independent NumPy computation of the same thing (`tests/golden/NAME.json`, written
 //! by `tests/golden/make_goldens.py`), and the whole text against an insta snapshot.
 
-use std::cell::RefCell;
+mod common;
+use common::Captured;
+
 use std::collections::BTreeSet;
-use std::io::Write;
 use std::path::PathBuf;
-use std::rc::Rc;
-
-/// A `Write` sink that the test can still read after handing a clone to the session.
-#[derive(Clone, Default)]
-struct SharedBuf(Rc<RefCell<Vec<u8>>>);
-
-impl Write for SharedBuf {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -30,7 +15,7 @@ fn root() -> PathBuf {
 /// Runs `examples/NAME.arr` in a fresh CPU session and returns everything it printed.
 fn run_example(name: &str) -> String {
     let path = root().join("examples").join(format!("{name}.arr"));
-    let out = SharedBuf::default();
+    let out = Captured::default();
     {
         let mut session = arr::Session::cpu();
         session.set_output(Box::new(out.clone()));
@@ -39,8 +24,7 @@ fn run_example(name: &str) -> String {
         }
         // The session and its sink end here, so anything it buffered has been written.
     }
-    let bytes = out.0.borrow().clone();
-    String::from_utf8(bytes).expect("print output is UTF-8")
+    out.text()
 }
 
 /// One token of printed output as a number, if it is one: decimal and scientific floats and

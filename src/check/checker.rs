@@ -678,16 +678,7 @@ impl Checker {
                 }
             }
             (Some(sa), Some(sb)) => {
-                let what = match op {
-                    BinOp::Add => "addition",
-                    BinOp::Sub => "subtraction",
-                    BinOp::Mul => "multiplication",
-                    BinOp::Div => "division",
-                    BinOp::Rem => "remainder",
-                    BinOp::Pow => "power",
-                    BinOp::And | BinOp::Or => "logical operation",
-                    _ => "comparison",
-                };
+                let what = op.noun();
                 match shape::broadcast(
                     &[
                         Operand {
@@ -985,7 +976,8 @@ impl Checker {
     }
 }
 
-fn unknown_dtype(ty: &Ident) -> Diagnostic {
+/// E0302 for a dtype name that is not one (shared with the interpreter).
+pub fn unknown_dtype(ty: &Ident) -> Diagnostic {
     let names = DType::ALL.map(|d| d.name());
     let mut d = Diagnostic::new("E0302", format!("unknown dtype `{}`", ty.name), ty.span.clone())
         .with_hint(format!("the dtypes are {}", names.join(", ")));

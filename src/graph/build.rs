@@ -98,17 +98,10 @@ pub fn binary(
     span: &Span,
 ) -> Result<Array, Diagnostic> {
     let (common, weak) = result_dtype(a, b);
-    let what = match op {
-        BinOp::Add => "addition",
-        BinOp::Sub => "subtraction",
-        BinOp::Mul => "multiplication",
-        BinOp::Div => "division",
-        BinOp::Rem => "remainder",
-        BinOp::Pow => "power",
-        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => "comparison",
-        BinOp::And | BinOp::Or => "logical operation",
-        BinOp::MatMul => return matmul(a, b, spans, span),
-    };
+    if op == BinOp::MatMul {
+        return matmul(a, b, spans, span);
+    }
+    let what = op.noun();
     let shape = broadcast_all(&[a, b], &[spans.0.cloned(), spans.1.cloned()], what, span)?;
     let (graph_op, compute, out) = match op {
         BinOp::And | BinOp::Or => {

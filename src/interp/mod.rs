@@ -9,6 +9,7 @@ mod statics;
 pub mod value;
 
 use crate::check::builtins::{CallArg, bind};
+use crate::check::checker::unknown_dtype;
 use crate::check::dtype::DType;
 use crate::check::shape::{describe, dims};
 use crate::diag::{Diagnostic, closest};
@@ -289,7 +290,13 @@ impl Interp {
                     Some(op) => {
                         let a = self.expect_array(current, &target.span)?;
                         let b = self.expect_array(rhs, &value.span)?;
-                        let r = self.fold(build::binary(op, &a, &b, (Some(&target.span), Some(&value.span)), span)?)?;
+                        let r = self.fold(build::binary(
+                            op,
+                            &a,
+                            &b,
+                            (Some(&target.span), Some(&value.span)),
+                            span,
+                        )?)?;
                         // `x += 1.5` on an int array must not silently change x's dtype (NumPy refuses too).
                         if op != BinOp::Div && r.dtype() != a.dtype() && !a.weak {
                             build::cast(&r, a.dtype(), Some(span))
@@ -866,16 +873,6 @@ fn append(dst: &mut HostData, src: HostData) {
         (HostData::F64(a), HostData::F64(b)) => a.extend(b),
         _ => {}
     }
-}
-
-fn unknown_dtype(ty: &Ident) -> Diagnostic {
-    let names = DType::ALL.map(|d| d.name());
-    let mut d = Diagnostic::new("E0302", format!("unknown dtype `{}`", ty.name), ty.span.clone())
-        .with_hint(format!("the dtypes are {}", names.join(", ")));
-    if let Some(c) = closest(&ty.name, names) {
-        d = d.with_hint(format!("did you mean `{c}`? The dtypes are {}", names.join(", ")));
-    }
-    d
 }
 
 fn outside_loop(span: Span) -> Diagnostic {

@@ -186,6 +186,21 @@ pub enum BinOp {
 }
 
 impl BinOp {
+    /// What the operation is called in messages ("shapes ... do not broadcast in addition").
+    pub fn noun(self) -> &'static str {
+        match self {
+            BinOp::Add => "addition",
+            BinOp::Sub => "subtraction",
+            BinOp::Mul => "multiplication",
+            BinOp::Div => "division",
+            BinOp::Rem => "remainder",
+            BinOp::Pow => "power",
+            BinOp::MatMul => "matrix product",
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => "comparison",
+            BinOp::And | BinOp::Or => "logical operation",
+        }
+    }
+
     pub fn symbol(self) -> &'static str {
         match self {
             BinOp::Add => "+",
