@@ -100,6 +100,24 @@ fn broadcast_error(
     diag
 }
 
+/// The most elements one array may have: far beyond any memory, small enough
+/// that sizes, strides and byte counts never overflow.
+pub const MAX_ELEMENTS: u128 = 1 << 48;
+
+/// E0403 for shapes whose element count no machine could hold.
+pub fn check_size(shape: &[usize], span: &Span) -> Result<(), Diagnostic> {
+    let n = shape.iter().fold(1u128, |acc, &d| acc.saturating_mul(d as u128));
+    if n > MAX_ELEMENTS {
+        return Err(Diagnostic::new(
+            "E0403",
+            format!("an array of shape {shape:?} would have {n} elements"),
+            span.clone(),
+        )
+        .with_hint("that is more memory than any machine has; work on smaller pieces"));
+    }
+    Ok(())
+}
+
 /// Turns a possibly negative axis into an index; E0201 when out of range.
 pub fn normalize_axis(axis: i64, rank: usize, span: &Span) -> Result<usize, Diagnostic> {
     let r = rank as i64;

@@ -67,8 +67,12 @@ pub fn broadcast_all(
             span: spans.get(k).cloned().flatten(),
         })
         .collect();
-    let out = shape::broadcast(&operands, what, span)?;
-    Ok(out.into_iter().map(|d| d.unwrap_or(0)).collect())
+    let out: Vec<usize> = shape::broadcast(&operands, what, span)?
+        .into_iter()
+        .map(|d| d.unwrap_or(0))
+        .collect();
+    shape::check_size(&out, span)?;
+    Ok(out)
 }
 
 fn dtype_error(op: &str, a: &Array, a_span: Option<&Span>, span: &Span, hint: &str) -> Diagnostic {

@@ -167,7 +167,7 @@ pub fn contiguous_strides(shape: &[usize]) -> Vec<isize> {
     let mut acc = 1isize;
     for k in (0..shape.len()).rev() {
         strides[k] = acc;
-        acc *= shape[k].max(1) as isize;
+        acc = acc.saturating_mul(shape[k].max(1) as isize);
     }
     strides
 }

@@ -137,9 +137,9 @@ impl Interp {
                     DType::DEFAULT_FLOAT
                 });
                 let n = ((stop.0 - start.0) / step.0).ceil().max(0.0);
-                if n > 1e12 {
+                if n > shape::MAX_ELEMENTS as f64 {
                     return Err(Diagnostic::new(
-                        "E0210",
+                        "E0403",
                         format!("arange would make {n} elements"),
                         span.clone(),
                     ));
@@ -168,6 +168,7 @@ impl Interp {
                         sp(2).unwrap_or(span.clone()),
                     ));
                 }
+                shape::check_size(&[num as usize], span)?;
                 let dt = self.static_dtype(s[3].as_ref())?.unwrap_or(DType::DEFAULT_FLOAT);
                 let step = if num > 1 { (hi - lo) / (num - 1) as f64 } else { 0.0 };
                 out(build::arange(lo, step, num as usize, dt, span))
@@ -181,6 +182,7 @@ impl Interp {
                 if n < 0 || m < 0 {
                     return Err(Diagnostic::new("E0210", "eye needs non-negative sizes", span.clone()));
                 }
+                shape::check_size(&[n as usize, m as usize], span)?;
                 let dt = self.static_dtype(s[2].as_ref())?.unwrap_or(DType::DEFAULT_FLOAT);
                 let rows = build::arange(0.0, 1.0, n as usize, DType::I64, span);
                 let cols = build::arange(0.0, 1.0, m as usize, DType::I64, span);

@@ -28,6 +28,8 @@ enum Item {
 /// Python's slice rules: the first index, the count and the step.
 pub fn resolve_slice(n: usize, start: Option<i64>, stop: Option<i64>, step: i64) -> (usize, usize) {
     let n = n as i64;
+    // A step longer than the axis takes at most one element; clamping keeps the arithmetic in range.
+    let step = step.clamp(-(n + 1), n + 1);
     let clamp = |v: i64, lo: i64, hi: i64| v.max(lo).min(hi);
     let norm = |v: i64| if v < 0 { v + n } else { v };
     if step > 0 {

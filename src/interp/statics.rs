@@ -4,6 +4,7 @@
 use super::value::Value;
 use super::{Interp, R};
 use crate::check::dtype::DType;
+use crate::check::shape;
 use crate::diag::Diagnostic;
 use crate::graph;
 use crate::syntax::ast::Span;
@@ -99,7 +100,8 @@ impl Interp {
     /// A shape: an int, or a list/tuple of non-negative ints.
     pub(super) fn static_shape(&self, v: &Value, span: &Span) -> R<Vec<usize>> {
         let dims = self.static_ints_of(v, span, "a shape")?;
-        dims.iter()
+        let shape: Vec<usize> = dims
+            .iter()
             .map(|&d| {
                 usize::try_from(d).map_err(|_| {
                     Diagnostic::new(
@@ -109,7 +111,9 @@ impl Interp {
                     )
                 })
             })
-            .collect()
+            .collect::<R<_>>()?;
+        shape::check_size(&shape, span)?;
+        Ok(shape)
     }
 
     /// A list of possibly negative ints (reshape targets, axes).
