@@ -1,4 +1,4 @@
 # expect: E0403
-# 10^15 f32 elements: 4 PB, more than any machine has.
-let big = rand([100000, 100000, 100000])
+# 10^13 f32 elements: 40 TB, more than any machine has.
+let big = rand([100000, 100000, 1000])
 print(big)
