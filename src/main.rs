@@ -35,6 +35,9 @@ enum Command {
         /// Print where the time went (kernels, transfers) after the run.
         #[arg(long)]
         profile: bool,
+        /// Write the same timings as JSON lines to FILE (one object per kernel, then a summary).
+        #[arg(long, value_name = "FILE")]
+        profile_json: Option<PathBuf>,
     },
     /// Report every static error in a script without running it.
     Check {
@@ -81,7 +84,11 @@ fn main() -> ExitCode {
     let color = std::io::stderr().is_terminal();
     let outcome = match &cli.command {
         None => start(&cli, color).map(|session| repl::run(session) == 0),
-        Some(Command::Run { file, profile }) => run(&cli, file, *profile, color),
+        Some(Command::Run {
+            file,
+            profile,
+            profile_json,
+        }) => run(&cli, file, *profile, profile_json.as_deref(), color),
         Some(Command::Check { file }) => check(file, color),
         Some(Command::Explain { file }) => explain(&cli, file, color),
     };
@@ -101,11 +108,11 @@ fn start(cli: &Cli, color: bool) -> Result<Session, ()> {
     Ok(session)
 }
 
-fn run(cli: &Cli, file: &Path, profile: bool, color: bool) -> Result<bool, ()> {
+fn run(cli: &Cli, file: &Path, profile: bool, json: Option<&Path>, color: bool) -> Result<bool, ()> {
     // Read it first so that a missing file is reported before any backend starts.
     read_source(file)?;
     let mut session = start(cli, color)?;
-    if profile {
+    if profile || json.is_some() {
         session.start_tracing();
     }
     let ok = match session.run_file(file) {
@@ -121,6 +128,12 @@ fn run(cli: &Cli, file: &Path, profile: bool, color: bool) -> Result<bool, ()> {
             session.backend_name(),
             session.profile_report().trim_end()
         );
+    }
+    if let Some(path) = json
+        && let Err(e) = std::fs::write(path, session.profile_json())
+    {
+        eprintln!("error: cannot write {}: {e}", path.display());
+        return Ok(false);
     }
     Ok(ok)
 }
