@@ -38,6 +38,10 @@ enum Command {
         /// Write the same timings as JSON lines to FILE (one object per kernel, then a summary).
         #[arg(long, value_name = "FILE")]
         profile_json: Option<PathBuf>,
+        /// Print the script's wall time to stderr (after start-up: backend, standard library;
+        /// until its last statement returns).
+        #[arg(long)]
+        time: bool,
     },
     /// Report every static error in a script without running it.
     Check {
@@ -88,7 +92,8 @@ fn main() -> ExitCode {
             file,
             profile,
             profile_json,
-        }) => run(&cli, file, *profile, profile_json.as_deref(), color),
+            time,
+        }) => run(&cli, file, *profile, profile_json.as_deref(), *time, color),
         Some(Command::Check { file }) => check(file, color),
         Some(Command::Explain { file }) => explain(&cli, file, color),
     };
@@ -108,20 +113,28 @@ fn start(cli: &Cli, color: bool) -> Result<Session, ()> {
     Ok(session)
 }
 
-fn run(cli: &Cli, file: &Path, profile: bool, json: Option<&Path>, color: bool) -> Result<bool, ()> {
+fn run(cli: &Cli, file: &Path, profile: bool, json: Option<&Path>, time: bool, color: bool) -> Result<bool, ()> {
     // Read it first so that a missing file is reported before any backend starts.
     read_source(file)?;
     let mut session = start(cli, color)?;
     if profile || json.is_some() {
         session.start_tracing();
     }
-    let ok = match session.run_file(file) {
+    let started = std::time::Instant::now();
+    let result = session.run_file(file);
+    // Until the last statement returns: a GPU may still be computing values nobody
+    // read, so a script timed this way should end by printing its results.
+    let elapsed = started.elapsed();
+    let ok = match result {
         Ok(()) => true,
         Err(diags) => {
             eprint!("{}", session.render(&diags, color));
             false
         }
     };
+    if time {
+        eprintln!("time: {:.3} ms", elapsed.as_secs_f64() * 1e3);
+    }
     if profile {
         eprintln!(
             "\nprofile ({}):\n{}",
