@@ -34,7 +34,11 @@ pub fn median(mut v: Vec<f64>) -> f64 {
     }
     v.sort_by(f64::total_cmp);
     let m = v.len() / 2;
-    if v.len() % 2 == 1 { v[m] } else { (v[m - 1] + v[m]) / 2.0 }
+    if v.len() % 2 == 1 {
+        v[m]
+    } else {
+        (v[m - 1] + v[m]) / 2.0
+    }
 }
 
 /// `s` as a JSON string literal.
@@ -56,7 +60,11 @@ pub fn json_str(s: &str) -> String {
 
 /// A number for JSON: NaN and infinities (which JSON lacks) become null.
 pub fn json_num(x: f64) -> String {
-    if x.is_finite() { format!("{x}") } else { "null".to_string() }
+    if x.is_finite() {
+        format!("{x}")
+    } else {
+        "null".to_string()
+    }
 }
 
 pub struct Traced {

@@ -191,7 +191,11 @@ impl KernelGroup {
     /// Effective bandwidth at the median time.
     pub fn gb_s(&self) -> f64 {
         let ms = self.median_ms();
-        if ms > 0.0 { self.bytes as f64 / (ms * 1e-3) / 1e9 } else { 0.0 }
+        if ms > 0.0 {
+            self.bytes as f64 / (ms * 1e-3) / 1e9
+        } else {
+            0.0
+        }
     }
 }
 
@@ -954,7 +958,9 @@ pub fn profile_json(timings: &[KernelTiming], summary: &ProfileSummary) -> Strin
     use crate::trace::{json_num, json_str};
     let mut out = String::new();
     for g in group_timings(timings) {
-        let pct = summary.copy_gb_s.map_or("null".to_string(), |c| json_num(100.0 * g.gb_s() / c));
+        let pct = summary
+            .copy_gb_s
+            .map_or("null".to_string(), |c| json_num(100.0 * g.gb_s() / c));
         out.push_str(&format!(
             "{{\"kind\": \"kernel\", \"strategy\": {}, \"output\": {}, \"ops\": {}, \"grid\": [{}, {}], \"block\": {}, \"runs\": {}, \"median_ms\": {}, \"first_ms\": {}, \"min_ms\": {}, \"total_ms\": {}, \"bytes\": {}, \"gb_s\": {}, \"pct_copy\": {pct}}}\n",
             json_str(&g.strategy),
@@ -1050,20 +1056,38 @@ mod tests {
         assert!(table.contains("map -> f32[1000]"), "{table}");
         assert!(table.contains("4x256"), "{table}");
         assert!(table.contains("50%"), "{table}");
-        assert!(table.contains("2 modules compiled in 0.030 s (15.0 ms each); 1 loaded from the disk cache, 5 found in memory"), "{table}");
+        assert!(
+            table.contains(
+                "2 modules compiled in 0.030 s (15.0 ms each); 1 loaded from the disk cache, 5 found in memory"
+            ),
+            "{table}"
+        );
         let json = profile_json(&t, &summary);
         let lines: Vec<&str> = json.lines().collect();
         assert_eq!(lines.len(), 2);
-        assert!(lines[0].starts_with(r#"{"kind": "kernel", "strategy": "map""#), "{json}");
-        assert!(lines[0].contains(r#""grid": [4, 1], "block": 256, "runs": 2, "median_ms": 2,"#), "{json}");
+        assert!(
+            lines[0].starts_with(r#"{"kind": "kernel", "strategy": "map""#),
+            "{json}"
+        );
+        assert!(
+            lines[0].contains(r#""grid": [4, 1], "block": 256, "runs": 2, "median_ms": 2,"#),
+            "{json}"
+        );
         assert!(lines[0].contains(r#""gb_s": 6, "pct_copy": 50}"#), "{json}");
-        assert!(lines[1].contains(r#""copy_gb_s": 12, "compile_s": 0.03, "compiles": 2, "disk_hits": 1, "memory_hits": 5}"#), "{json}");
+        assert!(
+            lines[1]
+                .contains(r#""copy_gb_s": 12, "compile_s": 0.03, "compiles": 2, "disk_hits": 1, "memory_hits": 5}"#),
+            "{json}"
+        );
     }
 
     #[test]
     fn strategy_labels_carry_their_parameters() {
         assert_eq!(strategy_label(&Strategy::Sliding { rows: 8 }), "sliding(8 rows)");
-        assert_eq!(strategy_label(&Strategy::ReduceRows { lanes: 32 }), "reduce-rows(32 lanes)");
+        assert_eq!(
+            strategy_label(&Strategy::ReduceRows { lanes: 32 }),
+            "reduce-rows(32 lanes)"
+        );
         assert_eq!(strategy_label(&Strategy::Map), "map");
     }
 }
