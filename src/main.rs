@@ -35,6 +35,13 @@ enum Command {
         /// Print where the time went (kernels, transfers) after the run.
         #[arg(long)]
         profile: bool,
+        /// Write the same timings as JSON lines to FILE (one object per kernel, then a summary).
+        #[arg(long, value_name = "FILE")]
+        profile_json: Option<PathBuf>,
+        /// Print the script's wall time to stderr (after start-up: backend, standard library;
+        /// until its last statement returns).
+        #[arg(long)]
+        time: bool,
     },
     /// Report every static error in a script without running it.
     Check {
@@ -81,7 +88,12 @@ fn main() -> ExitCode {
     let color = std::io::stderr().is_terminal();
     let outcome = match &cli.command {
         None => start(&cli, color).map(|session| repl::run(session) == 0),
-        Some(Command::Run { file, profile }) => run(&cli, file, *profile, color),
+        Some(Command::Run {
+            file,
+            profile,
+            profile_json,
+            time,
+        }) => run(&cli, file, *profile, profile_json.as_deref(), *time, color),
         Some(Command::Check { file }) => check(file, color),
         Some(Command::Explain { file }) => explain(&cli, file, color),
     };
@@ -101,26 +113,40 @@ fn start(cli: &Cli, color: bool) -> Result<Session, ()> {
     Ok(session)
 }
 
-fn run(cli: &Cli, file: &Path, profile: bool, color: bool) -> Result<bool, ()> {
+fn run(cli: &Cli, file: &Path, profile: bool, json: Option<&Path>, time: bool, color: bool) -> Result<bool, ()> {
     // Read it first so that a missing file is reported before any backend starts.
     read_source(file)?;
     let mut session = start(cli, color)?;
-    if profile {
+    if profile || json.is_some() {
         session.start_tracing();
     }
-    let ok = match session.run_file(file) {
+    let started = std::time::Instant::now();
+    let result = session.run_file(file);
+    // Until the last statement returns: a GPU may still be computing values nobody
+    // read, so a script timed this way should end by printing its results.
+    let elapsed = started.elapsed();
+    let ok = match result {
         Ok(()) => true,
         Err(diags) => {
             eprint!("{}", session.render(&diags, color));
             false
         }
     };
+    if time {
+        eprintln!("time: {:.3} ms", elapsed.as_secs_f64() * 1e3);
+    }
     if profile {
         eprintln!(
             "\nprofile ({}):\n{}",
             session.backend_name(),
             session.profile_report().trim_end()
         );
+    }
+    if let Some(path) = json
+        && let Err(e) = std::fs::write(path, session.profile_json())
+    {
+        eprintln!("error: cannot write {}: {e}", path.display());
+        return Ok(false);
     }
     Ok(ok)
 }

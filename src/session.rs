@@ -149,6 +149,16 @@ impl Session {
         }
     }
 
+    /// The same timings as JSON lines (`--profile-json`): the backend's
+    /// per-kernel objects where it has them, else one per realized graph;
+    /// a `summary` object last.
+    pub fn profile_json(&self) -> String {
+        match &self.tracer {
+            Some(t) => t.profile_json().unwrap_or_else(|| t.time_json()),
+            None => String::new(),
+        }
+    }
+
     /// What evaluating one expression would run, without running it.
     pub fn explain(&mut self, source: &str) -> Result<String, Vec<Diagnostic>> {
         let value = self.eval_lazily(source)?;

@@ -11,11 +11,60 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-/// One distinct graph that was realized, how often, and the time it took.
+/// One distinct graph that was realized, and the wall time of every run of it.
 struct Entry {
     plan: String,
-    count: usize,
-    total: Duration,
+    times: Vec<Duration>,
+}
+
+impl Entry {
+    fn total(&self) -> Duration {
+        self.times.iter().sum()
+    }
+
+    fn median_ms(&self) -> f64 {
+        median(self.times.iter().map(|t| t.as_secs_f64() * 1e3).collect())
+    }
+}
+
+/// The median (the mean of the two middle values for an even count); 0 when empty.
+pub fn median(mut v: Vec<f64>) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(f64::total_cmp);
+    let m = v.len() / 2;
+    if v.len() % 2 == 1 {
+        v[m]
+    } else {
+        (v[m - 1] + v[m]) / 2.0
+    }
+}
+
+/// `s` as a JSON string literal.
+pub fn json_str(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A number for JSON: NaN and infinities (which JSON lacks) become null.
+pub fn json_num(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x}")
+    } else {
+        "null".to_string()
+    }
 }
 
 pub struct Traced {
@@ -36,10 +85,10 @@ impl Traced {
         let entries = self.entries.borrow();
         let mut out = String::new();
         for (k, e) in entries.iter().enumerate() {
-            let times = if e.count == 1 {
+            let times = if e.times.len() == 1 {
                 String::new()
             } else {
-                format!(" (ran {} times)", e.count)
+                format!(" (ran {} times)", e.times.len())
             };
             out.push_str(&format!("realize {}{times}:\n", k + 1));
             for line in e.plan.lines() {
@@ -55,17 +104,18 @@ impl Traced {
     /// Wall time per distinct realized graph (what `--profile` shows on the CPU).
     pub fn time_report(&self) -> String {
         let entries = self.entries.borrow();
-        let mut out = String::from("realize  runs   total ms   mean ms  first kernel\n");
+        let mut out = String::from("realize  runs   total ms  median ms  first ms  first kernel\n");
         let mut sum = Duration::ZERO;
         for (k, e) in entries.iter().enumerate() {
-            sum += e.total;
+            sum += e.total();
             let first = e.plan.lines().next().unwrap_or("");
             out.push_str(&format!(
-                "{:>7} {:>5} {:>10.3} {:>9.3}  {}\n",
+                "{:>7} {:>5} {:>10.3} {:>10.3} {:>9.3}  {}\n",
                 k + 1,
-                e.count,
-                e.total.as_secs_f64() * 1e3,
-                e.total.as_secs_f64() * 1e3 / e.count as f64,
+                e.times.len(),
+                e.total().as_secs_f64() * 1e3,
+                e.median_ms(),
+                e.times.first().map_or(0.0, |t| t.as_secs_f64() * 1e3),
                 first
             ));
         }
@@ -73,6 +123,35 @@ impl Traced {
             "total: {:.3} ms in {} distinct graphs\n",
             sum.as_secs_f64() * 1e3,
             entries.len()
+        ));
+        out
+    }
+
+    /// The same as `time_report`, one JSON object a line: a `realize` object per
+    /// distinct graph, then a `summary`.
+    pub fn time_json(&self) -> String {
+        let entries = self.entries.borrow();
+        let mut out = String::new();
+        let mut sum = Duration::ZERO;
+        for (k, e) in entries.iter().enumerate() {
+            sum += e.total();
+            let ms = |t: &Duration| t.as_secs_f64() * 1e3;
+            out.push_str(&format!(
+                "{{\"kind\": \"realize\", \"index\": {}, \"plan\": {}, \"steps\": {}, \"runs\": {}, \"median_ms\": {}, \"first_ms\": {}, \"total_ms\": {}}}\n",
+                k + 1,
+                json_str(e.plan.lines().next().unwrap_or("")),
+                e.plan.lines().count(),
+                e.times.len(),
+                json_num(e.median_ms()),
+                json_num(e.times.first().map_or(0.0, ms)),
+                json_num(ms(&e.total())),
+            ));
+        }
+        out.push_str(&format!(
+            "{{\"kind\": \"summary\", \"backend\": {}, \"graphs\": {}, \"total_ms\": {}}}\n",
+            json_str(&self.inner.describe()),
+            entries.len(),
+            json_num(sum.as_secs_f64() * 1e3)
         ));
         out
     }
@@ -92,14 +171,10 @@ impl Backend for Traced {
         let key = strip_ids(&plan);
         let mut entries = self.entries.borrow_mut();
         match entries.iter_mut().find(|e| strip_ids(&e.plan) == key) {
-            Some(e) => {
-                e.count += 1;
-                e.total += elapsed;
-            }
+            Some(e) => e.times.push(elapsed),
             None => entries.push(Entry {
                 plan,
-                count: 1,
-                total: elapsed,
+                times: vec![elapsed],
             }),
         }
         result
@@ -128,6 +203,10 @@ impl Backend for Traced {
     fn profile_report(&self) -> Option<String> {
         self.inner.profile_report()
     }
+
+    fn profile_json(&self) -> Option<String> {
+        self.inner.profile_json()
+    }
 }
 
 /// The plan text with `#123` node numbers replaced, so repeated graphs compare equal.
@@ -143,4 +222,24 @@ fn strip_ids(plan: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_of_odd_and_even_counts() {
+        assert_eq!(median(vec![5.0, 1.0, 3.0]), 3.0);
+        assert_eq!(median(vec![4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert_eq!(median(vec![]), 0.0);
+    }
+
+    #[test]
+    fn json_strings_and_numbers_are_valid_json() {
+        assert_eq!(json_str("a\"b\\c\nd\u{1}"), r#""a\"b\\c\nd\u0001""#);
+        assert_eq!(json_num(1.5), "1.5");
+        assert_eq!(json_num(f64::NAN), "null");
+        assert_eq!(json_num(f64::INFINITY), "null");
+    }
 }

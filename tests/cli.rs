@@ -158,3 +158,54 @@ fn run_prints_and_seed_makes_rand_reproducible() {
     assert_eq!(text(&a.stdout), text(&b.stdout));
     assert!(text(&a.stdout).starts_with("3.0\n"), "{}", text(&a.stdout));
 }
+
+#[test]
+fn profile_json_writes_one_object_per_realized_graph_and_a_summary() {
+    // two inputs realized once, then one graph run 4 times by the loop
+    let script =
+        Script::new("let a = realize(rand([64, 64]))\nlet b = realize(rand([64]))\nfor i in 0..4 { let c = a + b }\n");
+    let json = std::env::temp_dir().join(format!("arr-cli-test-{}-profile.json", std::process::id()));
+    let json_path = json.to_str().expect("utf-8 temp path");
+    let out = arr(&["--backend", "cpu", "run", script.path(), "--profile-json", json_path]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let written = std::fs::read_to_string(&json).expect("the JSON file");
+    let _ = std::fs::remove_file(&json);
+    let lines: Vec<&str> = written.lines().collect();
+    assert_eq!(lines.len(), 4, "{written}");
+    assert!(lines[0].contains(r#""kind": "realize", "index": 1"#), "{written}");
+    assert!(lines[0].contains(r#""runs": 1,"#), "{written}");
+    assert!(lines[2].contains("binary(add)"), "{written}");
+    assert!(lines[2].contains(r#""runs": 4,"#), "{written}");
+    assert!(
+        lines[3].starts_with(r#"{"kind": "summary", "backend": "cpu"#),
+        "{written}"
+    );
+    assert!(lines[3].contains(r#""graphs": 3,"#), "{written}");
+}
+
+#[test]
+fn profile_on_the_cpu_prints_a_median_per_realized_graph() {
+    let script = Script::new("let a = realize(rand([8]))\nfor i in 0..3 { let c = a * 2.0 }\n");
+    let out = arr(&["--backend", "cpu", "run", "--profile", script.path()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(err.contains("median ms"), "{err}");
+    assert!(err.contains("total: "), "{err}");
+    assert!(err.contains("in 2 distinct graphs"), "{err}");
+}
+
+#[test]
+fn time_prints_the_scripts_wall_time() {
+    let script = Script::new("print(sum(ones([4])))\n");
+    let out = arr(&["--backend", "cpu", "run", "--time", script.path()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    let ms: f64 = err
+        .trim()
+        .strip_prefix("time: ")
+        .and_then(|t| t.strip_suffix(" ms"))
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("no time line in {err:?}"));
+    assert!(ms >= 0.0 && ms < 10_000.0, "{ms}");
+    assert_eq!(text(&out.stdout), "4.0\n");
+}

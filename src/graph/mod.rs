@@ -223,6 +223,11 @@ pub trait Backend {
     fn profile_report(&self) -> Option<String> {
         None
     }
+
+    /// The same timings as JSON lines (`--profile-json`); `None` as for `profile_report`.
+    fn profile_json(&self) -> Option<String> {
+        None
+    }
 }
 
 /// One line for a node: `#12 f32[4, 5] = binary(add)(#10, #11)`.

@@ -1,0 +1,2 @@
+# The baseline of a whole-program time: start-up (backend, standard library) and exit.
+let n = 1

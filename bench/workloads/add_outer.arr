@@ -1,0 +1,10 @@
+# Benchmark workload `add_outer` (bench/peers.py has the same name and shapes): outer broadcast (16384, 1) + (1, 16384)
+# Inputs are realized before the timed loop, so they are not fused into the
+# measured kernel; each loop iteration is one realize. bench/run.py reads the
+# per-kernel medians from `arr run --profile-json`. Lines marked `# scale`
+# are divided for --quick and the CPU variant; `# iters` may be replaced.
+let rows = 16384  # scale
+let iters = 35  # iters
+let a = realize(rand([rows, 1]))
+let b = realize(rand([1, 16384]))
+for i in 0..iters { let c = a + b }

@@ -1,0 +1,9 @@
+# Benchmark workload `sum_axis0` (bench/peers.py has the same name and shapes): sum axis=0 of (16384, 16384)
+# Inputs are realized before the timed loop, so they are not fused into the
+# measured kernel; each loop iteration is one realize. bench/run.py reads the
+# per-kernel medians from `arr run --profile-json`. Lines marked `# scale`
+# are divided for --quick and the CPU variant; `# iters` may be replaced.
+let rows = 16384  # scale
+let iters = 35  # iters
+let x = realize(rand([rows, 16384]))
+for i in 0..iters { let s = sum(x, axis=0) }
