@@ -18,7 +18,7 @@ use crate::graph::data::HostData;
 use crate::graph::op::UnaryOp;
 use crate::graph::{self, Array, Backend};
 use crate::syntax::ast::*;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::rc::Rc;
 use value::Value;
@@ -175,6 +175,7 @@ impl Interp {
                 let (lo, hi) = (self.eval(start)?, self.eval(end)?);
                 let lo = self.static_int_named(&lo, &start.span, "a loop bound")?;
                 let hi = self.static_int_named(&hi, &end.span, "a loop bound")?;
+                let carried = self.scope_names();
                 for i in lo..hi {
                     self.scope()
                         .insert(var.name.clone(), Value::Array(build::scalar_i64(i, true)));
@@ -182,19 +183,22 @@ impl Interp {
                         Flow::Break(_) => break,
                         Flow::Continue(_) | Flow::Normal(_) => {}
                     }
-                    self.realize_scope()?;
+                    self.realize_iteration(&carried)?;
                 }
             }
-            StmtKind::While { cond, body } => loop {
-                if !self.condition(cond)? {
-                    break;
+            StmtKind::While { cond, body } => {
+                let carried = self.scope_names();
+                loop {
+                    if !self.condition(cond)? {
+                        break;
+                    }
+                    match self.exec_stmts(&body.stmts)? {
+                        Flow::Break(_) => break,
+                        Flow::Continue(_) | Flow::Normal(_) => {}
+                    }
+                    self.realize_iteration(&carried)?;
                 }
-                match self.exec_stmts(&body.stmts)? {
-                    Flow::Break(_) => break,
-                    Flow::Continue(_) | Flow::Normal(_) => {}
-                }
-                self.realize_scope()?;
-            },
+            }
             StmtKind::Break => return Ok(Flow::Break(stmt.span.clone())),
             StmtKind::Continue => return Ok(Flow::Continue(stmt.span.clone())),
         }
@@ -379,13 +383,47 @@ impl Interp {
         }
     }
 
-    /// Realizes every pending array in the innermost scope (loop-carried values).
-    fn realize_scope(&mut self) -> R<()> {
-        let arrays: Vec<Array> = match self.frames.last() {
-            Some(f) => f.values().flat_map(arrays_of).collect(),
-            None => self.globals.values().flat_map(arrays_of).collect(),
+    fn scope_names(&self) -> HashSet<String> {
+        match self.frames.last() {
+            Some(f) => f.keys().cloned().collect(),
+            None => self.globals.keys().cloned().collect(),
+        }
+    }
+
+    /// The end of a loop iteration: realizes what the next iteration carries
+    /// (variables that existed before the loop), so graphs do not grow from
+    /// one iteration to the next, and the values first made in this
+    /// iteration, except those that only feed another pending value: a
+    /// temporary such as `let d = a - b` in `sum(d * d)` then streams into its
+    /// consumer's kernel instead of being stored.
+    fn realize_iteration(&mut self, carried: &HashSet<String>) -> R<()> {
+        let scope = match self.frames.last() {
+            Some(f) => f,
+            None => &self.globals,
         };
-        let refs: Vec<&Array> = arrays.iter().filter(|a| !a.is_ready()).collect();
+        let mut roots: Vec<Array> = Vec::new();
+        let mut locals: Vec<Array> = Vec::new();
+        for (name, v) in scope {
+            for a in arrays_of(v).into_iter().filter(|a| !a.is_ready()) {
+                if carried.contains(name) {
+                    roots.push(a)
+                } else {
+                    locals.push(a)
+                }
+            }
+        }
+        if roots.is_empty() && locals.is_empty() {
+            return Ok(());
+        }
+        let all: Vec<Rc<graph::Node>> = roots.iter().chain(&locals).map(|a| a.node.clone()).collect();
+        let mut fed: HashSet<u64> = HashSet::new();
+        for node in graph::pending_in_order(&all) {
+            if let graph::NodeState::Pending { inputs, .. } = &*node.state.borrow() {
+                fed.extend(inputs.iter().map(|i| i.node.id));
+            }
+        }
+        roots.extend(locals.into_iter().filter(|a| !fed.contains(&a.node.id)));
+        let refs: Vec<&Array> = roots.iter().collect();
         graph::realize(&*self.backend, &refs)
     }
 
@@ -878,4 +916,82 @@ fn append(dst: &mut HostData, src: HostData) {
 fn outside_loop(span: Span) -> Diagnostic {
     Diagnostic::new("E0406", "`break` or `continue` outside a loop", span)
         .with_hint("they can only appear in `for` and `while` bodies")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::cpu::CpuBackend;
+    use crate::graph::data::HostData;
+    use crate::graph::view::View;
+    use crate::graph::{Buffer, Node};
+    use std::cell::RefCell;
+
+    /// The CPU backend, noting which nodes each realize asks for.
+    #[derive(Default)]
+    struct Recording {
+        cpu: CpuBackend,
+        outputs: RefCell<Vec<u64>>,
+    }
+
+    impl Backend for Recording {
+        fn describe(&self) -> String {
+            "recording".into()
+        }
+        fn execute(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> R<()> {
+            self.outputs.borrow_mut().extend(outputs.iter().map(|n| n.id));
+            self.cpu.execute(nodes, outputs)
+        }
+        fn read(&self, buffer: &Buffer, view: &View, dtype: DType) -> R<HostData> {
+            self.cpu.read(buffer, view, dtype)
+        }
+        fn write(&self, dst: &Buffer, dst_view: &View, src: &Array) -> R<()> {
+            self.cpu.write(dst, dst_view, src)
+        }
+        fn adopt(&self, data: HostData) -> R<Buffer> {
+            self.cpu.adopt(data)
+        }
+    }
+
+    fn run(src: &str) -> (Interp, Rc<Recording>) {
+        let backend = Rc::new(Recording::default());
+        let mut interp = Interp::new(backend.clone());
+        interp.out = Box::new(std::io::sink());
+        let program = crate::syntax::parse_program(src, 0).expect("parses");
+        interp.run(&program).expect("runs");
+        (interp, backend)
+    }
+
+    fn node_of(interp: &Interp, name: &str) -> Rc<Node> {
+        match interp.globals.get(name) {
+            Some(Value::Array(a)) => a.node.clone(),
+            _ => panic!("{name} is not an array"),
+        }
+    }
+
+    #[test]
+    fn a_temporary_that_feeds_a_reduction_is_not_an_output() {
+        let (it, rec) = run(
+            "let a = rand([8])\nlet b = rand([8])\nfor i in 0..3 {\n    let d = a[:, newaxis] - b[newaxis, :]\n    let s = sum(d * d, axis=1)\n}",
+        );
+        let outputs = rec.outputs.borrow();
+        assert!(
+            outputs.contains(&node_of(&it, "s").id),
+            "the iteration's result is asked for"
+        );
+        assert!(
+            !outputs.contains(&node_of(&it, "d").id),
+            "its temporary may stream into the sum's kernel"
+        );
+    }
+
+    #[test]
+    fn loop_carried_values_are_realized_every_iteration() {
+        let (it, rec) = run("let x = zeros([4])\nfor i in 0..3 {\n    x = x + 1\n    let y = sum(x)\n}");
+        assert!(
+            node_of(&it, "x").is_ready(),
+            "a carried value does not grow a graph across iterations"
+        );
+        assert!(rec.outputs.borrow().contains(&node_of(&it, "x").id));
+    }
 }
