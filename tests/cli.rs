@@ -206,6 +206,6 @@ fn time_prints_the_scripts_wall_time() {
         .and_then(|t| t.strip_suffix(" ms"))
         .and_then(|t| t.parse().ok())
         .unwrap_or_else(|| panic!("no time line in {err:?}"));
-    assert!(ms >= 0.0 && ms < 10_000.0, "{ms}");
+    assert!((0.0..10_000.0).contains(&ms), "{ms}");
     assert_eq!(text(&out.stdout), "4.0\n");
 }
