@@ -13,9 +13,16 @@ fn render() -> String {
     for b in BUILTINS {
         if b.category != category {
             category = b.category;
-            out.push_str(&format!("\n## {category}\n\n| builtin | what it does | example |\n| --- | --- | --- |\n"));
+            out.push_str(&format!(
+                "\n## {category}\n\n| builtin | what it does | example |\n| --- | --- | --- |\n"
+            ));
         }
-        out.push_str(&format!("| `{}` | {} | `{}` |\n", b.signature, b.doc.replace('|', "\\|"), b.example));
+        out.push_str(&format!(
+            "| `{}` | {} | `{}` |\n",
+            b.signature,
+            b.doc.replace('|', "\\|"),
+            b.example
+        ));
     }
     out
 }
@@ -28,7 +35,10 @@ fn builtins_md_is_current() {
         std::fs::write(&path, &expected).expect("write docs/builtins.md");
     }
     let actual = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(actual == expected, "docs/builtins.md is stale: run `UPDATE_DOCS=1 cargo test --test docs`");
+    assert!(
+        actual == expected,
+        "docs/builtins.md is stale: run `UPDATE_DOCS=1 cargo test --test docs`"
+    );
 }
 
 #[test]

@@ -73,16 +73,25 @@ fn programs_agree_on_cuda_and_cpu() {
     let programs = programs();
     assert!(programs.len() >= 10, "found only {} programs", programs.len());
     for path in programs {
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let cpu = run(&path, arr::BackendChoice::Cpu);
         let gpu = run(&path, arr::BackendChoice::Cuda);
         let verdict = match (&cpu, &gpu) {
             (Ok(c), Ok(g)) => {
                 let (a, b) = (numbers(c), numbers(g));
                 // f32 sums are accumulated in f64 on the CPU and in f32 trees on the GPU.
-                let close = |x: f64, y: f64| (x.is_nan() && y.is_nan()) || x == y || (x - y).abs() <= 1e-6 + 2e-4 * x.abs().max(y.abs());
+                let close = |x: f64, y: f64| {
+                    (x.is_nan() && y.is_nan()) || x == y || (x - y).abs() <= 1e-6 + 2e-4 * x.abs().max(y.abs())
+                };
                 if a.len() != b.len() {
-                    Err(format!("{} numbers on the CPU, {} on the GPU\ncpu:\n{c}\ngpu:\n{g}", a.len(), b.len()))
+                    Err(format!(
+                        "{} numbers on the CPU, {} on the GPU\ncpu:\n{c}\ngpu:\n{g}",
+                        a.len(),
+                        b.len()
+                    ))
                 } else if let Some(k) = (0..a.len()).find(|&k| !close(a[k], b[k])) {
                     Err(format!("number {k}: cpu {} gpu {}\ncpu:\n{c}\ngpu:\n{g}", a[k], b[k]))
                 } else {

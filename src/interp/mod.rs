@@ -289,7 +289,13 @@ impl Interp {
                     Some(op) => {
                         let a = self.expect_array(current, &target.span)?;
                         let b = self.expect_array(rhs, &value.span)?;
-                        let r = self.fold(build::binary(op, &a, &b, (Some(&target.span), Some(&value.span)), span)?)?;
+                        let r = self.fold(build::binary(
+                            op,
+                            &a,
+                            &b,
+                            (Some(&target.span), Some(&value.span)),
+                            span,
+                        )?)?;
                         // `x += 1.5` on an int array must not silently change x's dtype (NumPy refuses too).
                         if op != BinOp::Div && r.dtype() != a.dtype() && !a.weak {
                             build::cast(&r, a.dtype(), Some(span))
