@@ -877,7 +877,7 @@ fn segments_match_cpu() {
             if dtype.is_float() {
                 let l = leaf(&mut rng, dtype, &[total], Values::Signed);
                 let offs = offsets.clone();
-                h.case(&format!("segmean lengths {dist}"), &[l.clone()], true, move |a| {
+                h.case(&format!("segmean lengths {dist}"), std::slice::from_ref(&l), true, move |a| {
                     build::segment_mean(&a[0], &offs, None, &(0..0)).expect("segmean")
                 });
                 let offs = offsets.clone();
