@@ -695,3 +695,18 @@ fn middle_axis_reduction_without_transpose() {
     assert_eq!(strategies(&check(&r, &[&t])), vec!["reduce-cols"]);
     insta::assert_snapshot!("sum_middle_axis", explain(&[&s], &DeviceInfo::reference()));
 }
+
+#[test]
+fn reducing_only_size_one_axes_is_general() {
+    // the reduced axes collapse away: no axis for the row or column templates to walk
+    let t = input(&[1, 7, 16]);
+    assert_eq!(
+        strategies(&check(&reduce(ReduceOp::Sum, &t, &[0]), &[&t])),
+        vec!["reduce-general"]
+    );
+    let u = input(&[64, 1]);
+    assert_eq!(
+        strategies(&check(&reduce(ReduceOp::Sum, &u, &[1]), &[&u])),
+        vec!["reduce-general"]
+    );
+}

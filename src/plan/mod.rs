@@ -795,7 +795,9 @@ impl<'a> Planner<'a> {
             return;
         }
         // several reduced axes are fine below: the templates unravel the reduced index
-        if arg || outs == 0 || red == 0 {
+        // nred == 0: only size-1 (or no) axes reduced, collapsed away; the row and column
+        // templates need a reduced axis to walk
+        if arg || outs == 0 || red == 0 || nred == 0 {
             kp.strategy = Strategy::ReduceGeneral;
             kp.grid = (grid_for(outs, 256, device, 4), 1);
             return;
