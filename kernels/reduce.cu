@@ -100,6 +100,7 @@ extern "C" __global__ void __launch_bounds__(256) arr_main(@PARAMS@) {
     const IDX j1 = min((IDX)@LEN@, j0 + chunk);
 @ROW_BASE@
     @ACC@ a = @IDENT@;
+    #pragma unroll 4
     for (IDX j = j0; j < j1; ++j) {
 @SCALAR_STEP@
     }

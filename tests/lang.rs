@@ -36,4 +36,6 @@ macro_rules! cases {
     ($($name:ident),*) => { $( #[test] fn $name() { run_case(stringify!($name)); } )* };
 }
 
-cases!(arithmetic, views, reductions, functions, control, builtins, stdlib);
+cases!(
+    arithmetic, views, reductions, functions, control, builtins, stdlib, segments
+);

@@ -565,3 +565,148 @@ fn long_scans_are_split_into_chunks() {
         }
     );
 }
+
+// ---- ragged segmented reductions ----
+
+/// Offsets for `lengths`, and a segmented reduction of `values` over them.
+fn segment_of(op: ReduceOp, values: &Array, lengths: &[usize]) -> Array {
+    let mut offsets = vec![0i64];
+    for &l in lengths {
+        offsets.push(offsets[offsets.len() - 1] + l as i64);
+    }
+    arr::graph::build::segment(op, values, &offsets, None, &(0..0)).expect("valid segments")
+}
+
+/// Lengths from a fixed pseudo-random sequence (the planner's choice depends on them only).
+fn lengths(n: usize, f: impl Fn(usize) -> usize) -> Vec<usize> {
+    (0..n).map(|i| f((i * 2_654_435_761) % 1_000_003)).collect()
+}
+
+fn segment_plan(values_len_of: &[usize], op: ReduceOp, fuse: bool) -> (Plan, String) {
+    let n: usize = values_len_of.iter().sum();
+    let x = input_f32(&[n]);
+    let v = if fuse {
+        bin(BinaryOp::Mul, &x, &bin(BinaryOp::Add, &x, &scalar(1.0, DType::F32)))
+    } else {
+        x
+    };
+    let s = segment_of(op, &v, values_len_of);
+    let p = plan_of(&[&s]);
+    (p, explain(&[&s], &DeviceInfo::reference()))
+}
+
+fn segment_strategy(p: &Plan) -> (arr::graph::op::SegLayout, u32) {
+    match &p.kernels[0].strategy {
+        Strategy::Segmented { layout, lanes, .. } => (*layout, *lanes),
+        other => panic!("expected a segmented kernel, got {other:?}"),
+    }
+}
+
+#[test]
+fn segments_tiny_by_a_thread_each() {
+    // lengths 1..3: a thread per segment
+    let (p, text) = segment_plan(&lengths(1000, |r| 1 + r % 3), ReduceOp::Sum, false);
+    assert_eq!(strategies(&p), vec!["segmented"]);
+    let (layout, lanes) = segment_strategy(&p);
+    assert_eq!((layout.short, layout.block, layout.split, lanes), (1000, 0, 0, 1));
+    insta::assert_snapshot!("segment_tiny", text);
+}
+
+#[test]
+fn segments_ragged_short_by_sub_warps() {
+    // lengths 1..63 (mean about 32): 8 lanes per segment, 4 segments per warp, a producer fused
+    let (p, text) = segment_plan(&lengths(3000, |r| 1 + r % 63), ReduceOp::Sum, true);
+    assert_eq!(
+        strategies(&p),
+        vec!["segmented"],
+        "the producer streams into the reduction"
+    );
+    let (layout, lanes) = segment_strategy(&p);
+    assert_eq!((layout.short, layout.block, layout.split), (3000, 0, 0));
+    assert_eq!(lanes, 8);
+    assert!(text.contains("fused ops: add, mul, segsum"), "{text}");
+    insta::assert_snapshot!("segment_ragged_fused", text);
+}
+
+#[test]
+fn segments_long_by_a_warp_each() {
+    // 1000-long segments: a full warp each
+    let (p, _) = segment_plan(&[1000; 64], ReduceOp::Max, false);
+    let (layout, lanes) = segment_strategy(&p);
+    assert_eq!((layout.short, lanes), (64, 32));
+}
+
+#[test]
+fn segments_skewed_are_binned_by_length() {
+    // mostly short, some medium (a block each), two huge (split across blocks), some empty
+    let mut ls = lengths(500, |r| r % 9);
+    ls[17] = 5000;
+    ls[300] = 20_000;
+    ls[100] = 1 << 20;
+    ls[400] = 100_000;
+    let (p, text) = segment_plan(&ls, ReduceOp::Min, false);
+    let (layout, _) = segment_strategy(&p);
+    assert_eq!((layout.short, layout.block, layout.split), (496, 2, 2));
+    let chunk = arr::graph::op::SEG_CHUNK;
+    assert_eq!(
+        layout.chunks,
+        (1usize << 20).div_ceil(chunk) + 100_000usize.div_ceil(chunk)
+    );
+    let g = codegen::generate(&p.kernels[0]);
+    for entry in ["arr_main", "arr_block", "arr_split", "arr_finish"] {
+        assert!(
+            g.source.contains(&format!("void __launch_bounds__(256) {entry}(")),
+            "{entry}"
+        );
+    }
+    assert!(g.finish && g.part_bytes == layout.chunks * 4);
+    let launches: Vec<&str> = codegen::segment_launches(&p.kernels[0]).iter().map(|l| l.0).collect();
+    assert_eq!(launches, vec!["arr_main", "arr_block", "arr_split", "arr_finish"]);
+    insta::assert_snapshot!("segment_skewed", text);
+}
+
+#[test]
+fn segment_layout_lists_ids_by_class() {
+    use arr::graph::op::SegLayout;
+    // lengths 2, 40000 (split: 5 chunks), 0, 2000 (block), 1
+    let (layout, lay) = SegLayout::from_offsets(&[0, 2, 40_002, 40_002, 42_002, 42_003]);
+    assert_eq!((layout.short, layout.block, layout.split, layout.chunks), (3, 1, 1, 5));
+    assert_eq!(layout.max_len, 40_000);
+    // ids: short 0, 2, 4; block 3; split 1; then the chunk prefix 0, 5
+    assert_eq!(lay, vec![0, 2, 4, 3, 1, 0, 5]);
+    let (all_short, lay) = SegLayout::from_offsets(&[0, 3, 3, 10]);
+    assert!(!all_short.ordered() && lay.is_empty());
+    assert_eq!(all_short.short_mean, 4);
+}
+
+#[test]
+fn middle_axis_reduction_without_transpose() {
+    // (64, 4096, 64) over axis 1: kept axes in parallel (a thread each), the middle axis looped
+    let x = input(&[64, 4096, 64]);
+    let s = reduce(ReduceOp::Sum, &x, &[1]);
+    let p = plan_of(&[&s]);
+    assert_eq!(strategies(&p), vec!["reduce-cols"]);
+    // over axes (0, 2) of a rank-3 array: the innermost reduced axis is contiguous
+    let t = input(&[6, 5, 7]);
+    let r = reduce(ReduceOp::Sum, &t, &[0, 2]);
+    assert_eq!(strategies(&check(&r, &[&t])), vec!["reduce-rows"]);
+    // over axes (0, 1) of a rank-3 array: kept axis contiguous, two reduced axes looped
+    let r = reduce(ReduceOp::Max, &t, &[0, 1]);
+    assert_eq!(strategies(&check(&r, &[&t])), vec!["reduce-cols"]);
+    insta::assert_snapshot!("sum_middle_axis", explain(&[&s], &DeviceInfo::reference()));
+}
+
+#[test]
+fn reducing_only_size_one_axes_is_general() {
+    // the reduced axes collapse away: no axis for the row or column templates to walk
+    let t = input(&[1, 7, 16]);
+    assert_eq!(
+        strategies(&check(&reduce(ReduceOp::Sum, &t, &[0]), &[&t])),
+        vec!["reduce-general"]
+    );
+    let u = input(&[64, 1]);
+    assert_eq!(
+        strategies(&check(&reduce(ReduceOp::Sum, &u, &[1]), &[&u])),
+        vec!["reduce-general"]
+    );
+}

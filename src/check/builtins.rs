@@ -56,6 +56,13 @@ const fn so(name: &'static str) -> ParamSpec {
         required: false,
     }
 }
+const fn ao(name: &'static str) -> ParamSpec {
+    ParamSpec {
+        name,
+        kind: ParamKind::Array,
+        required: false,
+    }
+}
 const fn rest(name: &'static str) -> ParamSpec {
     ParamSpec {
         name,
@@ -136,6 +143,11 @@ builtins! {
         "cumprod"(a("x"), so("axis")) "cumprod(x, axis=none)" "Running product along an axis." "cumprod(arange(1, 5))";
         "cummax"(a("x"), so("axis")) "cummax(x, axis=none)" "Running maximum along an axis." "cummax([1, 3, 2, 5])";
         "cummin"(a("x"), so("axis")) "cummin(x, axis=none)" "Running minimum along an axis." "cummin([3, 1, 2, 0])";
+        "segsum"(a("values"), ao("lengths"), ao("offsets")) "segsum(values, lengths=none, offsets=none)" "Sum of each segment of 1-D `values`, the segments given by their `lengths` (which must add up to len(values)) or by `offsets` (0, each segment's end, ..., len(values)). An empty segment sums to 0. Sums of bool and i32 are i64." "segsum([1, 2, 3, 4, 5], [2, 0, 3])";
+        "segprod"(a("values"), ao("lengths"), ao("offsets")) "segprod(values, lengths=none, offsets=none)" "Product of each segment (see `segsum`); an empty segment gives 1." "segprod([1, 2, 3, 4], [1, 3])";
+        "segmin"(a("values"), ao("lengths"), ao("offsets")) "segmin(values, lengths=none, offsets=none)" "Minimum of each segment (see `segsum`); NaN propagates; an empty segment gives the identity (inf for floats, the largest integer, true for bool)." "segmin([3, 1, 2, 5], offsets=[0, 2, 4])";
+        "segmax"(a("values"), ao("lengths"), ao("offsets")) "segmax(values, lengths=none, offsets=none)" "Maximum of each segment (see `segsum`); NaN propagates; an empty segment gives the identity (-inf for floats, the smallest integer, false for bool)." "segmax([3, 1, 2, 5], [2, 2])";
+        "segmean"(a("values"), ao("lengths"), ao("offsets")) "segmean(values, lengths=none, offsets=none)" "Mean of each segment (see `segsum`), a float; an empty segment gives NaN." "segmean([1.0, 2.0, 4.0], [2, 1])";
         "matmul"(a("a"), a("b")) "matmul(a, b)" "Matrix product, the same as `a @ b`." "matmul(eye(2), ones([2, 3]))";
     }
     "information" {

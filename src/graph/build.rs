@@ -3,7 +3,7 @@
 //! nodes. Nothing here executes; errors carry the span of what was written.
 
 use super::data::HostData;
-use super::op::{BinaryOp, Op, ReduceOp, ScanOp, UnaryOp, accumulate_dtype};
+use super::op::{BinaryOp, Op, ReduceOp, ScanOp, SegLayout, UnaryOp, accumulate_dtype};
 use super::view::View;
 use super::{Array, Buffer};
 use crate::check::dtype::{DType, Kind, promote_weak};
@@ -481,6 +481,160 @@ fn label_pair(d: Diagnostic, spans: &[Span], k: usize, first: &Array, other: &Ar
     }
     d.with_label(spans[0].clone(), format!("this is {}", type_of(first)))
         .with_label(spans[k].clone(), format!("this is {}", type_of(other)))
+}
+
+/// A bad `lengths` or `offsets` argument of a segmented reduction (E0211).
+fn segment_error(message: String, arg: Option<&Span>, span: &Span, hint: &str) -> Diagnostic {
+    let mut d = Diagnostic::new("E0211", message, arg.cloned().unwrap_or_else(|| span.clone())).with_hint(hint);
+    if arg.is_some() {
+        d = d.with_label(span.clone(), "in this segmented reduction");
+    }
+    d
+}
+
+/// Offsets (`lengths.len() + 1` of them) from segment lengths that must be
+/// non-negative and add up to the number of values.
+pub fn segment_offsets_from_lengths(
+    lengths: &[i64],
+    n_values: usize,
+    arg: Option<&Span>,
+    span: &Span,
+) -> Result<Vec<i64>, Diagnostic> {
+    let mut offsets = Vec::with_capacity(lengths.len() + 1);
+    let mut total: i128 = 0;
+    offsets.push(0);
+    for (k, &l) in lengths.iter().enumerate() {
+        if l < 0 {
+            return Err(segment_error(
+                format!("segment lengths must not be negative: lengths[{k}] is {l}"),
+                arg,
+                span,
+                "a segment may be empty (length 0), never negative",
+            ));
+        }
+        total += l as i128;
+        offsets.push(total.min(i64::MAX as i128) as i64);
+    }
+    if total != n_values as i128 {
+        return Err(segment_error(
+            format!("the segment lengths add up to {total}, but there are {n_values} values"),
+            arg,
+            span,
+            "every value belongs to exactly one segment: the lengths must sum to len(values)",
+        ));
+    }
+    Ok(offsets)
+}
+
+/// Checks offsets given directly: start at 0, never decrease, end at the number of values.
+pub fn check_segment_offsets(
+    offsets: &[i64],
+    n_values: usize,
+    arg: Option<&Span>,
+    span: &Span,
+) -> Result<(), Diagnostic> {
+    let hint = "offsets are 0, then each segment's end: [0, 3, 3, 7] is segments of 3, 0 and 4 values";
+    match (offsets.first(), offsets.last()) {
+        (None, _) => {
+            return Err(segment_error(
+                "offsets need at least one entry (0 for no segments)".into(),
+                arg,
+                span,
+                hint,
+            ));
+        }
+        (Some(&first), _) if first != 0 => {
+            return Err(segment_error(
+                format!("offsets must start at 0, not {first}"),
+                arg,
+                span,
+                hint,
+            ));
+        }
+        (_, Some(&last)) if last != n_values as i64 => {
+            return Err(segment_error(
+                format!("the offsets end at {last}, but there are {n_values} values"),
+                arg,
+                span,
+                hint,
+            ));
+        }
+        _ => {}
+    }
+    if let Some(k) = offsets.windows(2).position(|w| w[1] < w[0]) {
+        return Err(segment_error(
+            format!(
+                "offsets must not decrease: offsets[{}] = {} follows {}",
+                k + 1,
+                offsets[k + 1],
+                offsets[k]
+            ),
+            arg,
+            span,
+            hint,
+        ));
+    }
+    Ok(())
+}
+
+/// Segmented reductions take 1-D values (E0211 otherwise).
+pub fn check_segment_values(values: &Array, values_span: Option<&Span>, span: &Span) -> Result<(), Diagnostic> {
+    if values.rank() == 1 {
+        return Ok(());
+    }
+    let mut d = Diagnostic::new(
+        "E0211",
+        format!("segmented reductions take 1-D values, not {}", type_of(values)),
+        values_span.cloned().unwrap_or_else(|| span.clone()),
+    )
+    .with_hint("flatten the values first: segsum(flatten(x), lengths)");
+    if values_span.is_some() {
+        d = d.with_label(span.clone(), "in this segmented reduction");
+    }
+    Err(d)
+}
+
+/// A ragged segmented reduction of 1-D `values` over validated `offsets`
+/// (sum, prod, min or max); empty segments give the identity.
+pub fn segment(
+    op: ReduceOp,
+    values: &Array,
+    offsets: &[i64],
+    values_span: Option<&Span>,
+    span: &Span,
+) -> Result<Array, Diagnostic> {
+    check_segment_values(values, values_span, span)?;
+    let input = match op {
+        ReduceOp::Sum | ReduceOp::Prod => cast(values, accumulate_dtype(values.dtype()), None),
+        _ => values.clone(),
+    };
+    let (layout, lay) = SegLayout::from_offsets(offsets);
+    let n = lay.len();
+    let offs = Array::from_host(HostData::I64(offsets.to_vec()), &[offsets.len()]);
+    let lay = Array::from_host(HostData::I64(lay), &[n]);
+    let dt = input.dtype();
+    Ok(Array::pending(
+        Op::Segment { op, layout },
+        vec![input, offs, lay],
+        dt,
+        &[layout.segments],
+        Some(span.clone()),
+    ))
+}
+
+/// The mean of each segment: a float sum over the segment lengths (NaN for an empty segment).
+pub fn segment_mean(
+    values: &Array,
+    offsets: &[i64],
+    values_span: Option<&Span>,
+    span: &Span,
+) -> Result<Array, Diagnostic> {
+    let float = values.dtype().to_float();
+    let s = segment(ReduceOp::Sum, &cast(values, float, None), offsets, values_span, span)?;
+    let counts: Vec<f64> = offsets.windows(2).map(|w| (w[1] - w[0]) as f64).collect();
+    let n = counts.len();
+    let counts = cast(&Array::from_host(HostData::F64(counts), &[n]), float, None);
+    binary(BinOp::Div, &s, &counts, (None, None), span)
 }
 
 /// `start + i * step` for i in 0..n.

@@ -135,6 +135,95 @@ pub enum Op {
     /// source shape, input 1's view has the index shape. Output shape =
     /// source shape with `axis` replaced by the index shape.
     Take { axis: usize },
+    /// Ragged segmented reduction (`segsum`, `segmin`, ...). Input 0: the
+    /// values (a 1-D view, already cast to the node's dtype); input 1: i64
+    /// offsets (`segments + 1` of them, contiguous: 0, nondecreasing, ending
+    /// at the number of values); input 2: i64 `layout` (see `SegLayout`).
+    /// Output element k reduces values[offsets[k]..offsets[k + 1]]; an empty
+    /// segment gives the reduction's identity (0, 1, +inf/max, -inf/min).
+    Segment { op: ReduceOp, layout: SegLayout },
+}
+
+/// Segments longer than this are reduced by a block each (not a sub-warp).
+pub const SEG_SHORT_MAX: usize = 1024;
+/// Segments longer than this are split into `SEG_CHUNK`-element chunks
+/// across blocks, with a second pass combining each segment's chunks.
+pub const SEG_BLOCK_MAX: usize = 32768;
+pub const SEG_CHUNK: usize = 8192;
+
+/// How a ragged reduction's segments fall into length classes, worked out
+/// on the host from the offsets (which the builder validates there anyway).
+/// When every segment is short the layout input is empty and segment k is
+/// group k; otherwise it lists the segment ids class by class (short, block,
+/// split, each in increasing order), then the split segments' chunk prefix
+/// (`split + 1` entries: where each split segment's chunks start).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SegLayout {
+    pub segments: usize,
+    /// Segments of at most `SEG_SHORT_MAX` elements.
+    pub short: usize,
+    /// Mean length of the short segments, rounded up (sizes their sub-warps).
+    pub short_mean: usize,
+    /// Segments of `SEG_SHORT_MAX + 1 ..= SEG_BLOCK_MAX` elements.
+    pub block: usize,
+    /// Longer segments, and the chunks they are cut into.
+    pub split: usize,
+    pub chunks: usize,
+    pub max_len: usize,
+}
+
+impl SegLayout {
+    /// Classifies segments by length and returns the layout input to go with it.
+    pub fn from_offsets(offsets: &[i64]) -> (SegLayout, Vec<i64>) {
+        let n = offsets.len().saturating_sub(1);
+        let len = |k: usize| (offsets[k + 1] - offsets[k]).max(0) as usize;
+        let mut ids: [Vec<i64>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+        let (mut short_total, mut max_len) = (0usize, 0usize);
+        for k in 0..n {
+            let l = len(k);
+            max_len = max_len.max(l);
+            let class = if l <= SEG_SHORT_MAX {
+                short_total += l;
+                0
+            } else if l <= SEG_BLOCK_MAX {
+                1
+            } else {
+                2
+            };
+            ids[class].push(k as i64);
+        }
+        let mut layout = SegLayout {
+            segments: n,
+            short: ids[0].len(),
+            short_mean: short_total.div_ceil(ids[0].len().max(1)),
+            block: ids[1].len(),
+            split: ids[2].len(),
+            chunks: 0,
+            max_len,
+        };
+        if layout.short == n {
+            return (layout, Vec::new());
+        }
+        let mut prefix = Vec::with_capacity(layout.split + 1);
+        let mut chunks = 0usize;
+        prefix.push(0);
+        for &k in &ids[2] {
+            chunks += len(k as usize).div_ceil(SEG_CHUNK);
+            prefix.push(chunks as i64);
+        }
+        layout.chunks = chunks;
+        let [a, b, c] = ids;
+        let mut out = a;
+        out.extend(b);
+        out.extend(c);
+        out.extend(prefix);
+        (layout, out)
+    }
+
+    /// Whether the layout input lists segment ids (more than one class, or no short ones).
+    pub fn ordered(&self) -> bool {
+        self.short != self.segments
+    }
 }
 
 impl Op {

@@ -432,6 +432,19 @@ impl Interp {
                 };
                 out(build::scan(op, &x, axis, span)?)
             }
+            "segsum" | "segprod" | "segmin" | "segmax" | "segmean" => {
+                let x = a(self, 0);
+                build::check_segment_values(&x, sp(0).as_ref(), span)?;
+                let offsets = self.segment_offsets(&x, &s, span)?;
+                let op = match name {
+                    "segsum" => ReduceOp::Sum,
+                    "segprod" => ReduceOp::Prod,
+                    "segmin" => ReduceOp::Min,
+                    "segmax" => ReduceOp::Max,
+                    _ => return out(build::segment_mean(&x, &offsets, sp(0).as_ref(), span)?),
+                };
+                out(build::segment(op, &x, &offsets, sp(0).as_ref(), span)?)
+            }
             "matmul" => out(build::matmul(
                 &a(self, 0),
                 &a(self, 1),
@@ -497,6 +510,60 @@ impl Interp {
                 span.clone(),
             )),
         }
+    }
+
+    /// The offsets of a segmented reduction from its `lengths` or `offsets`
+    /// argument (read to the host and validated: the classes of segment
+    /// lengths decide how a GPU reduces them).
+    fn segment_offsets(&self, x: &Array, s: &[Slot], span: &Span) -> R<Vec<i64>> {
+        let given = |k: usize| match &s[k] {
+            Some((Value::Array(a), sp)) => Some((a.clone(), sp.clone())),
+            _ => None,
+        };
+        match (given(1), given(2)) {
+            (Some(_), Some((_, os))) => {
+                Err(
+                    Diagnostic::new("E0211", "give the segments by `lengths` or by `offsets`, not both", os)
+                        .with_label(span.clone(), "in this segmented reduction"),
+                )
+            }
+            (None, None) => Err(Diagnostic::new(
+                "E0105",
+                "missing argument `lengths` (or `offsets`) in a segmented reduction",
+                span.clone(),
+            )
+            .with_hint("segsum(values, lengths) or segsum(values, offsets=...)")),
+            (Some((l, ls)), None) => {
+                let v = self.int_vector(&l, &ls, "lengths")?;
+                build::segment_offsets_from_lengths(&v, x.size(), Some(&ls), span)
+            }
+            (None, Some((o, os))) => {
+                let v = self.int_vector(&o, &os, "offsets")?;
+                build::check_segment_offsets(&v, x.size(), Some(&os), span)?;
+                Ok(v)
+            }
+        }
+    }
+
+    /// A 1-D integer array's values on the host.
+    fn int_vector(&self, a: &Array, span: &Span, what: &str) -> R<Vec<i64>> {
+        if !matches!(a.dtype(), DType::I32 | DType::I64) {
+            return Err(Diagnostic::new(
+                "E0300",
+                format!("`{what}` must be integers, not {}", a.dtype()),
+                span.clone(),
+            )
+            .with_hint(format!("cast with `{what} as i64`")));
+        }
+        if a.rank() != 1 {
+            return Err(Diagnostic::new(
+                "E0211",
+                format!("`{what}` must be 1-D, not of rank {}", a.rank()),
+                span.clone(),
+            ));
+        }
+        let host = graph::to_host(&*self.backend, a).map_err(|d| d.or_span(span))?;
+        Ok((0..host.len()).map(|i| host.get_i64(i)).collect())
     }
 
     fn reduce_axes(&self, x: &Array, slot: Option<&(Value, Span)>) -> R<Option<Vec<usize>>> {

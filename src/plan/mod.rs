@@ -13,7 +13,7 @@
 pub mod view_ops;
 
 use crate::check::dtype::DType;
-use crate::graph::op::{BinaryOp, Distribution, Op, ReduceOp, ScanOp, UnaryOp};
+use crate::graph::op::{BinaryOp, Distribution, Op, ReduceOp, SEG_CHUNK, ScanOp, SegLayout, UnaryOp};
 use crate::graph::view::View;
 use crate::graph::{Array, Node, NodeState};
 use std::collections::{HashMap, HashSet};
@@ -132,6 +132,17 @@ pub enum Strategy {
     Take {
         axis: usize,
     },
+    /// Ragged segmented reduction, by length class: short segments by
+    /// `lanes` threads each (1: a thread per segment; up to a warp, packed
+    /// into warps at power-of-two lanes, sub-warp shuffles), longer ones by a
+    /// block each (`block_grid` blocks), the longest cut into chunks over
+    /// `split_grid` blocks with a second pass per segment.
+    Segmented {
+        layout: SegLayout,
+        lanes: u32,
+        block_grid: u32,
+        split_grid: u32,
+    },
 }
 
 impl Strategy {
@@ -148,6 +159,7 @@ impl Strategy {
             Strategy::MatMul => "matmul",
             Strategy::Concat { .. } => "concat",
             Strategy::Take { .. } => "take",
+            Strategy::Segmented { .. } => "segmented",
         }
     }
 
@@ -196,6 +208,9 @@ pub struct KernelPlan {
     pub block: u32,
     pub bytes_read: u64,
     pub bytes_written: u64,
+    /// Index buffers a kernel reads besides its operands (a segmented
+    /// reduction's offsets and layout), contiguous i64.
+    pub aux: Vec<Operand>,
 }
 
 impl KernelPlan {
@@ -309,6 +324,18 @@ impl<'a> Planner<'a> {
             let node = &self.nodes[i];
             let op = self.info[i].op.clone();
             let must = self.outputs.contains(&node.id) || self.consumers[i].len() != 1 || matches!(op, Op::Buffer);
+            if let Op::Segment { .. } = op {
+                // the values' expression streams into the segmented reduction
+                self.materialised[i] = true;
+                for (k, a) in self.info[i].inputs.clone().into_iter().enumerate() {
+                    if let Some(p) = self.pending(&a)
+                        && (k > 0 || self.red[p].is_some() || axis_map(&a.view, &self.nodes[p].shape).is_none())
+                    {
+                        self.materialised[p] = true;
+                    }
+                }
+                continue;
+            }
             if !fusable_kind(&op) && !matches!(op, Op::Reduce { .. }) {
                 self.materialised[i] = true;
                 for a in self.info[i].inputs.clone() {
@@ -454,7 +481,31 @@ impl<'a> Planner<'a> {
             block: 256,
             bytes_read: 0,
             bytes_written: (node.size() * node.dtype.size_bytes()) as u64,
+            aux: Vec::new(),
         };
+        if let Op::Segment { op: sop, layout } = &op {
+            let inputs = self.info[i].inputs.clone();
+            let mut b = ExprBuilder::default();
+            self.expr_of_input(&inputs[0], inputs[0].view.clone(), &mut b, &mut kp);
+            kp.ops.push(format!("seg{}", reduce_name(*sop)));
+            kp.operands = b.operands;
+            kp.body = b.steps;
+            kp.reduce = Some(*sop);
+            kp.shape = inputs[0].view.shape.clone();
+            kp.kept = 0;
+            for a in &inputs[1..] {
+                let label = self.label(&a.node);
+                kp.aux.push(Operand {
+                    node: a.node.id,
+                    label,
+                    dtype: a.dtype(),
+                    source: Source::Buffer,
+                    view: a.view.clone(),
+                });
+            }
+            finish_segment(&mut kp, *layout, device);
+            return kp;
+        }
         let special = match &op {
             Op::Scan { op, axis } => Some(Strategy::Scan {
                 op: *op,
@@ -743,14 +794,17 @@ impl<'a> Planner<'a> {
             kp.grid = (blocks, 1);
             return;
         }
-        if arg || outs == 0 || red == 0 || nred != 1 {
+        // several reduced axes are fine below: the templates unravel the reduced index
+        // nred == 0: only size-1 (or no) axes reduced, collapsed away; the row and column
+        // templates need a reduced axis to walk
+        if arg || outs == 0 || red == 0 || nred == 0 {
             kp.strategy = Strategy::ReduceGeneral;
             kp.grid = (grid_for(outs, 256, device, 4), 1);
             return;
         }
         // vector loads along the reduced axis: it moves by 1 (or 0) everywhere, rows aligned
         let vec_ok = inner_moves(last)
-            && red.is_multiple_of(vec_full as u64)
+            && kp.shape[last].is_multiple_of(vec_full as usize)
             && kp.operands.iter().all(|o| {
                 o.view.strides[last] == 0
                     || ((o.source != Source::Buffer || o.view.offset % vec_full as usize == 0)
@@ -776,7 +830,9 @@ impl<'a> Planner<'a> {
             }
             return;
         }
-        if kept == 1 && inner_moves(0) {
+        // the innermost kept axis is contiguous (a middle-axis or multi-axis reduction):
+        // kept axes in parallel, a thread each, the reduced axes looped; no transpose copy
+        if kept >= 1 && inner_moves(kept - 1) {
             // thread per kept element; split the reduced axis when outputs cannot fill the GPU
             let target = device.sm_count as u64 * device.max_threads_per_sm as u64;
             let mut split = 1u64;
@@ -790,6 +846,30 @@ impl<'a> Planner<'a> {
         kp.strategy = Strategy::ReduceGeneral;
         kp.grid = (grid_for(outs, 256, device, 4), 1);
     }
+}
+
+/// Sizes a segmented reduction's launches from its length classes.
+fn finish_segment(kp: &mut KernelPlan, layout: SegLayout, device: &DeviceInfo) {
+    kp.bytes_read = kp.operands.iter().map(operand_bytes).sum::<u64>() + kp.aux.iter().map(operand_bytes).sum::<u64>();
+    kp.index32 = fits_32(kp);
+    kp.vec = 1;
+    // lanes per short segment: about four values per lane, a power of two up to a warp
+    let lanes = if layout.short_mean <= 4 {
+        1
+    } else {
+        (layout.short_mean.div_ceil(4).next_power_of_two()).min(32) as u32
+    };
+    let short_threads = layout.short as u64 * lanes as u64;
+    kp.grid = (grid_for(short_threads, 256, device, 8), 1);
+    let resident = device.resident_blocks(256);
+    let block_grid = (layout.block as u64).min(resident * 4).max(1) as u32;
+    let split_grid = (layout.chunks as u64).min(resident * 4).max(1) as u32;
+    kp.strategy = Strategy::Segmented {
+        layout,
+        lanes,
+        block_grid,
+        split_grid,
+    };
 }
 
 /// Elements per 16-byte access for the widest dtype the kernel touches.
@@ -999,6 +1079,46 @@ impl fmt::Display for KernelPlan {
                 )
             }
             Strategy::Concat { axis } | Strategy::Take { axis } => format!(" (axis {axis})"),
+            Strategy::Segmented {
+                layout,
+                lanes,
+                block_grid,
+                split_grid,
+            } => {
+                let mut parts = Vec::new();
+                if layout.short > 0 {
+                    let who = if *lanes == 1 {
+                        "a thread each".to_string()
+                    } else if *lanes == 32 {
+                        "a warp each".to_string()
+                    } else {
+                        format!("{lanes} lanes each, {} per warp", 32 / lanes)
+                    };
+                    parts.push(format!(
+                        "{} short (mean length {}) by {who}",
+                        layout.short, layout.short_mean
+                    ));
+                }
+                if layout.block > 0 {
+                    parts.push(format!("{} by a block each over {block_grid} blocks", layout.block));
+                }
+                if layout.split > 0 {
+                    parts.push(format!(
+                        "{} long split into {} chunks of {SEG_CHUNK} over {split_grid} blocks + a finishing pass",
+                        layout.split, layout.chunks
+                    ));
+                }
+                format!(
+                    " ({} segments, longest {}: {})",
+                    layout.segments,
+                    layout.max_len,
+                    if parts.is_empty() {
+                        "none".to_string()
+                    } else {
+                        parts.join("; ")
+                    }
+                )
+            }
             _ => String::new(),
         };
         writeln!(
@@ -1024,14 +1144,21 @@ impl fmt::Display for KernelPlan {
         }
         let kept = &self.shape[..self.kept.min(self.shape.len())];
         let red = &self.shape[self.kept.min(self.shape.len())..];
-        if self.reduce.is_some() {
+        if let Strategy::Segmented { .. } = self.strategy {
+            writeln!(
+                f,
+                "  iteration: {:?} values into {} segments",
+                self.shape,
+                self.out_size()
+            )?;
+        } else if self.reduce.is_some() {
             writeln!(f, "  iteration: kept {kept:?} x reduced {red:?}")?;
         } else {
             writeln!(f, "  iteration: {:?}", self.shape)?;
         }
         if !self.operands.is_empty() || !self.epi_operands.is_empty() {
             writeln!(f, "  reads:")?;
-            for o in self.operands.iter().chain(&self.epi_operands) {
+            for o in self.operands.iter().chain(&self.epi_operands).chain(&self.aux) {
                 fmt_operand(f, o)?;
             }
         }

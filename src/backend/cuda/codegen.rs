@@ -14,6 +14,7 @@ const PRELUDE: &str = include_str!("../../../kernels/prelude.cu");
 const ELEMENTWISE: &str = include_str!("../../../kernels/elementwise.cu");
 const REDUCE: &str = include_str!("../../../kernels/reduce.cu");
 const SPECIAL: &str = include_str!("../../../kernels/special.cu");
+const SEGMENT: &str = include_str!("../../../kernels/segment.cu");
 
 /// One kernel parameter, in launch order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,6 +28,8 @@ pub enum Param {
     Off(usize),
     /// Operand k's random key.
     Key(usize),
+    /// Index buffer k (`KernelPlan::aux`), already at its view's offset.
+    Aux(usize),
 }
 
 /// A generated module.
@@ -406,6 +409,7 @@ pub fn generate(kp: &KernelPlan) -> Generated {
     match &kp.strategy {
         Strategy::Map | Strategy::Broadcast | Strategy::Sliding { .. } => elementwise(kp),
         Strategy::Scan { .. } | Strategy::MatMul | Strategy::Concat { .. } | Strategy::Take { .. } => special(kp),
+        Strategy::Segmented { .. } => segment(kp),
         _ => reduce(kp),
     }
 }
@@ -828,5 +832,102 @@ fn special(kp: &KernelPlan) -> Generated {
         params: plist,
         finish,
         part_bytes,
+    }
+}
+
+/// The entry points of a segmented reduction's module, in launch order, with
+/// their grids (all with blocks of 256): short segments, a block per medium
+/// segment, chunks of long ones, then the long segments' finishing pass.
+pub fn segment_launches(kp: &KernelPlan) -> Vec<(&'static str, (u32, u32))> {
+    let Strategy::Segmented {
+        layout,
+        block_grid,
+        split_grid,
+        ..
+    } = &kp.strategy
+    else {
+        return Vec::new();
+    };
+    let mut v = Vec::new();
+    if layout.short > 0 {
+        v.push(("arr_main", kp.grid));
+    }
+    if layout.block > 0 {
+        v.push(("arr_block", (*block_grid, 1)));
+    }
+    if layout.split > 0 {
+        v.push(("arr_split", (*split_grid, 1)));
+        v.push(("arr_finish", ((layout.split as u32).min(65535), 1)));
+    }
+    v
+}
+
+fn segment(kp: &KernelPlan) -> Generated {
+    let Strategy::Segmented { layout, lanes, .. } = &kp.strategy else {
+        return special(kp);
+    };
+    let rop = kp.reduce.unwrap_or(ReduceOp::Sum);
+    let acc = kp.out_dtype;
+    let body_t = kp.body.last().map(|s| s.dtype).unwrap_or(acc);
+    let (mut ptext, mut plist) = params(kp, acc);
+    let mut args = vec!["out".to_string(), "part".to_string()];
+    for (k, o) in kp.operands.iter().enumerate() {
+        if o.source == Source::Buffer {
+            args.push(format!("p{k}"));
+        }
+        args.push(format!("off{k}"));
+        if let Source::Random { .. } = o.source {
+            args.push(format!("key{k}"));
+        }
+    }
+    for (k, name) in ["offs", "lay"].iter().enumerate().take(kp.aux.len()) {
+        let _ = write!(ptext, ", const i64* __restrict__ {name}");
+        plist.push(Param::Aux(k));
+        args.push(name.to_string());
+    }
+    let ops: Vec<&Operand> = kp.operands.iter().collect();
+    let mut src = header(kp);
+    src.push_str(&expr_fn("f_body", &kp.body, &ops, None));
+    src.push_str(&comb_fn(rop, acc));
+    let loads: Vec<String> = ops
+        .iter()
+        .enumerate()
+        .map(|(k, o)| {
+            let stride = o.view.strides.first().copied().unwrap_or(0);
+            load(o, k, &format!("(IDX)off{k} + (IDX)(j) * (IDX){stride}"))
+        })
+        .collect();
+    let _ = writeln!(
+        src,
+        "#define ARR_VAL(j) ({})\n",
+        cast_expr(body_t, acc, &format!("f_body({})", loads.join(", ")))
+    );
+    src.push_str(&fill(
+        section(REDUCE, "common"),
+        &[("ACC", ctype(acc).into()), ("IDENT", reduce_ident(rop, acc))],
+    ));
+    let text = fill(
+        SEGMENT.to_string(),
+        &[
+            ("PARAMS", ptext),
+            ("ARGS", args.join(", ")),
+            ("ACC", ctype(acc).into()),
+            ("IDENT", reduce_ident(rop, acc)),
+            ("SHORT", layout.short.to_string()),
+            ("BLOCK", layout.block.to_string()),
+            ("SPLIT", layout.split.to_string()),
+            ("CHUNKS", layout.chunks.to_string()),
+            ("SEGS", layout.segments.to_string()),
+            ("CHUNK", crate::graph::op::SEG_CHUNK.to_string()),
+            ("LANES", lanes.to_string()),
+            ("ORDERED", (layout.ordered() as u8).to_string()),
+        ],
+    );
+    src.push_str(&text);
+    Generated {
+        source: src,
+        params: plist,
+        finish: layout.split > 0,
+        part_bytes: layout.chunks * acc.size_bytes(),
     }
 }

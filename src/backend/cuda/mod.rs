@@ -152,6 +152,14 @@ struct Module {
     error_flag: Option<sys::CUdeviceptr>,
 }
 
+impl Module {
+    /// Another entry point of the module, by name.
+    fn function(&self, name: &str) -> Result<sys::CUfunction, Diagnostic> {
+        let cname = CString::new(name).map_err(|e| cuda_error("naming a kernel", e))?;
+        unsafe { cu::module::get_function(self._module, cname) }.map_err(|e| cuda_error("finding a kernel", e))
+    }
+}
+
 /// One kernel's timing from `profile`.
 #[derive(Clone, Debug)]
 pub struct KernelTiming {
@@ -637,6 +645,7 @@ impl CudaBackend {
 
     fn run_kernel(&self, kp: &KernelPlan, nodes: &HashMap<u64, Rc<Node>>) -> Result<DeviceBuffer, Diagnostic> {
         if let Some(op @ (ReduceOp::Min | ReduceOp::Max | ReduceOp::ArgMin | ReduceOp::ArgMax)) = kp.reduce
+            && !matches!(kp.strategy, Strategy::Segmented { .. })
             && kp.shape[kp.kept..].iter().product::<usize>() == 0
         {
             // as the CPU backend: these reductions have no identity to return
@@ -678,6 +687,18 @@ impl CudaBackend {
             ptrs.push(ptr);
             keep.push(buffer);
         }
+        let mut aux = Vec::with_capacity(kp.aux.len());
+        for o in &kp.aux {
+            let buffer = nodes
+                .get(&o.node)
+                .and_then(|n| n.buffer())
+                .ok_or_else(|| Diagnostic::spanless("E0499", "internal: index buffer not realized"))?;
+            self.ensure_device(&buffer)?;
+            let (ptr, _) = device_ptr(&buffer)
+                .ok_or_else(|| Diagnostic::spanless("E0404", "a buffer belongs to another backend"))?;
+            aux.push(ptr + (o.view.offset * o.dtype.size_bytes()) as u64);
+            keep.push(buffer);
+        }
         let mut values: Vec<u64> = g
             .params
             .iter()
@@ -686,6 +707,7 @@ impl CudaBackend {
                 Param::Part => part.ptr,
                 Param::Ptr(k) => ptrs[k],
                 Param::Off(k) => operands[k].view.offset as u64,
+                Param::Aux(k) => aux[k],
                 Param::Key(k) => match operands[k].source {
                     Source::Random { key, .. } => key,
                     _ => 0,
@@ -702,8 +724,21 @@ impl CudaBackend {
             unsafe { sys::cuEventRecord(*start, std::ptr::null_mut()).result() }
                 .map_err(|e| cuda_error("timing", e))?;
         }
-        self.launch(module.main, kp.grid, kp.block, &mut values)?;
-        if let Some(f) = module.finish {
+        if let Strategy::Segmented { .. } = kp.strategy {
+            for (name, grid) in codegen::segment_launches(kp) {
+                let f = match name {
+                    "arr_main" => module.main,
+                    "arr_finish" => module.finish.unwrap_or(module.main),
+                    other => module.function(other)?,
+                };
+                self.launch(f, grid, 256, &mut values)?;
+            }
+        } else {
+            self.launch(module.main, kp.grid, kp.block, &mut values)?;
+        }
+        if let Some(f) = module.finish
+            && !matches!(kp.strategy, Strategy::Segmented { .. })
+        {
             let grid = match kp.strategy {
                 Strategy::ReduceCols { .. } => (kp.grid.0, 1),
                 Strategy::ReduceAll { .. } => (1, 1),

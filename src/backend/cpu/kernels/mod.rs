@@ -618,7 +618,7 @@ pub fn eval(op: &Op, dtype: DType, shape: &[usize], inputs: &[(&HostData, &View)
         Op::Buffer | Op::Arange { .. } | Op::Random { .. } => 0,
         Op::Copy | Op::Cast | Op::Unary(_) | Op::Reduce { .. } | Op::Scan { .. } => 1,
         Op::Binary(_) | Op::MatMul | Op::Take { .. } => 2,
-        Op::Where => 3,
+        Op::Where | Op::Segment { .. } => 3,
         Op::Concat { .. } => inputs.len().max(1),
     };
     if inputs.len() != arity {
@@ -644,6 +644,7 @@ pub fn eval(op: &Op, dtype: DType, shape: &[usize], inputs: &[(&HostData, &View)
         Op::Arange { start, step } => structural::arange(dtype, n, *start, *step),
         Op::Random { key, dist } => structural::random(dtype, n, *key, *dist)?,
         Op::Take { axis } => structural::take(*axis, inputs[0], inputs[1])?,
+        Op::Segment { op, .. } => reduce::segment(*op, inputs[0], inputs[1])?,
     };
     if out.dtype() != dtype || out.len() != n {
         return Err(internal(format!(

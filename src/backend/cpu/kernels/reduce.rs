@@ -1,7 +1,7 @@
 //! Reductions over any set of axes, and inclusive scans along one axis.
 //! Float sums and products accumulate in f64; min/max propagate NaN.
 
-use super::{CHUNK, Elem, Layout, Num, PAR_THRESHOLD, fill, internal};
+use super::{CHUNK, Elem, Layout, Num, PAR_THRESHOLD, Val, fill, internal};
 use crate::diag::Diagnostic;
 use crate::graph::data::HostData;
 use crate::graph::op::{ReduceOp, ScanOp};
@@ -274,6 +274,98 @@ fn scan_lines<T: Elem, A: Copy + Send + Sync>(
                 acc = step(acc, v);
                 *o = out(acc);
             }
+        }
+    })
+}
+
+/// Ragged segmented reduction: output k reduces the values (a 1-D view)
+/// between offsets[k] and offsets[k + 1]; an empty segment gives the identity.
+pub(super) fn segment(
+    op: ReduceOp,
+    (a, va): (&HostData, &View),
+    (o, vo): (&HostData, &View),
+) -> Result<HostData, Diagnostic> {
+    let offs = match super::gather(o, vo) {
+        HostData::I64(v) => v,
+        other => return Err(internal(format!("segment offsets of dtype {}", other.dtype()))),
+    };
+    let total = va.size() as i64;
+    let valid = va.rank() == 1
+        && offs.first() == Some(&0)
+        && offs.last() == Some(&total)
+        && offs.windows(2).all(|w| w[0] <= w[1]);
+    if !valid {
+        return Err(internal("segment offsets do not cover the values in order"));
+    }
+    let lay = Layout::of(va);
+    Ok(match a {
+        HostData::F32(x) => num_segment(op, x, &lay, &offs)?,
+        HostData::F64(x) => num_segment(op, x, &lay, &offs)?,
+        HostData::I32(x) => num_segment(op, x, &lay, &offs)?,
+        HostData::I64(x) => num_segment(op, x, &lay, &offs)?,
+        HostData::Bool(x) => HostData::Bool(match op {
+            ReduceOp::Sum | ReduceOp::Max | ReduceOp::Any => seg_fold(x, &lay, &offs, false, |acc, v| acc || v, |a| a),
+            ReduceOp::Prod | ReduceOp::Min | ReduceOp::All => seg_fold(x, &lay, &offs, true, |acc, v| acc && v, |a| a),
+            ReduceOp::ArgMin | ReduceOp::ArgMax => return Err(internal("segmented argmin/argmax")),
+        }),
+    })
+}
+
+fn num_segment<T: Num>(op: ReduceOp, x: &[T], lay: &Layout, offs: &[i64]) -> Result<HostData, Diagnostic> {
+    let zero = <T::Acc as Num>::ZERO;
+    let one = <T::Acc as Num>::ONE;
+    // the identities of min and max: +-inf for floats, saturating to the integer limits
+    let (top, bottom) = (
+        T::from_val(Val::F(f64::INFINITY)),
+        T::from_val(Val::F(f64::NEG_INFINITY)),
+    );
+    Ok(match op {
+        ReduceOp::Sum => T::wrap(seg_fold(x, lay, offs, zero, |acc, v| acc.add(v.to_acc()), T::from_acc)),
+        ReduceOp::Prod => T::wrap(seg_fold(x, lay, offs, one, |acc, v| acc.mul(v.to_acc()), T::from_acc)),
+        ReduceOp::Min => T::wrap(seg_fold(
+            x,
+            lay,
+            offs,
+            None,
+            |acc: Option<T>, v| Some(acc.map_or(v, |a| a.minimum(v))),
+            |a| a.unwrap_or(top),
+        )),
+        ReduceOp::Max => T::wrap(seg_fold(
+            x,
+            lay,
+            offs,
+            None,
+            |acc: Option<T>, v| Some(acc.map_or(v, |a| a.maximum(v))),
+            |a| a.unwrap_or(bottom),
+        )),
+        ReduceOp::Any => HostData::Bool(seg_fold(x, lay, offs, false, |acc, v| acc || v != T::ZERO, |a| a)),
+        ReduceOp::All => HostData::Bool(seg_fold(x, lay, offs, true, |acc, v| acc && v != T::ZERO, |a| a)),
+        ReduceOp::ArgMin | ReduceOp::ArgMax => return Err(internal("segmented argmin/argmax")),
+    })
+}
+
+/// Folds each segment in order; segments are spread over threads in chunks
+/// of about `CHUNK` values, so results never depend on the thread count.
+fn seg_fold<T: Elem, A: Copy + Send + Sync, O: Elem>(
+    x: &[T],
+    lay: &Layout,
+    offs: &[i64],
+    init: A,
+    step: impl Fn(A, T) -> A + Sync + Send,
+    finish: impl Fn(A) -> O + Sync + Send,
+) -> Vec<O> {
+    let n = offs.len().saturating_sub(1);
+    let total = offs.last().copied().unwrap_or(0) as usize;
+    let per_chunk = (CHUNK / (total / n.max(1)).max(1)).max(1);
+    fill(n, per_chunk, total >= PAR_THRESHOLD && n > 1, |start, out| {
+        for (k, o) in out.iter_mut().enumerate() {
+            let (lo, hi) = (offs[start + k] as usize, offs[start + k + 1] as usize);
+            let xs = lay.load(x, lo, hi - lo);
+            let mut acc = init;
+            for &v in xs.iter() {
+                acc = step(acc, v);
+            }
+            *o = finish(acc);
         }
     })
 }
