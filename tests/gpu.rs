@@ -807,6 +807,8 @@ fn seg_lengths(rng: &mut Rng, dist: &str, n: usize) -> Vec<i64> {
             },
             "ragged" => 1 + rng.below(63),
             "mixed" => rng.pick(&[0usize, 1, 2, 3, 7, 8, 31, 32, 33, 1000, 5000]),
+            // all short (the tile kernel), many empty
+            "short-mixed" => rng.pick(&[0usize, 0, 0, 1, 2, 3, 7, 8, 31, 32, 33, 1000, 1024]),
             fixed => fixed.parse::<usize>().unwrap_or(1),
         } as i64)
         .collect()
@@ -853,7 +855,9 @@ fn segments_match_cpu() {
         ("33".into(), 1000),
         ("1000".into(), 300),
         ((1usize << 20).to_string(), 3),
-        ("ragged".into(), 50_000),
+        // 4.8M values: more spans than the tile kernel's persistent grid has blocks
+        ("ragged".into(), 150_000),
+        ("short-mixed".into(), 20_000),
         ("mixed".into(), 3000),
         ("skewed".into(), 4000),
     ];

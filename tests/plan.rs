@@ -602,38 +602,70 @@ fn segment_strategy(p: &Plan) -> (arr::graph::op::SegLayout, u32) {
     }
 }
 
+fn segment_tile(p: &Plan) -> u32 {
+    match &p.kernels[0].strategy {
+        Strategy::Segmented { tile, .. } => *tile,
+        other => panic!("expected a segmented kernel, got {other:?}"),
+    }
+}
+
 #[test]
-fn segments_tiny_by_a_thread_each() {
-    // lengths 1..3: a thread per segment
+fn segments_all_short_by_tiles() {
+    // lengths 1..3, all short: one tile kernel, 16 f32 per thread, one block per span here
     let (p, text) = segment_plan(&lengths(1000, |r| 1 + r % 3), ReduceOp::Sum, false);
     assert_eq!(strategies(&p), vec!["segmented"]);
     let (layout, lanes) = segment_strategy(&p);
-    assert_eq!((layout.short, layout.block, layout.split, lanes), (1000, 0, 0, 1));
+    assert_eq!((layout.short, layout.block, layout.split, lanes), (1000, 0, 0, 0));
+    assert_eq!(segment_tile(&p), 4096);
+    let n: i64 = lengths(1000, |r| 1 + r % 3).iter().sum::<usize>() as i64;
+    assert_eq!(layout.spans, (n as usize).div_ceil(arr::graph::op::SEG_SPAN));
+    assert_eq!(p.kernels[0].grid, (layout.spans as u32, 1));
+    let g = codegen::generate(&p.kernels[0]);
+    assert!(g.source.contains("void __launch_bounds__(256, 6) arr_main("));
+    assert!(!g.source.contains("arr_block(") && !g.finish && g.part_bytes == 0);
+    let launches: Vec<&str> = codegen::segment_launches(&p.kernels[0]).iter().map(|l| l.0).collect();
+    assert_eq!(launches, vec!["arr_main"]);
     insta::assert_snapshot!("segment_tiny", text);
 }
 
 #[test]
-fn segments_ragged_short_by_sub_warps() {
-    // lengths 1..63 (mean about 32): 8 lanes per segment, 4 segments per warp, a producer fused
+fn segments_ragged_short_by_tiles_with_a_fused_producer() {
+    // lengths 1..63 (mean about 32), a producer fused
     let (p, text) = segment_plan(&lengths(3000, |r| 1 + r % 63), ReduceOp::Sum, true);
     assert_eq!(
         strategies(&p),
         vec!["segmented"],
         "the producer streams into the reduction"
     );
-    let (layout, lanes) = segment_strategy(&p);
+    let (layout, _) = segment_strategy(&p);
     assert_eq!((layout.short, layout.block, layout.split), (3000, 0, 0));
-    assert_eq!(lanes, 8);
+    assert_eq!(segment_tile(&p), 4096);
     assert!(text.contains("fused ops: add, mul, segsum"), "{text}");
     insta::assert_snapshot!("segment_ragged_fused", text);
 }
 
 #[test]
+fn segments_tiles_shrink_for_wide_accumulators_and_the_grid_is_persistent() {
+    // f64: 8 values per thread, 4 blocks per multiprocessor; many spans share the 132 * 4 blocks
+    let ls = vec![40usize; 200_000];
+    let n: usize = ls.iter().sum();
+    let x = input(&[n]);
+    let s = segment_of(ReduceOp::Max, &x, &ls);
+    let p = plan_of(&[&s]);
+    assert_eq!(segment_tile(&p), 2048);
+    assert_eq!(segment_strategy(&p).0.spans, n.div_ceil(arr::graph::op::SEG_SPAN));
+    assert_eq!(p.kernels[0].grid, (132 * 4, 1));
+    assert!(codegen::generate(&p.kernels[0]).source.contains("__launch_bounds__(256, 4) arr_main("));
+}
+
+#[test]
 fn segments_long_by_a_warp_each() {
-    // 1000-long segments: a full warp each
-    let (p, _) = segment_plan(&[1000; 64], ReduceOp::Max, false);
+    // 1000-long segments beside a longer one (classes): a full warp each
+    let mut ls = vec![1000; 64];
+    ls.push(5000);
+    let (p, _) = segment_plan(&ls, ReduceOp::Max, false);
     let (layout, lanes) = segment_strategy(&p);
-    assert_eq!((layout.short, lanes), (64, 32));
+    assert_eq!((layout.short, layout.block, lanes, segment_tile(&p)), (64, 1, 32, 0));
 }
 
 #[test]
@@ -675,8 +707,36 @@ fn segment_layout_lists_ids_by_class() {
     // ids: short 0, 2, 4; block 3; split 1; then the chunk prefix 0, 5
     assert_eq!(lay, vec![0, 2, 4, 3, 1, 0, 5]);
     let (all_short, lay) = SegLayout::from_offsets(&[0, 3, 3, 10]);
-    assert!(!all_short.ordered() && lay.is_empty());
+    assert!(!all_short.ordered());
+    // all short: one span, all three segments
+    assert_eq!((all_short.spans, lay), (1, vec![0, 3]));
     assert_eq!(all_short.short_mean, 4);
+    let (none, lay) = SegLayout::from_offsets(&[0]);
+    assert_eq!((none.spans, lay), (1, vec![0, 0]));
+}
+
+#[test]
+fn segment_spans_start_at_the_first_segment_at_or_after_each_cut() {
+    use arr::graph::op::{SEG_SPAN, SegLayout};
+    // ragged lengths with runs of empty segments, checked against a plain linear scan
+    let ls = lengths(20_000, |r| if r % 7 == 0 { 0 } else { r % 1025 });
+    let mut offs = vec![0i64];
+    for &l in &ls {
+        offs.push(offs[offs.len() - 1] + l as i64);
+    }
+    let total = offs[offs.len() - 1] as usize;
+    let (layout, lay) = SegLayout::from_offsets(&offs);
+    assert_eq!(layout.spans, total.div_ceil(SEG_SPAN));
+    assert_eq!(lay.len(), layout.spans + 1);
+    let n = ls.len();
+    for (k, &cut) in lay.iter().enumerate() {
+        let want = if k == layout.spans {
+            n
+        } else {
+            (0..n).find(|&s| offs[s] >= (k * SEG_SPAN) as i64).unwrap_or(n)
+        };
+        assert_eq!(cut as usize, want, "cut {k}");
+    }
 }
 
 #[test]

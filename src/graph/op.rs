@@ -151,11 +151,20 @@ pub const SEG_SHORT_MAX: usize = 1024;
 pub const SEG_BLOCK_MAX: usize = 32768;
 pub const SEG_CHUNK: usize = 8192;
 
+/// Values per span of the tile kernel (all segments short): the unit a
+/// backend deals out to its blocks, small enough to balance them.
+pub const SEG_SPAN: usize = 4096;
+
 /// How a ragged reduction's segments fall into length classes, worked out
 /// on the host from the offsets (which the builder validates there anyway).
-/// When every segment is short the layout input is empty and segment k is
-/// group k; otherwise it lists the segment ids class by class (short, block,
-/// split, each in increasing order), then the split segments' chunk prefix
+///
+/// When every segment is short (`spans > 0`), one tile kernel streams all
+/// values: the values are cut into spans of `span` values, each moved
+/// forward to the next segment start so that a span holds whole segments;
+/// the layout input then holds `spans + 1` segment indices (span k is
+/// segments `lay[k]..lay[k + 1]`), found by galloping search, with no sort.
+/// Otherwise it lists the segment ids class by class (short, block, split,
+/// each in increasing order), then the split segments' chunk prefix
 /// (`split + 1` entries: where each split segment's chunks start).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SegLayout {
@@ -170,6 +179,9 @@ pub struct SegLayout {
     pub split: usize,
     pub chunks: usize,
     pub max_len: usize,
+    /// Tile kernel (every segment short): blocks, and values per block before alignment; 0 otherwise.
+    pub spans: usize,
+    pub span: usize,
 }
 
 impl SegLayout {
@@ -177,13 +189,64 @@ impl SegLayout {
     pub fn from_offsets(offsets: &[i64]) -> (SegLayout, Vec<i64>) {
         let n = offsets.len().saturating_sub(1);
         let len = |k: usize| (offsets[k + 1] - offsets[k]).max(0) as usize;
-        let mut ids: [Vec<i64>; 3] = [Vec::new(), Vec::new(), Vec::new()];
-        let (mut short_total, mut max_len) = (0usize, 0usize);
+        // one branch-free pass for the common case (every segment short), classes only otherwise
+        let max_len = offsets.windows(2).map(|w| (w[1] - w[0]).max(0)).max().unwrap_or(0) as usize;
+        let total = offsets.last().copied().unwrap_or(0).max(0) as usize;
+        let (mut short, mut block, mut short_total) = (n, 0usize, total);
+        if max_len > SEG_SHORT_MAX {
+            (short, short_total) = (0, 0);
+            for w in offsets.windows(2) {
+                let l = (w[1] - w[0]).max(0) as usize;
+                if l <= SEG_SHORT_MAX {
+                    short += 1;
+                    short_total += l;
+                } else if l <= SEG_BLOCK_MAX {
+                    block += 1;
+                }
+            }
+        }
+        let mut layout = SegLayout {
+            segments: n,
+            short,
+            short_mean: short_total.div_ceil(short.max(1)),
+            block,
+            split: n - short - block,
+            chunks: 0,
+            max_len,
+            spans: 0,
+            span: 0,
+        };
+        if short == n {
+            // a block per span of values, cut at segment starts: no classes, no sort
+            let span = SEG_SPAN;
+            let spans = total.div_ceil(span).max(1);
+            let mut cuts = Vec::with_capacity(spans + 1);
+            cuts.push(0);
+            let mut s = 0usize;
+            for b in 1..spans {
+                // the first segment starting at or after b * span, searched forward from the last cut
+                let at = (b * span) as i64;
+                let mut step = 1usize;
+                while s + step < n && offsets[s + step] < at {
+                    step *= 2;
+                }
+                let hi = (s + step).min(n);
+                s += offsets[s..hi].partition_point(|&o| o < at);
+                cuts.push(s as i64);
+            }
+            cuts.push(n as i64);
+            layout.spans = spans;
+            layout.span = span;
+            return (layout, cuts);
+        }
+        let mut ids: [Vec<i64>; 3] = [
+            Vec::with_capacity(short),
+            Vec::with_capacity(block),
+            Vec::with_capacity(layout.split),
+        ];
         for k in 0..n {
             let l = len(k);
-            max_len = max_len.max(l);
             let class = if l <= SEG_SHORT_MAX {
-                short_total += l;
                 0
             } else if l <= SEG_BLOCK_MAX {
                 1
@@ -191,18 +254,6 @@ impl SegLayout {
                 2
             };
             ids[class].push(k as i64);
-        }
-        let mut layout = SegLayout {
-            segments: n,
-            short: ids[0].len(),
-            short_mean: short_total.div_ceil(ids[0].len().max(1)),
-            block: ids[1].len(),
-            split: ids[2].len(),
-            chunks: 0,
-            max_len,
-        };
-        if layout.short == n {
-            return (layout, Vec::new());
         }
         let mut prefix = Vec::with_capacity(layout.split + 1);
         let mut chunks = 0usize;

@@ -132,13 +132,17 @@ pub enum Strategy {
     Take {
         axis: usize,
     },
-    /// Ragged segmented reduction, by length class: short segments by
-    /// `lanes` threads each (1: a thread per segment; up to a warp, packed
-    /// into warps at power-of-two lanes, sub-warp shuffles), longer ones by a
-    /// block each (`block_grid` blocks), the longest cut into chunks over
-    /// `split_grid` blocks with a second pass per segment.
+    /// Ragged segmented reduction. When every segment is short (`tile > 0`):
+    /// a block per span of whole segments streams `tile` values at a time
+    /// (coalesced loads, a segmented scan in registers, shuffles and shared
+    /// memory). Otherwise by length class: short segments by `lanes` threads
+    /// each (1: a thread per segment; up to a warp, packed into warps at
+    /// power-of-two lanes, sub-warp shuffles), longer ones by a block each
+    /// (`block_grid` blocks), the longest cut into chunks over `split_grid`
+    /// blocks with a second pass per segment.
     Segmented {
         layout: SegLayout,
+        tile: u32,
         lanes: u32,
         block_grid: u32,
         split_grid: u32,
@@ -848,11 +852,34 @@ impl<'a> Planner<'a> {
     }
 }
 
+/// The segmented tile kernel's values per thread and the resident blocks
+/// per multiprocessor it is built for (its launch bounds; its persistent
+/// grid is this many per multiprocessor): 16 values of 4 bytes with 32-bit
+/// segment ids (34 KiB of shared memory, 6 blocks in 40 registers), else 8
+/// (at most 34 KiB, 4 blocks in 64 registers), under the 48 KiB static limit.
+pub fn seg_tile_shape(index32: bool, acc_bytes: usize) -> (u32, u32) {
+    if index32 && acc_bytes <= 4 { (16, 6) } else { (8, 4) }
+}
+
 /// Sizes a segmented reduction's launches from its length classes.
 fn finish_segment(kp: &mut KernelPlan, layout: SegLayout, device: &DeviceInfo) {
     kp.bytes_read = kp.operands.iter().map(operand_bytes).sum::<u64>() + kp.aux.iter().map(operand_bytes).sum::<u64>();
     kp.index32 = fits_32(kp);
     kp.vec = 1;
+    if layout.spans > 0 {
+        // 8 or 16 values per thread in flight; a persistent grid, each block a contiguous run of spans
+        let (per_thread, per_sm) = seg_tile_shape(kp.index32, kp.out_dtype.size_bytes());
+        let blocks = device.sm_count as u64 * per_sm as u64;
+        kp.grid = ((layout.spans as u64).min(blocks).max(1) as u32, 1);
+        kp.strategy = Strategy::Segmented {
+            layout,
+            tile: 256 * per_thread,
+            lanes: 0,
+            block_grid: 0,
+            split_grid: 0,
+        };
+        return;
+    }
     // lanes per short segment: about four values per lane, a power of two up to a warp
     let lanes = if layout.short_mean <= 4 {
         1
@@ -866,6 +893,7 @@ fn finish_segment(kp: &mut KernelPlan, layout: SegLayout, device: &DeviceInfo) {
     let split_grid = (layout.chunks as u64).min(resident * 4).max(1) as u32;
     kp.strategy = Strategy::Segmented {
         layout,
+        tile: 0,
         lanes,
         block_grid,
         split_grid,
@@ -1081,12 +1109,18 @@ impl fmt::Display for KernelPlan {
             Strategy::Concat { axis } | Strategy::Take { axis } => format!(" (axis {axis})"),
             Strategy::Segmented {
                 layout,
+                tile,
                 lanes,
                 block_grid,
                 split_grid,
             } => {
                 let mut parts = Vec::new();
-                if layout.short > 0 {
+                if *tile > 0 {
+                    parts.push(format!(
+                        "all short (mean length {}) by tiles of {tile} values; {} spans of {} values cut at segment starts",
+                        layout.short_mean, layout.spans, layout.span
+                    ));
+                } else if layout.short > 0 {
                     let who = if *lanes == 1 {
                         "a thread each".to_string()
                     } else if *lanes == 32 {

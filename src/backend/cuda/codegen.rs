@@ -836,11 +836,13 @@ fn special(kp: &KernelPlan) -> Generated {
 }
 
 /// The entry points of a segmented reduction's module, in launch order, with
-/// their grids (all with blocks of 256): short segments, a block per medium
-/// segment, chunks of long ones, then the long segments' finishing pass.
+/// their grids (all with blocks of 256): the tile kernel alone when every
+/// segment is short; otherwise short segments, a block per medium segment,
+/// chunks of long ones, then the long segments' finishing pass.
 pub fn segment_launches(kp: &KernelPlan) -> Vec<(&'static str, (u32, u32))> {
     let Strategy::Segmented {
         layout,
+        tile,
         block_grid,
         split_grid,
         ..
@@ -848,6 +850,9 @@ pub fn segment_launches(kp: &KernelPlan) -> Vec<(&'static str, (u32, u32))> {
     else {
         return Vec::new();
     };
+    if *tile > 0 {
+        return vec![("arr_main", kp.grid)];
+    }
     let mut v = Vec::new();
     if layout.short > 0 {
         v.push(("arr_main", kp.grid));
@@ -863,7 +868,10 @@ pub fn segment_launches(kp: &KernelPlan) -> Vec<(&'static str, (u32, u32))> {
 }
 
 fn segment(kp: &KernelPlan) -> Generated {
-    let Strategy::Segmented { layout, lanes, .. } = &kp.strategy else {
+    let Strategy::Segmented {
+        layout, tile, lanes, ..
+    } = &kp.strategy
+    else {
         return special(kp);
     };
     let rop = kp.reduce.unwrap_or(ReduceOp::Sum);
@@ -906,23 +914,40 @@ fn segment(kp: &KernelPlan) -> Generated {
         section(REDUCE, "common"),
         &[("ACC", ctype(acc).into()), ("IDENT", reduce_ident(rop, acc))],
     ));
-    let text = fill(
-        SEGMENT.to_string(),
-        &[
-            ("PARAMS", ptext),
-            ("ARGS", args.join(", ")),
-            ("ACC", ctype(acc).into()),
-            ("IDENT", reduce_ident(rop, acc)),
-            ("SHORT", layout.short.to_string()),
-            ("BLOCK", layout.block.to_string()),
-            ("SPLIT", layout.split.to_string()),
-            ("CHUNKS", layout.chunks.to_string()),
-            ("SEGS", layout.segments.to_string()),
-            ("CHUNK", crate::graph::op::SEG_CHUNK.to_string()),
-            ("LANES", lanes.to_string()),
-            ("ORDERED", (layout.ordered() as u8).to_string()),
-        ],
-    );
+    let text = if *tile > 0 {
+        fill(
+            section(SEGMENT, "tile"),
+            &[
+                ("PARAMS", ptext),
+                ("ACC", ctype(acc).into()),
+                ("IDENT", reduce_ident(rop, acc)),
+                ("TV", (tile / 256).to_string()),
+                ("SPANS", layout.spans.to_string()),
+                (
+                    "MINB",
+                    crate::plan::seg_tile_shape(kp.index32, acc.size_bytes()).1.to_string(),
+                ),
+            ],
+        )
+    } else {
+        fill(
+            section(SEGMENT, "classes"),
+            &[
+                ("PARAMS", ptext),
+                ("ARGS", args.join(", ")),
+                ("ACC", ctype(acc).into()),
+                ("IDENT", reduce_ident(rop, acc)),
+                ("SHORT", layout.short.to_string()),
+                ("BLOCK", layout.block.to_string()),
+                ("SPLIT", layout.split.to_string()),
+                ("CHUNKS", layout.chunks.to_string()),
+                ("SEGS", layout.segments.to_string()),
+                ("CHUNK", crate::graph::op::SEG_CHUNK.to_string()),
+                ("LANES", lanes.to_string()),
+                ("ORDERED", (layout.ordered() as u8).to_string()),
+            ],
+        )
+    };
     src.push_str(&text);
     Generated {
         source: src,
