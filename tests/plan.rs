@@ -610,44 +610,57 @@ fn segment_tile(p: &Plan) -> u32 {
 }
 
 #[test]
-fn segments_all_short_by_tiles() {
-    // lengths 1..3, all short: one tile kernel, 16 f32 per thread, one block per span here
+fn segments_tiny_by_a_thread_each() {
+    // lengths 1..3: a thread per segment
     let (p, text) = segment_plan(&lengths(1000, |r| 1 + r % 3), ReduceOp::Sum, false);
     assert_eq!(strategies(&p), vec!["segmented"]);
     let (layout, lanes) = segment_strategy(&p);
-    assert_eq!((layout.short, layout.block, layout.split, lanes), (1000, 0, 0, 0));
-    assert_eq!(segment_tile(&p), 4096);
-    let n: i64 = lengths(1000, |r| 1 + r % 3).iter().sum::<usize>() as i64;
-    assert_eq!(layout.spans, (n as usize).div_ceil(arr::graph::op::SEG_SPAN));
-    assert_eq!(p.kernels[0].grid, (layout.spans as u32, 1));
-    let g = codegen::generate(&p.kernels[0]);
-    assert!(g.source.contains("void __launch_bounds__(256, 6) arr_main("));
-    assert!(!g.source.contains("arr_block(") && !g.finish && g.part_bytes == 0);
-    let launches: Vec<&str> = codegen::segment_launches(&p.kernels[0]).iter().map(|l| l.0).collect();
-    assert_eq!(launches, vec!["arr_main"]);
+    assert_eq!((layout.short, layout.block, layout.split, lanes), (1000, 0, 0, 1));
+    assert_eq!(segment_tile(&p), 0);
     insta::assert_snapshot!("segment_tiny", text);
 }
 
 #[test]
-fn segments_ragged_short_by_tiles_with_a_fused_producer() {
-    // lengths 1..63 (mean about 32), a producer fused
+fn segments_ragged_short_by_sub_warps() {
+    // lengths 1..63 (mean about 32): 8 lanes per segment, 4 segments per warp, a producer fused
     let (p, text) = segment_plan(&lengths(3000, |r| 1 + r % 63), ReduceOp::Sum, true);
     assert_eq!(
         strategies(&p),
         vec!["segmented"],
         "the producer streams into the reduction"
     );
-    let (layout, _) = segment_strategy(&p);
+    let (layout, lanes) = segment_strategy(&p);
     assert_eq!((layout.short, layout.block, layout.split), (3000, 0, 0));
-    assert_eq!(segment_tile(&p), 4096);
+    assert_eq!((lanes, segment_tile(&p)), (8, 0));
     assert!(text.contains("fused ops: add, mul, segsum"), "{text}");
     insta::assert_snapshot!("segment_ragged_fused", text);
 }
 
 #[test]
+fn uneven_short_segments_by_tiles() {
+    // all short but uneven (mostly 0..3, some 1000): one tile kernel, 16 f32 per thread
+    let ls = lengths(3000, |r| if r % 50 == 0 { 1000 } else { r % 4 });
+    let (p, text) = segment_plan(&ls, ReduceOp::Sum, false);
+    assert_eq!(strategies(&p), vec!["segmented"]);
+    let (layout, lanes) = segment_strategy(&p);
+    assert_eq!((layout.short, layout.block, layout.split, lanes), (3000, 0, 0, 0));
+    assert_eq!(segment_tile(&p), 4096);
+    let n: usize = ls.iter().sum();
+    assert_eq!(layout.spans, n.div_ceil(arr::graph::op::SEG_SPAN));
+    assert_eq!(p.kernels[0].grid, (layout.spans as u32, 1));
+    let g = codegen::generate(&p.kernels[0]);
+    assert!(g.source.contains("void __launch_bounds__(256, 6) arr_main("));
+    assert!(!g.source.contains("arr_block(") && !g.finish && g.part_bytes == 0);
+    let launches: Vec<&str> = codegen::segment_launches(&p.kernels[0]).iter().map(|l| l.0).collect();
+    assert_eq!(launches, vec!["arr_main"]);
+    insta::assert_snapshot!("segment_uneven_tiles", text);
+}
+
+#[test]
 fn segments_tiles_shrink_for_wide_accumulators_and_the_grid_is_persistent() {
     // f64: 8 values per thread, 4 blocks per multiprocessor; many spans share the 132 * 4 blocks
-    let ls = vec![40usize; 200_000];
+    let mut ls = vec![40usize; 200_000];
+    ls[7] = 1000;
     let n: usize = ls.iter().sum();
     let x = input(&[n]);
     let s = segment_of(ReduceOp::Max, &x, &ls);
@@ -655,7 +668,11 @@ fn segments_tiles_shrink_for_wide_accumulators_and_the_grid_is_persistent() {
     assert_eq!(segment_tile(&p), 2048);
     assert_eq!(segment_strategy(&p).0.spans, n.div_ceil(arr::graph::op::SEG_SPAN));
     assert_eq!(p.kernels[0].grid, (132 * 4, 1));
-    assert!(codegen::generate(&p.kernels[0]).source.contains("__launch_bounds__(256, 4) arr_main("));
+    assert!(
+        codegen::generate(&p.kernels[0])
+            .source
+            .contains("__launch_bounds__(256, 4) arr_main(")
+    );
 }
 
 #[test]
@@ -707,19 +724,27 @@ fn segment_layout_lists_ids_by_class() {
     // ids: short 0, 2, 4; block 3; split 1; then the chunk prefix 0, 5
     assert_eq!(lay, vec![0, 2, 4, 3, 1, 0, 5]);
     let (all_short, lay) = SegLayout::from_offsets(&[0, 3, 3, 10]);
-    assert!(!all_short.ordered());
-    // all short: one span, all three segments
-    assert_eq!((all_short.spans, lay), (1, vec![0, 3]));
+    assert!(!all_short.ordered() && lay.is_empty() && all_short.spans == 0);
     assert_eq!(all_short.short_mean, 4);
-    let (none, lay) = SegLayout::from_offsets(&[0]);
-    assert_eq!((none.spans, lay), (1, vec![0, 0]));
+    // all short but uneven (longest 40 > 4 * mean 7): the tile kernel, one span of all seven segments
+    let (uneven, lay) = SegLayout::from_offsets(&[0, 1, 1, 2, 3, 4, 5, 45]);
+    assert!(!uneven.ordered());
+    assert_eq!((uneven.spans, uneven.short_mean, lay), (1, 7, vec![0, 7]));
 }
 
 #[test]
 fn segment_spans_start_at_the_first_segment_at_or_after_each_cut() {
     use arr::graph::op::{SEG_SPAN, SegLayout};
     // ragged lengths with runs of empty segments, checked against a plain linear scan
-    let ls = lengths(20_000, |r| if r % 7 == 0 { 0 } else { r % 1025 });
+    let ls = lengths(20_000, |r| {
+        if r % 7 == 0 {
+            0
+        } else if r % 5 == 0 {
+            1024
+        } else {
+            r % 9
+        }
+    });
     let mut offs = vec![0i64];
     for &l in &ls {
         offs.push(offs[offs.len() - 1] + l as i64);
