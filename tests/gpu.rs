@@ -747,7 +747,10 @@ fn gpu_matches_cpu() {
                 let l = leaf(&mut rng, dtype, &big, kind);
                 let s = shape.clone();
                 h.case(
-                    &format!("contiguous scan {op:?} axis {axis}{}", if sliced { " of a slice" } else { "" }),
+                    &format!(
+                        "contiguous scan {op:?} axis {axis}{}",
+                        if sliced { " of a slice" } else { "" }
+                    ),
                     &[l],
                     true,
                     move |x| {
@@ -772,9 +775,12 @@ fn gpu_matches_cpu() {
         for dtype in [DType::F32, DType::F64, DType::I32, DType::I64] {
             let l = leaf(&mut rng, dtype, &shape, Values::Signed);
             for op in [ReduceOp::Sum, ReduceOp::Min, ReduceOp::Max] {
-                h.case(&format!("long rows {op:?} axes {axes:?}"), std::slice::from_ref(&l), true, |x| {
-                    red(op, &x[0], &axes)
-                });
+                h.case(
+                    &format!("long rows {op:?} axes {axes:?}"),
+                    std::slice::from_ref(&l),
+                    true,
+                    |x| red(op, &x[0], &axes),
+                );
             }
         }
     }

@@ -547,7 +547,13 @@ fn contiguous_scans_take_a_warp_per_line_or_look_back() {
     // many long rows: a warp per row, 16-byte accesses
     let rows = scan_of(ScanOp::Sum, &rand_f32(&[16384, 16384]), 1);
     let k = last_kernel(&rows);
-    assert_eq!(k.strategy, Strategy::ScanRows { op: ScanOp::Sum, axis: 1 });
+    assert_eq!(
+        k.strategy,
+        Strategy::ScanRows {
+            op: ScanOp::Sum,
+            axis: 1
+        }
+    );
     assert_eq!((k.vec, k.block, k.index32), (4, 256, true));
     insta::assert_snapshot!("scan_rows", explain(&[&rows], &DeviceInfo::reference()));
     // one line of 2^28: 4096-element tiles (256 threads x 4 accesses of 4), a block each
@@ -659,7 +665,10 @@ fn argmin_argmax_take_the_fast_reductions() {
     let k = last_kernel(&rows);
     assert_eq!(k.strategy.name(), "reduce-rows");
     let src = codegen::generate(&k).source;
-    assert!(src.contains("struct ArgAcc { double v; i64 i; }"), "(value, index) pairs");
+    assert!(
+        src.contains("struct ArgAcc { double v; i64 i; }"),
+        "(value, index) pairs"
+    );
     assert!(src.contains("arr_arg(r[l], (i64)(j + l))"), "index of each vector lane");
     assert!(src.contains("out[row] = a.i;"), "stores the index");
     let all = arg(ReduceOp::ArgMin, &input(&[1 << 16]), &[0]);
@@ -667,7 +676,9 @@ fn argmin_argmax_take_the_fast_reductions() {
     assert_eq!(k.strategy.name(), "reduce-all");
     let g = codegen::generate(&k);
     assert!(g.finish);
-    let Strategy::ReduceAll { blocks } = k.strategy else { unreachable!() };
+    let Strategy::ReduceAll { blocks } = k.strategy else {
+        unreachable!()
+    };
     assert_eq!(g.part_bytes, blocks as usize * 16, "16-byte pairs");
     let cols = arg(ReduceOp::ArgMin, &input(&[300, 200]), &[0]);
     assert_eq!(last_kernel(&cols).strategy.name(), "reduce-cols");

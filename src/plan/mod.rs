@@ -814,7 +814,6 @@ impl<'a> Planner<'a> {
         kp.index32 = fits_32(kp);
         let outs: u64 = kp.shape[..kept].iter().product::<usize>() as u64;
         let red: u64 = kp.shape[kept..].iter().product::<usize>() as u64;
-        let rop = kp.reduce.unwrap_or(ReduceOp::Sum);
         let nred = kp.shape.len() - kept;
         let last = kp.shape.len().saturating_sub(1);
         let inner_moves = |k: usize| kp.operands.iter().all(|o| matches!(o.view.strides[k], 0 | 1));
@@ -1160,9 +1159,9 @@ impl fmt::Display for KernelPlan {
         let detail = match &self.strategy {
             Strategy::Sliding { rows } => format!(" ({rows} rows per thread)"),
             Strategy::ReduceAll { blocks } => format!(" ({blocks} partials + finishing block)"),
-            Strategy::ReduceRows { lanes, split } if *split > 1 => format!(
-                " ({lanes} lanes per row, each row split over {split} blocks, the last to finish combines)"
-            ),
+            Strategy::ReduceRows { lanes, split } if *split > 1 => {
+                format!(" ({lanes} lanes per row, each row split over {split} blocks, the last to finish combines)")
+            }
             Strategy::ReduceRows { lanes, .. } => format!(" ({lanes} lanes per row)"),
             Strategy::ReduceCols { split } => format!(" (reduced axis split {split} ways)"),
             Strategy::Scan { op, axis, chunks } => {

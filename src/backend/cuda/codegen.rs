@@ -547,7 +547,11 @@ fn reduce(kp: &KernelPlan) -> Generated {
             .unwrap_or(kp.out_dtype)
     };
     // argmin/argmax carry (value, index) pairs through the same templates
-    let acc_t = if arg { "ArgAcc".to_string() } else { ctype(acc).to_string() };
+    let acc_t = if arg {
+        "ArgAcc".to_string()
+    } else {
+        ctype(acc).to_string()
+    };
     let acc_bytes = if arg { 16 } else { acc.size_bytes() };
     let (ptext, plist) = params(kp, &acc_t);
     let body_ops: Vec<&Operand> = kp.operands.iter().collect();
@@ -678,11 +682,7 @@ fn reduce(kp: &KernelPlan) -> Generated {
         }
         Strategy::ReduceCols { split } => {
             finish = *split > 1;
-            part_bytes = if finish {
-                *split as usize * outs * acc_bytes
-            } else {
-                0
-            };
+            part_bytes = if finish { *split as usize * outs * acc_bytes } else { 0 };
             fill(
                 section(REDUCE, "cols"),
                 &[
