@@ -876,7 +876,6 @@ impl Interp {
     }
 }
 
-
 fn arrays_of(v: &Value) -> Vec<Array> {
     match v {
         Value::Array(a) => vec![a.clone()],
