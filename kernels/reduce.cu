@@ -59,6 +59,47 @@ extern "C" __global__ void __launch_bounds__(1024) arr_main(@PARAMS@) {
     }
 }
 
+//@@ rows_split
+// Few long rows: blockIdx.y is the row, blockIdx.x one of @SPLIT@ slices of
+// it. Each block stores its partial; the last block of a row to finish (a
+// counter per row in this module's globals, reset by that block) combines the
+// row's partials and writes the result.
+__device__ unsigned arr_done[@ROWS@];
+
+extern "C" __global__ void __launch_bounds__(1024) arr_main(@PARAMS@) {
+    __shared__ @ACC@ sh[32];
+    __shared__ bool last;
+    const IDX row = blockIdx.y;
+    const IDX units = (IDX)@LEN@ / @V@;
+    const IDX per = (units + @SPLIT@ - 1) / @SPLIT@;
+    const IDX u0 = (IDX)blockIdx.x * per;
+    const IDX u1 = min(units, u0 + per);
+    {
+@ROW_BASE@
+        @ACC@ a = @IDENT@;
+        for (IDX u = u0 + threadIdx.x; u < u1; u += blockDim.x) {
+            const IDX j = u * @V@;
+@STEP@
+        }
+        a = arr_block_reduce(a, sh);
+        if (threadIdx.x == 0) {
+            part[row * @SPLIT@ + blockIdx.x] = a;
+            __threadfence();
+            last = atomicAdd(&arr_done[row], 1u) == @SPLIT@ - 1;
+            if (last) arr_done[row] = 0;
+        }
+    }
+    __syncthreads();
+    if (!last) return;
+    __threadfence();
+    @ACC@ a = @IDENT@;
+    for (int k = threadIdx.x; k < @SPLIT@; k += blockDim.x) a = arr_comb(a, part[row * @SPLIT@ + k]);
+    a = arr_block_reduce(a, sh);
+    if (threadIdx.x == 0) {
+@STORE@
+    }
+}
+
 //@@ all
 extern "C" __global__ void __launch_bounds__(256) arr_main(@PARAMS@) {
     __shared__ @ACC@ sh[32];

@@ -99,3 +99,176 @@ extern "C" __global__ void __launch_bounds__(256) arr_finish(@PARAMS@) {
         c = arr_comb(c, total);
     }
 }
+
+//@@ scan_warp
+// Pieces of the contiguous scans. For each k < @K@, lane l holds the @V@
+// elements at j0 + (k * 32 + l) * @V@: every access of the warp is one
+// coalesced run of 32 * @V@ elements (16-byte vectors when @V@ > 1), and a
+// warp tile is 32 * @V@ * @K@ consecutive elements of a line. Combines keep
+// earlier elements on the left, as the CPU backend's sequential scan does.
+template <class T> __device__ __forceinline__ T arr_shfl_idx(T v, int src) { return __shfl_sync(0xffffffffu, v, src); }
+template <> __device__ __forceinline__ bool arr_shfl_idx<bool>(bool v, int src) {
+    return __shfl_sync(0xffffffffu, (int)v, src) != 0;
+}
+template <class T> __device__ __forceinline__ T arr_shfl_down(T v, int d) { return __shfl_down_sync(0xffffffffu, v, d); }
+template <> __device__ __forceinline__ bool arr_shfl_down<bool>(bool v, int d) {
+    return __shfl_down_sync(0xffffffffu, (int)v, d) != 0;
+}
+
+__device__ __forceinline__ void arr_scan_load(@T@ (&x)[@K@][@V@], const @T@* __restrict__ src, IDX j0, int lane) {
+    #pragma unroll
+    for (int k = 0; k < @K@; ++k) {
+        const IDX j = j0 + ((IDX)k * 32 + lane) * @V@;
+        if (j < (IDX)@LEN@) {
+            const Vec<@T@, @V@> q = *reinterpret_cast<const Vec<@T@, @V@>*>(src + j);
+            #pragma unroll
+            for (int v = 0; v < @V@; ++v) x[k][v] = q.x[v];
+        } else {
+            #pragma unroll
+            for (int v = 0; v < @V@; ++v) x[k][v] = @IDENT@;
+        }
+    }
+}
+
+__device__ __forceinline__ void arr_scan_store(const @T@ (&x)[@K@][@V@], @T@* __restrict__ dst, IDX j0, int lane) {
+    #pragma unroll
+    for (int k = 0; k < @K@; ++k) {
+        const IDX j = j0 + ((IDX)k * 32 + lane) * @V@;
+        if (j < (IDX)@LEN@) {
+            Vec<@T@, @V@> q;
+            #pragma unroll
+            for (int v = 0; v < @V@; ++v) q.x[v] = x[k][v];
+            *reinterpret_cast<Vec<@T@, @V@>*>(dst + j) = q;
+        }
+    }
+}
+
+// Scans a warp tile in place, starting from `carry` (the combined elements
+// before it); returns the carry after it, in every lane.
+__device__ __forceinline__ @T@ arr_warp_scan(@T@ (&x)[@K@][@V@], int lane, @T@ carry) {
+    #pragma unroll
+    for (int k = 0; k < @K@; ++k) {
+        #pragma unroll
+        for (int v = 1; v < @V@; ++v) x[k][v] = arr_comb(x[k][v - 1], x[k][v]);
+        @T@ s = x[k][@V@ - 1];
+        #pragma unroll
+        for (int d = 1; d < 32; d <<= 1) {
+            const @T@ y = arr_shfl_up(s, d);
+            if (lane >= d) s = arr_comb(y, s);
+        }
+        const @T@ before = arr_shfl_up(s, 1);
+        const @T@ pre = (lane == 0) ? carry : arr_comb(carry, before);
+        #pragma unroll
+        for (int v = 0; v < @V@; ++v) x[k][v] = arr_comb(pre, x[k][v]);
+        carry = arr_comb(carry, arr_shfl_idx(s, 31));
+    }
+    return carry;
+}
+
+//@@ scan_rows
+// A warp per line (warp-uniform loop, so every shuffle sees the whole warp);
+// the carry between warp tiles stays in a register.
+extern "C" __global__ void __launch_bounds__(256) arr_main(@PARAMS@) {
+    const int lane = threadIdx.x & 31;
+    const IDX warps = (IDX)gridDim.x * (blockDim.x >> 5);
+    for (IDX line = ((IDX)blockIdx.x * blockDim.x + threadIdx.x) >> 5; line < (IDX)@LINES@; line += warps) {
+@LINE_BASE@
+        @T@ carry = @IDENT@;
+        for (IDX j0 = 0; j0 < (IDX)@LEN@; j0 += 32 * @V@ * @K@) {
+            @T@ x[@K@][@V@];
+            arr_scan_load(x, p0 + ib, j0, lane);
+            carry = arr_warp_scan(x, lane, carry);
+            arr_scan_store(x, out + ob, j0, lane);
+        }
+    }
+}
+
+//@@ scan_lookback
+// Single pass over few long lines: tile t of a line (8 warp tiles, @TILE@
+// elements) publishes its aggregate, then warp 0 looks back over the earlier
+// tiles of its line, 32 at a time, combining aggregates until it meets an
+// inclusive prefix. Blocks take tiles in the order they start (a ticket), so
+// every tile a block waits on belongs to a block already running. The state
+// lives in this module's globals: flags carry the launch's number (ticket /
+// tiles + 1) in their high bits, so no launch reads an earlier one's state
+// and nothing needs clearing. Low bits: 1 aggregate ready, 2 inclusive ready.
+__device__ @T@ arr_agg[@TOTAL@];
+__device__ @T@ arr_inc[@TOTAL@];
+__device__ unsigned arr_flag[@TOTAL@];
+__device__ unsigned long long arr_ticket;
+
+__device__ __forceinline__ void arr_publish(IDX i, @T@ v, unsigned flag) {
+    if (flag & 2u) arr_inc[i] = v; else arr_agg[i] = v;
+    __threadfence();
+    *(volatile unsigned*)&arr_flag[i] = flag;
+}
+
+extern "C" __global__ void __launch_bounds__(256) arr_main(@PARAMS@) {
+    __shared__ @T@ sh[8];
+    __shared__ unsigned long long sh_ticket;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (threadIdx.x == 0) sh_ticket = atomicAdd(&arr_ticket, 1ULL);
+    __syncthreads();
+    const unsigned long long ticket = sh_ticket;
+    const IDX vid = (IDX)(ticket % (unsigned long long)@TOTAL@);
+    const unsigned tag = (unsigned)(ticket / (unsigned long long)@TOTAL@ + 1ULL) << 2;
+    const IDX line = vid / (IDX)@TILES@, t = vid % (IDX)@TILES@;
+@LINE_BASE@
+    const IDX j0 = t * (IDX)@TILE@ + (IDX)warp * (32 * @V@ * @K@);
+    @T@ x[@K@][@V@];
+    arr_scan_load(x, p0 + ib, j0, lane);
+    const @T@ wtot = arr_warp_scan(x, lane, @IDENT@);
+    if (lane == 0) sh[warp] = wtot;
+    __syncthreads();
+    if (warp == 0) {
+        // the warps' totals: inclusive scan over 8, the tile's aggregate, each warp's prefix
+        @T@ w = (lane < 8) ? sh[lane] : @IDENT@;
+        for (int d = 1; d < 8; d <<= 1) {
+            const @T@ y = arr_shfl_up(w, d);
+            if (lane >= d) w = arr_comb(y, w);
+        }
+        const @T@ agg = arr_shfl_idx(w, 7);
+        const @T@ wbefore = arr_shfl_up(w, 1);
+        @T@ excl = @IDENT@;
+        if (t == 0) {
+            if (lane == 0) arr_publish(vid, agg, tag | 2u);
+        } else {
+            if (lane == 0) arr_publish(vid, agg, tag | 1u);
+            const IDX first_tile = vid - t;
+            for (IDX pos = vid - 1;; pos -= 32) {
+                const IDX i = pos - lane;
+                @T@ v = @IDENT@;
+                unsigned kind = 2u;
+                if (i >= first_tile) {
+                    unsigned f;
+                    do {
+                        f = *(volatile unsigned*)&arr_flag[i];
+                    } while ((f & ~3u) != tag || (f & 3u) == 0u);
+                    kind = f & 3u;
+                    __threadfence();
+                    v = (kind & 2u) ? *(volatile @T@*)&arr_inc[i] : *(volatile @T@*)&arr_agg[i];
+                }
+                const unsigned incl = __ballot_sync(0xffffffffu, (kind & 2u) != 0u);
+                const int stop = __ffs(incl) - 1;
+                if (incl != 0u && lane > stop) v = @IDENT@;
+                // lane 0 is the nearest tile: higher lanes are earlier, so they go on the left
+                for (int d = 1; d < 32; d <<= 1) {
+                    const @T@ y = arr_shfl_down(v, d);
+                    if (lane + d < 32) v = arr_comb(y, v);
+                }
+                excl = arr_comb(arr_shfl_idx(v, 0), excl);
+                if (incl != 0u) break;
+            }
+            if (lane == 0) arr_publish(vid, arr_comb(excl, agg), tag | 2u);
+        }
+        if (lane < 8) sh[lane] = (lane == 0) ? excl : arr_comb(excl, wbefore);
+    }
+    __syncthreads();
+    const @T@ pre = sh[warp];
+    #pragma unroll
+    for (int k = 0; k < @K@; ++k) {
+        #pragma unroll
+        for (int v = 0; v < @V@; ++v) x[k][v] = arr_comb(pre, x[k][v]);
+    }
+    arr_scan_store(x, out + ob, j0, lane);
+}

@@ -713,6 +713,111 @@ fn gpu_matches_cpu() {
             }
         }
     }
+    // contiguous scans: a warp per line and the single-pass look-back; short and long
+    // rows, odd lengths, lines off a vector boundary, every op and dtype
+    for (si, (shape, axis, sliced)) in [
+        (vec![5000, 37], 1, false),
+        (vec![4300, 64], 1, false),
+        (vec![7, 3, 1000], 2, false),
+        (vec![2, 70_001], 1, false),
+        (vec![1 << 20], 0, false),
+        (vec![5, 100_000], 1, false),
+        (vec![3, 40_000], 1, true),
+        (vec![4500, 129], 1, true),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        for dtype in [DType::Bool, DType::F32, DType::F64, DType::I32, DType::I64] {
+            for op in [ScanOp::Sum, ScanOp::Prod, ScanOp::Min, ScanOp::Max] {
+                let len = shape[axis];
+                if op == ScanOp::Prod && dtype == DType::F32 && len > 10_000 {
+                    continue; // long rounded products drift apart by more than any fair tolerance
+                }
+                let kind = match op {
+                    ScanOp::Prod if dtype.is_float() => Values::NearOne,
+                    ScanOp::Min | ScanOp::Max if dtype.is_float() && si % 2 == 1 => Values::WithNan,
+                    _ => Values::Signed,
+                };
+                // a sliced view starts one element into a wider buffer: no 16-byte accesses
+                let mut big = shape.clone();
+                if sliced {
+                    big[axis] += 2;
+                }
+                let l = leaf(&mut rng, dtype, &big, kind);
+                let s = shape.clone();
+                h.case(
+                    &format!(
+                        "contiguous scan {op:?} axis {axis}{}",
+                        if sliced { " of a slice" } else { "" }
+                    ),
+                    &[l],
+                    true,
+                    move |x| {
+                        let input = if sliced {
+                            x[0].with_view(x[0].view.slice_axis(axis, 1, s[axis], 1))
+                        } else {
+                            x[0].clone()
+                        };
+                        Array::pending(Op::Scan { op, axis }, vec![input], dtype, &s, None)
+                    },
+                );
+            }
+        }
+    }
+    // long rows split over several blocks, and argmin/argmax through the row, column and
+    // all-reductions: ties (small integers, booleans, rounded floats) and NaN (first wins)
+    for (shape, axes) in [
+        (vec![8, 1 << 20], vec![1]),
+        (vec![3, 300_001], vec![1]),
+        (vec![2, 3, 100_000], vec![2]),
+    ] {
+        for dtype in [DType::F32, DType::F64, DType::I32, DType::I64] {
+            let l = leaf(&mut rng, dtype, &shape, Values::Signed);
+            for op in [ReduceOp::Sum, ReduceOp::Min, ReduceOp::Max] {
+                h.case(
+                    &format!("long rows {op:?} axes {axes:?}"),
+                    std::slice::from_ref(&l),
+                    true,
+                    |x| red(op, &x[0], &axes),
+                );
+            }
+        }
+    }
+    for (shape, axes) in [
+        (vec![1 << 20], vec![0]),
+        (vec![100_001], vec![0]),
+        (vec![3000, 7], vec![1]),
+        (vec![33, 65], vec![1]),
+        (vec![7, 3000], vec![0]),
+        (vec![200, 300], vec![0]),
+        (vec![64, 20000], vec![1]),
+        (vec![8, 1 << 20], vec![1]),
+        (vec![3, 300_001], vec![1]),
+    ] {
+        for dtype in [DType::Bool, DType::F32, DType::F64, DType::I32, DType::I64] {
+            for (variant, kind) in [("", Values::Signed), (" with NaN", Values::WithNan)] {
+                if !variant.is_empty() && !dtype.is_float() {
+                    continue;
+                }
+                let mut l = leaf(&mut rng, dtype, &shape, kind);
+                // rounded floats: many ties
+                l.data = match l.data {
+                    HostData::F32(v) if variant.is_empty() => HostData::F32(v.into_iter().map(f32::round).collect()),
+                    HostData::F64(v) if variant.is_empty() => HostData::F64(v.into_iter().map(f64::round).collect()),
+                    other => other,
+                };
+                for op in [ReduceOp::ArgMin, ReduceOp::ArgMax] {
+                    h.case(
+                        &format!("{op:?}{variant} axes {axes:?}"),
+                        std::slice::from_ref(&l),
+                        false,
+                        |x| red(op, &x[0], &axes),
+                    );
+                }
+            }
+        }
+    }
     // generators: arange and random (bit-exact uniform)
     for dtype in [DType::F32, DType::F64, DType::I32, DType::I64] {
         h.case("arange", &[], false, |_| {
@@ -932,6 +1037,7 @@ fn segments_timing() {
     let mid = device_rand(&gpu, &[64, 4096, 64], 26);
     let rows = device_rand(&gpu, &[1 << 14, 1 << 14], 27);
     let all = device_rand(&gpu, &[1 << 28], 28);
+    let long_rows = device_rand(&gpu, &[64, 1 << 22], 29);
     type Build<'a> = Box<dyn Fn() -> Array + 'a>;
     let seg = |x: &Array, o: &[i64]| build::segment(ReduceOp::Sum, x, o, None, &(0..0)).expect("segment");
     let scan = |x: &Array, axis: usize| {
@@ -961,6 +1067,16 @@ fn segments_timing() {
         ),
         ("cumsum axis=1 of (16384, 16384)", Box::new(|| scan(&rows, 1))),
         ("cumsum of 2^28", Box::new(|| scan(&all, 0))),
+        ("cumsum axis=1 of (64, 2^22)", Box::new(|| scan(&long_rows, 1))),
+        (
+            "sum axis=1 of (64, 2^22)",
+            Box::new(|| red(ReduceOp::Sum, &long_rows, &[1])),
+        ),
+        (
+            "argmax axis=1 of (16384, 16384)",
+            Box::new(|| red(ReduceOp::ArgMax, &rows, &[1])),
+        ),
+        ("argmin of 2^28", Box::new(|| red(ReduceOp::ArgMin, &all, &[0]))),
     ];
     println!("| workload | kernels | first run ms | median ms | GB/s | % of copy |");
     println!("| --- | --- | --- | --- | --- | --- |");

@@ -6,7 +6,7 @@
 use arr::backend::cuda::codegen;
 use arr::check::dtype::DType;
 use arr::graph::data::HostData;
-use arr::graph::op::{BinaryOp, Distribution, Op, ReduceOp, UnaryOp};
+use arr::graph::op::{BinaryOp, Distribution, Op, ReduceOp, ScanOp, UnaryOp};
 use arr::graph::view::View;
 use arr::graph::{Array, NodeState, pending_in_order};
 use arr::plan::{DeviceInfo, Inst, KernelPlan, Plan, Source, Strategy, explain, plan};
@@ -439,7 +439,7 @@ fn tiny_segments_pack_into_sub_warps() {
     let p = plan_of(&[&s]);
     assert_eq!(
         p.kernels[0].strategy,
-        Strategy::ReduceRows { lanes: 2 },
+        Strategy::ReduceRows { lanes: 2, split: 1 },
         "8 f32 = two float4 per row"
     );
     insta::assert_snapshot!("tiny_segments", explain(&[&s], &DeviceInfo::reference()));
@@ -520,50 +520,174 @@ fn cuda_backend_without_a_gpu_is_a_diagnostic_not_a_panic() {
     }
 }
 
-#[test]
-fn long_scans_are_split_into_chunks() {
-    let a = input(&[1 << 20]);
-    let c = Array::pending(
-        Op::Scan {
-            op: arr::graph::op::ScanOp::Sum,
-            axis: 0,
+fn rand_f32(shape: &[usize]) -> Array {
+    Array::pending(
+        Op::Random {
+            key: 7,
+            dist: Distribution::Uniform,
         },
-        vec![a.clone()],
-        DType::F64,
-        &[1 << 20],
+        vec![],
+        DType::F32,
+        shape,
         None,
-    );
-    let p = plan_of(&[&c]);
+    )
+}
+
+fn scan_of(op: ScanOp, a: &Array, axis: usize) -> Array {
+    Array::pending(Op::Scan { op, axis }, vec![a.clone()], a.dtype(), a.shape(), None)
+}
+
+/// The plan of `out`'s last kernel (after any generator kernels).
+fn last_kernel(out: &Array) -> KernelPlan {
+    plan_of(&[out]).kernels.pop().expect("a kernel")
+}
+
+#[test]
+fn contiguous_scans_take_a_warp_per_line_or_look_back() {
+    // many long rows: a warp per row, 16-byte accesses
+    let rows = scan_of(ScanOp::Sum, &rand_f32(&[16384, 16384]), 1);
+    let k = last_kernel(&rows);
     assert_eq!(
-        p.kernels[0].strategy,
-        Strategy::Scan {
-            op: arr::graph::op::ScanOp::Sum,
-            axis: 0,
-            chunks: 256
+        k.strategy,
+        Strategy::ScanRows {
+            op: ScanOp::Sum,
+            axis: 1
         }
     );
-    assert_eq!(p.kernels[0].grid, (256, 1));
-    // many short lines: a thread each
-    let b = input(&[10000, 16]);
-    let c = Array::pending(
-        Op::Scan {
-            op: arr::graph::op::ScanOp::Max,
-            axis: 1,
-        },
-        vec![b.clone()],
-        DType::F64,
-        &[10000, 16],
-        None,
-    );
-    let p = plan_of(&[&c]);
+    assert_eq!((k.vec, k.block, k.index32), (4, 256, true));
+    insta::assert_snapshot!("scan_rows", explain(&[&rows], &DeviceInfo::reference()));
+    // one line of 2^28: 4096-element tiles (256 threads x 4 accesses of 4), a block each
+    let all = scan_of(ScanOp::Sum, &rand_f32(&[1 << 28]), 0);
+    let k = last_kernel(&all);
     assert_eq!(
-        p.kernels[0].strategy,
+        k.strategy,
+        Strategy::ScanLookback {
+            op: ScanOp::Sum,
+            axis: 0,
+            tiles: 65536
+        }
+    );
+    assert_eq!((k.grid, k.block, k.vec), ((65536, 1), 256, 4));
+    insta::assert_snapshot!("scan_lookback", explain(&[&all], &DeviceInfo::reference()));
+    let src = codegen::generate(&k).source;
+    assert!(src.contains("atomicAdd(&arr_ticket"), "tiles in launch order");
+    assert!(src.contains("__device__ unsigned arr_flag[65536]"), "one flag per tile");
+    // few long rows of f64 (2 per access, 2048 per tile): look-back within each row
+    let few = scan_of(ScanOp::Max, &input(&[3, 50_000]), 1);
+    let k = last_kernel(&few);
+    assert_eq!(
+        k.strategy,
+        Strategy::ScanLookback {
+            op: ScanOp::Max,
+            axis: 1,
+            tiles: 25
+        }
+    );
+    assert_eq!(k.grid, (75, 1));
+    // many medium rows: a warp each
+    let med = scan_of(ScanOp::Prod, &input(&[10000, 100]), 1);
+    assert_eq!(
+        last_kernel(&med).strategy,
+        Strategy::ScanRows {
+            op: ScanOp::Prod,
+            axis: 1
+        }
+    );
+    // a line starting off a vector boundary: scalar (still coalesced) accesses
+    let x = input(&[1, 10001]);
+    let shifted = x.with_view(x.view.slice_axis(1, 1, 10000, 1));
+    let k = last_kernel(&scan_of(ScanOp::Sum, &shifted, 1));
+    assert_eq!((k.strategy.name(), k.vec), ("scan-lookback", 1));
+    // short lines stay a thread each; a strided axis keeps the thread-per-line or chunked scan
+    let short = scan_of(ScanOp::Max, &input(&[10000, 16]), 1);
+    assert_eq!(
+        last_kernel(&short).strategy,
         Strategy::Scan {
-            op: arr::graph::op::ScanOp::Max,
+            op: ScanOp::Max,
             axis: 1,
             chunks: 1
         }
     );
+    let cols = scan_of(ScanOp::Sum, &input(&[20000, 4]), 0);
+    assert_eq!(
+        last_kernel(&cols).strategy,
+        Strategy::Scan {
+            op: ScanOp::Sum,
+            axis: 0,
+            chunks: 5
+        }
+    );
+}
+
+#[test]
+fn few_long_rows_are_split_over_blocks() {
+    // 64 rows of 2^22: 32 blocks per row (2048 blocks), the last of each row finishes it
+    let s = reduce(ReduceOp::Sum, &rand_f32(&[64, 1 << 22]), &[1]);
+    let k = last_kernel(&s);
+    assert_eq!(k.strategy, Strategy::ReduceRows { lanes: 256, split: 32 });
+    assert_eq!((k.grid, k.block, k.vec), ((32, 64), 256, 4));
+    let g = codegen::generate(&k);
+    assert!(!g.finish, "no second launch");
+    assert_eq!(g.part_bytes, 64 * 32 * 4);
+    assert!(g.source.contains("atomicAdd(&arr_done[row], 1u)"));
+    // f64 rows read from a buffer: 16 rows of 2^18, 32 blocks of 8192 each
+    let x = input(&[16, 1 << 18]);
+    let s = reduce(ReduceOp::Sum, &x, &[1]);
+    assert_eq!(last_kernel(&s).strategy, Strategy::ReduceRows { lanes: 256, split: 32 });
+    insta::assert_snapshot!("sum_long_rows", explain(&[&s], &DeviceInfo::reference()));
+    // enough rows to fill the GPU: a block per row, no split
+    let s = reduce(ReduceOp::Sum, &rand_f32(&[2048, 1 << 14]), &[1]);
+    assert_eq!(last_kernel(&s).strategy, Strategy::ReduceRows { lanes: 32, split: 1 });
+    // the split stops while each block still gets at least 8192 elements
+    let x = input(&[4, 40_000]);
+    let s = reduce(ReduceOp::Sum, &x, &[1]);
+    assert_eq!(last_kernel(&s).strategy, Strategy::ReduceRows { lanes: 256, split: 4 });
+    assert_eq!(check(&s, &[&x]).kernels.len(), 1);
+}
+
+fn arg(op: ReduceOp, a: &Array, axes: &[usize]) -> Array {
+    let r = reduce(op, a, axes);
+    Array::pending(
+        Op::Reduce {
+            op,
+            axes: axes.to_vec(),
+        },
+        vec![a.clone()],
+        DType::I64,
+        r.shape(),
+        None,
+    )
+}
+
+#[test]
+fn argmin_argmax_take_the_fast_reductions() {
+    let rows = arg(ReduceOp::ArgMax, &input(&[1000, 64]), &[1]);
+    let k = last_kernel(&rows);
+    assert_eq!(k.strategy.name(), "reduce-rows");
+    let src = codegen::generate(&k).source;
+    assert!(
+        src.contains("struct ArgAcc { double v; i64 i; }"),
+        "(value, index) pairs"
+    );
+    assert!(src.contains("arr_arg(r[l], (i64)(j + l))"), "index of each vector lane");
+    assert!(src.contains("out[row] = a.i;"), "stores the index");
+    let all = arg(ReduceOp::ArgMin, &input(&[1 << 16]), &[0]);
+    let k = last_kernel(&all);
+    assert_eq!(k.strategy.name(), "reduce-all");
+    let g = codegen::generate(&k);
+    assert!(g.finish);
+    let Strategy::ReduceAll { blocks } = k.strategy else {
+        unreachable!()
+    };
+    assert_eq!(g.part_bytes, blocks as usize * 16, "16-byte pairs");
+    let cols = arg(ReduceOp::ArgMin, &input(&[300, 200]), &[0]);
+    assert_eq!(last_kernel(&cols).strategy.name(), "reduce-cols");
+    let long = arg(ReduceOp::ArgMax, &rand_f32(&[8, 1 << 20]), &[1]);
+    assert_eq!(
+        last_kernel(&long).strategy,
+        Strategy::ReduceRows { lanes: 256, split: 128 }
+    );
+    insta::assert_snapshot!("argmax_rows", explain(&[&rows], &DeviceInfo::reference()));
 }
 
 // ---- ragged segmented reductions ----

@@ -107,9 +107,12 @@ pub enum Strategy {
         blocks: u32,
     },
     /// Reduced axis contiguous: `lanes` threads per row (a sub-warp, a warp,
-    /// or with lanes > 32 a whole block per row).
+    /// or with lanes > 32 a whole block per row). With `split` > 1 (few long
+    /// rows) each row is cut over `split` blocks; the last of them to finish
+    /// (a counter per row) combines the row's partials.
     ReduceRows {
         lanes: u32,
+        split: u32,
     },
     /// Reduced axis strided: a thread per kept element, the reduced axis split
     /// over `split` blocks (and a finishing pass) when there are few outputs.
@@ -118,12 +121,28 @@ pub enum Strategy {
     },
     /// A thread per output element, looping over the reduced elements.
     ReduceGeneral,
-    /// Inclusive scan along `axis`: a thread per line, or for long lines
-    /// `chunks` blocks per line (chunk totals, then carry-in and block scans).
+    /// Inclusive scan along a strided `axis`: a thread per line, or for long
+    /// lines `chunks` blocks per line (chunk totals, then carry-in and block scans).
     Scan {
         op: ScanOp,
         axis: usize,
         chunks: u32,
+    },
+    /// Inclusive scan along a contiguous `axis`, many lines: a warp per line,
+    /// coalesced `vec`-wide accesses, warp-shuffle scans of 32 x vec x unroll
+    /// element tiles with the carry kept in a register.
+    ScanRows {
+        op: ScanOp,
+        axis: usize,
+    },
+    /// Inclusive scan along a contiguous `axis`, few long lines: single pass,
+    /// each line cut into `tiles` tiles of `scan_tile` elements, a block per
+    /// tile taken in launch order (a ticket), the carry found by decoupled
+    /// look-back over the earlier tiles' published aggregates (Merrill & Garland).
+    ScanLookback {
+        op: ScanOp,
+        axis: usize,
+        tiles: u32,
     },
     MatMul,
     Concat {
@@ -160,6 +179,8 @@ impl Strategy {
             Strategy::ReduceCols { .. } => "reduce-cols",
             Strategy::ReduceGeneral => "reduce-general",
             Strategy::Scan { .. } => "scan",
+            Strategy::ScanRows { .. } => "scan-rows",
+            Strategy::ScanLookback { .. } => "scan-lookback",
             Strategy::MatMul => "matmul",
             Strategy::Concat { .. } => "concat",
             Strategy::Take { .. } => "take",
@@ -237,6 +258,21 @@ pub struct Plan {
 
 /// Elements of a line one block scans in the chunked scan.
 pub const SCAN_CHUNK: u64 = 4096;
+
+/// Threads of a block in the look-back scan (8 warps).
+pub const SCAN_BLOCK: u32 = 256;
+
+/// Accesses of `vec` elements each that a lane of the contiguous scans holds
+/// per tile: about 64 bytes in flight per lane, at most 32 elements.
+pub fn scan_unroll(vec: u32, elem_bytes: usize) -> u32 {
+    let bytes = (vec as usize * elem_bytes).max(1);
+    ((64 / bytes) as u32).clamp(1, 16).min((32 / vec).max(1))
+}
+
+/// Elements of a line one block scans in the look-back scan.
+pub fn scan_tile(vec: u32, elem_bytes: usize) -> u64 {
+    SCAN_BLOCK as u64 * vec as u64 * scan_unroll(vec, elem_bytes) as u64
+}
 
 /// Plans `nodes` (pending, inputs before consumers) so that every node in
 /// `outputs` ends up materialised.
@@ -539,6 +575,9 @@ impl<'a> Planner<'a> {
             if let Strategy::Scan { op, axis, .. } = kp.strategy {
                 let len = node.shape[axis] as u64;
                 let lines = node.size() as u64 / len.max(1);
+                if plan_contiguous_scan(&mut kp, op, axis, device) {
+                    return kp;
+                }
                 kp.grid = (grid_for(lines, 256, device, 4), 1);
                 // too few lines to fill the GPU with a thread each: split lines into chunks
                 if len >= 2 * SCAN_CHUNK && lines < device.sm_count as u64 * 64 {
@@ -779,13 +818,11 @@ impl<'a> Planner<'a> {
         kp.index32 = fits_32(kp);
         let outs: u64 = kp.shape[..kept].iter().product::<usize>() as u64;
         let red: u64 = kp.shape[kept..].iter().product::<usize>() as u64;
-        let rop = kp.reduce.unwrap_or(ReduceOp::Sum);
-        let arg = matches!(rop, ReduceOp::ArgMin | ReduceOp::ArgMax);
         let nred = kp.shape.len() - kept;
         let last = kp.shape.len().saturating_sub(1);
         let inner_moves = |k: usize| kp.operands.iter().all(|o| matches!(o.view.strides[k], 0 | 1));
         let vec_full = full_vec(kp);
-        if !arg && kept == 0 && red > 0 {
+        if kept == 0 && red > 0 {
             let contiguous = nred == 1
                 && inner_moves(last)
                 && kp
@@ -801,7 +838,7 @@ impl<'a> Planner<'a> {
         // several reduced axes are fine below: the templates unravel the reduced index
         // nred == 0: only size-1 (or no) axes reduced, collapsed away; the row and column
         // templates need a reduced axis to walk
-        if arg || outs == 0 || red == 0 || nred == 0 {
+        if outs == 0 || red == 0 || nred == 0 {
             kp.strategy = Strategy::ReduceGeneral;
             kp.grid = (grid_for(outs, 256, device, 4), 1);
             return;
@@ -823,8 +860,22 @@ impl<'a> Planner<'a> {
                     .clamp(1, 32)) as u32
             };
             kp.vec = if vec_ok { vec_full } else { 1 };
-            kp.strategy = Strategy::ReduceRows { lanes };
-            if lanes > 32 {
+            // too few rows to give every resident block one: cut each row over several blocks
+            let resident = device.resident_blocks(256);
+            let mut split = 1u64;
+            if lanes > 32 && outs <= 65535 {
+                while outs * split < resident && red / (split * 2) >= 8192 && split < 1024 {
+                    split *= 2;
+                }
+            }
+            kp.strategy = Strategy::ReduceRows {
+                lanes,
+                split: split as u32,
+            };
+            if split > 1 {
+                kp.block = lanes;
+                kp.grid = (split as u32, outs as u32);
+            } else if lanes > 32 {
                 kp.block = lanes;
                 kp.grid = (outs.min(65535 * 16) as u32, 1);
             } else {
@@ -850,6 +901,44 @@ impl<'a> Planner<'a> {
         kp.strategy = Strategy::ReduceGeneral;
         kp.grid = (grid_for(outs, 256, device, 4), 1);
     }
+}
+
+/// Picks a contiguous scan (a warp per line, or the single-pass look-back
+/// for few long lines) when the scanned axis moves by 1 in the input and the
+/// output and lines are long enough to fill a warp; false leaves the
+/// thread-per-line and chunked scans to the caller.
+fn plan_contiguous_scan(kp: &mut KernelPlan, op: ScanOp, axis: usize, device: &DeviceInfo) -> bool {
+    let v = kp.operands[0].view.clone();
+    let len = v.shape[axis] as u64;
+    let lines = kp.out_size() as u64 / len.max(1);
+    let out_strides = crate::graph::view::contiguous_strides(&kp.out_shape);
+    if v.strides[axis] != 1 || out_strides[axis] != 1 || len < 32 {
+        return false;
+    }
+    let size = kp.out_dtype.size_bytes();
+    let full = (16 / size.max(1)).max(1);
+    // 16-byte accesses when every line starts on a vector boundary
+    let aligned = len.is_multiple_of(full as u64)
+        && v.offset.is_multiple_of(full)
+        && (0..v.rank()).all(|d| d == axis || v.shape[d] == 1 || v.strides[d] % full as isize == 0);
+    kp.vec = if aligned { full as u32 } else { 1 };
+    let tile = scan_tile(kp.vec, size);
+    kp.index32 = fits_32(kp) && (kp.work() as u64 + tile) < (1u64 << 31);
+    kp.block = SCAN_BLOCK;
+    let tiles = len.div_ceil(tile);
+    // a warp per line fills the GPU once there are enough lines; otherwise cut lines into tiles
+    if lines < device.sm_count as u64 * 32 && len >= 2 * tile && lines * tiles <= u32::MAX as u64 {
+        kp.strategy = Strategy::ScanLookback {
+            op,
+            axis,
+            tiles: tiles as u32,
+        };
+        kp.grid = ((lines * tiles) as u32, 1);
+    } else {
+        kp.strategy = Strategy::ScanRows { op, axis };
+        kp.grid = (grid_for(lines * 32, SCAN_BLOCK, device, 4), 1);
+    }
+    true
 }
 
 /// The segmented tile kernel's values per thread and the resident blocks
@@ -1098,7 +1187,10 @@ impl fmt::Display for KernelPlan {
         let detail = match &self.strategy {
             Strategy::Sliding { rows } => format!(" ({rows} rows per thread)"),
             Strategy::ReduceAll { blocks } => format!(" ({blocks} partials + finishing block)"),
-            Strategy::ReduceRows { lanes } => format!(" ({lanes} lanes per row)"),
+            Strategy::ReduceRows { lanes, split } if *split > 1 => {
+                format!(" ({lanes} lanes per row, each row split over {split} blocks, the last to finish combines)")
+            }
+            Strategy::ReduceRows { lanes, .. } => format!(" ({lanes} lanes per row)"),
             Strategy::ReduceCols { split } => format!(" (reduced axis split {split} ways)"),
             Strategy::Scan { op, axis, chunks } => {
                 format!(
@@ -1106,6 +1198,16 @@ impl fmt::Display for KernelPlan {
                     format!("{op:?}").to_lowercase()
                 )
             }
+            Strategy::ScanRows { op, axis } => format!(
+                " ({} along axis {axis}, a warp per line, {} elements per lane access)",
+                format!("{op:?}").to_lowercase(),
+                self.vec
+            ),
+            Strategy::ScanLookback { op, axis, tiles } => format!(
+                " ({} along axis {axis}, {tiles} tiles of {} per line, decoupled look-back)",
+                format!("{op:?}").to_lowercase(),
+                scan_tile(self.vec, self.out_dtype.size_bytes())
+            ),
             Strategy::Concat { axis } | Strategy::Take { axis } => format!(" (axis {axis})"),
             Strategy::Segmented {
                 layout,

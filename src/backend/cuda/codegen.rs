@@ -72,12 +72,9 @@ fn all_operands(kp: &KernelPlan) -> Vec<&Operand> {
     kp.operands.iter().chain(&kp.epi_operands).collect()
 }
 
-fn params(kp: &KernelPlan, acc: DType) -> (String, Vec<Param>) {
-    let mut text = format!(
-        "{}* __restrict__ out, {}* __restrict__ part",
-        ctype(kp.out_dtype),
-        ctype(acc)
-    );
+/// The kernel's parameter list; `part_t` is the C type of the partials scratch.
+fn params(kp: &KernelPlan, part_t: &str) -> (String, Vec<Param>) {
+    let mut text = format!("{}* __restrict__ out, {part_t}* __restrict__ part", ctype(kp.out_dtype));
     let mut list = vec![Param::Out, Param::Part];
     for (k, o) in all_operands(kp).into_iter().enumerate() {
         if o.source == Source::Buffer {
@@ -404,18 +401,50 @@ fn comb_fn(op: ReduceOp, d: DType) -> String {
     format!("__device__ __forceinline__ {t} arr_comb({t} a, {t} b) {{ return {e}; }}\n")
 }
 
+/// The (value, index) accumulator of argmin/argmax over values of dtype `d`:
+/// a NaN beats every number (the first NaN wins), then the smaller (larger)
+/// value, then the smaller index, as the CPU backend's first-occurrence scan.
+/// Index -1 marks the identity. The order of combining does not matter.
+fn arg_fns(op: ReduceOp, d: DType) -> String {
+    let t = ctype(d);
+    let better = if op == ReduceOp::ArgMin { "<" } else { ">" };
+    format!(
+        "struct ArgAcc {{ {t} v; i64 i; }};
+__device__ __forceinline__ ArgAcc arr_arg({t} v, i64 i) {{ ArgAcc r; r.v = v; r.i = i; return r; }}
+__device__ __forceinline__ ArgAcc arr_arg_ident() {{ return arr_arg(({t})0, -1); }}
+__device__ __forceinline__ ArgAcc arr_comb(ArgAcc a, ArgAcc b) {{
+    if (a.i < 0) return b;
+    if (b.i < 0) return a;
+    const bool an = a.v != a.v, bn = b.v != b.v;
+    if (an || bn) return (an && bn) ? (a.i < b.i ? a : b) : (an ? a : b);
+    if (b.v {better} a.v) return b;
+    if (a.v {better} b.v) return a;
+    return a.i < b.i ? a : b;
+}}
+template <> __device__ __forceinline__ ArgAcc arr_shfl_xor<ArgAcc>(ArgAcc x, int m, int w) {{
+    return arr_arg(arr_shfl_xor(x.v, m, w), arr_shfl_xor(x.i, m, w));
+}}
+"
+    )
+}
+
 /// Generates the module for one kernel plan.
 pub fn generate(kp: &KernelPlan) -> Generated {
     match &kp.strategy {
         Strategy::Map | Strategy::Broadcast | Strategy::Sliding { .. } => elementwise(kp),
-        Strategy::Scan { .. } | Strategy::MatMul | Strategy::Concat { .. } | Strategy::Take { .. } => special(kp),
+        Strategy::Scan { .. }
+        | Strategy::ScanRows { .. }
+        | Strategy::ScanLookback { .. }
+        | Strategy::MatMul
+        | Strategy::Concat { .. }
+        | Strategy::Take { .. } => special(kp),
         Strategy::Segmented { .. } => segment(kp),
         _ => reduce(kp),
     }
 }
 
 fn elementwise(kp: &KernelPlan) -> Generated {
-    let (ptext, plist) = params(kp, kp.out_dtype);
+    let (ptext, plist) = params(kp, ctype(kp.out_dtype));
     let ops = all_operands(kp);
     let rank = kp.shape.len();
     let mut src = header(kp);
@@ -517,7 +546,14 @@ fn reduce(kp: &KernelPlan) -> Generated {
             .map(|s| s.dtype)
             .unwrap_or(kp.out_dtype)
     };
-    let (ptext, plist) = params(kp, acc);
+    // argmin/argmax carry (value, index) pairs through the same templates
+    let acc_t = if arg {
+        "ArgAcc".to_string()
+    } else {
+        ctype(acc).to_string()
+    };
+    let acc_bytes = if arg { 16 } else { acc.size_bytes() };
+    let (ptext, plist) = params(kp, &acc_t);
     let body_ops: Vec<&Operand> = kp.operands.iter().collect();
     let epi_ops: Vec<&Operand> = kp.epi_operands.iter().collect();
     let nb = body_ops.len();
@@ -528,8 +564,14 @@ fn reduce(kp: &KernelPlan) -> Generated {
     if !kp.epilogue.is_empty() {
         src.push_str(&expr_fn("f_epi", &kp.epilogue, &epi_ops, Some(acc)));
     }
-    src.push_str(&comb_fn(rop, acc));
-    let ident = reduce_ident(rop, acc);
+    let ident = if arg {
+        src.push_str(&arg_fns(rop, body_t));
+        "arr_arg_ident()".to_string()
+    } else {
+        src.push_str(&comb_fn(rop, acc));
+        reduce_ident(rop, acc)
+    };
+    let result = if arg { "a.i" } else { "a" };
     let ind = "            ";
     // row bases: kept coordinates from `row`
     let mut row_base = unravel("row", &kp.shape[..kept], 0, ind);
@@ -543,7 +585,7 @@ fn reduce(kp: &KernelPlan) -> Generated {
     // the store recomputes the kept coordinates in its own scope: in some
     // templates it sits outside the block that computed the row bases
     let store = if kp.epilogue.is_empty() {
-        format!("{ind}out[row] = a;\n")
+        format!("{ind}out[row] = {result};\n")
     } else {
         let mut st = format!("{ind}{{\n");
         st.push_str(&unravel("row", &kp.shape[..kept], 0, ind));
@@ -557,7 +599,7 @@ fn reduce(kp: &KernelPlan) -> Generated {
             .enumerate()
             .map(|(e, o)| load(o, nb + e, &format!("e{}", nb + e)))
             .collect();
-        let mut all = vec!["a".to_string()];
+        let mut all = vec![result.to_string()];
         all.extend(args);
         let _ = writeln!(st, "{ind}out[row] = f_epi({});\n{ind}}}", all.join(", "));
         st
@@ -577,23 +619,37 @@ fn reduce(kp: &KernelPlan) -> Generated {
     let step_with = |vec: u32| {
         let mut s = unravel("j", &red_dims, kept, ind);
         s.push_str(&lanes(&body_ops, &step_offs, &inner, vec, "f_body", body_t, ind));
-        let _ = writeln!(
-            s,
-            "{ind}for (int l = 0; l < {vec}; ++l) a = arr_comb(a, {});",
+        let value = if arg {
+            "arr_arg(r[l], (i64)(j + l))".to_string()
+        } else {
             cast_expr(body_t, acc, "r[l]")
-        );
+        };
+        let _ = writeln!(s, "{ind}for (int l = 0; l < {vec}; ++l) a = arr_comb(a, {value});");
         s
     };
     let outs: usize = kp.shape[..kept].iter().product();
     let red: usize = red_dims.iter().product();
     let common = fill(
         section(REDUCE, "common"),
-        &[("ACC", ctype(acc).into()), ("IDENT", ident.clone())],
+        &[("ACC", acc_t.clone()), ("IDENT", ident.clone())],
     );
     let mut finish = false;
     let mut part_bytes = 0;
     let text = match &kp.strategy {
-        Strategy::ReduceRows { lanes } if *lanes <= 32 => fill(
+        Strategy::ReduceRows { split, .. } if *split > 1 => {
+            src.push_str(&common);
+            part_bytes = *split as usize * outs * acc_bytes;
+            fill(
+                section(REDUCE, "rows_split"),
+                &[
+                    ("ROW_BASE", row_base),
+                    ("STEP", step_with(kp.vec)),
+                    ("STORE", store),
+                    ("SPLIT", split.to_string()),
+                ],
+            )
+        }
+        Strategy::ReduceRows { lanes, .. } if *lanes <= 32 => fill(
             section(REDUCE, "rows_warp"),
             &[
                 ("LANES", lanes.to_string()),
@@ -612,7 +668,7 @@ fn reduce(kp: &KernelPlan) -> Generated {
         Strategy::ReduceAll { blocks } => {
             src.push_str(&common);
             finish = true;
-            part_bytes = *blocks as usize * acc.size_bytes();
+            part_bytes = *blocks as usize * acc_bytes;
             fill(
                 section(REDUCE, "all"),
                 &[
@@ -626,11 +682,7 @@ fn reduce(kp: &KernelPlan) -> Generated {
         }
         Strategy::ReduceCols { split } => {
             finish = *split > 1;
-            part_bytes = if finish {
-                *split as usize * outs * acc.size_bytes()
-            } else {
-                0
-            };
+            part_bytes = if finish { *split as usize * outs * acc_bytes } else { 0 };
             fill(
                 section(REDUCE, "cols"),
                 &[
@@ -642,26 +694,16 @@ fn reduce(kp: &KernelPlan) -> Generated {
             )
         }
         _ => {
-            let mut lp = format!("{ind}{} a = {ident};\n", ctype(acc));
-            if arg {
-                let _ = writeln!(lp, "{ind}{} best = 0;", ctype(body_t));
-            }
+            let mut lp = format!("{ind}{acc_t} a = {ident};\n");
             let _ = writeln!(lp, "{ind}for (IDX j = 0; j < (IDX){red}; ++j) {{");
             lp.push_str(&unravel("j", &red_dims, kept, ind));
             lp.push_str(&lanes(&body_ops, &step_offs, &inner, 1, "f_body", body_t, ind));
-            if arg {
-                let better = if rop == ReduceOp::ArgMin {
-                    "r[0] < best"
-                } else {
-                    "r[0] > best"
-                };
-                let _ = writeln!(
-                    lp,
-                    "{ind}if (j == 0 || (!(best != best) && (r[0] != r[0] || {better}))) {{ best = r[0]; a = (i64)j; }}"
-                );
+            let value = if arg {
+                "arr_arg(r[0], (i64)j)".to_string()
             } else {
-                let _ = writeln!(lp, "{ind}a = arr_comb(a, {});", cast_expr(body_t, acc, "r[0]"));
-            }
+                cast_expr(body_t, acc, "r[0]")
+            };
+            let _ = writeln!(lp, "{ind}a = arr_comb(a, {value});");
             let _ = writeln!(lp, "{ind}}}");
             fill(
                 section(REDUCE, "general"),
@@ -673,7 +715,7 @@ fn reduce(kp: &KernelPlan) -> Generated {
         text,
         &[
             ("PARAMS", ptext),
-            ("ACC", ctype(acc).into()),
+            ("ACC", acc_t),
             ("IDENT", ident),
             ("ROWS", outs.to_string()),
             ("LEN", red.to_string()),
@@ -690,13 +732,16 @@ fn reduce(kp: &KernelPlan) -> Generated {
 }
 
 fn special(kp: &KernelPlan) -> Generated {
-    let (ptext, plist) = params(kp, kp.out_dtype);
+    let (ptext, plist) = params(kp, ctype(kp.out_dtype));
     let mut src = header(kp);
     let t = ctype(kp.out_dtype);
     let ind = "        ";
     let mut finish = false;
     let mut part_bytes = 0;
     let text = match &kp.strategy {
+        Strategy::ScanRows { op, axis } | Strategy::ScanLookback { op, axis, .. } => {
+            contiguous_scan(kp, *op, *axis, &mut src)
+        }
         Strategy::Scan { op, axis, chunks } => {
             let rop = match op {
                 ScanOp::Sum => ReduceOp::Sum,
@@ -835,6 +880,53 @@ fn special(kp: &KernelPlan) -> Generated {
     }
 }
 
+fn scan_reduce_op(op: ScanOp) -> ReduceOp {
+    match op {
+        ScanOp::Sum => ReduceOp::Sum,
+        ScanOp::Prod => ReduceOp::Prod,
+        ScanOp::Min => ReduceOp::Min,
+        ScanOp::Max => ReduceOp::Max,
+    }
+}
+
+/// The warp-per-line and look-back scans (`kernels/special.cu`): line bases
+/// from the kept coordinates, the warp tile pieces, then the entry point.
+fn contiguous_scan(kp: &KernelPlan, op: ScanOp, axis: usize, src: &mut String) -> String {
+    let rop = scan_reduce_op(op);
+    let t = kp.out_dtype;
+    src.push_str(&comb_fn(rop, t));
+    let ind = "        ";
+    let v = &kp.operands[0].view;
+    let others: Vec<usize> = (0..v.rank()).filter(|d| *d != axis).collect();
+    let dims: Vec<usize> = others.iter().map(|&d| v.shape[d]).collect();
+    let out_strides = contiguous_strides(&kp.out_shape);
+    let mut lb = unravel("line", &dims, 0, ind);
+    let in_s: Vec<isize> = others.iter().map(|&d| v.strides[d]).collect();
+    let out_s: Vec<isize> = others.iter().map(|&d| out_strides[d]).collect();
+    let _ = writeln!(lb, "{ind}const IDX ib = {};", offset("(IDX)off0", &in_s, 0));
+    let _ = writeln!(lb, "{ind}const IDX ob = {};", offset("(IDX)0", &out_s, 0));
+    let lines: usize = dims.iter().product();
+    let k = crate::plan::scan_unroll(kp.vec, t.size_bytes());
+    let (name, tiles) = match &kp.strategy {
+        Strategy::ScanLookback { tiles, .. } => ("scan_lookback", *tiles as usize),
+        _ => ("scan_rows", 1),
+    };
+    let holes = [
+        ("T", ctype(t).to_string()),
+        ("V", kp.vec.to_string()),
+        ("K", k.to_string()),
+        ("LEN", v.shape[axis].to_string()),
+        ("LINES", lines.to_string()),
+        ("TILES", tiles.to_string()),
+        ("TOTAL", (lines * tiles).to_string()),
+        ("TILE", crate::plan::scan_tile(kp.vec, t.size_bytes()).to_string()),
+        ("IDENT", reduce_ident(rop, t)),
+        ("LINE_BASE", lb),
+    ];
+    src.push_str(&fill(section(SPECIAL, "scan_warp"), &holes));
+    fill(section(SPECIAL, name), &holes)
+}
+
 /// The entry points of a segmented reduction's module, in launch order, with
 /// their grids (all with blocks of 256): the tile kernel alone when every
 /// segment is short; otherwise short segments, a block per medium segment,
@@ -877,7 +969,7 @@ fn segment(kp: &KernelPlan) -> Generated {
     let rop = kp.reduce.unwrap_or(ReduceOp::Sum);
     let acc = kp.out_dtype;
     let body_t = kp.body.last().map(|s| s.dtype).unwrap_or(acc);
-    let (mut ptext, mut plist) = params(kp, acc);
+    let (mut ptext, mut plist) = params(kp, ctype(acc));
     let mut args = vec!["out".to_string(), "part".to_string()];
     for (k, o) in kp.operands.iter().enumerate() {
         if o.source == Source::Buffer {

@@ -248,9 +248,12 @@ fn strategy_label(s: &Strategy) -> String {
     let detail = match s {
         Strategy::Sliding { rows } => format!("({rows} rows)"),
         Strategy::ReduceAll { blocks } => format!("({blocks} blocks)"),
-        Strategy::ReduceRows { lanes } => format!("({lanes} lanes)"),
+        Strategy::ReduceRows { lanes, split: 1 } => format!("({lanes} lanes)"),
+        Strategy::ReduceRows { lanes, split } => format!("({lanes} lanes, split {split})"),
         Strategy::ReduceCols { split } => format!("(split {split})"),
         Strategy::Scan { axis, chunks, .. } => format!("(axis {axis}, {chunks} chunks)"),
+        Strategy::ScanRows { axis, .. } => format!("(axis {axis})"),
+        Strategy::ScanLookback { axis, tiles, .. } => format!("(axis {axis}, {tiles} tiles)"),
         Strategy::Concat { axis } | Strategy::Take { axis } => format!("(axis {axis})"),
         _ => String::new(),
     };
@@ -1120,7 +1123,7 @@ mod tests {
     fn strategy_labels_carry_their_parameters() {
         assert_eq!(strategy_label(&Strategy::Sliding { rows: 8 }), "sliding(8 rows)");
         assert_eq!(
-            strategy_label(&Strategy::ReduceRows { lanes: 32 }),
+            strategy_label(&Strategy::ReduceRows { lanes: 32, split: 1 }),
             "reduce-rows(32 lanes)"
         );
         assert_eq!(strategy_label(&Strategy::Map), "map");
