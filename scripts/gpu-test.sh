@@ -21,10 +21,12 @@ cp "$TEST_BIN" "$DEST/gpu-tests"
 cp "$PROGRAMS_BIN" "$DEST/gpu-programs"
 cp "$CARGO_TARGET_DIR/release/arr" "$DEST/arr"
 strip "$DEST/gpu-tests" "$DEST/gpu-programs" "$DEST/arr" 2>/dev/null || true
+git rev-parse --short HEAD > "$DEST/COMMIT"
 ls -l "$DEST"
 
 cat <<'CMD'
-Run on the device machine (device tool `run`, carry ["target/device"]):
+Run on the device machine (device tool `run`, carry ["target/device"]): the GPU suite,
+every program on CUDA vs CPU, then the benchmark table (bench/run.py, about 2 minutes):
 
-export ARR_CACHE_DIR=/tmp/arr-cache LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; ./target/device/gpu-tests --ignored --test-threads=1 --nocapture 2>&1 | tee $OUT/gpu.log; ./target/device/gpu-programs --ignored --nocapture 2>&1 | tee $OUT/programs.log
+export ARR_CACHE_DIR=/tmp/arr-cache; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; ./target/device/gpu-tests --ignored --test-threads=1 > $OUT/gpu.log 2>&1; grep -E "passed|failed" $OUT/gpu.log | tail -8; ./target/device/gpu-programs --ignored --nocapture > $OUT/programs.log 2>&1; grep "programs on cuda" $OUT/programs.log; ARR_COMMIT=$(cat target/device/COMMIT) python3 bench/run.py --arr target/device/arr --out $OUT/bench 2>&1 | tail -60
 CMD

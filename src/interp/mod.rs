@@ -294,20 +294,9 @@ impl Interp {
                     Some(op) => {
                         let a = self.expect_array(current, &target.span)?;
                         let b = self.expect_array(rhs, &value.span)?;
-                        let r = self.fold(build::binary(
-                            op,
-                            &a,
-                            &b,
-                            (Some(&target.span), Some(&value.span)),
-                            span,
-                        )?)?;
-                        // `x += 1.5` on an int array must not silently change x's dtype (NumPy refuses too).
-                        if op != BinOp::Div && r.dtype() != a.dtype() && !a.weak {
-                            build::cast(&r, a.dtype(), Some(span))
-                        } else {
-                            r
-                        }
-                        .pipe(Value::Array)
+                        // `x += e` rebinds `x` to `x + e`, as in Python: the dtype follows promotion.
+                        let spans = (Some(&target.span), Some(&value.span));
+                        Value::Array(self.fold(build::binary(op, &a, &b, spans, span)?)?)
                     }
                 };
                 self.scope().insert(name.clone(), new);
@@ -887,12 +876,6 @@ impl Interp {
     }
 }
 
-trait Pipe: Sized {
-    fn pipe<T>(self, f: impl FnOnce(Self) -> T) -> T {
-        f(self)
-    }
-}
-impl<T> Pipe for T {}
 
 fn arrays_of(v: &Value) -> Vec<Array> {
     match v {
