@@ -1265,3 +1265,126 @@ fn out_of_memory_is_a_diagnostic() {
         Ok(()) => panic!("2 TiB fitted?"),
     }
 }
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn matmul_matches_cpu() {
+    use arr::graph::build;
+    let gpu = CudaBackend::new().expect("a GPU");
+    println!("device: {}", gpu.describe());
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(1)
+        | 1;
+    println!("seed: {seed}");
+    let mut h = Harness {
+        gpu,
+        cpu: CpuBackend::new(),
+        passed: 0,
+        failed: Vec::new(),
+    };
+    let mut rng = Rng(seed);
+    let mm = |a: &Array, b: &Array| build::matmul(a, b, (None, None), &(0..0)).expect("matmul");
+    let shapes = [
+        (1, 1, 1),
+        (3, 5, 7),
+        (33, 64, 17),
+        (130, 7, 65),
+        (257, 129, 31),
+        (64, 0, 5),
+        (1, 300, 1),
+    ];
+    for dtype in [DType::F32, DType::F64, DType::I32, DType::I64] {
+        for &(m, k, n) in &shapes {
+            let a = leaf(&mut rng, dtype, &[m, k], Values::Signed);
+            let b = leaf(&mut rng, dtype, &[k, n], Values::Signed);
+            let at = leaf(&mut rng, dtype, &[k, m], Values::Signed);
+            let bt = leaf(&mut rng, dtype, &[n, k], Values::Signed);
+            let tag = format!("{dtype} ({m},{k})@({k},{n})");
+            h.case(&format!("matmul {tag}"), &[a.clone(), b.clone()], true, |x| mm(&x[0], &x[1]));
+            h.case(&format!("matmul a.T {tag}"), &[at.clone(), b.clone()], true, |x| {
+                mm(&view(&x[0], x[0].view.permute(&[1, 0])), &x[1])
+            });
+            h.case(&format!("matmul b.T {tag}"), &[a.clone(), bt.clone()], true, |x| {
+                mm(&x[0], &view(&x[1], x[1].view.permute(&[1, 0])))
+            });
+            h.case(&format!("matmul a.T b.T {tag}"), &[at, bt], true, |x| {
+                mm(
+                    &view(&x[0], x[0].view.permute(&[1, 0])),
+                    &view(&x[1], x[1].view.permute(&[1, 0])),
+                )
+            });
+            // a window of a wider buffer: leading dimension above k, a non-zero offset
+            let wide = leaf(&mut rng, dtype, &[m + 1, k + 3], Values::Signed);
+            h.case(&format!("matmul a[1:, 2:k+2] {tag}"), &[wide, b.clone()], true, |x| {
+                let v = x[0].view.slice_axis(0, 1, m, 1).slice_axis(1, 2, k, 1);
+                mm(&view(&x[0], v), &x[1])
+            });
+            // strided both ways and reversed: the generated kernel
+            let (sl, f) = strided_leaf(&mut rng, dtype, &[m, k]);
+            h.case(&format!("matmul a[::2, ::-2] {tag}"), &[sl, b.clone()], true, move |x| {
+                mm(&f(&x[0]), &x[1])
+            });
+            // 1-D operands: vector @ matrix, matrix @ vector, vector @ vector
+            let v = leaf(&mut rng, dtype, &[k], Values::Signed);
+            let w = leaf(&mut rng, dtype, &[k], Values::Signed);
+            h.case(&format!("matmul v@b {tag}"), &[v.clone(), b], true, |x| mm(&x[0], &x[1]));
+            h.case(&format!("matmul a@v {tag}"), &[a, v.clone()], true, |x| mm(&x[0], &x[1]));
+            h.case(&format!("matmul v@w {tag}"), &[v, w], true, |x| mm(&x[0], &x[1]));
+        }
+    }
+    // f32 stays f32-accurate (no TF32): a strict tolerance over a long inner axis
+    let a = leaf(&mut rng, DType::F32, &[256, 1024], Values::Signed);
+    let b = leaf(&mut rng, DType::F32, &[1024, 192], Values::Signed);
+    h.case("matmul f32 (256,1024)@(1024,192) strict", &[a, b], false, |x| mm(&x[0], &x[1]));
+    // a fused producer feeding the product, and the product feeding a fused consumer
+    let a = leaf(&mut rng, DType::F64, &[40, 50], Values::Signed);
+    let b = leaf(&mut rng, DType::F64, &[50, 60], Values::Signed);
+    h.case("exp(matmul(a * 2, b)) - 1", &[a, b], false, |x| {
+        let two = Array::from_host(HostData::F64(vec![2.0]), &[]);
+        let p = mm(&bin(BinaryOp::Mul, &x[0], &two), &x[1]);
+        bin(BinaryOp::Sub, &un(UnaryOp::Exp, &bin(BinaryOp::Mul, &p, &two)), &two)
+    });
+    println!("matmul: {} passed, {} failed", h.passed, h.failed.len());
+    assert!(h.failed.is_empty(), "failures: {:#?}", h.failed);
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn a_loop_plans_once_on_the_gpu() {
+    let gpu = CudaBackend::new().expect("a GPU");
+    let cpu = CpuBackend::new();
+    let one = |n: usize| Array::from_host(HostData::F32(vec![1.0]), &[]).with_view(View {
+        shape: vec![n],
+        strides: vec![0],
+        offset: 0,
+    });
+    let start: Vec<f32> = (0..1000).map(|i| i as f32 * 0.5).collect();
+    let mut x = Array::from_host(HostData::F32(start.clone()), &[1000]);
+    let mut y = Array::from_host(HostData::F32(start), &[1000]);
+    let before = gpu.plan_stats();
+    for i in 0..50 {
+        // x = x + 1.0, then a window that moves by a whole vector each iteration
+        x = Array::pending(Op::Binary(BinaryOp::Add), vec![x, one(1000)], DType::F32, &[1000], None);
+        realize(&gpu, &[&x]).expect("gpu");
+        y = Array::pending(Op::Binary(BinaryOp::Add), vec![y, one(1000)], DType::F32, &[1000], None);
+        realize(&cpu, &[&y]).expect("cpu");
+        let w = x.with_view(x.view.slice_axis(0, 4 * (i % 10), 16, 1));
+        let s = Array::pending(
+            Op::Binary(BinaryOp::Mul),
+            vec![w, one(16)],
+            DType::F32,
+            &[16],
+            None,
+        );
+        realize(&gpu, &[&s]).expect("gpu window");
+    }
+    let after = gpu.plan_stats();
+    println!("plans {} -> {}, hits {} -> {}", before.plans, after.plans, before.hits, after.hits);
+    assert_eq!(after.plans - before.plans, 2, "one plan per distinct graph");
+    assert_eq!(after.hits - before.hits, 98);
+    let got = to_host(&gpu, &x).expect("gpu");
+    let want = to_host(&cpu, &y).expect("cpu");
+    close(DType::F32, &got, &want, false).expect("x + 1.0 fifty times");
+}

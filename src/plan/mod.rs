@@ -10,6 +10,7 @@
 //! materialised when somebody needs it (an output), when two nodes consume
 //! it, or when its consumer is not elementwise (scan, matmul, concat, take).
 
+pub mod cache;
 pub mod view_ops;
 
 use crate::check::dtype::DType;

@@ -10,6 +10,7 @@
 // Diagnostic is the crate's one error type; boxing it here alone would buy nothing.
 #![allow(clippy::result_large_err)]
 
+pub mod blas;
 pub mod codegen;
 
 use crate::check::dtype::DType;
@@ -18,6 +19,7 @@ use crate::graph::data::HostData;
 use crate::graph::op::{Op, ReduceOp};
 use crate::graph::view::View;
 use crate::graph::{Array, Backend, Buffer, DeviceStorage, Node, NodeState, Storage};
+use crate::plan::cache::{CacheStats, PlanCache};
 use crate::plan::{DeviceInfo, KernelPlan, Plan, Source, Strategy};
 use codegen::{Generated, Param};
 use cudarc::driver::result as cu;
@@ -241,6 +243,9 @@ pub struct ProfileSummary {
     pub compiles: u64,
     pub disk_hits: u64,
     pub memory_hits: u64,
+    /// Realizes planned from scratch, and realizes whose plan (and modules) came from the plan cache.
+    pub plans: u64,
+    pub plan_hits: u64,
 }
 
 /// `sliding(8 rows)`, `reduce-rows(32 lanes)`: the strategy and what it was planned with.
@@ -277,6 +282,17 @@ pub struct CudaBackend {
     pub compile_seconds: RefCell<f64>,
     /// NVRTC options from `ARR_NVRTC_OPTS`.
     extra_opts: Vec<String>,
+    /// Plans by graph structure, each kernel with its module: a loop plans once.
+    plans: RefCell<PlanCache<Rc<Prepared>>>,
+    /// cuBLAS, loaded on the first f32/f64 matmul (`Some(None)`: not available).
+    blas: RefCell<Option<Option<Rc<blas::Blas>>>>,
+}
+
+/// What launching a planned kernel again needs: its module and parameter list.
+struct Prepared {
+    module: Rc<Module>,
+    params: Vec<Param>,
+    part_bytes: usize,
 }
 
 fn probe() -> Result<(), Diagnostic> {
@@ -337,6 +353,8 @@ impl CudaBackend {
             extra_opts: std::env::var("ARR_NVRTC_OPTS")
                 .map(|v| v.split_whitespace().map(str::to_string).collect())
                 .unwrap_or_else(|_| vec!["-minimal".to_string()]),
+            plans: RefCell::new(PlanCache::new()),
+            blas: RefCell::new(None),
         })
     }
 
@@ -419,7 +437,22 @@ impl CudaBackend {
             compiles: stats[0],
             disk_hits: stats[1],
             memory_hits: stats[2],
+            plans: self.plan_stats().plans,
+            plan_hits: self.plan_stats().hits,
         }
+    }
+
+    /// Graphs planned from scratch and plans taken from the plan cache.
+    pub fn plan_stats(&self) -> CacheStats {
+        self.plans.borrow().stats
+    }
+
+    /// cuBLAS, loaded on first use; `None` where the library is missing.
+    fn blas(&self) -> Option<Rc<blas::Blas>> {
+        self.blas
+            .borrow_mut()
+            .get_or_insert_with(|| blas::Blas::new().map(Rc::new))
+            .clone()
     }
 
     /// Stops recording and returns the timings since `start_profile`.
@@ -594,17 +627,27 @@ impl CudaBackend {
         if buf.len == 0 {
             return Ok(buf);
         }
-        let r = unsafe {
-            match data {
-                HostData::Bool(v) => {
-                    let bytes: Vec<u8> = v.iter().map(|&b| b as u8).collect();
-                    cu::memcpy_htod_sync(buf.ptr, &bytes)
-                }
-                HostData::I32(v) => cu::memcpy_htod_sync(buf.ptr, v),
-                HostData::I64(v) => cu::memcpy_htod_sync(buf.ptr, v),
-                HostData::F32(v) => cu::memcpy_htod_sync(buf.ptr, v),
-                HostData::F64(v) => cu::memcpy_htod_sync(buf.ptr, v),
+        // A synchronous copy from pageable memory waits for the stream first, so a
+        // statement's scalar literal would wait for every queued kernel. An async
+        // copy on the same (legacy) stream stays ordered and returns once the driver
+        // has staged the bytes, so the host data may go at once. Small copies only:
+        // large ones gain nothing from it.
+        fn put<T>(dst: sys::CUdeviceptr, src: &[T]) -> Result<(), cudarc::driver::DriverError> {
+            if std::mem::size_of_val(src) <= 64 << 10 {
+                unsafe { cu::memcpy_htod_async(dst, src, std::ptr::null_mut()) }
+            } else {
+                unsafe { cu::memcpy_htod_sync(dst, src) }
             }
+        }
+        let r = match data {
+            HostData::Bool(v) => {
+                let bytes: Vec<u8> = v.iter().map(|&b| b as u8).collect();
+                put(buf.ptr, &bytes)
+            }
+            HostData::I32(v) => put(buf.ptr, v),
+            HostData::I64(v) => put(buf.ptr, v),
+            HostData::F32(v) => put(buf.ptr, v),
+            HostData::F64(v) => put(buf.ptr, v),
         };
         r.map_err(|e| cuda_error("copying to the GPU", e))?;
         Ok(buf)
@@ -646,7 +689,16 @@ impl CudaBackend {
         }
     }
 
-    fn run_kernel(&self, kp: &KernelPlan, nodes: &HashMap<u64, Rc<Node>>) -> Result<DeviceBuffer, Diagnostic> {
+    /// Runs one planned kernel into a fresh buffer: cuBLAS for f32/f64
+    /// matmuls it can take, else the generated module (`prepared`, when the
+    /// plan cache has it, skips generating and hashing the source). Returns
+    /// the output and what to cache for the next launch of this kernel.
+    fn run_kernel(
+        &self,
+        kp: &KernelPlan,
+        nodes: &HashMap<u64, Rc<Node>>,
+        prepared: Option<&Rc<Prepared>>,
+    ) -> Result<(DeviceBuffer, Option<Rc<Prepared>>), Diagnostic> {
         if let Some(op @ (ReduceOp::Min | ReduceOp::Max | ReduceOp::ArgMin | ReduceOp::ArgMax)) = kp.reduce
             && !matches!(kp.strategy, Strategy::Segmented { .. })
             && kp.shape[kp.kept..].iter().product::<usize>() == 0
@@ -661,11 +713,8 @@ impl CudaBackend {
         }
         let out = self.alloc(kp.out_dtype, kp.out_size())?;
         if kp.out_size() == 0 {
-            return Ok(out);
+            return Ok((out, None));
         }
-        let g = codegen::generate(kp);
-        let module = self.module(&g)?;
-        let part = self.alloc(DType::Bool, g.part_bytes)?;
         // keep the operand buffers borrowed (alive) until the launch is queued
         let mut keep: Vec<Buffer> = Vec::new();
         let operands: Vec<&crate::plan::Operand> = kp.operands.iter().chain(&kp.epi_operands).collect();
@@ -690,6 +739,40 @@ impl CudaBackend {
             ptrs.push(ptr);
             keep.push(buffer);
         }
+        if let Some(gemm) = blas::gemm_for(kp)
+            && let Some(cublas) = self.blas()
+        {
+            let esz = kp.out_dtype.size_bytes() as u64;
+            let a = ptrs[0] + operands[0].view.offset as u64 * esz;
+            let b = ptrs[1] + operands[1].view.offset as u64 * esz;
+            self.timed(kp, "matmul(cublas)".to_string(), || {
+                if gemm.k == 0 {
+                    // an empty sum: cuBLAS may leave C alone, so write the zeros here
+                    let bytes = kp.out_size() * kp.out_dtype.size_bytes();
+                    return unsafe { sys::cuMemsetD8_v2(out.ptr, 0, bytes).result() }
+                        .map_err(|e| cuda_error("clearing a matrix", e));
+                }
+                cublas
+                    .run(&gemm, kp.out_dtype, a, b, out.ptr)
+                    .map_err(|e| cuda_error("running cuBLAS gemm", e))
+            })?;
+            drop(keep);
+            return Ok((out, None));
+        }
+        let prep = match prepared {
+            Some(p) => p.clone(),
+            None => {
+                let g = codegen::generate(kp);
+                let module = self.module(&g)?;
+                Rc::new(Prepared {
+                    module,
+                    params: g.params,
+                    part_bytes: g.part_bytes,
+                })
+            }
+        };
+        let module = &prep.module;
+        let part = self.alloc(DType::Bool, prep.part_bytes)?;
         let mut aux = Vec::with_capacity(kp.aux.len());
         for o in &kp.aux {
             let buffer = nodes
@@ -702,7 +785,7 @@ impl CudaBackend {
             aux.push(ptr + (o.view.offset * o.dtype.size_bytes()) as u64);
             keep.push(buffer);
         }
-        let mut values: Vec<u64> = g
+        let mut values: Vec<u64> = prep
             .params
             .iter()
             .map(|p| match *p {
@@ -717,63 +800,31 @@ impl CudaBackend {
                 },
             })
             .collect();
-        let timing = self.profile.borrow().is_some();
-        let events = if timing {
-            Some((new_event()?, new_event()?))
-        } else {
-            None
-        };
-        if let Some((start, _)) = &events {
-            unsafe { sys::cuEventRecord(*start, std::ptr::null_mut()).result() }
-                .map_err(|e| cuda_error("timing", e))?;
-        }
-        if let Strategy::Segmented { .. } = kp.strategy {
-            for (name, grid) in codegen::segment_launches(kp) {
-                let f = match name {
-                    "arr_main" => module.main,
-                    "arr_finish" => module.finish.unwrap_or(module.main),
-                    other => module.function(other)?,
+        self.timed(kp, strategy_label(&kp.strategy), || {
+            if let Strategy::Segmented { .. } = kp.strategy {
+                for (name, grid) in codegen::segment_launches(kp) {
+                    let f = match name {
+                        "arr_main" => module.main,
+                        "arr_finish" => module.finish.unwrap_or(module.main),
+                        other => module.function(other)?,
+                    };
+                    self.launch(f, grid, 256, &mut values)?;
+                }
+            } else {
+                self.launch(module.main, kp.grid, kp.block, &mut values)?;
+            }
+            if let Some(f) = module.finish
+                && !matches!(kp.strategy, Strategy::Segmented { .. })
+            {
+                let grid = match kp.strategy {
+                    Strategy::ReduceCols { .. } => (kp.grid.0, 1),
+                    Strategy::ReduceAll { .. } => (1, 1),
+                    _ => kp.grid,
                 };
                 self.launch(f, grid, 256, &mut values)?;
             }
-        } else {
-            self.launch(module.main, kp.grid, kp.block, &mut values)?;
-        }
-        if let Some(f) = module.finish
-            && !matches!(kp.strategy, Strategy::Segmented { .. })
-        {
-            let grid = match kp.strategy {
-                Strategy::ReduceCols { .. } => (kp.grid.0, 1),
-                Strategy::ReduceAll { .. } => (1, 1),
-                _ => kp.grid,
-            };
-            self.launch(f, grid, 256, &mut values)?;
-        }
-        if let Some((start, end)) = events {
-            let mut ms = 0f32;
-            unsafe {
-                sys::cuEventRecord(end, std::ptr::null_mut())
-                    .result()
-                    .map_err(|e| cuda_error("timing", e))?;
-                sys::cuEventSynchronize(end)
-                    .result()
-                    .map_err(|e| cuda_error("running a kernel", e))?;
-                let _ = sys::cuEventElapsedTime_v2(&mut ms, start, end);
-                let _ = sys::cuEventDestroy_v2(start);
-                let _ = sys::cuEventDestroy_v2(end);
-            }
-            if let Some(p) = self.profile.borrow_mut().as_mut() {
-                p.push(KernelTiming {
-                    strategy: strategy_label(&kp.strategy),
-                    output: format!("{}{:?}", kp.out_dtype, kp.out_shape),
-                    ops: kp.ops.join(" "),
-                    grid: (kp.grid.0.max(1), kp.grid.1.max(1)),
-                    block: kp.block,
-                    ms,
-                    bytes: kp.bytes_read + kp.bytes_written,
-                });
-            }
-        }
+            Ok(())
+        })?;
         if let Some(flag) = module.error_flag {
             // integer modulo by zero or negative power: the CPU backend's errors
             let mut v = [0i32];
@@ -791,7 +842,55 @@ impl CudaBackend {
         }
         drop(part);
         drop(keep);
-        Ok(out)
+        Ok((out, Some(prep)))
+    }
+
+    /// Runs `launch` (work queued on the default stream). While profiling,
+    /// brackets it with CUDA events, waits for the end, and records a
+    /// `KernelTiming` for `kp` under `strategy`.
+    fn timed(
+        &self,
+        kp: &KernelPlan,
+        strategy: String,
+        launch: impl FnOnce() -> Result<(), Diagnostic>,
+    ) -> Result<(), Diagnostic> {
+        if self.profile.borrow().is_none() {
+            return launch();
+        }
+        let (start, end) = (new_event()?, new_event()?);
+        let mut ms = 0f32;
+        let run = || -> Result<(), Diagnostic> {
+            unsafe { sys::cuEventRecord(start, std::ptr::null_mut()).result() }.map_err(|e| cuda_error("timing", e))?;
+            launch()?;
+            unsafe {
+                sys::cuEventRecord(end, std::ptr::null_mut())
+                    .result()
+                    .map_err(|e| cuda_error("timing", e))?;
+                sys::cuEventSynchronize(end)
+                    .result()
+                    .map_err(|e| cuda_error("running a kernel", e))?;
+                let _ = sys::cuEventElapsedTime_v2(&mut ms, start, end);
+            }
+            Ok(())
+        };
+        let result = run();
+        unsafe {
+            let _ = sys::cuEventDestroy_v2(start);
+            let _ = sys::cuEventDestroy_v2(end);
+        }
+        result?;
+        if let Some(p) = self.profile.borrow_mut().as_mut() {
+            p.push(KernelTiming {
+                strategy,
+                output: format!("{}{:?}", kp.out_dtype, kp.out_shape),
+                ops: kp.ops.join(" "),
+                grid: (kp.grid.0.max(1), kp.grid.1.max(1)),
+                block: kp.block,
+                ms,
+                bytes: kp.bytes_read + kp.bytes_written,
+            });
+        }
+        Ok(())
     }
 
     /// A contiguous device copy of what `view` sees of `buffer`.
@@ -828,7 +927,12 @@ impl Backend for CudaBackend {
     }
 
     fn execute(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Result<(), Diagnostic> {
-        let plan = crate::plan::plan(nodes, outputs, &self.info);
+        // a loop builds the same graph each iteration: plan and generate it once
+        let planned = self
+            .plans
+            .borrow_mut()
+            .get_or_plan(nodes, outputs, || crate::plan::plan(nodes, outputs, &self.info));
+        let plan = &planned.plan;
         let mut by_id: HashMap<u64, Rc<Node>> = HashMap::new();
         for n in nodes {
             by_id.insert(n.id, n.clone());
@@ -838,13 +942,19 @@ impl Backend for CudaBackend {
                 }
             }
         }
-        for kp in &plan.kernels {
-            let out =
-                self.run_kernel(kp, &by_id)
-                    .map_err(|d| match by_id.get(&kp.output).and_then(|n| n.span.clone()) {
-                        Some(span) => d.or_span(&span),
-                        None => d,
-                    })?;
+        for (k, kp) in plan.kernels.iter().enumerate() {
+            let prepared = self.plans.borrow().payload(planned.entry, k).cloned();
+            let (out, prep) = self.run_kernel(kp, &by_id, prepared.as_ref()).map_err(|d| {
+                match by_id.get(&kp.output).and_then(|n| n.span.clone()) {
+                    Some(span) => d.or_span(&span),
+                    None => d,
+                }
+            })?;
+            if prepared.is_none()
+                && let Some(p) = prep
+            {
+                self.plans.borrow_mut().set_payload(planned.entry, k, p);
+            }
             if let Some(node) = by_id.get(&kp.output) {
                 *node.state.borrow_mut() = NodeState::Ready(Buffer::device(Box::new(out)));
             }
@@ -987,6 +1097,10 @@ pub fn profile_table(timings: &[KernelTiming], summary: &ProfileSummary) -> Stri
         "NVRTC: {} modules compiled in {:.3} s{each}; {} loaded from the disk cache, {} found in memory\n",
         summary.compiles, summary.compile_s, summary.disk_hits, summary.memory_hits
     ));
+    out.push_str(&format!(
+        "plans: {} made, {} plan cache hits\n",
+        summary.plans, summary.plan_hits
+    ));
     out
 }
 
@@ -1018,7 +1132,7 @@ pub fn profile_json(timings: &[KernelTiming], summary: &ProfileSummary) -> Strin
     }
     let gpu_ms: f64 = timings.iter().map(|t| t.ms as f64).sum();
     out.push_str(&format!(
-        "{{\"kind\": \"summary\", \"backend\": {}, \"launches\": {}, \"gpu_ms\": {}, \"copy_gb_s\": {}, \"compile_s\": {}, \"compiles\": {}, \"disk_hits\": {}, \"memory_hits\": {}}}\n",
+        "{{\"kind\": \"summary\", \"backend\": {}, \"launches\": {}, \"gpu_ms\": {}, \"copy_gb_s\": {}, \"compile_s\": {}, \"compiles\": {}, \"disk_hits\": {}, \"memory_hits\": {}, \"plans\": {}, \"plan_hits\": {}}}\n",
         json_str(&summary.device),
         timings.len(),
         json_num(gpu_ms),
@@ -1026,7 +1140,9 @@ pub fn profile_json(timings: &[KernelTiming], summary: &ProfileSummary) -> Strin
         json_num(summary.compile_s),
         summary.compiles,
         summary.disk_hits,
-        summary.memory_hits
+        summary.memory_hits,
+        summary.plans,
+        summary.plan_hits
     ));
     out
 }
@@ -1088,6 +1204,8 @@ mod tests {
             compiles: 2,
             disk_hits: 1,
             memory_hits: 5,
+            plans: 3,
+            plan_hits: 97,
         };
         // median 2 ms: 6 GB/s, half of the 12 GB/s ceiling
         let table = profile_table(&t, &summary);
@@ -1100,6 +1218,7 @@ mod tests {
             ),
             "{table}"
         );
+        assert!(table.contains("plans: 3 made, 97 plan cache hits"), "{table}");
         let json = profile_json(&t, &summary);
         let lines: Vec<&str> = json.lines().collect();
         assert_eq!(lines.len(), 2);
@@ -1114,7 +1233,7 @@ mod tests {
         assert!(lines[0].contains(r#""gb_s": 6, "pct_copy": 50}"#), "{json}");
         assert!(
             lines[1]
-                .contains(r#""copy_gb_s": 12, "compile_s": 0.03, "compiles": 2, "disk_hits": 1, "memory_hits": 5}"#),
+                .contains(r#""copy_gb_s": 12, "compile_s": 0.03, "compiles": 2, "disk_hits": 1, "memory_hits": 5, "plans": 3, "plan_hits": 97}"#),
             "{json}"
         );
     }

@@ -1,0 +1,346 @@
+//! The plan cache: a loop that builds the same graph every iteration plans
+//! (and generates kernel source) once. A pending graph is keyed by its
+//! structure — per node its operation, dtype and shape; per input edge the
+//! producer's position (or the leaf's first-use number) with its dtype, view
+//! shape and strides — and by which nodes are outputs. Node ids, random keys
+//! and the offsets of views onto leaves are left out: a hit re-binds them from
+//! the new graph. Offsets of views between pending nodes stay in the key,
+//! because they decide what fuses.
+//!
+//! Why a leaf's offset can be re-bound: the planner composes a leaf's view
+//! with the (keyed) views between pending nodes, and the composed offset is
+//! the leaf's offset plus a constant; so when every view onto one leaf moves
+//! by the same delta, every operand reading that leaf moves by it too. The
+//! offset-dependent choices (vector width by alignment, 32-bit indexing) are
+//! checked again on the re-bound plan; if one no longer holds it is a miss.
+
+use super::{KernelPlan, Operand, Plan, Source, fits_32};
+use crate::check::dtype::DType;
+use crate::graph::op::Op;
+use crate::graph::{Node, NodeState};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// The structural key of a pending graph plus what a hit re-binds.
+#[derive(Clone, Debug)]
+pub struct Signature {
+    key: Vec<u64>,
+    /// Canonical numbering: the nodes' ids in order, then leaves by first use.
+    ids: Vec<u64>,
+    /// Per input edge onto a leaf, in graph order: (canonical index, view offset).
+    leaf_edges: Vec<(usize, usize)>,
+    /// Random keys by canonical index.
+    random_keys: Vec<(usize, u64)>,
+}
+
+fn dtype_code(d: DType) -> u64 {
+    match d {
+        DType::Bool => 1,
+        DType::I32 => 2,
+        DType::I64 => 3,
+        DType::F32 => 4,
+        DType::F64 => 5,
+    }
+}
+
+/// Tokens for an operation, random keys left out.
+fn op_tokens(op: &Op, key: &mut Vec<u64>) {
+    match op {
+        Op::Buffer => key.push(1),
+        Op::Copy => key.push(2),
+        Op::Cast => key.push(3),
+        Op::Unary(u) => key.extend([4, *u as u64]),
+        Op::Binary(b) => key.extend([5, *b as u64]),
+        Op::Where => key.push(6),
+        Op::MatMul => key.push(7),
+        Op::Random { dist, .. } => key.extend([8, *dist as u64]),
+        Op::Arange { start, step } => key.extend([9, start.to_bits(), step.to_bits()]),
+        Op::Reduce { op, axes } => {
+            key.extend([10, *op as u64, axes.len() as u64]);
+            key.extend(axes.iter().map(|&a| a as u64));
+        }
+        other => {
+            // rarer operations with parameters: their printed form is exact
+            let text = format!("{other:?}");
+            key.extend([11, text.len() as u64]);
+            key.extend(text.as_bytes().chunks(8).map(|c| {
+                let mut b = [0u8; 8];
+                b[..c.len()].copy_from_slice(c);
+                u64::from_le_bytes(b)
+            }));
+        }
+    }
+}
+
+impl Signature {
+    /// The signature of `nodes` (pending, inputs before consumers) with `outputs` materialised.
+    pub fn of(nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Signature {
+        let mut pos: HashMap<u64, usize> = HashMap::with_capacity(nodes.len() * 2);
+        let mut ids: Vec<u64> = Vec::with_capacity(nodes.len() * 2);
+        for (i, n) in nodes.iter().enumerate() {
+            pos.insert(n.id, i);
+            ids.push(n.id);
+        }
+        let mut key = Vec::with_capacity(nodes.len() * 16);
+        key.push(nodes.len() as u64);
+        let mut leaf_edges = Vec::new();
+        let mut random_keys = Vec::new();
+        for (i, n) in nodes.iter().enumerate() {
+            key.push(dtype_code(n.dtype));
+            key.push(n.shape.len() as u64);
+            key.extend(n.shape.iter().map(|&d| d as u64));
+            match &*n.state.borrow() {
+                NodeState::Ready(_) => key.push(0),
+                NodeState::Pending { op, inputs } => {
+                    op_tokens(op, &mut key);
+                    if let Op::Random { key: k, .. } = op {
+                        random_keys.push((i, *k));
+                    }
+                    key.push(inputs.len() as u64);
+                    for a in inputs {
+                        // a producer that is pending here fuses through its view: the offset is structure
+                        let pending_producer = pos
+                            .get(&a.node.id)
+                            .copied()
+                            .filter(|&p| p < nodes.len() && !matches!(&*nodes[p].state.borrow(), NodeState::Ready(_)));
+                        let c = match pos.get(&a.node.id) {
+                            Some(&p) => p,
+                            None => {
+                                let c = ids.len();
+                                pos.insert(a.node.id, c);
+                                ids.push(a.node.id);
+                                c
+                            }
+                        };
+                        key.push(c as u64);
+                        key.push(dtype_code(a.dtype()));
+                        key.push(a.view.shape.len() as u64);
+                        key.extend(a.view.shape.iter().map(|&d| d as u64));
+                        key.extend(a.view.strides.iter().map(|&s| s as u64));
+                        if pending_producer.is_some() {
+                            key.push(a.view.offset as u64);
+                        } else {
+                            leaf_edges.push((c, a.view.offset));
+                        }
+                    }
+                }
+            }
+        }
+        key.push(u64::MAX);
+        let mut outs: Vec<u64> = outputs
+            .iter()
+            .map(|o| pos.get(&o.id).map_or(u64::MAX - 1, |&p| p as u64))
+            .collect();
+        outs.sort_unstable();
+        outs.dedup();
+        key.extend(outs);
+        Signature {
+            key,
+            ids,
+            leaf_edges,
+            random_keys,
+        }
+    }
+}
+
+/// A cached plan with node ids replaced by canonical indices, and what the
+/// backend attached to each kernel (its compiled module).
+struct Entry<T> {
+    template: Plan,
+    leaf_edges: Vec<(usize, usize)>,
+    payload: Vec<Option<T>>,
+}
+
+/// Counts for `--profile` and tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CacheStats {
+    /// Graphs planned from scratch.
+    pub plans: u64,
+    /// Graphs whose plan came from the cache.
+    pub hits: u64,
+}
+
+/// Plans by graph structure, each with a payload per kernel (`T`: whatever
+/// the backend keeps to launch that kernel again without generating it).
+pub struct PlanCache<T> {
+    index: HashMap<Vec<u64>, usize>,
+    entries: Vec<Entry<T>>,
+    pub stats: CacheStats,
+}
+
+/// Entries kept before the cache starts over (a program with more distinct
+/// graph shapes than this is not looping over them).
+const MAX_ENTRIES: usize = 512;
+
+impl<T> Default for PlanCache<T> {
+    fn default() -> Self {
+        PlanCache {
+            index: HashMap::new(),
+            entries: Vec::new(),
+            stats: CacheStats::default(),
+        }
+    }
+}
+
+/// A plan ready to run: from the cache (`entry` names it) or freshly made.
+pub struct Planned {
+    pub plan: Plan,
+    pub entry: usize,
+    pub hit: bool,
+}
+
+impl<T> PlanCache<T> {
+    pub fn new() -> PlanCache<T> {
+        PlanCache::default()
+    }
+
+    /// The plan for `nodes`: re-bound from the cache, or made by `make` and cached.
+    pub fn get_or_plan(
+        &mut self,
+        nodes: &[Rc<Node>],
+        outputs: &[Rc<Node>],
+        make: impl FnOnce() -> Plan,
+    ) -> Planned {
+        let sig = Signature::of(nodes, outputs);
+        if let Some(&e) = self.index.get(&sig.key)
+            && let Some(plan) = self.rebind(e, &sig)
+        {
+            self.stats.hits += 1;
+            return Planned {
+                plan,
+                entry: e,
+                hit: true,
+            };
+        }
+        let plan = make();
+        self.stats.plans += 1;
+        let entry = self.insert(sig, &plan);
+        Planned { plan, entry, hit: false }
+    }
+
+    /// What the backend attached to kernel `k` of entry `entry`.
+    pub fn payload(&self, entry: usize, k: usize) -> Option<&T> {
+        self.entries.get(entry)?.payload.get(k)?.as_ref()
+    }
+
+    pub fn set_payload(&mut self, entry: usize, k: usize, value: T) {
+        if let Some(slot) = self.entries.get_mut(entry).and_then(|e| e.payload.get_mut(k)) {
+            *slot = Some(value);
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    fn insert(&mut self, sig: Signature, plan: &Plan) -> usize {
+        let canon: HashMap<u64, usize> = sig.ids.iter().enumerate().map(|(c, &id)| (id, c)).collect();
+        let Some(template) = map_ids(plan, |id| canon.get(&id).map(|&c| c as u64)) else {
+            // a plan naming a node outside the graph: never cache it
+            return usize::MAX;
+        };
+        if self.entries.len() >= MAX_ENTRIES {
+            self.entries.clear();
+            self.index.clear();
+        }
+        let entry = Entry {
+            payload: (0..plan.kernels.len()).map(|_| None).collect(),
+            template,
+            leaf_edges: sig.leaf_edges,
+        };
+        let e = match self.index.get(&sig.key) {
+            Some(&e) => {
+                self.entries[e] = entry;
+                e
+            }
+            None => {
+                self.entries.push(entry);
+                self.index.insert(sig.key, self.entries.len() - 1);
+                self.entries.len() - 1
+            }
+        };
+        e
+    }
+
+    /// The cached plan with the new graph's ids, offsets and keys, or `None`
+    /// when the new offsets would change a choice the planner made.
+    fn rebind(&self, e: usize, sig: &Signature) -> Option<Plan> {
+        let entry = self.entries.get(e)?;
+        if entry.leaf_edges.len() != sig.leaf_edges.len() {
+            return None;
+        }
+        // one delta per leaf, the same on all its edges
+        let mut delta: HashMap<usize, isize> = HashMap::new();
+        for (&(c, old), &(c2, new)) in entry.leaf_edges.iter().zip(&sig.leaf_edges) {
+            if c != c2 {
+                return None;
+            }
+            let d = new as isize - old as isize;
+            if *delta.entry(c).or_insert(d) != d {
+                return None;
+            }
+        }
+        let mut plan = map_ids(&entry.template, |c| sig.ids.get(c as usize).copied())?;
+        let keys: HashMap<u64, u64> = sig.random_keys.iter().map(|&(c, k)| (sig.ids[c], k)).collect();
+        let leaf = |node: u64| -> isize {
+            delta
+                .iter()
+                .find(|(c, _)| sig.ids.get(**c) == Some(&node))
+                .map_or(0, |(_, d)| *d)
+        };
+        let any_moved = delta.values().any(|&d| d != 0);
+        for kp in &mut plan.kernels {
+            let vec = kp.vec as isize;
+            let mut ok = true;
+            let mut fix = |o: &mut Operand| {
+                if let Source::Random { key, .. } = &mut o.source
+                    && let Some(&k) = keys.get(&o.node)
+                {
+                    *key = k;
+                }
+                if any_moved && o.source == Source::Buffer {
+                    let d = leaf(o.node);
+                    if d != 0 {
+                        let off = o.view.offset as isize + d;
+                        // a vectorised kernel relies on each operand's alignment
+                        if off < 0 || (vec > 1 && d % vec != 0) {
+                            ok = false;
+                        }
+                        o.view.offset = off.max(0) as usize;
+                    }
+                }
+            };
+            kp.operands.iter_mut().for_each(&mut fix);
+            kp.epi_operands.iter_mut().for_each(&mut fix);
+            kp.aux.iter_mut().for_each(&mut fix);
+            if !ok || (any_moved && kp.index32 != fits_32(kp)) {
+                return None;
+            }
+        }
+        Some(plan)
+    }
+}
+
+/// The plan with every node id mapped by `f`; `None` if one does not map.
+fn map_ids(plan: &Plan, f: impl Fn(u64) -> Option<u64>) -> Option<Plan> {
+    let mut out = plan.clone();
+    for kp in &mut out.kernels {
+        map_kernel(kp, &f)?;
+    }
+    Some(out)
+}
+
+fn map_kernel(kp: &mut KernelPlan, f: &impl Fn(u64) -> Option<u64>) -> Option<()> {
+    kp.output = f(kp.output)?;
+    for n in &mut kp.nodes {
+        *n = f(*n)?;
+    }
+    for o in kp.operands.iter_mut().chain(&mut kp.epi_operands).chain(&mut kp.aux) {
+        o.node = f(o.node)?;
+    }
+    Some(())
+}
