@@ -1182,7 +1182,9 @@ fn matmul_matches_cpu() {
             let at = leaf(&mut rng, dtype, &[k, m], Values::Signed);
             let bt = leaf(&mut rng, dtype, &[n, k], Values::Signed);
             let tag = format!("{dtype} ({m},{k})@({k},{n})");
-            h.case(&format!("matmul {tag}"), &[a.clone(), b.clone()], true, |x| mm(&x[0], &x[1]));
+            h.case(&format!("matmul {tag}"), &[a.clone(), b.clone()], true, |x| {
+                mm(&x[0], &x[1])
+            });
             h.case(&format!("matmul a.T {tag}"), &[at.clone(), b.clone()], true, |x| {
                 mm(&view(&x[0], x[0].view.permute(&[1, 0])), &x[1])
             });
@@ -1203,21 +1205,30 @@ fn matmul_matches_cpu() {
             });
             // strided both ways and reversed: the generated kernel
             let (sl, f) = strided_leaf(&mut rng, dtype, &[m, k]);
-            h.case(&format!("matmul a[::2, ::-2] {tag}"), &[sl, b.clone()], true, move |x| {
-                mm(&f(&x[0]), &x[1])
-            });
+            h.case(
+                &format!("matmul a[::2, ::-2] {tag}"),
+                &[sl, b.clone()],
+                true,
+                move |x| mm(&f(&x[0]), &x[1]),
+            );
             // 1-D operands: vector @ matrix, matrix @ vector, vector @ vector
             let v = leaf(&mut rng, dtype, &[k], Values::Signed);
             let w = leaf(&mut rng, dtype, &[k], Values::Signed);
-            h.case(&format!("matmul v@b {tag}"), &[v.clone(), b], true, |x| mm(&x[0], &x[1]));
-            h.case(&format!("matmul a@v {tag}"), &[a, v.clone()], true, |x| mm(&x[0], &x[1]));
+            h.case(&format!("matmul v@b {tag}"), &[v.clone(), b], true, |x| {
+                mm(&x[0], &x[1])
+            });
+            h.case(&format!("matmul a@v {tag}"), &[a, v.clone()], true, |x| {
+                mm(&x[0], &x[1])
+            });
             h.case(&format!("matmul v@w {tag}"), &[v, w], true, |x| mm(&x[0], &x[1]));
         }
     }
     // f32 stays f32-accurate (no TF32): a strict tolerance over a long inner axis
     let a = leaf(&mut rng, DType::F32, &[256, 1024], Values::Signed);
     let b = leaf(&mut rng, DType::F32, &[1024, 192], Values::Signed);
-    h.case("matmul f32 (256,1024)@(1024,192) strict", &[a, b], false, |x| mm(&x[0], &x[1]));
+    h.case("matmul f32 (256,1024)@(1024,192) strict", &[a, b], false, |x| {
+        mm(&x[0], &x[1])
+    });
     // a fused producer feeding the product, and the product feeding a fused consumer
     let a = leaf(&mut rng, DType::F64, &[40, 50], Values::Signed);
     let b = leaf(&mut rng, DType::F64, &[50, 60], Values::Signed);
@@ -1235,11 +1246,13 @@ fn matmul_matches_cpu() {
 fn a_loop_plans_once_on_the_gpu() {
     let gpu = CudaBackend::new().expect("a GPU");
     let cpu = CpuBackend::new();
-    let one = |n: usize| Array::from_host(HostData::F32(vec![1.0]), &[]).with_view(View {
-        shape: vec![n],
-        strides: vec![0],
-        offset: 0,
-    });
+    let one = |n: usize| {
+        Array::from_host(HostData::F32(vec![1.0]), &[]).with_view(View {
+            shape: vec![n],
+            strides: vec![0],
+            offset: 0,
+        })
+    };
     let start: Vec<f32> = (0..1000).map(|i| i as f32 * 0.5).collect();
     let mut x = Array::from_host(HostData::F32(start.clone()), &[1000]);
     let mut y = Array::from_host(HostData::F32(start), &[1000]);
@@ -1251,17 +1264,14 @@ fn a_loop_plans_once_on_the_gpu() {
         y = Array::pending(Op::Binary(BinaryOp::Add), vec![y, one(1000)], DType::F32, &[1000], None);
         realize(&cpu, &[&y]).expect("cpu");
         let w = x.with_view(x.view.slice_axis(0, 4 * (i % 10), 16, 1));
-        let s = Array::pending(
-            Op::Binary(BinaryOp::Mul),
-            vec![w, one(16)],
-            DType::F32,
-            &[16],
-            None,
-        );
+        let s = Array::pending(Op::Binary(BinaryOp::Mul), vec![w, one(16)], DType::F32, &[16], None);
         realize(&gpu, &[&s]).expect("gpu window");
     }
     let after = gpu.plan_stats();
-    println!("plans {} -> {}, hits {} -> {}", before.plans, after.plans, before.hits, after.hits);
+    println!(
+        "plans {} -> {}, hits {} -> {}",
+        before.plans, after.plans, before.hits, after.hits
+    );
     assert_eq!(after.plans - before.plans, 2, "one plan per distinct graph");
     assert_eq!(after.hits - before.hits, 98);
     let got = to_host(&gpu, &x).expect("gpu");

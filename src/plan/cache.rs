@@ -195,12 +195,7 @@ impl<T> PlanCache<T> {
     }
 
     /// The plan for `nodes`: re-bound from the cache, or made by `make` and cached.
-    pub fn get_or_plan(
-        &mut self,
-        nodes: &[Rc<Node>],
-        outputs: &[Rc<Node>],
-        make: impl FnOnce() -> Plan,
-    ) -> Planned {
+    pub fn get_or_plan(&mut self, nodes: &[Rc<Node>], outputs: &[Rc<Node>], make: impl FnOnce() -> Plan) -> Planned {
         let sig = Signature::of(nodes, outputs);
         if let Some(&e) = self.index.get(&sig.key)
             && let Some(plan) = self.rebind(e, &sig)
@@ -215,7 +210,11 @@ impl<T> PlanCache<T> {
         let plan = make();
         self.stats.plans += 1;
         let entry = self.insert(sig, &plan);
-        Planned { plan, entry, hit: false }
+        Planned {
+            plan,
+            entry,
+            hit: false,
+        }
     }
 
     /// What the backend attached to kernel `k` of entry `entry`.
@@ -252,7 +251,7 @@ impl<T> PlanCache<T> {
             template,
             leaf_edges: sig.leaf_edges,
         };
-        let e = match self.index.get(&sig.key) {
+        match self.index.get(&sig.key) {
             Some(&e) => {
                 self.entries[e] = entry;
                 e
@@ -262,8 +261,7 @@ impl<T> PlanCache<T> {
                 self.index.insert(sig.key, self.entries.len() - 1);
                 self.entries.len() - 1
             }
-        };
-        e
+        }
     }
 
     /// The cached plan with the new graph's ids, offsets and keys, or `None`

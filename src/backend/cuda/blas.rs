@@ -180,13 +180,7 @@ mod tests {
             })
         );
         // the transpose of a contiguous (5, 3): strides (1, 3) -> op T with ld 3
-        assert_eq!(
-            layout(3, 5, [1, 3]),
-            Some(Layout {
-                transpose: true,
-                ld: 3
-            })
-        );
+        assert_eq!(layout(3, 5, [1, 3]), Some(Layout { transpose: true, ld: 3 }));
         // a column slice of a (3, 8) buffer keeps ld 8
         assert_eq!(
             layout(3, 5, [8, 1]),
