@@ -77,29 +77,21 @@ fn format_element(data: &HostData, i: usize, mode: FloatMode) -> String {
         HostData::I32(v) => v[i].to_string(),
         HostData::I64(v) => v[i].to_string(),
         // Each dtype's own Display/LowerExp gives its shortest round-trip digits.
-        HostData::F32(v) => {
-            let x = v[i];
-            float_text(
-                x.is_nan(),
-                x.is_infinite(),
-                x < 0.0,
-                mode,
-                || format!("{x}"),
-                || format!("{x:e}"),
-            )
-        }
-        HostData::F64(v) => {
-            let x = v[i];
-            float_text(
-                x.is_nan(),
-                x.is_infinite(),
-                x < 0.0,
-                mode,
-                || format!("{x}"),
-                || format!("{x:e}"),
-            )
-        }
+        HostData::F32(v) => float_element(v[i], v[i] as f64, mode),
+        HostData::F64(v) => float_element(v[i], v[i], mode),
     }
+}
+
+/// One float in its own dtype's shortest digits; `wide` is the same value as f64 for the tests.
+fn float_element<T: std::fmt::Display + std::fmt::LowerExp>(x: T, wide: f64, mode: FloatMode) -> String {
+    float_text(
+        wide.is_nan(),
+        wide.is_infinite(),
+        wide < 0.0,
+        mode,
+        || format!("{x}"),
+        || format!("{x:e}"),
+    )
 }
 
 fn float_text(

@@ -198,6 +198,25 @@ struct Harness {
 }
 
 impl Harness {
+    /// A GPU and the CPU reference, and a fresh seed (printed, so a failure can be replayed).
+    fn start() -> (Harness, Rng) {
+        let gpu = CudaBackend::new().unwrap_or_else(|e| panic!("no GPU: {e}"));
+        println!("device: {}", gpu.describe());
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1)
+            | 1;
+        println!("seed: {seed}");
+        let h = Harness {
+            gpu,
+            cpu: CpuBackend::new(),
+            passed: 0,
+            failed: Vec::new(),
+        };
+        (h, Rng(seed))
+    }
+
     /// Builds the graph twice (once per backend) from the same leaves and compares.
     fn case(&mut self, name: &str, leaves: &[Leaf], loose: bool, build: impl Fn(&[Array]) -> Array) {
         let mk = |l: &Leaf| Array::from_host(l.data.clone(), &l.shape);
@@ -273,24 +292,7 @@ fn strided_leaf(rng: &mut Rng, dtype: DType, shape: &[usize]) -> (Leaf, impl Fn(
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn gpu_matches_cpu() {
-    let gpu = match CudaBackend::new() {
-        Ok(g) => g,
-        Err(e) => panic!("no GPU: {e}"),
-    };
-    println!("device: {}", gpu.describe());
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(1)
-        | 1;
-    println!("seed: {seed}");
-    let mut h = Harness {
-        gpu,
-        cpu: CpuBackend::new(),
-        passed: 0,
-        failed: Vec::new(),
-    };
-    let mut rng = Rng(seed);
+    let (mut h, mut rng) = Harness::start();
     let t0 = Instant::now();
 
     // elementwise binary with broadcasting, every numeric dtype, ranks 0..5
@@ -931,21 +933,7 @@ fn offsets_of(lengths: &[i64]) -> Vec<i64> {
 #[ignore = "needs an NVIDIA GPU"]
 fn segments_match_cpu() {
     use arr::graph::build;
-    let gpu = CudaBackend::new().expect("a GPU");
-    println!("device: {}", gpu.describe());
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(1)
-        | 1;
-    println!("seed: {seed}");
-    let mut h = Harness {
-        gpu,
-        cpu: CpuBackend::new(),
-        passed: 0,
-        failed: Vec::new(),
-    };
-    let mut rng = Rng(seed);
+    let (mut h, mut rng) = Harness::start();
     let t0 = Instant::now();
     // (distribution, segments): fixed lengths 0..2^20, ragged, mixed and skewed
     let dists: Vec<(String, usize)> = vec![
@@ -1270,21 +1258,7 @@ fn out_of_memory_is_a_diagnostic() {
 #[ignore = "needs an NVIDIA GPU"]
 fn matmul_matches_cpu() {
     use arr::graph::build;
-    let gpu = CudaBackend::new().expect("a GPU");
-    println!("device: {}", gpu.describe());
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(1)
-        | 1;
-    println!("seed: {seed}");
-    let mut h = Harness {
-        gpu,
-        cpu: CpuBackend::new(),
-        passed: 0,
-        failed: Vec::new(),
-    };
-    let mut rng = Rng(seed);
+    let (mut h, mut rng) = Harness::start();
     let mm = |a: &Array, b: &Array| build::matmul(a, b, (None, None), &(0..0)).expect("matmul");
     let shapes = [
         (1, 1, 1),

@@ -482,13 +482,7 @@ fn elementwise(kp: &KernelPlan) -> Generated {
             )
         }
         Strategy::Broadcast => {
-            let offs: Vec<String> = ops
-                .iter()
-                .enumerate()
-                .map(|(k, o)| offset(&format!("(IDX)off{k}"), &o.view.strides, 0))
-                .collect();
-            let unit =
-                lanes(&ops, &offs, &inner, kp.vec, "f_body", kp.out_dtype, ind) + &store_out(out_t, kp.vec, "i", ind);
+            let unit = strided_unit(&ops, &inner, kp, out_t, ind);
             fill(
                 section(ELEMENTWISE, "broadcast"),
                 &[
@@ -501,13 +495,7 @@ fn elementwise(kp: &KernelPlan) -> Generated {
         }
         Strategy::Sliding { rows } => {
             let ind = "                ";
-            let offs: Vec<String> = ops
-                .iter()
-                .enumerate()
-                .map(|(k, o)| offset(&format!("(IDX)off{k}"), &o.view.strides, 0))
-                .collect();
-            let unit =
-                lanes(&ops, &offs, &inner, kp.vec, "f_body", kp.out_dtype, ind) + &store_out(out_t, kp.vec, "i", ind);
+            let unit = strided_unit(&ops, &inner, kp, out_t, ind);
             fill(
                 section(ELEMENTWISE, "sliding"),
                 &[
@@ -1047,4 +1035,15 @@ fn segment(kp: &KernelPlan) -> Generated {
         finish: layout.split > 0,
         part_bytes: layout.chunks * acc.size_bytes(),
     }
+}
+
+/// The loads, fused body and store of one element of a strided elementwise
+/// kernel (broadcast and sliding share it).
+fn strided_unit(ops: &[&Operand], inner: &[isize], kp: &KernelPlan, out_t: &str, ind: &str) -> String {
+    let offs: Vec<String> = ops
+        .iter()
+        .enumerate()
+        .map(|(k, o)| offset(&format!("(IDX)off{k}"), &o.view.strides, 0))
+        .collect();
+    lanes(ops, &offs, inner, kp.vec, "f_body", kp.out_dtype, ind) + &store_out(out_t, kp.vec, "i", ind)
 }
