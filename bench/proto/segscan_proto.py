@@ -143,7 +143,7 @@ __global__ void __launch_bounds__(THREADS) stream2(const float* __restrict__ v, 
                                                    const i64* __restrict__ tile_seg, const i64* __restrict__ tile_end,
                                                    float* __restrict__ out, int n) {
     __shared__ float sv[T + EXT];
-    __shared__ int longs[T];
+    __shared__ int longs[(T + EXT) / (LONG + 1) + 1];
     __shared__ int nlong;
     const int tid = threadIdx.x;
     const int t = blockIdx.x;
