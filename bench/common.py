@@ -18,12 +18,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 WORKLOADS = os.path.join(HERE, "workloads")
 PROGRAMS = os.path.join(HERE, "programs")
 
-# bench/peers.py's workload order; segsum_ragged waits for the `segsum` builtin.
+# bench/peers.py's workload order.
 ORDER = ["copy", "add_row", "add_col", "add_outer", "add_rank3", "fused_chain", "sum_all",
          "sum_axis1", "sum_axis0", "sum_tiny_rows", "sum_short_rows", "sum_medium_rows",
          "sum_long_rows", "sum_middle", "segsum_ragged", "cumsum_rows", "cumsum_all",
          "nbody_stream", "matmul"]
-PENDING = {"segsum_ragged": "skipped: the `segsum` builtin is not in Arr yet"}
 # Time, not bandwidth, is the figure for these (as in peers.py).
 TIME_ONLY = {"nbody_stream", "matmul"}
 

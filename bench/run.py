@@ -54,7 +54,7 @@ def save_jsonl(path, rows):
 def run_peers(args):
     cmd = [sys.executable, os.path.join(common.HERE, "peers.py")] + (["--quick"] if args.quick else [])
     if args.only:
-        cmd += ["--only", ",".join(n for n in args.only if n not in common.PENDING)]
+        cmd += ["--only", ",".join(args.only)]
     log("$", " ".join(cmd))
     t0 = time.perf_counter()
     p = subprocess.run(cmd, capture_output=True, text=True)
@@ -67,9 +67,6 @@ def run_peers(args):
 def run_arr_workloads(args, cache):
     rows = []
     for name in args.names:
-        if name in common.PENDING:
-            rows.append({"workload": name, "skipped": common.PENDING[name]})
-            continue
         with open(os.path.join(common.WORKLOADS, name + ".arr")) as f:
             text = common.prepare(f.read(), args.divisor)
         iters = common.iterations(text)

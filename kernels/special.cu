@@ -189,19 +189,59 @@ extern "C" __global__ void __launch_bounds__(256) arr_main(@PARAMS@) {
 // tiles of its line, 32 at a time, combining aggregates until it meets an
 // inclusive prefix. Blocks take tiles in the order they start (a ticket), so
 // every tile a block waits on belongs to a block already running. The state
-// lives in this module's globals: flags carry the launch's number (ticket /
-// tiles + 1) in their high bits, so no launch reads an earlier one's state
-// and nothing needs clearing. Low bits: 1 aggregate ready, 2 inclusive ready.
+// lives in this module's globals, tagged with the launch's number (ticket /
+// tiles + 1), so no launch reads an earlier one's state and nothing needs
+// clearing. Status kinds: 1 aggregate ready, 2 inclusive ready.
+//
+// Types of at most 4 bytes (@PACKED@ = 1) publish one 64-bit word, tag and
+// kind in the high half and the value's bits in the low half, written and
+// read whole: one round trip to L2 per look-back step and no fence. Measured
+// on an H200 (2^28 f32): 67% of the copy ceiling against 42.5% with separate
+// flag and value arrays. Wider types keep the separate arrays, ordered by
+// fences.
+__device__ unsigned long long arr_ticket;
+#if @PACKED@
+__device__ unsigned long long arr_word[@TOTAL@];
+
+__device__ __forceinline__ void arr_publish(IDX i, @T@ v, unsigned status) {
+    union { @T@ v; unsigned u; } c;
+    c.u = 0u;
+    c.v = v;
+    *(volatile unsigned long long*)&arr_word[i] = ((unsigned long long)status << 32) | c.u;
+}
+
+// Waits for tile i's status under `tag`; returns its kind and sets `v`.
+__device__ __forceinline__ unsigned arr_wait(IDX i, unsigned tag, @T@& v) {
+    unsigned long long w;
+    do {
+        w = *(volatile unsigned long long*)&arr_word[i];
+    } while (((unsigned)(w >> 32) & ~3u) != tag || ((unsigned)(w >> 32) & 3u) == 0u);
+    union { @T@ v; unsigned u; } c;
+    c.u = (unsigned)w;
+    v = c.v;
+    return (unsigned)(w >> 32) & 3u;
+}
+#else
 __device__ @T@ arr_agg[@TOTAL@];
 __device__ @T@ arr_inc[@TOTAL@];
 __device__ unsigned arr_flag[@TOTAL@];
-__device__ unsigned long long arr_ticket;
 
-__device__ __forceinline__ void arr_publish(IDX i, @T@ v, unsigned flag) {
-    if (flag & 2u) arr_inc[i] = v; else arr_agg[i] = v;
+__device__ __forceinline__ void arr_publish(IDX i, @T@ v, unsigned status) {
+    if (status & 2u) arr_inc[i] = v; else arr_agg[i] = v;
     __threadfence();
-    *(volatile unsigned*)&arr_flag[i] = flag;
+    *(volatile unsigned*)&arr_flag[i] = status;
 }
+
+__device__ __forceinline__ unsigned arr_wait(IDX i, unsigned tag, @T@& v) {
+    unsigned f;
+    do {
+        f = *(volatile unsigned*)&arr_flag[i];
+    } while ((f & ~3u) != tag || (f & 3u) == 0u);
+    __threadfence();
+    v = (f & 2u) ? *(volatile @T@*)&arr_inc[i] : *(volatile @T@*)&arr_agg[i];
+    return f & 3u;
+}
+#endif
 
 extern "C" __global__ void __launch_bounds__(256) arr_main(@PARAMS@) {
     __shared__ @T@ sh[8];
@@ -239,15 +279,7 @@ extern "C" __global__ void __launch_bounds__(256) arr_main(@PARAMS@) {
                 const IDX i = pos - lane;
                 @T@ v = @IDENT@;
                 unsigned kind = 2u;
-                if (i >= first_tile) {
-                    unsigned f;
-                    do {
-                        f = *(volatile unsigned*)&arr_flag[i];
-                    } while ((f & ~3u) != tag || (f & 3u) == 0u);
-                    kind = f & 3u;
-                    __threadfence();
-                    v = (kind & 2u) ? *(volatile @T@*)&arr_inc[i] : *(volatile @T@*)&arr_agg[i];
-                }
+                if (i >= first_tile) kind = arr_wait(i, tag, v);
                 const unsigned incl = __ballot_sync(0xffffffffu, (kind & 2u) != 0u);
                 const int stop = __ffs(incl) - 1;
                 if (incl != 0u && lane > stop) v = @IDENT@;

@@ -723,6 +723,8 @@ fn gpu_matches_cpu() {
         (vec![7, 3, 1000], 2, false),
         (vec![2, 70_001], 1, false),
         (vec![1 << 20], 0, false),
+        // a thousand look-back tiles in one line
+        (vec![(1 << 24) + 3], 0, false),
         (vec![5, 100_000], 1, false),
         (vec![3, 40_000], 1, true),
         (vec![4500, 129], 1, true),
@@ -914,7 +916,7 @@ fn seg_lengths(rng: &mut Rng, dist: &str, n: usize) -> Vec<i64> {
             },
             "ragged" => 1 + rng.below(63),
             "mixed" => rng.pick(&[0usize, 1, 2, 3, 7, 8, 31, 32, 33, 1000, 5000]),
-            // all short (the tile kernel), many empty
+            // all short (the stream kernel), many empty
             "short-mixed" => rng.pick(&[0usize, 0, 0, 1, 2, 3, 7, 8, 31, 32, 33, 1000, 1024]),
             fixed => fixed.parse::<usize>().unwrap_or(1),
         } as i64)
@@ -946,9 +948,13 @@ fn segments_match_cpu() {
         ("31".into(), 1000),
         ("32".into(), 1000),
         ("33".into(), 1000),
+        // the stream kernel's thread-per-segment and warp-per-segment sides of its threshold
+        ("64".into(), 700),
+        ("65".into(), 700),
         ("1000".into(), 300),
+        ("1024".into(), 300),
         ((1usize << 20).to_string(), 3),
-        // 4.8M values: more spans than the tile kernel's persistent grid has blocks
+        // 4.8M values: over a thousand tiles of the stream kernel
         ("ragged".into(), 150_000),
         ("short-mixed".into(), 20_000),
         ("mixed".into(), 3000),
@@ -989,6 +995,15 @@ fn segments_match_cpu() {
                     build::segment(ReduceOp::Sum, &sq, &offs, None, &(0..0)).expect("segment")
                 });
             }
+        }
+        // contiguous values off a 16-byte boundary: the stream kernel's scalar loads
+        for dtype in [DType::F32, DType::F64] {
+            let l = leaf(&mut rng, dtype, &[total + 1], Values::Signed);
+            let offs = offsets.clone();
+            h.case(&format!("segsum(x[1:]) {dtype} lengths {dist}"), &[l], true, move |a| {
+                let v = a[0].view.slice_axis(0, 1, total, 1);
+                build::segment(ReduceOp::Sum, &a[0].with_view(v), &offs, None, &(0..0)).expect("segment")
+            });
         }
         // strided and reversed values (a view, not a copy)
         let l = leaf(&mut rng, DType::F32, &[2 * total + 1], Values::Signed);

@@ -509,6 +509,13 @@ fn generated_sources() {
     let src = source_of(&plan_of(&[&n]), 0);
     assert!(src.contains("arr_shfl_xor"), "warp reduction");
     insta::assert_snapshot!("cuda_nbody", src);
+
+    let ls = lengths(3000, |r| 1 + r % 63);
+    let seg = segment_of(ReduceOp::Sum, &input_f32(&[ls.iter().sum()]), &ls);
+    insta::assert_snapshot!("cuda_segment_stream", source_of(&plan_of(&[&seg]), 0));
+
+    let line = scan_of(ScanOp::Sum, &input_f32(&[1 << 20]), 0);
+    insta::assert_snapshot!("cuda_scan_lookback", source_of(&plan_of(&[&line]), 0));
 }
 
 #[test]
@@ -556,7 +563,7 @@ fn contiguous_scans_take_a_warp_per_line_or_look_back() {
     );
     assert_eq!((k.vec, k.block, k.index32), (4, 256, true));
     insta::assert_snapshot!("scan_rows", explain(&[&rows], &DeviceInfo::reference()));
-    // one line of 2^28: 4096-element tiles (256 threads x 4 accesses of 4), a block each
+    // one line of 2^28: 16384-element tiles (256 threads x 16 accesses of 4), a block each
     let all = scan_of(ScanOp::Sum, &rand_f32(&[1 << 28]), 0);
     let k = last_kernel(&all);
     assert_eq!(
@@ -564,15 +571,18 @@ fn contiguous_scans_take_a_warp_per_line_or_look_back() {
         Strategy::ScanLookback {
             op: ScanOp::Sum,
             axis: 0,
-            tiles: 65536
+            tiles: 16384
         }
     );
-    assert_eq!((k.grid, k.block, k.vec), ((65536, 1), 256, 4));
+    assert_eq!((k.grid, k.block, k.vec), ((16384, 1), 256, 4));
     insta::assert_snapshot!("scan_lookback", explain(&[&all], &DeviceInfo::reference()));
     let src = codegen::generate(&k).source;
     assert!(src.contains("atomicAdd(&arr_ticket"), "tiles in launch order");
-    assert!(src.contains("__device__ unsigned arr_flag[65536]"), "one flag per tile");
-    // few long rows of f64 (2 per access, 2048 per tile): look-back within each row
+    assert!(
+        src.contains("#if 1\n__device__ unsigned long long arr_word[16384];"),
+        "f32: one packed status word per tile"
+    );
+    // few long rows of f64 (2 per access, 8192 per tile): look-back within each row, separate flags
     let few = scan_of(ScanOp::Max, &input(&[3, 50_000]), 1);
     let k = last_kernel(&few);
     assert_eq!(
@@ -580,10 +590,12 @@ fn contiguous_scans_take_a_warp_per_line_or_look_back() {
         Strategy::ScanLookback {
             op: ScanOp::Max,
             axis: 1,
-            tiles: 25
+            tiles: 7
         }
     );
-    assert_eq!(k.grid, (75, 1));
+    assert_eq!(k.grid, (21, 1));
+    let src = codegen::generate(&k).source;
+    assert!(src.contains("#if 0\n") && src.contains("__device__ unsigned arr_flag[21];"));
     // many medium rows: a warp each
     let med = scan_of(ScanOp::Prod, &input(&[10000, 100]), 1);
     assert_eq!(
@@ -594,8 +606,8 @@ fn contiguous_scans_take_a_warp_per_line_or_look_back() {
         }
     );
     // a line starting off a vector boundary: scalar (still coalesced) accesses
-    let x = input(&[1, 10001]);
-    let shifted = x.with_view(x.view.slice_axis(1, 1, 10000, 1));
+    let x = input(&[1, 40001]);
+    let shifted = x.with_view(x.view.slice_axis(1, 1, 40000, 1));
     let k = last_kernel(&scan_of(ScanOp::Sum, &shifted, 1));
     assert_eq!((k.strategy.name(), k.vec), ("scan-lookback", 1));
     // short lines stay a thread each; a strided axis keeps the thread-per-line or chunked scan
@@ -733,20 +745,35 @@ fn segment_tile(p: &Plan) -> u32 {
     }
 }
 
+/// The stream kernel's generated source, with its launches checked: one entry, no second pass.
+fn stream_source(p: &Plan) -> String {
+    let g = codegen::generate(&p.kernels[0]);
+    assert!(!g.source.contains("arr_block(") && !g.finish && g.part_bytes == 0);
+    let launches: Vec<&str> = codegen::segment_launches(&p.kernels[0]).iter().map(|l| l.0).collect();
+    assert_eq!(launches, vec!["arr_main"]);
+    g.source
+}
+
 #[test]
-fn segments_tiny_by_a_thread_each() {
-    // lengths 1..3: a thread per segment
-    let (p, text) = segment_plan(&lengths(1000, |r| 1 + r % 3), ReduceOp::Sum, false);
+fn segments_tiny_by_the_stream_kernel() {
+    // lengths 1..3: tiles of values in shared memory, a thread per segment, 16-byte loads
+    let ls = lengths(1000, |r| 1 + r % 3);
+    let (p, text) = segment_plan(&ls, ReduceOp::Sum, false);
     assert_eq!(strategies(&p), vec!["segmented"]);
     let (layout, lanes) = segment_strategy(&p);
     assert_eq!((layout.short, layout.block, layout.split, lanes), (1000, 0, 0, 1));
-    assert_eq!(segment_tile(&p), 0);
+    assert_eq!(segment_tile(&p), 4096);
+    let n: usize = ls.iter().sum();
+    assert_eq!(layout.tiles, n.div_ceil(4096));
+    assert_eq!(p.kernels[0].grid, (layout.tiles as u32, 1));
+    let src = stream_source(&p);
+    assert!(src.contains("#define ARR_VEC_PTR (p0 + (IDX)off0)") && src.contains("#define ARR_EXT 4\n"));
     insta::assert_snapshot!("segment_tiny", text);
 }
 
 #[test]
-fn segments_ragged_short_by_sub_warps() {
-    // lengths 1..63 (mean about 32): 8 lanes per segment, 4 segments per warp, a producer fused
+fn segments_ragged_short_by_the_stream_kernel_with_a_fused_producer() {
+    // lengths 1..63 (mean about 32), a producer fused: scalar loads of the fused expression
     let (p, text) = segment_plan(&lengths(3000, |r| 1 + r % 63), ReduceOp::Sum, true);
     assert_eq!(
         strategies(&p),
@@ -755,48 +782,44 @@ fn segments_ragged_short_by_sub_warps() {
     );
     let (layout, lanes) = segment_strategy(&p);
     assert_eq!((layout.short, layout.block, layout.split), (3000, 0, 0));
-    assert_eq!((lanes, segment_tile(&p)), (8, 0));
+    assert_eq!((lanes, segment_tile(&p)), (1, 4096));
     assert!(text.contains("fused ops: add, mul, segsum"), "{text}");
+    let src = stream_source(&p);
+    assert!(!src.contains("ARR_VEC_PTR (") && src.contains("#define ARR_EXT 64\n"));
     insta::assert_snapshot!("segment_ragged_fused", text);
 }
 
 #[test]
-fn uneven_short_segments_by_tiles() {
-    // all short but uneven (mostly 0..3, some 1000): one tile kernel, 16 f32 per thread
+fn uneven_short_segments_by_the_stream_kernel() {
+    // all short but uneven (mostly 0..3, some 1000): the 1000-long ones by a warp each
     let ls = lengths(3000, |r| if r % 50 == 0 { 1000 } else { r % 4 });
     let (p, text) = segment_plan(&ls, ReduceOp::Sum, false);
     assert_eq!(strategies(&p), vec!["segmented"]);
     let (layout, lanes) = segment_strategy(&p);
-    assert_eq!((layout.short, layout.block, layout.split, lanes), (3000, 0, 0, 0));
+    assert_eq!((layout.short, layout.block, layout.split, lanes), (3000, 0, 0, 1));
     assert_eq!(segment_tile(&p), 4096);
     let n: usize = ls.iter().sum();
-    assert_eq!(layout.spans, n.div_ceil(arr::graph::op::SEG_SPAN));
-    assert_eq!(p.kernels[0].grid, (layout.spans as u32, 1));
-    let g = codegen::generate(&p.kernels[0]);
-    assert!(g.source.contains("void __launch_bounds__(256, 6) arr_main("));
-    assert!(!g.source.contains("arr_block(") && !g.finish && g.part_bytes == 0);
-    let launches: Vec<&str> = codegen::segment_launches(&p.kernels[0]).iter().map(|l| l.0).collect();
-    assert_eq!(launches, vec!["arr_main"]);
+    assert_eq!(layout.tiles, n.div_ceil(4096));
+    let src = stream_source(&p);
+    assert!(src.contains("#define ARR_EXT 1024\n") && src.contains("#define ARR_LONG 64\n"));
     insta::assert_snapshot!("segment_uneven_tiles", text);
 }
 
 #[test]
-fn segments_tiles_shrink_for_wide_accumulators_and_the_grid_is_persistent() {
-    // f64: 8 values per thread, 4 blocks per multiprocessor; many spans share the 132 * 4 blocks
+fn segments_of_f64_keep_the_stream_kernel_under_the_static_shared_memory_limit() {
+    // f64 values and the longest short segment: (4096 + 1024) * 8 bytes plus the long list < 48 KiB
     let mut ls = vec![40usize; 200_000];
-    ls[7] = 1000;
+    ls[7] = arr::graph::op::SEG_SHORT_MAX;
     let n: usize = ls.iter().sum();
     let x = input(&[n]);
     let s = segment_of(ReduceOp::Max, &x, &ls);
     let p = plan_of(&[&s]);
-    assert_eq!(segment_tile(&p), 2048);
-    assert_eq!(segment_strategy(&p).0.spans, n.div_ceil(arr::graph::op::SEG_SPAN));
-    assert_eq!(p.kernels[0].grid, (132 * 4, 1));
-    assert!(
-        codegen::generate(&p.kernels[0])
-            .source
-            .contains("__launch_bounds__(256, 4) arr_main(")
-    );
+    assert_eq!(segment_tile(&p), 4096);
+    assert_eq!(p.kernels[0].out_dtype, DType::F64);
+    let src = stream_source(&p);
+    assert!(src.contains("#define ARR_EXT 1024\n") && src.contains("ARR_VEC_PTR ("));
+    let (tile, ext, long) = (4096, 1024, arr::graph::op::SEG_STREAM_LONG);
+    assert!((tile + ext) * 8 + ((tile + ext) / (long + 1) + 2) * 4 <= 48 * 1024);
 }
 
 #[test]
@@ -847,18 +870,20 @@ fn segment_layout_lists_ids_by_class() {
     assert_eq!(layout.max_len, 40_000);
     // ids: short 0, 2, 4; block 3; split 1; then the chunk prefix 0, 5
     assert_eq!(lay, vec![0, 2, 4, 3, 1, 0, 5]);
+    // all short: one tile owning all three segments, its region ending at offset 10
     let (all_short, lay) = SegLayout::from_offsets(&[0, 3, 3, 10]);
-    assert!(!all_short.ordered() && lay.is_empty() && all_short.spans == 0);
-    assert_eq!(all_short.short_mean, 4);
-    // all short but uneven (longest 40 > 4 * mean 7): the tile kernel, one span of all seven segments
+    assert!(!all_short.ordered());
+    assert_eq!((all_short.tiles, all_short.short_mean, lay), (1, 4, vec![0, 3, 10]));
     let (uneven, lay) = SegLayout::from_offsets(&[0, 1, 1, 2, 3, 4, 5, 45]);
-    assert!(!uneven.ordered());
-    assert_eq!((uneven.spans, uneven.short_mean, lay), (1, 7, vec![0, 7]));
+    assert_eq!((uneven.tiles, uneven.max_len, lay), (1, 40, vec![0, 7, 45]));
+    // no values at all: one tile, every segment empty
+    let (empty, lay) = SegLayout::from_offsets(&[0, 0, 0]);
+    assert_eq!((empty.tiles, lay), (1, vec![0, 2, 0]));
 }
 
 #[test]
-fn segment_spans_start_at_the_first_segment_at_or_after_each_cut() {
-    use arr::graph::op::{SEG_SPAN, SegLayout};
+fn segment_tiles_own_the_segments_starting_in_them() {
+    use arr::graph::op::{SEG_TILE, SegLayout};
     // ragged lengths with runs of empty segments, checked against a plain linear scan
     let ls = lengths(20_000, |r| {
         if r % 7 == 0 {
@@ -875,16 +900,24 @@ fn segment_spans_start_at_the_first_segment_at_or_after_each_cut() {
     }
     let total = offs[offs.len() - 1] as usize;
     let (layout, lay) = SegLayout::from_offsets(&offs);
-    assert_eq!(layout.spans, total.div_ceil(SEG_SPAN));
-    assert_eq!(lay.len(), layout.spans + 1);
+    let tiles = layout.tiles;
+    assert_eq!(tiles, total.div_ceil(SEG_TILE));
+    assert_eq!(lay.len(), 2 * tiles + 1);
     let n = ls.len();
-    for (k, &cut) in lay.iter().enumerate() {
-        let want = if k == layout.spans {
+    for (k, &first) in lay[..=tiles].iter().enumerate() {
+        let want = if k == tiles {
             n
         } else {
-            (0..n).find(|&s| offs[s] >= (k * SEG_SPAN) as i64).unwrap_or(n)
+            (0..n).find(|&s| offs[s] >= (k * SEG_TILE) as i64).unwrap_or(n)
         };
-        assert_eq!(cut as usize, want, "cut {k}");
+        assert_eq!(first as usize, want, "first segment of tile {k}");
+    }
+    for t in 0..tiles {
+        // a region ends where the next tile's first segment starts, at most one segment past the tile
+        let end = lay[tiles + 1 + t];
+        assert_eq!(end, offs[lay[t + 1] as usize], "region end of tile {t}");
+        let tile_end = ((t + 1) * SEG_TILE).min(total) as i64;
+        assert!(end >= tile_end && end <= tile_end + layout.max_len as i64, "tile {t}");
     }
 }
 

@@ -151,21 +151,26 @@ pub const SEG_SHORT_MAX: usize = 1024;
 pub const SEG_BLOCK_MAX: usize = 32768;
 pub const SEG_CHUNK: usize = 8192;
 
-/// Values per span of the tile kernel (all segments short): the unit a
-/// backend deals out to its blocks, small enough to balance them.
-pub const SEG_SPAN: usize = 4096;
+/// Values per tile of the stream kernel (every segment short): the unit a
+/// block loads into shared memory. Measured on an H200 (segsum of 3M
+/// segments of 1..63): tiles of 4096 at 84% of the copy ceiling, of 2048 at
+/// 79%.
+pub const SEG_TILE: usize = 4096;
+/// In the stream kernel, segments longer than this are reduced by a warp
+/// (after the thread-per-segment pass) rather than by a thread.
+pub const SEG_STREAM_LONG: usize = 64;
 
 /// How a ragged reduction's segments fall into length classes, worked out
 /// on the host from the offsets (which the builder validates there anyway).
 ///
-/// When every segment is short and their lengths are even (the longest at
-/// most 4 times the mean), the layout input is empty and segment k is
-/// sub-warp group k. When every segment is short but the lengths are uneven
-/// (`spans > 0`), one tile kernel streams all values: the values are cut
-/// into spans of `span` values, each moved
-/// forward to the next segment start so that a span holds whole segments;
-/// the layout input then holds `spans + 1` segment indices (span k is
-/// segments `lay[k]..lay[k + 1]`), found by galloping search, with no sort.
+/// When every segment is short (`tiles > 0`), one stream kernel reads all
+/// values once: block t loads the tile of values `t * tile ..` into shared
+/// memory together with the rest of the last segment that starts in it, and
+/// reduces the segments that start in it. The layout input then holds
+/// `tiles + 1` segment indices (tile t owns segments `lay[t]..lay[t + 1]`,
+/// those starting at or after its first value and before the next tile's),
+/// found by galloping search with no sort, then the `tiles` ends of the
+/// blocks' regions (the offset where the next tile's first segment starts).
 /// Otherwise it lists the segment ids class by class (short, block, split,
 /// each in increasing order), then the split segments' chunk prefix
 /// (`split + 1` entries: where each split segment's chunks start).
@@ -182,9 +187,9 @@ pub struct SegLayout {
     pub split: usize,
     pub chunks: usize,
     pub max_len: usize,
-    /// Tile kernel (every segment short, uneven lengths): spans, and values per span before alignment; 0 otherwise.
-    pub spans: usize,
-    pub span: usize,
+    /// Stream kernel (every segment short): tiles, and values per tile; 0 otherwise.
+    pub tiles: usize,
+    pub tile: usize,
 }
 
 impl SegLayout {
@@ -216,39 +221,36 @@ impl SegLayout {
             split: n - short - block,
             chunks: 0,
             max_len,
-            spans: 0,
-            span: 0,
+            tiles: 0,
+            tile: 0,
         };
-        if short == n && max_len <= 4 * layout.short_mean.max(1) {
-            // even short segments: sub-warps sized by the mean length, segment k is group k.
-            // Measured on an H200 (segsum of 3M segments of 1..63): sub-warps at 50% of the
-            // copy ceiling, the tile kernel at 43%.
-            return (layout, Vec::new());
-        }
         if short == n {
-            // uneven short segments, where a sub-warp sized by the mean would idle most
-            // of its lanes (not timed): the tile kernel over spans of values cut at
-            // segment starts; no classes, no sort
-            let span = SEG_SPAN;
-            let spans = total.div_ceil(span).max(1);
-            let mut cuts = Vec::with_capacity(spans + 1);
-            cuts.push(0);
+            // every segment short: the stream kernel over tiles, each owning the
+            // segments that start in it; no classes, no sort
+            let tile = SEG_TILE;
+            let tiles = total.div_ceil(tile).max(1);
+            let mut lay = Vec::with_capacity(2 * tiles + 1);
+            lay.push(0);
             let mut s = 0usize;
-            for b in 1..spans {
-                // the first segment starting at or after b * span, searched forward from the last cut
-                let at = (b * span) as i64;
+            for b in 1..tiles {
+                // the first segment starting at or after b * tile, searched forward from the last cut
+                let at = (b * tile) as i64;
                 let mut step = 1usize;
                 while s + step < n && offsets[s + step] < at {
                     step *= 2;
                 }
                 let hi = (s + step).min(n);
                 s += offsets[s..hi].partition_point(|&o| o < at);
-                cuts.push(s as i64);
+                lay.push(s as i64);
             }
-            cuts.push(n as i64);
-            layout.spans = spans;
-            layout.span = span;
-            return (layout, cuts);
+            lay.push(n as i64);
+            for t in 0..tiles {
+                let end = offsets[lay[t + 1] as usize];
+                lay.push(end);
+            }
+            layout.tiles = tiles;
+            layout.tile = tile;
+            return (layout, lay);
         }
         let mut ids: [Vec<i64>; 3] = [
             Vec::with_capacity(short),

@@ -14,7 +14,7 @@ pub mod cache;
 pub mod view_ops;
 
 use crate::check::dtype::DType;
-use crate::graph::op::{BinaryOp, Distribution, Op, ReduceOp, SEG_CHUNK, ScanOp, SegLayout, UnaryOp};
+use crate::graph::op::{BinaryOp, Distribution, Op, ReduceOp, SEG_CHUNK, SEG_STREAM_LONG, ScanOp, SegLayout, UnaryOp};
 use crate::graph::view::View;
 use crate::graph::{Array, Node, NodeState};
 use std::collections::{HashMap, HashSet};
@@ -153,9 +153,10 @@ pub enum Strategy {
         axis: usize,
     },
     /// Ragged segmented reduction. When every segment is short (`tile > 0`):
-    /// a block per span of whole segments streams `tile` values at a time
-    /// (coalesced loads, a segmented scan in registers, shuffles and shared
-    /// memory). Otherwise by length class: short segments by `lanes` threads
+    /// a block per tile of `tile` values loads it, and the rest of its last
+    /// segment, into shared memory with coalesced loads, then reduces the
+    /// segments that start in it, a thread each (a warp each past
+    /// `SEG_STREAM_LONG` values). Otherwise by length class: short segments by `lanes` threads
     /// each (1: a thread per segment; up to a warp, packed into warps at
     /// power-of-two lanes, sub-warp shuffles), longer ones by a block each
     /// (`block_grid` blocks), the longest cut into chunks over `split_grid`
@@ -263,16 +264,25 @@ pub const SCAN_CHUNK: u64 = 4096;
 /// Threads of a block in the look-back scan (8 warps).
 pub const SCAN_BLOCK: u32 = 256;
 
-/// Accesses of `vec` elements each that a lane of the contiguous scans holds
-/// per tile: about 64 bytes in flight per lane, at most 32 elements.
+/// Accesses of `vec` elements each that a lane of the warp-per-line scan
+/// holds per tile: about 64 bytes in flight per lane, at most 32 elements.
 pub fn scan_unroll(vec: u32, elem_bytes: usize) -> u32 {
     let bytes = (vec as usize * elem_bytes).max(1);
     ((64 / bytes) as u32).clamp(1, 16).min((32 / vec).max(1))
 }
 
+/// Accesses per lane of the look-back scan: about 256 bytes, at most 64
+/// elements. Measured on an H200 (one line of 2^28 f32): tiles of 4096
+/// reached 67% of the copy ceiling, of 16384 (64 per lane) 77.5%; fewer
+/// tiles mean fewer look-back steps on the critical path.
+pub fn scan_lookback_unroll(vec: u32, elem_bytes: usize) -> u32 {
+    let bytes = (vec as usize * elem_bytes).max(1);
+    ((256 / bytes) as u32).clamp(1, 32).min((64 / vec).max(1))
+}
+
 /// Elements of a line one block scans in the look-back scan.
 pub fn scan_tile(vec: u32, elem_bytes: usize) -> u64 {
-    SCAN_BLOCK as u64 * vec as u64 * scan_unroll(vec, elem_bytes) as u64
+    SCAN_BLOCK as u64 * vec as u64 * scan_lookback_unroll(vec, elem_bytes) as u64
 }
 
 /// Plans `nodes` (pending, inputs before consumers) so that every node in
@@ -942,29 +952,18 @@ fn plan_contiguous_scan(kp: &mut KernelPlan, op: ScanOp, axis: usize, device: &D
     true
 }
 
-/// The segmented tile kernel's values per thread and the resident blocks
-/// per multiprocessor it is built for (its launch bounds; its persistent
-/// grid is this many per multiprocessor): 16 values of 4 bytes with 32-bit
-/// segment ids (34 KiB of shared memory, 6 blocks in 40 registers), else 8
-/// (at most 34 KiB, 4 blocks in 64 registers), under the 48 KiB static limit.
-pub fn seg_tile_shape(index32: bool, acc_bytes: usize) -> (u32, u32) {
-    if index32 && acc_bytes <= 4 { (16, 6) } else { (8, 4) }
-}
-
 /// Sizes a segmented reduction's launches from its length classes.
 fn finish_segment(kp: &mut KernelPlan, layout: SegLayout, device: &DeviceInfo) {
     kp.bytes_read = kp.operands.iter().map(operand_bytes).sum::<u64>() + kp.aux.iter().map(operand_bytes).sum::<u64>();
     kp.index32 = fits_32(kp);
     kp.vec = 1;
-    if layout.spans > 0 {
-        // 8 or 16 values per thread in flight; a persistent grid, each block a contiguous run of spans
-        let (per_thread, per_sm) = seg_tile_shape(kp.index32, kp.out_dtype.size_bytes());
-        let blocks = device.sm_count as u64 * per_sm as u64;
-        kp.grid = ((layout.spans as u64).min(blocks).max(1) as u32, 1);
+    if layout.tiles > 0 {
+        // a block per tile of values, its segments by a thread each (a warp each past SEG_STREAM_LONG)
+        kp.grid = (layout.tiles.min(u32::MAX as usize) as u32, 1);
         kp.strategy = Strategy::Segmented {
             layout,
-            tile: 256 * per_thread,
-            lanes: 0,
+            tile: layout.tile as u32,
+            lanes: 1,
             block_grid: 0,
             split_grid: 0,
         };
@@ -1220,8 +1219,10 @@ impl fmt::Display for KernelPlan {
                 let mut parts = Vec::new();
                 if *tile > 0 {
                     parts.push(format!(
-                        "all short (mean length {}) by tiles of {tile} values; {} spans of {} values cut at segment starts",
-                        layout.short_mean, layout.spans, layout.span
+                        "all short (mean length {}): {} {} of {tile} values in shared memory, a thread per segment, a warp past {SEG_STREAM_LONG}",
+                        layout.short_mean,
+                        layout.tiles,
+                        if layout.tiles == 1 { "tile" } else { "tiles" }
                     ));
                 } else if layout.short > 0 {
                     let who = if *lanes == 1 {

@@ -894,10 +894,13 @@ fn contiguous_scan(kp: &KernelPlan, op: ScanOp, axis: usize, src: &mut String) -
     let _ = writeln!(lb, "{ind}const IDX ib = {};", offset("(IDX)off0", &in_s, 0));
     let _ = writeln!(lb, "{ind}const IDX ob = {};", offset("(IDX)0", &out_s, 0));
     let lines: usize = dims.iter().product();
-    let k = crate::plan::scan_unroll(kp.vec, t.size_bytes());
-    let (name, tiles) = match &kp.strategy {
-        Strategy::ScanLookback { tiles, .. } => ("scan_lookback", *tiles as usize),
-        _ => ("scan_rows", 1),
+    let (name, tiles, k) = match &kp.strategy {
+        Strategy::ScanLookback { tiles, .. } => (
+            "scan_lookback",
+            *tiles as usize,
+            crate::plan::scan_lookback_unroll(kp.vec, t.size_bytes()),
+        ),
+        _ => ("scan_rows", 1, crate::plan::scan_unroll(kp.vec, t.size_bytes())),
     };
     let holes = [
         ("T", ctype(t).to_string()),
@@ -910,13 +913,14 @@ fn contiguous_scan(kp: &KernelPlan, op: ScanOp, axis: usize, src: &mut String) -
         ("TILE", crate::plan::scan_tile(kp.vec, t.size_bytes()).to_string()),
         ("IDENT", reduce_ident(rop, t)),
         ("LINE_BASE", lb),
+        ("PACKED", u8::from(t.size_bytes() <= 4).to_string()),
     ];
     src.push_str(&fill(section(SPECIAL, "scan_warp"), &holes));
     fill(section(SPECIAL, name), &holes)
 }
 
 /// The entry points of a segmented reduction's module, in launch order, with
-/// their grids (all with blocks of 256): the tile kernel alone when every
+/// their grids (all with blocks of 256): the stream kernel alone when every
 /// segment is short; otherwise short segments, a block per medium segment,
 /// chunks of long ones, then the long segments' finishing pass.
 pub fn segment_launches(kp: &KernelPlan) -> Vec<(&'static str, (u32, u32))> {
@@ -995,18 +999,28 @@ fn segment(kp: &KernelPlan) -> Generated {
         &[("ACC", ctype(acc).into()), ("IDENT", reduce_ident(rop, acc))],
     ));
     let text = if *tile > 0 {
+        // 16-byte loads of the tiles when the values are one contiguous buffer of the accumulator's type
+        let plain = kp.body.len() == 1
+            && kp.body[0].inst == Inst::Load(0)
+            && ops[0].source == Source::Buffer
+            && ops[0].dtype == acc
+            && ops[0].view.strides.first().is_none_or(|&s| s == 1)
+            && matches!(acc.size_bytes(), 4 | 8);
+        if plain {
+            src.push_str("#define ARR_VEC_PTR (p0 + (IDX)off0)\n");
+        }
         fill(
-            section(SEGMENT, "tile"),
+            section(SEGMENT, "stream"),
             &[
                 ("PARAMS", ptext),
                 ("ACC", ctype(acc).into()),
                 ("IDENT", reduce_ident(rop, acc)),
-                ("TV", (tile / 256).to_string()),
-                ("SPANS", layout.spans.to_string()),
-                (
-                    "MINB",
-                    crate::plan::seg_tile_shape(kp.index32, acc.size_bytes()).1.to_string(),
-                ),
+                ("TILE", tile.to_string()),
+                ("TILES", layout.tiles.to_string()),
+                ("N", kp.shape.iter().product::<usize>().to_string()),
+                // shared memory for the longest overhang: a power of two, to share modules
+                ("EXT", layout.max_len.max(1).next_power_of_two().to_string()),
+                ("LONG", crate::graph::op::SEG_STREAM_LONG.to_string()),
             ],
         )
     } else {
