@@ -952,3 +952,15 @@ fn reducing_only_size_one_axes_is_general() {
         vec!["reduce-general"]
     );
 }
+
+#[test]
+#[ignore = "writes the generated sources of the issue 4 kernels for bench/proto"]
+fn dump_issue4_sources() {
+    let ls = lengths(3000, |r| 1 + r % 63);
+    let seg = segment_of(ReduceOp::Sum, &input_f32(&[ls.iter().sum()]), &ls);
+    let full = |p: &Plan| codegen::generate(&p.kernels[0]).source;
+    std::fs::write("bench/proto/arr_src/segsum.cu", full(&plan_of(&[&seg]))).unwrap();
+    let line = scan_of(ScanOp::Sum, &input_f32(&[1 << 28]), 0);
+    let p = plan_of(&[&line]);
+    std::fs::write("bench/proto/arr_src/cumsum.cu", full(&p)).unwrap();
+}

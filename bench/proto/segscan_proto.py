@@ -209,6 +209,89 @@ __global__ void __launch_bounds__(THREADS) stream2(const float* __restrict__ v, 
     }
 }
 
+// Stream 3: stream 2 made persistent, with the next tile's loads (values,
+// its bounds and its first offsets) issued before the current tile is
+// reduced from shared memory, so loads stay in flight while blocks compute.
+template <int T, int EXT, int LONG>
+__global__ void __launch_bounds__(256) stream3(const float* __restrict__ v, const i64* __restrict__ offs,
+                                               const i64* __restrict__ lay, float* __restrict__ out, int n, int tiles) {
+    __shared__ float sv[T + EXT];
+    __shared__ int longs[(T + EXT) / (LONG + 1) + 1];
+    __shared__ int nlong;
+    constexpr int PT = T / 256;
+    constexpr int PE = (EXT + 255) / 256;
+    const int tid = threadIdx.x;
+    float x[PT], xe[PE];
+    int t = blockIdx.x;
+    int b = 0, e = 0, re = 0, s_lo = 0, s_hi = 0, lo = 0, hi = 0;
+    auto fetch = [&](int tt) {
+        b = tt * T;
+        e = min(b + T, n);
+        re = (int)lay[tiles + 1 + tt];
+        s_lo = (int)lay[tt];
+        s_hi = (int)lay[tt + 1];
+#pragma unroll
+        for (int k = 0; k < PT; k++) {
+            const int j = b + k * 256 + tid;
+            x[k] = j < e ? v[j] : 0.f;
+        }
+#pragma unroll
+        for (int k = 0; k < PE; k++) {
+            const int j = e + k * 256 + tid;
+            xe[k] = j < re ? v[j] : 0.f;
+        }
+        if (s_lo + tid < s_hi) {
+            lo = (int)offs[s_lo + tid];
+            hi = (int)offs[s_lo + tid + 1];
+        }
+    };
+    fetch(t);
+    for (;;) {
+        if (tid == 0) nlong = 0;
+#pragma unroll
+        for (int k = 0; k < PT; k++) sv[k * 256 + tid] = x[k];
+#pragma unroll
+        for (int k = 0; k < PE; k++) {
+            const int j = e + k * 256 + tid;
+            if (j < re) sv[j - b] = xe[k];
+        }
+        const int cb = b, cs_lo = s_lo, cs_hi = s_hi;
+        int clo = lo, chi = hi;
+        __syncthreads();
+        t += gridDim.x;
+        const bool more = t < tiles;
+        if (more) fetch(t);
+        for (int s0 = cs_lo; s0 < cs_hi; s0 += 256) {
+            const int s = s0 + tid;
+            if (s >= cs_hi) break;
+            if (s0 != cs_lo) {
+                clo = (int)offs[s];
+                chi = (int)offs[s + 1];
+            }
+            if (chi - clo > LONG) {
+                longs[atomicAdd(&nlong, 1)] = s;
+            } else {
+                float a = 0.f;
+#pragma unroll 4
+                for (int j = clo; j < chi; j++) a += sv[j - cb];
+                out[s] = a;
+            }
+        }
+        __syncthreads();
+        const int lane = tid & 31, count = nlong;
+        for (int i = tid >> 5; i < count; i += 8) {
+            const int s = longs[i];
+            const int l0 = (int)offs[s], l1 = (int)offs[s + 1];
+            float a = 0.f;
+            for (int j = l0 + lane; j < l1; j += 32) a += sv[j - cb];
+            for (int d = 16; d > 0; d >>= 1) a += __shfl_xor_sync(0xffffffffu, a, d);
+            if (lane == 0) out[s] = a;
+        }
+        __syncthreads();
+        if (!more) break;
+    }
+}
+
 #define PAD(p) ((p) + ((p) >> 5))
 template <int V>
 __global__ void __launch_bounds__(256) flat(const float* __restrict__ v, const i64* __restrict__ offs,
