@@ -999,16 +999,6 @@ fn segment(kp: &KernelPlan) -> Generated {
         &[("ACC", ctype(acc).into()), ("IDENT", reduce_ident(rop, acc))],
     ));
     let text = if *tile > 0 {
-        // 16-byte loads of the tiles when the values are one contiguous buffer of the accumulator's type
-        let plain = kp.body.len() == 1
-            && kp.body[0].inst == Inst::Load(0)
-            && ops[0].source == Source::Buffer
-            && ops[0].dtype == acc
-            && ops[0].view.strides.first().is_none_or(|&s| s == 1)
-            && matches!(acc.size_bytes(), 4 | 8);
-        if plain {
-            src.push_str("#define ARR_VEC_PTR (p0 + (IDX)off0)\n");
-        }
         fill(
             section(SEGMENT, "stream"),
             &[
