@@ -113,19 +113,18 @@ __device__ __forceinline__ void arr_scan_load(float (&x)[16][4], const float* __
     #pragma unroll
     for (int k = 0; k < 16; ++k) {
         const IDX j = j0 + ((IDX)k * 32 + lane) * 4;
-        if (j < (IDX)268435456) {
+        if (j + (4 - 1) < (IDX)268435456) {
             const Vec<float, 4> q = *reinterpret_cast<const Vec<float, 4>*>(src + j);
             #pragma unroll
             for (int v = 0; v < 4; ++v) x[k][v] = q.x[v];
         } else {
+            // element by element: a branch the compiler keeps, so every access's load is
+            // issued before the scan starts (predicated loads were interleaved with the
+            // scan, 11 of 16 issued first: 70% of the copy ceiling against 77% on an H200)
             #pragma unroll
-            for (int v = 0; v < 4; ++v) x[k][v] = (float)0;
+            for (int v = 0; v < 4; ++v) x[k][v] = (j + v < (IDX)268435456) ? src[j + v] : (float)0;
         }
     }
-    // every load issued before the first is used: without this the compiler starts the
-    // scan after 11 of 16 loads (seen in the SASS of the look-back scan), exposing the
-    // memory latency twice; on an H200 that cost the 2^28 f32 scan 78% -> 70% of the copy ceiling
-    asm volatile("" ::: "memory");
 }
 
 __device__ __forceinline__ void arr_scan_store(const float (&x)[16][4], float* __restrict__ dst, IDX j0, int lane) {
