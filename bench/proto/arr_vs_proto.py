@@ -1,8 +1,8 @@
-"""Times Arr's generated kernels (bench/proto/arr_src/*.cu, written by
-`cargo test --release --test plan dump_issue4_sources -- --ignored`) beside the
-prototype variants they came from (segscan_proto.py), in one process with the
-same inputs and the same event timing, to tell the kernel's code apart from
-how Arr's own harness times it."""
+"""Times Arr's generated kernels (bench/proto/arr_src/*.cu, git-ignored: write them
+here with `cargo test --release --test plan dump_issue4_sources -- --ignored` and
+carry `bench/proto/arr_src` to the device) beside the prototype variants they came
+from (segscan_proto.py), in one process with the same inputs and the same event
+timing, to tell the kernel's code apart from how Arr's own harness times it."""
 
 import os
 import re
