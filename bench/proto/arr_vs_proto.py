@@ -30,24 +30,14 @@ def main():
     rng = np.random.default_rng(0)
     nseg = 3_000_000
     lengths = rng.integers(1, 64, size=nseg)
-    offs_h = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
-    n = int(offs_h[-1])
-    vals = cp.random.random(n, dtype=cp.float32) - 0.5
-    offs = cp.asarray(offs_h)
-    csum = np.concatenate([[0.0], np.cumsum(cp.asnumpy(vals).astype(np.float64))])
-    ref = csum[offs_h[1:]] - csum[offs_h[:-1]]
+    offs_h, n, vals, offs, ref, nbytes = sp.ragged_case(lengths)
     out = cp.empty(nseg, dtype=cp.float32)
-    nbytes = n * 4 + (nseg + 1) * 8 + nseg * 4
-    T = 4096
-    tiles = -(-n // T)
-    ts = np.concatenate([np.searchsorted(offs_h[:-1], np.arange(tiles) * T, side="left"), [nseg]])
+    ts = sp.tile_starts(offs_h, 4096)
+    tiles = len(ts) - 1
     tile_seg = cp.asarray(ts.astype(np.int64))
     tile_end = cp.asarray(offs_h[ts[1:]].astype(np.int64))
     lay = cp.asarray(np.concatenate([ts, offs_h[ts[1:]]]).astype(np.int64))
-
-    def err():
-        o = cp.asnumpy(out).astype(np.float64)
-        return float(np.linalg.norm(o - ref) / np.linalg.norm(ref)) if np.all(np.isfinite(o)) else float("inf")
+    err = lambda: sp.rel_err(out, ref)  # noqa: E731
 
     s3 = ["stream3<4096,64,64>", "stream3<2048,64,64>", "stream3<8192,64,64>"]
     proto = cp.RawModule(code=sp.SEG_SRC, options=("-std=c++17", "-arch=sm_90"),
@@ -60,8 +50,8 @@ def main():
     sms = cp.cuda.runtime.getDeviceProperties(0)["multiProcessorCount"]
     for name in s3:
         tt = int(name.split("<")[1].split(",")[0])
-        ntiles = -(-n // tt)
-        tss = np.concatenate([np.searchsorted(offs_h[:-1], np.arange(ntiles) * tt, side="left"), [nseg]])
+        tss = sp.tile_starts(offs_h, tt)
+        ntiles = len(tss) - 1
         lay3 = cp.asarray(np.concatenate([tss, offs_h[tss[1:]]]).astype(np.int64))
         fn = proto.get_function(name)
         for per_sm in (3, 4, 6, 8):

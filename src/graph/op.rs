@@ -187,9 +187,8 @@ pub struct SegLayout {
     pub split: usize,
     pub chunks: usize,
     pub max_len: usize,
-    /// Stream kernel (every segment short): tiles, and values per tile; 0 otherwise.
+    /// Stream kernel (every segment short): tiles of `SEG_TILE` values; 0 otherwise.
     pub tiles: usize,
-    pub tile: usize,
 }
 
 impl SegLayout {
@@ -222,7 +221,6 @@ impl SegLayout {
             chunks: 0,
             max_len,
             tiles: 0,
-            tile: 0,
         };
         if short == n {
             // every segment short: the stream kernel over tiles, each owning the
@@ -249,7 +247,6 @@ impl SegLayout {
                 lay.push(end);
             }
             layout.tiles = tiles;
-            layout.tile = tile;
             return (layout, lay);
         }
         let mut ids: [Vec<i64>; 3] = [

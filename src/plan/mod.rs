@@ -14,7 +14,9 @@ pub mod cache;
 pub mod view_ops;
 
 use crate::check::dtype::DType;
-use crate::graph::op::{BinaryOp, Distribution, Op, ReduceOp, SEG_CHUNK, SEG_STREAM_LONG, ScanOp, SegLayout, UnaryOp};
+use crate::graph::op::{
+    BinaryOp, Distribution, Op, ReduceOp, SEG_CHUNK, SEG_STREAM_LONG, SEG_TILE, ScanOp, SegLayout, UnaryOp,
+};
 use crate::graph::view::View;
 use crate::graph::{Array, Node, NodeState};
 use std::collections::{HashMap, HashSet};
@@ -962,7 +964,7 @@ fn finish_segment(kp: &mut KernelPlan, layout: SegLayout, device: &DeviceInfo) {
         kp.grid = (layout.tiles.min(u32::MAX as usize) as u32, 1);
         kp.strategy = Strategy::Segmented {
             layout,
-            tile: layout.tile as u32,
+            tile: SEG_TILE as u32,
             lanes: 1,
             block_grid: 0,
             split_grid: 0,
