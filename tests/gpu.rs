@@ -11,6 +11,7 @@ use arr::backend::cuda::{CudaBackend, DeviceBuffer};
 use arr::check::dtype::DType;
 use arr::graph::data::HostData;
 use arr::graph::op::{BinaryOp, Distribution, Op, ReduceOp, ScanOp, UnaryOp};
+use arr::graph::segment_index::SegmentIndex;
 use arr::graph::view::View;
 use arr::graph::{Array, Backend, Storage, realize, to_host};
 use std::time::Instant;
@@ -976,7 +977,8 @@ fn segments_match_cpu() {
                 let offs = offsets.clone();
                 let name = format!("seg{op:?} lengths {dist}");
                 h.case(&name, &[l], dtype == DType::F32, move |a| {
-                    build::segment(op, &a[0], &offs, None, &(0..0)).expect("segment")
+                    build::segment(op, &a[0], &SegmentIndex::from_offsets(offs.clone()), None, &(0..0))
+                        .expect("segment")
                 });
             }
             // segmean, and a fused producer streaming into the reduction
@@ -987,12 +989,22 @@ fn segments_match_cpu() {
                     &format!("segmean lengths {dist}"),
                     std::slice::from_ref(&l),
                     true,
-                    move |a| build::segment_mean(&a[0], &offs, None, &(0..0)).expect("segmean"),
+                    move |a| {
+                        build::segment_mean(&a[0], &SegmentIndex::from_offsets(offs.clone()), None, &(0..0))
+                            .expect("segmean")
+                    },
                 );
                 let offs = offsets.clone();
                 h.case(&format!("segsum(x*x+x) lengths {dist}"), &[l], true, move |a| {
                     let sq = bin(BinaryOp::Add, &bin(BinaryOp::Mul, &a[0], &a[0]), &a[0]);
-                    build::segment(ReduceOp::Sum, &sq, &offs, None, &(0..0)).expect("segment")
+                    build::segment(
+                        ReduceOp::Sum,
+                        &sq,
+                        &SegmentIndex::from_offsets(offs.clone()),
+                        None,
+                        &(0..0),
+                    )
+                    .expect("segment")
                 });
             }
         }
@@ -1002,7 +1014,14 @@ fn segments_match_cpu() {
             let offs = offsets.clone();
             h.case(&format!("segsum(x[1:]) {dtype} lengths {dist}"), &[l], true, move |a| {
                 let v = a[0].view.slice_axis(0, 1, total, 1);
-                build::segment(ReduceOp::Sum, &a[0].with_view(v), &offs, None, &(0..0)).expect("segment")
+                build::segment(
+                    ReduceOp::Sum,
+                    &a[0].with_view(v),
+                    &SegmentIndex::from_offsets(offs.clone()),
+                    None,
+                    &(0..0),
+                )
+                .expect("segment")
             });
         }
         // strided and reversed values (a view, not a copy)
@@ -1010,7 +1029,14 @@ fn segments_match_cpu() {
         let offs = offsets.clone();
         h.case(&format!("segmax(x[::-2]) lengths {dist}"), &[l], false, move |a| {
             let v = a[0].view.slice_axis(0, 2 * total - 1, total, -2);
-            build::segment(ReduceOp::Max, &a[0].with_view(v), &offs, None, &(0..0)).expect("segment")
+            build::segment(
+                ReduceOp::Max,
+                &a[0].with_view(v),
+                &SegmentIndex::from_offsets(offs.clone()),
+                None,
+                &(0..0),
+            )
+            .expect("segment")
         });
     }
     println!("segments: {:.1} s", t0.elapsed().as_secs_f64());
@@ -1031,9 +1057,14 @@ fn segments_timing() {
     let ragged_offs = offsets_of(&ragged);
     let skewed = seg_lengths(&mut rng, "skewed", 300_000);
     let skewed_offs = offsets_of(&skewed);
-    let one_long = offsets_of(&[1 << 26]);
+    let one_long = SegmentIndex::from_offsets(offsets_of(&[1 << 26]));
     let rv = device_rand(&gpu, &[ragged_offs[ragged_offs.len() - 1] as usize], 21);
     let sv = device_rand(&gpu, &[skewed_offs[skewed_offs.len() - 1] as usize], 22);
+    // made once, as a loop over the same `lengths` array reuses its index
+    let (ragged_offs, skewed_offs) = (
+        SegmentIndex::from_offsets(ragged_offs),
+        SegmentIndex::from_offsets(skewed_offs),
+    );
     let lv = device_rand(&gpu, &[1 << 26], 23);
     let tiny = device_rand(&gpu, &[1 << 24, 8], 24);
     let short = device_rand(&gpu, &[1 << 22, 32], 25);
@@ -1042,7 +1073,7 @@ fn segments_timing() {
     let all = device_rand(&gpu, &[1 << 28], 28);
     let long_rows = device_rand(&gpu, &[64, 1 << 22], 29);
     type Build<'a> = Box<dyn Fn() -> Array + 'a>;
-    let seg = |x: &Array, o: &[i64]| build::segment(ReduceOp::Sum, x, o, None, &(0..0)).expect("segment");
+    let seg = |x: &Array, o: &SegmentIndex| build::segment(ReduceOp::Sum, x, o, None, &(0..0)).expect("segment");
     let scan = |x: &Array, axis: usize| {
         Array::pending(
             Op::Scan { op: ScanOp::Sum, axis },

@@ -710,7 +710,8 @@ fn segment_of(op: ReduceOp, values: &Array, lengths: &[usize]) -> Array {
     for &l in lengths {
         offsets.push(offsets[offsets.len() - 1] + l as i64);
     }
-    arr::graph::build::segment(op, values, &offsets, None, &(0..0)).expect("valid segments")
+    let index = arr::graph::segment_index::SegmentIndex::from_offsets(offsets);
+    arr::graph::build::segment(op, values, &index, None, &(0..0)).expect("valid segments")
 }
 
 /// Lengths from a fixed pseudo-random sequence (the planner's choice depends on them only).

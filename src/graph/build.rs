@@ -3,7 +3,8 @@
 //! nodes. Nothing here executes; errors carry the span of what was written.
 
 use super::data::HostData;
-use super::op::{BinaryOp, Op, ReduceOp, ScanOp, SegLayout, UnaryOp, accumulate_dtype};
+use super::op::{BinaryOp, Op, ReduceOp, ScanOp, UnaryOp, accumulate_dtype};
+use super::segment_index::SegmentIndex;
 use super::view::View;
 use super::{Array, Buffer};
 use crate::check::dtype::{DType, Kind, promote_weak};
@@ -594,12 +595,12 @@ pub fn check_segment_values(values: &Array, values_span: Option<&Span>, span: &S
     Err(d)
 }
 
-/// A ragged segmented reduction of 1-D `values` over validated `offsets`
-/// (sum, prod, min or max); empty segments give the identity.
+/// A ragged segmented reduction of 1-D `values` over the segments of
+/// `index` (sum, prod, min or max); empty segments give the identity.
 pub fn segment(
     op: ReduceOp,
     values: &Array,
-    offsets: &[i64],
+    index: &SegmentIndex,
     values_span: Option<&Span>,
     span: &Span,
 ) -> Result<Array, Diagnostic> {
@@ -608,16 +609,15 @@ pub fn segment(
         ReduceOp::Sum | ReduceOp::Prod => cast(values, accumulate_dtype(values.dtype()), None),
         _ => values.clone(),
     };
-    let (layout, lay) = SegLayout::from_offsets(offsets);
-    let n = lay.len();
-    let offs = Array::from_host(HostData::I64(offsets.to_vec()), &[offsets.len()]);
-    let lay = Array::from_host(HostData::I64(lay), &[n]);
     let dt = input.dtype();
     Ok(Array::pending(
-        Op::Segment { op, layout },
-        vec![input, offs, lay],
+        Op::Segment {
+            op,
+            layout: index.layout,
+        },
+        vec![input, index.offsets.clone(), index.table.clone()],
         dt,
-        &[layout.segments],
+        &[index.segments()],
         Some(span.clone()),
     ))
 }
@@ -625,15 +625,14 @@ pub fn segment(
 /// The mean of each segment: a float sum over the segment lengths (NaN for an empty segment).
 pub fn segment_mean(
     values: &Array,
-    offsets: &[i64],
+    index: &SegmentIndex,
     values_span: Option<&Span>,
     span: &Span,
 ) -> Result<Array, Diagnostic> {
     let float = values.dtype().to_float();
-    let s = segment(ReduceOp::Sum, &cast(values, float, None), offsets, values_span, span)?;
-    let counts: Vec<f64> = offsets.windows(2).map(|w| (w[1] - w[0]) as f64).collect();
-    let n = counts.len();
-    let counts = cast(&Array::from_host(HostData::F64(counts), &[n]), float, None);
+    let s = segment(ReduceOp::Sum, &cast(values, float, None), index, values_span, span)?;
+    let (ends, starts) = index.ends_and_starts();
+    let counts = cast(&binary(BinOp::Sub, &ends, &starts, (None, None), span)?, float, None);
     binary(BinOp::Div, &s, &counts, (None, None), span)
 }
 

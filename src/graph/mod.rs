@@ -5,6 +5,7 @@
 pub mod data;
 pub mod op;
 pub mod random;
+pub mod segment_index;
 pub mod view;
 
 use crate::check::dtype::DType;
@@ -12,7 +13,7 @@ use crate::diag::Diagnostic;
 use crate::syntax::ast::Span;
 use data::HostData;
 use op::Op;
-use std::cell::{Ref, RefCell, RefMut};
+use std::cell::{Cell, Ref, RefCell, RefMut};
 use std::collections::HashSet;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -37,27 +38,48 @@ pub enum Storage {
 /// A shared, mutable block of elements. Views of one array share it, and
 /// slice assignment writes through it.
 #[derive(Clone)]
-pub struct Buffer(Rc<RefCell<Storage>>);
+pub struct Buffer(Rc<BufferCell>);
+
+struct BufferCell {
+    storage: RefCell<Storage>,
+    /// Slice assignments into the buffer so far: what is derived from its
+    /// values (a segment index) is stale once this moves.
+    writes: Cell<u64>,
+}
 
 impl Buffer {
+    fn new(storage: Storage) -> Buffer {
+        Buffer(Rc::new(BufferCell {
+            storage: RefCell::new(storage),
+            writes: Cell::new(0),
+        }))
+    }
+
     pub fn host(data: HostData) -> Buffer {
-        Buffer(Rc::new(RefCell::new(Storage::Host(data))))
+        Buffer::new(Storage::Host(data))
     }
 
     pub fn device(data: Box<dyn DeviceStorage>) -> Buffer {
-        Buffer(Rc::new(RefCell::new(Storage::Device(data))))
+        Buffer::new(Storage::Device(data))
     }
 
     pub fn storage(&self) -> Ref<'_, Storage> {
-        self.0.borrow()
+        self.0.storage.borrow()
     }
 
+    /// Mutable storage, for moving the same values elsewhere (an upload);
+    /// changing them goes through [`write`], which counts the change.
     pub fn storage_mut(&self) -> RefMut<'_, Storage> {
-        self.0.borrow_mut()
+        self.0.storage.borrow_mut()
     }
 
     pub fn same(&self, other: &Buffer) -> bool {
         Rc::ptr_eq(&self.0, &other.0)
+    }
+
+    /// How many times [`write`] has changed the values.
+    pub fn writes(&self) -> u64 {
+        self.0.writes.get()
     }
 }
 
@@ -288,6 +310,14 @@ pub fn pending_in_order(roots: &[Rc<Node>]) -> Vec<Rc<Node>> {
         }
     }
     order
+}
+
+/// Slice assignment: writes `src` (ready, same dtype, broadcast to the
+/// view's shape) into `dst`'s buffer through `dst_view`, and counts the write.
+pub fn write(backend: &dyn Backend, dst: &Buffer, dst_view: &View, src: &Array) -> Result<(), Diagnostic> {
+    // counted even if the backend fails part-way: the old values may be gone
+    dst.0.writes.set(dst.0.writes.get() + 1);
+    backend.write(dst, dst_view, src)
 }
 
 /// Reads an array's elements to the host (realizing it first).

@@ -7,8 +7,10 @@ use crate::check::dtype::DType;
 use crate::check::shape::{self, Operand, dims};
 use crate::diag::Diagnostic;
 use crate::graph::op::{BinaryOp, Distribution, Op, ReduceOp, ScanOp, UnaryOp};
+use crate::graph::segment_index::{SegmentIndex, SegmentsGiven};
 use crate::graph::{self, Array, build};
 use crate::syntax::ast::{Arg, BinOp, Span};
+use std::rc::Rc;
 
 type Slot = Option<(Value, Span)>;
 
@@ -435,15 +437,15 @@ impl Interp {
             "segsum" | "segprod" | "segmin" | "segmax" | "segmean" => {
                 let x = a(self, 0);
                 build::check_segment_values(&x, sp(0).as_ref(), span)?;
-                let offsets = self.segment_offsets(&x, &s, span)?;
+                let index = self.segment_index(&x, &s, span)?;
                 let op = match name {
                     "segsum" => ReduceOp::Sum,
                     "segprod" => ReduceOp::Prod,
                     "segmin" => ReduceOp::Min,
                     "segmax" => ReduceOp::Max,
-                    _ => return out(build::segment_mean(&x, &offsets, sp(0).as_ref(), span)?),
+                    _ => return out(build::segment_mean(&x, &index, sp(0).as_ref(), span)?),
                 };
-                out(build::segment(op, &x, &offsets, sp(0).as_ref(), span)?)
+                out(build::segment(op, &x, &index, sp(0).as_ref(), span)?)
             }
             "matmul" => out(build::matmul(
                 &a(self, 0),
@@ -512,56 +514,55 @@ impl Interp {
         }
     }
 
-    /// The offsets of a segmented reduction from its `lengths` or `offsets`
-    /// argument (read to the host and validated: the classes of segment
-    /// lengths decide how a GPU reduces them).
-    fn segment_offsets(&self, x: &Array, s: &[Slot], span: &Span) -> R<Vec<i64>> {
+    /// The segment index of a segmented reduction's `lengths` or `offsets`
+    /// argument. Making one reads the argument to the host and checks it (the
+    /// lengths decide how a GPU reduces the segments); the same unwritten
+    /// array gives the cached index again.
+    fn segment_index(&self, x: &Array, s: &[Slot], span: &Span) -> R<Rc<SegmentIndex>> {
         let given = |k: usize| match &s[k] {
             Some((Value::Array(a), sp)) => Some((a.clone(), sp.clone())),
             _ => None,
         };
-        match (given(1), given(2)) {
+        let (arg, arg_span, kind) = match (given(1), given(2)) {
             (Some(_), Some((_, os))) => {
-                Err(
+                return Err(
                     Diagnostic::new("E0211", "give the segments by `lengths` or by `offsets`, not both", os)
                         .with_label(span.clone(), "in this segmented reduction"),
+                );
+            }
+            (None, None) => {
+                return Err(Diagnostic::new(
+                    "E0105",
+                    "missing argument `lengths` (or `offsets`) in a segmented reduction",
+                    span.clone(),
                 )
+                .with_hint("segsum(values, lengths) or segsum(values, offsets=...)"));
             }
-            (None, None) => Err(Diagnostic::new(
-                "E0105",
-                "missing argument `lengths` (or `offsets`) in a segmented reduction",
-                span.clone(),
-            )
-            .with_hint("segsum(values, lengths) or segsum(values, offsets=...)")),
-            (Some((l, ls)), None) => {
-                let v = self.int_vector(&l, &ls, "lengths")?;
-                build::segment_offsets_from_lengths(&v, x.size(), Some(&ls), span)
+            (Some((l, ls)), None) => (l, ls, SegmentsGiven::Lengths),
+            (None, Some((o, os))) => (o, os, SegmentsGiven::Offsets),
+        };
+        let what = match kind {
+            SegmentsGiven::Lengths => "lengths",
+            SegmentsGiven::Offsets => "offsets",
+        };
+        check_int_vector(&arg, &arg_span, what)?;
+        graph::realize(&*self.backend, &[&arg]).map_err(|d| d.or_span(&arg_span))?;
+        let n = x.size();
+        self.segment_indexes.get_or_make(&arg, kind, n, || {
+            let v = self.int_vector(&arg, &arg_span, what)?;
+            match kind {
+                SegmentsGiven::Lengths => build::segment_offsets_from_lengths(&v, n, Some(&arg_span), span),
+                SegmentsGiven::Offsets => {
+                    build::check_segment_offsets(&v, n, Some(&arg_span), span)?;
+                    Ok(v)
+                }
             }
-            (None, Some((o, os))) => {
-                let v = self.int_vector(&o, &os, "offsets")?;
-                build::check_segment_offsets(&v, x.size(), Some(&os), span)?;
-                Ok(v)
-            }
-        }
+        })
     }
 
     /// A 1-D integer array's values on the host.
     fn int_vector(&self, a: &Array, span: &Span, what: &str) -> R<Vec<i64>> {
-        if !matches!(a.dtype(), DType::I32 | DType::I64) {
-            return Err(Diagnostic::new(
-                "E0300",
-                format!("`{what}` must be integers, not {}", a.dtype()),
-                span.clone(),
-            )
-            .with_hint(format!("cast with `{what} as i64`")));
-        }
-        if a.rank() != 1 {
-            return Err(Diagnostic::new(
-                "E0211",
-                format!("`{what}` must be 1-D, not of rank {}", a.rank()),
-                span.clone(),
-            ));
-        }
+        check_int_vector(a, span, what)?;
         let host = graph::to_host(&*self.backend, a).map_err(|d| d.or_span(span))?;
         Ok((0..host.len()).map(|i| host.get_i64(i)).collect())
     }
@@ -629,3 +630,23 @@ fn default_dtype(v: &Array) -> DType {
 }
 
 use std::io::Write as _;
+
+/// A segments argument must be a 1-D integer array.
+fn check_int_vector(a: &Array, span: &Span, what: &str) -> R<()> {
+    if !matches!(a.dtype(), DType::I32 | DType::I64) {
+        return Err(Diagnostic::new(
+            "E0300",
+            format!("`{what}` must be integers, not {}", a.dtype()),
+            span.clone(),
+        )
+        .with_hint(format!("cast with `{what} as i64`")));
+    }
+    if a.rank() != 1 {
+        return Err(Diagnostic::new(
+            "E0211",
+            format!("`{what}` must be 1-D, not of rank {}", a.rank()),
+            span.clone(),
+        ));
+    }
+    Ok(())
+}

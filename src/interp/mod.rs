@@ -16,6 +16,7 @@ use crate::diag::{Diagnostic, closest};
 use crate::graph::build;
 use crate::graph::data::HostData;
 use crate::graph::op::UnaryOp;
+use crate::graph::segment_index::SegmentIndexCache;
 use crate::graph::{self, Array, Backend};
 use crate::syntax::ast::*;
 use std::collections::{HashMap, HashSet};
@@ -46,6 +47,8 @@ pub struct Interp {
     pub out: Box<dyn Write>,
     seed: u64,
     random_calls: u64,
+    /// Segmented reductions' checked `lengths`/`offsets`, kept across calls.
+    segment_indexes: SegmentIndexCache,
 }
 
 impl Interp {
@@ -66,6 +69,7 @@ impl Interp {
             out: Box::new(std::io::stdout()),
             seed: 0,
             random_calls: 0,
+            segment_indexes: SegmentIndexCache::default(),
         }
     }
 
@@ -361,9 +365,7 @@ impl Interp {
                     .node
                     .buffer()
                     .ok_or_else(|| Diagnostic::new("E0499", "internal: target not realized", span.clone()))?;
-                self.backend
-                    .write(&buffer, &dst.view, &src)
-                    .map_err(|d| d.or_span(span))
+                graph::write(&*self.backend, &buffer, &dst.view, &src).map_err(|d| d.or_span(span))
             }
             _ => Err(
                 Diagnostic::new("E0005", "cannot assign to this expression", target.span.clone())

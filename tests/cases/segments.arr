@@ -28,3 +28,17 @@ print(size(segsum(zeros([0]), offsets=[0])), segsum(zeros([0]), [0, 0]))
 let big = ones([100000])
 print(segsum(big, [1, 40000, 2000, 57999]), segmax(arange(100000), [1, 40000, 2000, 57999]))
 # out: [    1.0, 40000.0,  2000.0, 57999.0] [    0, 40000, 42000, 99999]
+# the same lengths array again gives the same segments; writing into it changes them
+let lens = [2, 1, 3]
+let v = arange(6)
+print(segsum(v, lens), segsum(v * 2, lens), segmean(v as f64, lens))
+# out: [ 1,  2, 12] [ 2,  4, 24] [0.5, 2.0, 4.0]
+lens[0:2] = [1, 2]
+print(segsum(v, lens), segmax(v, lens))
+# out: [ 0,  3, 12] [0, 2, 5]
+let offs = [0, 3, 6]
+print(segsum(v, offsets=offs))
+# out: [ 3, 12]
+offs[1] = 1
+print(segsum(v, offsets=offs))
+# out: [ 0, 15]
