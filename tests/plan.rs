@@ -70,6 +70,12 @@ fn reduce(op: ReduceOp, a: &Array, axes: &[usize]) -> Array {
     )
 }
 
+/// `a[::-1]` of a 1-D array.
+fn flip(a: &Array) -> Array {
+    let n = a.shape()[0];
+    a.with_view(a.view.slice_axis(0, n - 1, n, -1))
+}
+
 fn newaxis(a: &Array, axis: usize) -> Array {
     a.with_view(a.view.insert_axis(axis))
 }
@@ -418,18 +424,48 @@ fn softmax_style_broadcast_of_a_reduction_materialises_it() {
 }
 
 #[test]
-fn shared_temporary_is_materialised_once() {
+fn shared_temporary_is_computed_once_inside_its_one_kernel() {
     let (a, b) = (input(&[100]), input(&[100]));
     let t = bin(BinaryOp::Add, &a, &b);
     let u = un(UnaryOp::Exp, &t);
     let v = un(UnaryOp::Tanh, &t);
     let w = bin(BinaryOp::Mul, &u, &v);
     let p = check(&w, &[&a, &b]);
-    assert_eq!(p.kernels.len(), 2, "t (two consumers), then exp(t)*tanh(t)");
-    // an expression that uses a value twice in one node is still one kernel
-    let sq = bin(BinaryOp::Mul, &t, &t);
-    let p = check(&sq, &[&a, &b]);
+    assert_eq!(
+        p.kernels.len(),
+        1,
+        "exp(t) * tanh(t) with t = a + b, t neither stored nor computed twice"
+    );
+    assert_eq!(p.kernels[0].ops.iter().filter(|o| o.starts_with("add")).count(), 1);
+    // shared inside a reduction's input: sum(exp(t) * tanh(t)) is one kernel
+    let s = reduce(ReduceOp::Sum, &w, &[0]);
+    let p = check(&s, &[&a, &b]);
+    assert_eq!(strategies(&p), vec!["reduce-all"]);
+    // and through a chain of shared nodes (t feeds u and v, u feeds two nodes)
+    let x = bin(BinaryOp::Add, &un(UnaryOp::Tanh, &u), &bin(BinaryOp::Mul, &u, &v));
+    let p = check(&x, &[&a, &b]);
     assert_eq!(p.kernels.len(), 1);
+    insta::assert_snapshot!("shared_temporary", explain(&[&x], &DeviceInfo::reference()));
+}
+
+#[test]
+fn shared_temporary_is_stored_when_its_uses_are_apart() {
+    let (a, b) = (input(&[100]), input(&[100]));
+    let t = bin(BinaryOp::Add, &a, &b);
+    // two consumers reading it through two views: stored once rather than computed twice
+    let r = bin(BinaryOp::Mul, &un(UnaryOp::Exp, &t), &un(UnaryOp::Tanh, &flip(&t)));
+    let p = check(&r, &[&a, &b]);
+    assert_eq!(p.kernels.len(), 2, "t, then exp(t) * tanh(t[::-1])");
+    // used by a reduction's input and by its epilogue: two spaces of one kernel
+    let s = reduce(ReduceOp::Sum, &t, &[0]);
+    let e = bin(BinaryOp::Div, &t, &s);
+    let p = check(&e, &[&a, &b]);
+    assert!(p.kernels.len() >= 2, "{}", explain(&[&e], &DeviceInfo::reference()));
+    // consumed by two kernels: stored once for both
+    let m = reduce(ReduceOp::Max, &t, &[0]);
+    let n = reduce(ReduceOp::Min, &t, &[0]);
+    let p = plan_of(&[&m, &n]);
+    assert_eq!(p.kernels.len(), 3, "t, max, min");
 }
 
 #[test]

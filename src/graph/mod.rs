@@ -99,6 +99,9 @@ pub struct Node {
     /// Longest chain of pending nodes ending here; bounds the graph's size.
     pub depth: usize,
     pub state: RefCell<NodeState>,
+    /// Still pending, but a realize has already computed it inside a
+    /// consumer's kernel: its value has been used, so a loop need not store it.
+    pub fused_away: Cell<bool>,
 }
 
 static NEXT_NODE_ID: AtomicU64 = AtomicU64::new(1);
@@ -161,6 +164,7 @@ impl Array {
             span: None,
             depth: 0,
             state: RefCell::new(NodeState::Ready(buffer)),
+            fused_away: Cell::new(false),
         };
         Array {
             node: Rc::new(node),
@@ -183,6 +187,7 @@ impl Array {
             span,
             depth,
             state: RefCell::new(NodeState::Pending { op, inputs }),
+            fused_away: Cell::new(false),
         };
         Array {
             node: Rc::new(node),
@@ -283,7 +288,11 @@ pub fn realize(backend: &dyn Backend, arrays: &[&Array]) -> Result<(), Diagnosti
         return Ok(());
     }
     let order = pending_in_order(&outputs);
-    backend.execute(&order, &outputs)
+    backend.execute(&order, &outputs)?;
+    for node in order.iter().filter(|n| !n.is_ready()) {
+        node.fused_away.set(true);
+    }
+    Ok(())
 }
 
 /// The pending nodes reachable from `roots`, inputs before consumers

@@ -384,9 +384,11 @@ impl Interp {
     /// The end of a loop iteration: realizes what the next iteration carries
     /// (variables that existed before the loop), so graphs do not grow from
     /// one iteration to the next, and the values first made in this
-    /// iteration, except those that only feed another pending value: a
+    /// iteration, except those that only feed another pending value or
+    /// whose value a realize has already used inside a consumer's kernel: a
     /// temporary such as `let d = a - b` in `sum(d * d)` then streams into its
-    /// consumer's kernel instead of being stored.
+    /// consumer's kernel instead of being stored. (What is left pending is
+    /// computed again if read after the loop.)
     fn realize_iteration(&mut self, carried: &HashSet<String>) -> R<()> {
         let scope = match self.frames.last() {
             Some(f) => f,
@@ -398,7 +400,7 @@ impl Interp {
             for a in arrays_of(v).into_iter().filter(|a| !a.is_ready()) {
                 if carried.contains(name) {
                     roots.push(a)
-                } else {
+                } else if !a.node.fused_away.get() {
                     locals.push(a)
                 }
             }
@@ -911,11 +913,14 @@ mod tests {
     use crate::graph::{Buffer, Node};
     use std::cell::RefCell;
 
-    /// The CPU backend, noting which nodes each realize asks for.
+    /// The CPU backend, noting which nodes each realize asks for. With
+    /// `fusing`, it leaves every node it was not asked for pending afterwards,
+    /// as a GPU backend does with what it fuses into a consumer's kernel.
     #[derive(Default)]
     struct Recording {
         cpu: CpuBackend,
         outputs: RefCell<Vec<u64>>,
+        fusing: bool,
     }
 
     impl Backend for Recording {
@@ -924,7 +929,26 @@ mod tests {
         }
         fn execute(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> R<()> {
             self.outputs.borrow_mut().extend(outputs.iter().map(|n| n.id));
-            self.cpu.execute(nodes, outputs)
+            let asked: Vec<u64> = outputs.iter().map(|n| n.id).collect();
+            let fused: Vec<(Rc<Node>, graph::NodeState)> = nodes
+                .iter()
+                .filter(|n| self.fusing && !asked.contains(&n.id))
+                .filter_map(|n| match &*n.state.borrow() {
+                    graph::NodeState::Pending { op, inputs } => Some((
+                        n.clone(),
+                        graph::NodeState::Pending {
+                            op: op.clone(),
+                            inputs: inputs.clone(),
+                        },
+                    )),
+                    graph::NodeState::Ready(_) => None,
+                })
+                .collect();
+            self.cpu.execute(nodes, outputs)?;
+            for (n, pending) in fused {
+                *n.state.borrow_mut() = pending;
+            }
+            Ok(())
         }
         fn read(&self, buffer: &Buffer, view: &View, dtype: DType) -> R<HostData> {
             self.cpu.read(buffer, view, dtype)
@@ -938,7 +962,11 @@ mod tests {
     }
 
     fn run(src: &str) -> (Interp, Rc<Recording>) {
-        let backend = Rc::new(Recording::default());
+        run_on(src, Recording::default())
+    }
+
+    fn run_on(src: &str, backend: Recording) -> (Interp, Rc<Recording>) {
+        let backend = Rc::new(backend);
         let mut interp = Interp::new(backend.clone());
         interp.out = Box::new(std::io::sink());
         let program = crate::syntax::parse_program(src, 0).expect("parses");
@@ -977,5 +1005,27 @@ mod tests {
             "a carried value does not grow a graph across iterations"
         );
         assert!(rec.outputs.borrow().contains(&node_of(&it, "x").id));
+    }
+
+    #[test]
+    fn a_local_whose_value_a_realize_used_is_not_stored_again() {
+        let fusing = Recording {
+            fusing: true,
+            ..Recording::default()
+        };
+        let (it, rec) = run_on(
+            "for i in 0..3 {\n    let c = rand([8]) * 2.0\n    let u = c + 1.0\n    print(sum(c), max(u))\n    let w = c * 3.0\n}",
+            fusing,
+        );
+        let outputs = rec.outputs.borrow();
+        assert!(!node_of(&it, "c").is_ready(), "computed inside the sum's kernel");
+        assert!(
+            !outputs.contains(&node_of(&it, "c").id) && !outputs.contains(&node_of(&it, "u").id),
+            "used by the printed reductions, so the iteration end does not store them"
+        );
+        assert!(
+            outputs.contains(&node_of(&it, "w").id),
+            "a value nothing has used is still computed every iteration"
+        );
     }
 }

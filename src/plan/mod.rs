@@ -470,6 +470,57 @@ impl<'a> Planner<'a> {
                 }
             }
         }
+        self.share_within_kernels();
+    }
+
+    /// Un-materialises an elementwise node or generator whose consumers all
+    /// end up in one kernel, in the same space (a map's, or a reduction's
+    /// input), reading it through the same view: that kernel computes it once
+    /// per element (the expression builder shares it) instead of storing and
+    /// reloading it. Consumers come later in the order, so one pass from the
+    /// end lets this cascade through chains of shared nodes.
+    fn share_within_kernels(&mut self) {
+        let n = self.nodes.len();
+        let mut root: Vec<usize> = (0..n).collect();
+        for i in (0..n).rev() {
+            if !self.materialised[i] {
+                // one consumer, or several sharing a root (made so below)
+                if let Some(&c) = self.consumers[i].first() {
+                    root[i] = root[c];
+                }
+                continue;
+            }
+            let op = &self.info[i].op;
+            let id = self.nodes[i].id;
+            if !fusable_kind(op) || self.outputs.contains(&id) || self.red[i].is_some() || self.consumers[i].len() < 2 {
+                continue;
+            }
+            let mut views = Vec::new();
+            let same_space = self.consumers[i].iter().all(|&c| {
+                let body = match self.info[c].op {
+                    Op::Reduce { .. } => true,
+                    ref o => fusable_kind(o) && self.red[c].is_none(),
+                };
+                views.extend(
+                    self.info[c]
+                        .inputs
+                        .iter()
+                        .filter(|a| a.node.id == id)
+                        .map(|a| a.view.clone()),
+                );
+                body
+            });
+            let r = root[self.consumers[i][0]];
+            let one_kernel = self.consumers[i].iter().all(|&c| root[c] == r);
+            let one_view = views.windows(2).all(|w| w[0] == w[1])
+                && views
+                    .first()
+                    .is_some_and(|v| axis_map(v, &self.nodes[i].shape).is_some());
+            if same_space && one_kernel && one_view {
+                self.materialised[i] = false;
+                root[i] = r;
+            }
+        }
     }
 
     fn label(&mut self, node: &Rc<Node>) -> String {

@@ -24,7 +24,7 @@ use crate::plan::{DeviceInfo, KernelPlan, Plan, Source, Strategy};
 use codegen::{Generated, Param};
 use cudarc::driver::result as cu;
 use cudarc::driver::sys;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::ffi::{CString, c_void};
 use std::hash::{Hash, Hasher};
@@ -57,13 +57,22 @@ fn size_class(bytes: usize) -> usize {
     }
 }
 
+/// Blocks of a size class up to this come from shared slabs: a script's
+/// scalars and short vectors would otherwise cost a driver allocation each
+/// (tens of microseconds, which dominate a short program).
+const SLAB_CLASS_MAX: usize = 64 << 10;
+const SLAB_BYTES: usize = 2 << 20;
+
 /// Device memory pool: a free list per size class. Allocation is ordered on
 /// the one stream, so a block freed after its last launch can be handed to
 /// the next launch at once.
 pub struct Pool {
     _ctx: Arc<cudarc::driver::CudaContext>,
     free: RefCell<HashMap<usize, Vec<sys::CUdeviceptr>>>,
+    /// Bytes in the free lists of classes above `SLAB_CLASS_MAX` (given back by `trim`).
     cached: RefCell<usize>,
+    /// Blocks taken from the driver (not the free lists), and the seconds that took.
+    driver_allocs: Cell<(u64, f64)>,
 }
 
 impl Pool {
@@ -73,15 +82,32 @@ impl Pool {
         }
         let class = size_class(bytes);
         if let Some(p) = self.free.borrow_mut().get_mut(&class).and_then(|v| v.pop()) {
-            *self.cached.borrow_mut() -= class;
+            if class > SLAB_CLASS_MAX {
+                *self.cached.borrow_mut() -= class;
+            }
             return Ok((p, class));
         }
-        match unsafe { cu::malloc_sync(class) } {
-            Ok(p) => Ok((p, class)),
+        if class <= SLAB_CLASS_MAX {
+            // one slab, cut into blocks of this class; the rest go to the free list
+            let slab = self.from_driver(SLAB_BYTES)?;
+            let blocks = (1..SLAB_BYTES / class).map(|k| slab + (k * class) as u64);
+            self.free.borrow_mut().entry(class).or_default().extend(blocks.rev());
+            return Ok((slab, class));
+        }
+        Ok((self.from_driver(class)?, class))
+    }
+
+    fn from_driver(&self, bytes: usize) -> Result<sys::CUdeviceptr, Diagnostic> {
+        let t = std::time::Instant::now();
+        let fresh = unsafe { cu::malloc_sync(bytes) };
+        let (n, secs) = self.driver_allocs.get();
+        self.driver_allocs.set((n + 1, secs + t.elapsed().as_secs_f64()));
+        match fresh {
+            Ok(p) => Ok(p),
             Err(_) => {
                 // give every cached block back to the driver and try once more
                 self.trim();
-                unsafe { cu::malloc_sync(class) }.map(|p| (p, class)).map_err(|e| {
+                unsafe { cu::malloc_sync(bytes) }.map_err(|e| {
                     let (free, total) = cu::mem_get_info().unwrap_or((0, 0));
                     Diagnostic::spanless(
                         "E0403",
@@ -103,14 +129,18 @@ impl Pool {
             return;
         }
         self.free.borrow_mut().entry(class).or_default().push(ptr);
-        *self.cached.borrow_mut() += class;
+        if class > SLAB_CLASS_MAX {
+            *self.cached.borrow_mut() += class;
+        }
     }
 
+    /// Gives the free blocks of large classes back to the driver (slab blocks
+    /// stay: a slab can only be freed whole).
     fn trim(&self) {
         unsafe {
             let _ = cu::ctx::synchronize();
-            for (_, ptrs) in self.free.borrow_mut().drain() {
-                for p in ptrs {
+            for (_, ptrs) in self.free.borrow_mut().iter_mut().filter(|(c, _)| **c > SLAB_CLASS_MAX) {
+                for p in ptrs.drain(..) {
                     let _ = cu::free_sync(p);
                 }
             }
@@ -246,6 +276,16 @@ pub struct ProfileSummary {
     /// Realizes planned from scratch, and realizes whose plan (and modules) came from the plan cache.
     pub plans: u64,
     pub plan_hits: u64,
+    /// Host seconds: planning (plan-cache lookups and misses), reading cached
+    /// CUBINs and loading modules, and `allocs` device allocations from the driver.
+    pub plan_s: f64,
+    pub load_s: f64,
+    pub allocs: u64,
+    pub alloc_s: f64,
+    /// Host seconds in realizing graphs (the above included) and in reading
+    /// results back (mostly waiting for the GPU).
+    pub realize_s: f64,
+    pub read_s: f64,
 }
 
 /// `sliding(8 rows)`, `reduce-rows(32 lanes)`: the strategy and what it was planned with.
@@ -280,6 +320,14 @@ pub struct CudaBackend {
     pub stats: RefCell<[u64; 3]>,
     /// Seconds spent in NVRTC.
     pub compile_seconds: RefCell<f64>,
+    /// Seconds spent reading cached CUBINs and loading modules into the context.
+    load_seconds: Cell<f64>,
+    /// Seconds spent planning graphs (plan-cache lookups and misses).
+    plan_seconds: Cell<f64>,
+    /// Seconds in `execute` (planning, code generation, loading, allocating,
+    /// launching) and in `read` (mostly waiting for the GPU).
+    realize_seconds: Cell<f64>,
+    read_seconds: Cell<f64>,
     /// NVRTC options from `ARR_NVRTC_OPTS`.
     extra_opts: Vec<String>,
     /// Plans by graph structure, each kernel with its module: a loop plans once.
@@ -336,6 +384,7 @@ impl CudaBackend {
             _ctx: ctx.clone(),
             free: RefCell::new(HashMap::new()),
             cached: RefCell::new(0),
+            driver_allocs: Cell::new((0, 0.0)),
         });
         Ok(CudaBackend {
             ctx,
@@ -348,6 +397,10 @@ impl CudaBackend {
             copy_gb_s: RefCell::new(None),
             stats: RefCell::new([0; 3]),
             compile_seconds: RefCell::new(0.0),
+            load_seconds: Cell::new(0.0),
+            plan_seconds: Cell::new(0.0),
+            realize_seconds: Cell::new(0.0),
+            read_seconds: Cell::new(0.0),
             // `-minimal` (NVRTC 12.4+) leaves out texture, device-runtime and driver-type
             // headers the kernels never use: 62 ms -> 8 ms per module on an H200
             extra_opts: std::env::var("ARR_NVRTC_OPTS")
@@ -439,6 +492,12 @@ impl CudaBackend {
             memory_hits: stats[2],
             plans: self.plan_stats().plans,
             plan_hits: self.plan_stats().hits,
+            plan_s: self.plan_seconds.get(),
+            load_s: self.load_seconds.get(),
+            realize_s: self.realize_seconds.get(),
+            read_s: self.read_seconds.get(),
+            allocs: self.pool.driver_allocs.get().0,
+            alloc_s: self.pool.driver_allocs.get().1,
         }
     }
 
@@ -495,6 +554,7 @@ impl CudaBackend {
             .cache_dir
             .as_ref()
             .map(|d| d.join(format!("{key:016x}-sm{}.cubin", self.info.arch)));
+        let t_load = std::time::Instant::now();
         let image = match path.as_ref().and_then(|p| std::fs::read(p).ok()) {
             Some(img) => {
                 self.stats.borrow_mut()[1] += 1;
@@ -503,7 +563,10 @@ impl CudaBackend {
             None => {
                 let t = std::time::Instant::now();
                 let img = self.compile(&g.source)?;
-                *self.compile_seconds.borrow_mut() += t.elapsed().as_secs_f64();
+                let secs = t.elapsed().as_secs_f64();
+                *self.compile_seconds.borrow_mut() += secs;
+                // what follows counts as loading
+                self.load_seconds.set(self.load_seconds.get() - secs);
                 self.stats.borrow_mut()[0] += 1;
                 if let (Some(p), Some(d)) = (&path, &self.cache_dir) {
                     // the cache is an optimisation: failing to write it is not an error
@@ -536,6 +599,8 @@ impl CudaBackend {
         } else {
             None
         };
+        self.load_seconds
+            .set(self.load_seconds.get() + t_load.elapsed().as_secs_f64());
         let m = Rc::new(Module {
             _module: module,
             main,
@@ -921,17 +986,17 @@ fn device_ptr(buffer: &Buffer) -> Option<(sys::CUdeviceptr, usize)> {
     }
 }
 
-impl Backend for CudaBackend {
-    fn describe(&self) -> String {
-        format!("cuda: {} (sm_{})", self.info.name, self.info.arch)
-    }
-
-    fn execute(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Result<(), Diagnostic> {
+/// The bodies of `execute` and `read`, which time them for the profile.
+impl CudaBackend {
+    fn execute_timed(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Result<(), Diagnostic> {
         // a loop builds the same graph each iteration: plan and generate it once
+        let t_plan = std::time::Instant::now();
         let planned = self
             .plans
             .borrow_mut()
             .get_or_plan(nodes, outputs, || crate::plan::plan(nodes, outputs, &self.info));
+        self.plan_seconds
+            .set(self.plan_seconds.get() + t_plan.elapsed().as_secs_f64());
         let plan = &planned.plan;
         let mut by_id: HashMap<u64, Rc<Node>> = HashMap::new();
         for n in nodes {
@@ -962,7 +1027,7 @@ impl Backend for CudaBackend {
         Ok(())
     }
 
-    fn read(&self, buffer: &Buffer, view: &View, dtype: DType) -> Result<HostData, Diagnostic> {
+    fn read_timed(&self, buffer: &Buffer, view: &View, dtype: DType) -> Result<HostData, Diagnostic> {
         if let Storage::Host(data) = &*buffer.storage() {
             return Ok(host_gather(data, view));
         }
@@ -979,6 +1044,28 @@ impl Backend for CudaBackend {
             .ok_or_else(|| Diagnostic::spanless("E0499", "internal: gather failed"))?;
         let (ptr, _) = device_ptr(&b).ok_or_else(|| Diagnostic::spanless("E0499", "internal: gather failed"))?;
         self.download(ptr, dtype, n)
+    }
+}
+
+impl Backend for CudaBackend {
+    fn describe(&self) -> String {
+        format!("cuda: {} (sm_{})", self.info.name, self.info.arch)
+    }
+
+    fn execute(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Result<(), Diagnostic> {
+        let t = std::time::Instant::now();
+        let result = self.execute_timed(nodes, outputs);
+        self.realize_seconds
+            .set(self.realize_seconds.get() + t.elapsed().as_secs_f64());
+        result
+    }
+
+    fn read(&self, buffer: &Buffer, view: &View, dtype: DType) -> Result<HostData, Diagnostic> {
+        let t = std::time::Instant::now();
+        let result = self.read_timed(buffer, view, dtype);
+        self.read_seconds
+            .set(self.read_seconds.get() + t.elapsed().as_secs_f64());
+        result
     }
 
     fn write(&self, dst: &Buffer, dst_view: &View, src: &Array) -> Result<(), Diagnostic> {
@@ -1101,6 +1188,15 @@ pub fn profile_table(timings: &[KernelTiming], summary: &ProfileSummary) -> Stri
         "plans: {} made, {} plan cache hits\n",
         summary.plans, summary.plan_hits
     ));
+    out.push_str(&format!(
+        "host: {:.2} ms realizing ({:.2} ms planning, {:.2} ms loading modules, {:.2} ms in {} device allocations), {:.2} ms reading results\n",
+        1e3 * summary.realize_s,
+        1e3 * summary.plan_s,
+        1e3 * summary.load_s,
+        1e3 * summary.alloc_s,
+        summary.allocs,
+        1e3 * summary.read_s,
+    ));
     out
 }
 
@@ -1132,7 +1228,7 @@ pub fn profile_json(timings: &[KernelTiming], summary: &ProfileSummary) -> Strin
     }
     let gpu_ms: f64 = timings.iter().map(|t| t.ms as f64).sum();
     out.push_str(&format!(
-        "{{\"kind\": \"summary\", \"backend\": {}, \"launches\": {}, \"gpu_ms\": {}, \"copy_gb_s\": {}, \"compile_s\": {}, \"compiles\": {}, \"disk_hits\": {}, \"memory_hits\": {}, \"plans\": {}, \"plan_hits\": {}}}\n",
+        "{{\"kind\": \"summary\", \"backend\": {}, \"launches\": {}, \"gpu_ms\": {}, \"copy_gb_s\": {}, \"compile_s\": {}, \"compiles\": {}, \"disk_hits\": {}, \"memory_hits\": {}, \"plans\": {}, \"plan_hits\": {}, \"plan_s\": {}, \"load_s\": {}, \"allocs\": {}, \"alloc_s\": {}, \"realize_s\": {}, \"read_s\": {}}}\n",
         json_str(&summary.device),
         timings.len(),
         json_num(gpu_ms),
@@ -1142,7 +1238,13 @@ pub fn profile_json(timings: &[KernelTiming], summary: &ProfileSummary) -> Strin
         summary.disk_hits,
         summary.memory_hits,
         summary.plans,
-        summary.plan_hits
+        summary.plan_hits,
+        json_num(summary.plan_s),
+        json_num(summary.load_s),
+        summary.allocs,
+        json_num(summary.alloc_s),
+        json_num(summary.realize_s),
+        json_num(summary.read_s),
     ));
     out
 }
@@ -1206,6 +1308,12 @@ mod tests {
             memory_hits: 5,
             plans: 3,
             plan_hits: 97,
+            plan_s: 0.0015,
+            load_s: 0.002,
+            allocs: 4,
+            alloc_s: 0.00025,
+            realize_s: 0.006,
+            read_s: 0.0005,
         };
         // median 2 ms: 6 GB/s, half of the 12 GB/s ceiling
         let table = profile_table(&t, &summary);
@@ -1219,6 +1327,10 @@ mod tests {
             "{table}"
         );
         assert!(table.contains("plans: 3 made, 97 plan cache hits"), "{table}");
+        assert!(
+            table.contains("host: 6.00 ms realizing (1.50 ms planning, 2.00 ms loading modules, 0.25 ms in 4 device allocations), 0.50 ms reading results"),
+            "{table}"
+        );
         let json = profile_json(&t, &summary);
         let lines: Vec<&str> = json.lines().collect();
         assert_eq!(lines.len(), 2);
@@ -1233,7 +1345,7 @@ mod tests {
         assert!(lines[0].contains(r#""gb_s": 6, "pct_copy": 50}"#), "{json}");
         assert!(
             lines[1]
-                .contains(r#""copy_gb_s": 12, "compile_s": 0.03, "compiles": 2, "disk_hits": 1, "memory_hits": 5, "plans": 3, "plan_hits": 97}"#),
+                .contains(r#""copy_gb_s": 12, "compile_s": 0.03, "compiles": 2, "disk_hits": 1, "memory_hits": 5, "plans": 3, "plan_hits": 97, "plan_s": 0.0015, "load_s": 0.002, "allocs": 4, "alloc_s": 0.00025, "realize_s": 0.006, "read_s": 0.0005}"#),
             "{json}"
         );
     }
