@@ -89,15 +89,15 @@ impl Pool {
         }
         if class <= SLAB_CLASS_MAX {
             // one slab, cut into blocks of this class; the rest go to the free list
-            let slab = self.from_driver(SLAB_BYTES)?;
+            let slab = self.driver_alloc(SLAB_BYTES)?;
             let blocks = (1..SLAB_BYTES / class).map(|k| slab + (k * class) as u64);
             self.free.borrow_mut().entry(class).or_default().extend(blocks.rev());
             return Ok((slab, class));
         }
-        Ok((self.from_driver(class)?, class))
+        Ok((self.driver_alloc(class)?, class))
     }
 
-    fn from_driver(&self, bytes: usize) -> Result<sys::CUdeviceptr, Diagnostic> {
+    fn driver_alloc(&self, bytes: usize) -> Result<sys::CUdeviceptr, Diagnostic> {
         let t = std::time::Instant::now();
         let fresh = unsafe { cu::malloc_sync(bytes) };
         let (n, secs) = self.driver_allocs.get();
