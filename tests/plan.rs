@@ -449,6 +449,25 @@ fn shared_temporary_is_computed_once_inside_its_one_kernel() {
 }
 
 #[test]
+fn shared_temporary_read_by_a_reduction_and_through_its_epilogue() {
+    // t feeds sum(t, axis=1) and exp(t), whose first column the epilogue adds:
+    // t is computed in both spaces of the one kernel, and the result is right
+    let x = input(&[16, 24]);
+    let t = bin(BinaryOp::Mul, &x, &x);
+    let s = reduce(ReduceOp::Sum, &t, &[1]);
+    let y = un(UnaryOp::Exp, &t);
+    let col = y.with_view(y.view.select_axis(1, 0));
+    let e = bin(BinaryOp::Add, &s, &col);
+    let p = check(&e, &[&x]);
+    assert_eq!(
+        strategies(&p),
+        vec!["reduce-rows"],
+        "{}",
+        explain(&[&e], &DeviceInfo::reference())
+    );
+}
+
+#[test]
 fn shared_temporary_is_stored_when_its_uses_are_apart() {
     let (a, b) = (input(&[100]), input(&[100]));
     let t = bin(BinaryOp::Add, &a, &b);
