@@ -924,6 +924,13 @@ fn seg_lengths(rng: &mut Rng, dist: &str, n: usize) -> Vec<i64> {
         .collect()
 }
 
+/// A segmented reduction over `offsets`, with an index of its own: each
+/// backend's run uploads (or reads) the index separately.
+fn segment_by(op: ReduceOp, values: &Array, offsets: &[i64]) -> Array {
+    arr::graph::build::segment(op, values, &SegmentIndex::from_offsets(offsets.to_vec()), None, &(0..0))
+        .expect("segment")
+}
+
 fn offsets_of(lengths: &[i64]) -> Vec<i64> {
     let mut o = vec![0i64];
     for &l in lengths {
@@ -976,10 +983,7 @@ fn segments_match_cpu() {
                 let l = leaf(&mut rng, dtype, &[total], kind);
                 let offs = offsets.clone();
                 let name = format!("seg{op:?} lengths {dist}");
-                h.case(&name, &[l], dtype == DType::F32, move |a| {
-                    build::segment(op, &a[0], &SegmentIndex::from_offsets(offs.clone()), None, &(0..0))
-                        .expect("segment")
-                });
+                h.case(&name, &[l], dtype == DType::F32, move |a| segment_by(op, &a[0], &offs));
             }
             // segmean, and a fused producer streaming into the reduction
             if dtype.is_float() {
@@ -997,14 +1001,7 @@ fn segments_match_cpu() {
                 let offs = offsets.clone();
                 h.case(&format!("segsum(x*x+x) lengths {dist}"), &[l], true, move |a| {
                     let sq = bin(BinaryOp::Add, &bin(BinaryOp::Mul, &a[0], &a[0]), &a[0]);
-                    build::segment(
-                        ReduceOp::Sum,
-                        &sq,
-                        &SegmentIndex::from_offsets(offs.clone()),
-                        None,
-                        &(0..0),
-                    )
-                    .expect("segment")
+                    segment_by(ReduceOp::Sum, &sq, &offs)
                 });
             }
         }
@@ -1014,14 +1011,7 @@ fn segments_match_cpu() {
             let offs = offsets.clone();
             h.case(&format!("segsum(x[1:]) {dtype} lengths {dist}"), &[l], true, move |a| {
                 let v = a[0].view.slice_axis(0, 1, total, 1);
-                build::segment(
-                    ReduceOp::Sum,
-                    &a[0].with_view(v),
-                    &SegmentIndex::from_offsets(offs.clone()),
-                    None,
-                    &(0..0),
-                )
-                .expect("segment")
+                segment_by(ReduceOp::Sum, &a[0].with_view(v), &offs)
             });
         }
         // strided and reversed values (a view, not a copy)
@@ -1029,14 +1019,7 @@ fn segments_match_cpu() {
         let offs = offsets.clone();
         h.case(&format!("segmax(x[::-2]) lengths {dist}"), &[l], false, move |a| {
             let v = a[0].view.slice_axis(0, 2 * total - 1, total, -2);
-            build::segment(
-                ReduceOp::Max,
-                &a[0].with_view(v),
-                &SegmentIndex::from_offsets(offs.clone()),
-                None,
-                &(0..0),
-            )
-            .expect("segment")
+            segment_by(ReduceOp::Max, &a[0].with_view(v), &offs)
         });
     }
     println!("segments: {:.1} s", t0.elapsed().as_secs_f64());
