@@ -305,6 +305,19 @@ fn strategy_label(s: &Strategy) -> String {
     format!("{}{detail}", s.name())
 }
 
+/// Host seconds the profile reports: where a short program's wall time goes.
+#[derive(Clone, Copy, Debug, Default)]
+struct HostSeconds {
+    /// In `execute`: planning, code generation, loading, allocating, launching.
+    realize: f64,
+    /// Planning graphs (plan-cache lookups included).
+    plan: f64,
+    /// Reading cached CUBINs and loading modules into the context.
+    load: f64,
+    /// In `read`: mostly waiting for the GPU.
+    read: f64,
+}
+
 pub struct CudaBackend {
     ctx: Arc<cudarc::driver::CudaContext>,
     pool: Rc<Pool>,
@@ -320,14 +333,8 @@ pub struct CudaBackend {
     pub stats: RefCell<[u64; 3]>,
     /// Seconds spent in NVRTC.
     pub compile_seconds: RefCell<f64>,
-    /// Seconds spent reading cached CUBINs and loading modules into the context.
-    load_seconds: Cell<f64>,
-    /// Seconds spent planning graphs (plan-cache lookups and misses).
-    plan_seconds: Cell<f64>,
-    /// Seconds in `execute` (planning, code generation, loading, allocating,
-    /// launching) and in `read` (mostly waiting for the GPU).
-    realize_seconds: Cell<f64>,
-    read_seconds: Cell<f64>,
+    /// Host seconds by activity, for the profile.
+    host: RefCell<HostSeconds>,
     /// NVRTC options from `ARR_NVRTC_OPTS`.
     extra_opts: Vec<String>,
     /// Plans by graph structure, each kernel with its module: a loop plans once.
@@ -397,10 +404,7 @@ impl CudaBackend {
             copy_gb_s: RefCell::new(None),
             stats: RefCell::new([0; 3]),
             compile_seconds: RefCell::new(0.0),
-            load_seconds: Cell::new(0.0),
-            plan_seconds: Cell::new(0.0),
-            realize_seconds: Cell::new(0.0),
-            read_seconds: Cell::new(0.0),
+            host: RefCell::new(HostSeconds::default()),
             // `-minimal` (NVRTC 12.4+) leaves out texture, device-runtime and driver-type
             // headers the kernels never use: 62 ms -> 8 ms per module on an H200
             extra_opts: std::env::var("ARR_NVRTC_OPTS")
@@ -492,10 +496,10 @@ impl CudaBackend {
             memory_hits: stats[2],
             plans: self.plan_stats().plans,
             plan_hits: self.plan_stats().hits,
-            plan_s: self.plan_seconds.get(),
-            load_s: self.load_seconds.get(),
-            realize_s: self.realize_seconds.get(),
-            read_s: self.read_seconds.get(),
+            plan_s: self.host.borrow().plan,
+            load_s: self.host.borrow().load,
+            realize_s: self.host.borrow().realize,
+            read_s: self.host.borrow().read,
             allocs: self.pool.driver_allocs.get().0,
             alloc_s: self.pool.driver_allocs.get().1,
         }
@@ -554,8 +558,8 @@ impl CudaBackend {
             .cache_dir
             .as_ref()
             .map(|d| d.join(format!("{key:016x}-sm{}.cubin", self.info.arch)));
-        let t_load = std::time::Instant::now();
-        let image = match path.as_ref().and_then(|p| std::fs::read(p).ok()) {
+        let cached = self.host_timed(|h| &mut h.load, || path.as_ref().and_then(|p| std::fs::read(p).ok()));
+        let image = match cached {
             Some(img) => {
                 self.stats.borrow_mut()[1] += 1;
                 img
@@ -563,10 +567,7 @@ impl CudaBackend {
             None => {
                 let t = std::time::Instant::now();
                 let img = self.compile(&g.source)?;
-                let secs = t.elapsed().as_secs_f64();
-                *self.compile_seconds.borrow_mut() += secs;
-                // what follows counts as loading
-                self.load_seconds.set(self.load_seconds.get() - secs);
+                *self.compile_seconds.borrow_mut() += t.elapsed().as_secs_f64();
                 self.stats.borrow_mut()[0] += 1;
                 if let (Some(p), Some(d)) = (&path, &self.cache_dir) {
                     // the cache is an optimisation: failing to write it is not an error
@@ -579,7 +580,11 @@ impl CudaBackend {
                 img
             }
         };
-        let module = unsafe { cu::module::load_data(image.as_ptr() as *const c_void) }
+        let module = self
+            .host_timed(
+                |h| &mut h.load,
+                || unsafe { cu::module::load_data(image.as_ptr() as *const c_void) },
+            )
             .map_err(|e| cuda_error("loading a compiled kernel", e))?;
         let get = |name: &str| unsafe { cu::module::get_function(module, CString::new(name).unwrap_or_default()) };
         let main = get("arr_main").map_err(|e| cuda_error("finding a kernel", e))?;
@@ -599,8 +604,6 @@ impl CudaBackend {
         } else {
             None
         };
-        self.load_seconds
-            .set(self.load_seconds.get() + t_load.elapsed().as_secs_f64());
         let m = Rc::new(Module {
             _module: module,
             main,
@@ -988,15 +991,24 @@ fn device_ptr(buffer: &Buffer) -> Option<(sys::CUdeviceptr, usize)> {
 
 /// The bodies of `execute` and `read`, which time them for the profile.
 impl CudaBackend {
-    fn execute_timed(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Result<(), Diagnostic> {
+    /// Runs `f`, adding its wall time to the host-time counter `which` picks.
+    fn host_timed<T>(&self, which: impl Fn(&mut HostSeconds) -> &mut f64, f: impl FnOnce() -> T) -> T {
+        let t = std::time::Instant::now();
+        let out = f();
+        *which(&mut self.host.borrow_mut()) += t.elapsed().as_secs_f64();
+        out
+    }
+
+    fn run_graph(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Result<(), Diagnostic> {
         // a loop builds the same graph each iteration: plan and generate it once
-        let t_plan = std::time::Instant::now();
-        let planned = self
-            .plans
-            .borrow_mut()
-            .get_or_plan(nodes, outputs, || crate::plan::plan(nodes, outputs, &self.info));
-        self.plan_seconds
-            .set(self.plan_seconds.get() + t_plan.elapsed().as_secs_f64());
+        let planned = self.host_timed(
+            |h| &mut h.plan,
+            || {
+                self.plans
+                    .borrow_mut()
+                    .get_or_plan(nodes, outputs, || crate::plan::plan(nodes, outputs, &self.info))
+            },
+        );
         let plan = &planned.plan;
         let mut by_id: HashMap<u64, Rc<Node>> = HashMap::new();
         for n in nodes {
@@ -1027,7 +1039,7 @@ impl CudaBackend {
         Ok(())
     }
 
-    fn read_timed(&self, buffer: &Buffer, view: &View, dtype: DType) -> Result<HostData, Diagnostic> {
+    fn read_to_host(&self, buffer: &Buffer, view: &View, dtype: DType) -> Result<HostData, Diagnostic> {
         if let Storage::Host(data) = &*buffer.storage() {
             return Ok(host_gather(data, view));
         }
@@ -1053,19 +1065,11 @@ impl Backend for CudaBackend {
     }
 
     fn execute(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Result<(), Diagnostic> {
-        let t = std::time::Instant::now();
-        let result = self.execute_timed(nodes, outputs);
-        self.realize_seconds
-            .set(self.realize_seconds.get() + t.elapsed().as_secs_f64());
-        result
+        self.host_timed(|h| &mut h.realize, || self.run_graph(nodes, outputs))
     }
 
     fn read(&self, buffer: &Buffer, view: &View, dtype: DType) -> Result<HostData, Diagnostic> {
-        let t = std::time::Instant::now();
-        let result = self.read_timed(buffer, view, dtype);
-        self.read_seconds
-            .set(self.read_seconds.get() + t.elapsed().as_secs_f64());
-        result
+        self.host_timed(|h| &mut h.read, || self.read_to_host(buffer, view, dtype))
     }
 
     fn write(&self, dst: &Buffer, dst_view: &View, src: &Array) -> Result<(), Diagnostic> {
