@@ -731,25 +731,14 @@ fn special(kp: &KernelPlan) -> Generated {
             contiguous_scan(kp, *op, *axis, &mut src)
         }
         Strategy::Scan { op, axis, chunks } => {
-            let rop = match op {
-                ScanOp::Sum => ReduceOp::Sum,
-                ScanOp::Prod => ReduceOp::Prod,
-                ScanOp::Min => ReduceOp::Min,
-                ScanOp::Max => ReduceOp::Max,
-            };
+            let rop = scan_reduce_op(*op);
             src.push_str(&comb_fn(rop, kp.out_dtype));
+            let (lb, lines) = scan_line_bases(kp, *axis, ind);
             let v = &kp.operands[0].view;
-            let others: Vec<usize> = (0..v.rank()).filter(|d| d != axis).collect();
-            let dims: Vec<usize> = others.iter().map(|&d| v.shape[d]).collect();
             let out_strides = contiguous_strides(&kp.out_shape);
-            let mut lb = unravel("line", &dims, 0, ind);
-            let in_s: Vec<isize> = others.iter().map(|&d| v.strides[d]).collect();
-            let out_s: Vec<isize> = others.iter().map(|&d| out_strides[d]).collect();
-            let _ = writeln!(lb, "{ind}const IDX ib = {};", offset("(IDX)off0", &in_s, 0));
-            let _ = writeln!(lb, "{ind}const IDX ob = {};", offset("(IDX)0", &out_s, 0));
             if *chunks > 1 {
                 finish = true;
-                part_bytes = dims.iter().product::<usize>() * *chunks as usize * kp.out_dtype.size_bytes();
+                part_bytes = lines * *chunks as usize * kp.out_dtype.size_bytes();
                 let common = fill(
                     section(REDUCE, "common"),
                     &[("ACC", t.into()), ("IDENT", reduce_ident(rop, kp.out_dtype))],
@@ -762,7 +751,7 @@ fn special(kp: &KernelPlan) -> Generated {
                 &[
                     ("CHUNK", crate::plan::SCAN_CHUNK.to_string()),
                     ("CHUNKS", chunks.to_string()),
-                    ("LINES", dims.iter().product::<usize>().to_string()),
+                    ("LINES", lines.to_string()),
                     ("LINE_BASE", lb),
                     ("LEN", v.shape[*axis].to_string()),
                     ("IN_STRIDE", v.strides[*axis].to_string()),
@@ -877,13 +866,10 @@ fn scan_reduce_op(op: ScanOp) -> ReduceOp {
     }
 }
 
-/// The warp-per-line and look-back scans (`kernels/special.cu`): line bases
-/// from the kept coordinates, the warp tile pieces, then the entry point.
-fn contiguous_scan(kp: &KernelPlan, op: ScanOp, axis: usize, src: &mut String) -> String {
-    let rop = scan_reduce_op(op);
-    let t = kp.out_dtype;
-    src.push_str(&comb_fn(rop, t));
-    let ind = "        ";
+/// Source that sets `ib` and `ob`, the input and output offsets where scan
+/// line `line` starts (from its coordinates on the axes other than `axis`),
+/// and the number of lines.
+fn scan_line_bases(kp: &KernelPlan, axis: usize, ind: &str) -> (String, usize) {
     let v = &kp.operands[0].view;
     let others: Vec<usize> = (0..v.rank()).filter(|d| *d != axis).collect();
     let dims: Vec<usize> = others.iter().map(|&d| v.shape[d]).collect();
@@ -893,7 +879,18 @@ fn contiguous_scan(kp: &KernelPlan, op: ScanOp, axis: usize, src: &mut String) -
     let out_s: Vec<isize> = others.iter().map(|&d| out_strides[d]).collect();
     let _ = writeln!(lb, "{ind}const IDX ib = {};", offset("(IDX)off0", &in_s, 0));
     let _ = writeln!(lb, "{ind}const IDX ob = {};", offset("(IDX)0", &out_s, 0));
-    let lines: usize = dims.iter().product();
+    (lb, dims.iter().product())
+}
+
+/// The warp-per-line and look-back scans (`kernels/special.cu`): line bases
+/// from the kept coordinates, the warp tile pieces, then the entry point.
+fn contiguous_scan(kp: &KernelPlan, op: ScanOp, axis: usize, src: &mut String) -> String {
+    let rop = scan_reduce_op(op);
+    let t = kp.out_dtype;
+    src.push_str(&comb_fn(rop, t));
+    let ind = "        ";
+    let (lb, lines) = scan_line_bases(kp, axis, ind);
+    let v = &kp.operands[0].view;
     let (name, tiles, k) = match &kp.strategy {
         Strategy::ScanLookback { tiles, .. } => (
             "scan_lookback",
