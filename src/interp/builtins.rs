@@ -549,7 +549,7 @@ impl Interp {
         graph::realize(&*self.backend, &[&arg]).map_err(|d| d.or_span(&arg_span))?;
         let n = x.size();
         self.segment_indexes.get_or_make(&arg, kind, n, || {
-            let v = self.int_vector(&arg, &arg_span, what)?;
+            let v = self.int_vector(&arg, &arg_span)?;
             match kind {
                 SegmentsGiven::Lengths => build::segment_offsets_from_lengths(&v, n, Some(&arg_span), span),
                 SegmentsGiven::Offsets => {
@@ -560,9 +560,8 @@ impl Interp {
         })
     }
 
-    /// A 1-D integer array's values on the host.
-    fn int_vector(&self, a: &Array, span: &Span, what: &str) -> R<Vec<i64>> {
-        check_int_vector(a, span, what)?;
+    /// A 1-D integer array's values on the host (`check_int_vector` has passed).
+    fn int_vector(&self, a: &Array, span: &Span) -> R<Vec<i64>> {
         let host = graph::to_host(&*self.backend, a).map_err(|d| d.or_span(span))?;
         Ok((0..host.len()).map(|i| host.get_i64(i)).collect())
     }
