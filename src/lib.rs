@@ -23,6 +23,7 @@ pub mod diag;
 pub mod format;
 pub mod graph;
 pub mod interp;
+pub mod interrupt;
 pub mod io;
 pub mod plan;
 pub mod session;

@@ -3,6 +3,7 @@
 //! define what every other backend must compute.
 
 pub mod kernels;
+pub mod vmath;
 
 use crate::check::dtype::DType;
 use crate::diag::Diagnostic;
