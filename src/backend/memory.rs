@@ -38,13 +38,12 @@ pub fn check_bytes(bytes: u128, what: &str, span: Option<&Span>) -> Result<(), D
     if bytes <= limit.min(isize::MAX as u128) {
         return Ok(());
     }
-    let gib = |b: u128| b as f64 / (1u64 << 30) as f64;
     let d = Diagnostic::spanless(
         "E0403",
         format!(
-            "out of memory: {what} needs {:.1} GiB and {:.1} GiB are available",
-            gib(bytes),
-            gib(limit)
+            "out of memory: {what} needs {} and {} are available",
+            amount(bytes),
+            amount(limit)
         ),
     )
     .with_hint(
@@ -55,6 +54,14 @@ pub fn check_bytes(bytes: u128, what: &str, span: Option<&Span>) -> Result<(), D
         Some(span) => d.or_span(span),
         None => d,
     })
+}
+
+/// Bytes in GiB: one decimal from 10 GiB up, else two (1.0 GiB against 1.0
+/// GiB available would not say why the need was refused).
+fn amount(bytes: u128) -> String {
+    let gib = bytes as f64 / (1u64 << 30) as f64;
+    let decimals = if gib >= 10.0 { 1 } else { 2 };
+    format!("{gib:.decimals$} GiB")
 }
 
 /// A vector with room for `len` elements, or E0403 when the allocator refuses

@@ -641,7 +641,7 @@ pub fn eval(op: &Op, dtype: DType, shape: &[usize], inputs: &[(&HostData, &View)
         Op::Unary(u) => elementwise::unary(*u, inputs[0].0, inputs[0].1)?,
         Op::Binary(b) => elementwise::binary(*b, inputs[0], inputs[1])?,
         Op::Where => elementwise::select(inputs[0], inputs[1], inputs[2])?,
-        Op::Reduce { op, axes } => reduce::reduce(*op, axes, inputs[0].0, inputs[0].1)?,
+        Op::Reduce { op, axes } => reduce::reduce(*op, axes, inputs[0].0, inputs[0].1, dtype)?,
         Op::Scan { op, axis } => reduce::scan(*op, *axis, inputs[0].0, inputs[0].1)?,
         Op::MatMul => structural::matmul(inputs[0], inputs[1])?,
         Op::Concat { axis } => structural::concat(*axis, dtype, shape, inputs)?,
