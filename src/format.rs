@@ -128,14 +128,47 @@ fn float_text(
     }
 }
 
-/// `[]` nested to the first zero-length axis: shape (2, 0) is `[[], []]`.
+/// `[]` nested to the first zero-length axis: shape (2, 0) is `[[], []]`. An
+/// empty array may still have huge axes before its zero (shape (2^40, 0)), so
+/// past `SUMMARY_THRESHOLD` leaves each long axis is summarised as for a full
+/// array: the text grows with the number of axes, never with their sizes.
 fn empty_brackets(shape: &[usize]) -> String {
+    let leading = shape.iter().take_while(|&&d| d != 0);
+    let leaves = leading.fold(1u128, |acc, &d| acc.saturating_mul(d as u128));
+    let summarise = leaves > SUMMARY_THRESHOLD as u128;
+    let shown = shape
+        .iter()
+        .take_while(|&&d| d != 0)
+        .map(|&d| {
+            if summarise && d > 2 * EDGE_ITEMS {
+                2 * EDGE_ITEMS
+            } else {
+                d
+            }
+        })
+        .fold(1u128, |acc, d| acc.saturating_mul(d as u128));
+    if shown > SUMMARY_THRESHOLD as u128 {
+        // Dozens of short axes: no summary keeps the text small, so print NumPy's plain `[]`.
+        return "[]".to_string();
+    }
+    nested_empty(shape, summarise)
+}
+
+fn nested_empty(shape: &[usize], summarise: bool) -> String {
     match shape.split_first() {
         None => String::new(),
         Some((&0, _)) | Some((_, [])) => "[]".to_string(),
         Some((&n, rest)) => {
-            let inner = empty_brackets(rest);
-            format!("[{}]", vec![inner; n].join(SEPARATOR))
+            let inner = nested_empty(rest, summarise);
+            let items: Vec<&str> = if summarise && n > 2 * EDGE_ITEMS {
+                let mut v = vec![inner.as_str(); EDGE_ITEMS];
+                v.push("...");
+                v.extend(std::iter::repeat_n(inner.as_str(), EDGE_ITEMS));
+                v
+            } else {
+                vec![inner.as_str(); n]
+            };
+            format!("[{}]", items.join(SEPARATOR))
         }
     }
 }
@@ -388,6 +421,28 @@ mod tests {
         assert_eq!(format_array(&HostData::F32(vec![]), &[2, 0]), "[[], []]");
         assert_eq!(format_array(&HostData::I64(vec![]), &[0, 3]), "[]");
         assert_eq!(format_array(&HostData::I64(vec![]), &[2, 2, 0]), "[[[], []], [[], []]]");
+    }
+
+    #[test]
+    fn huge_empty_arrays_print_in_constant_space() {
+        // shape (2^40, 0): a trillion empty rows, summarised like a long axis of a full array.
+        assert_eq!(
+            format_array(&HostData::F64(vec![]), &[1 << 40, 0]),
+            "[[], [], [], ..., [], [], []]"
+        );
+        assert_eq!(
+            format_array(&HostData::F64(vec![]), &[1 << 20, 2, 0, 1 << 30]),
+            "[[[], []], [[], []], [[], []], ..., [[], []], [[], []], [[], []]]"
+        );
+        // At most SUMMARY_THRESHOLD leaves: every one is written.
+        assert_eq!(format_array(&HostData::I64(vec![]), &[7, 0]).matches("[]").count(), 7);
+        assert_eq!(
+            format_array(
+                &HostData::I64(vec![]),
+                &[2; 60].iter().copied().chain([0]).collect::<Vec<_>>()
+            ),
+            "[]"
+        );
     }
 
     #[test]

@@ -104,7 +104,28 @@ fn broadcast_error(
 /// that sizes, strides and byte counts never overflow.
 pub const MAX_ELEMENTS: u128 = 1 << 48;
 
-/// E0403 for shapes whose element count no machine could hold.
+/// The widest element (f64, i64) in bytes: the nominal size is checked at this width,
+/// so that no dtype a shape may later be cast to can overflow a byte count.
+const WIDEST_ELEMENT: u128 = 8;
+
+/// The product of the non-zero sizes, saturating: NumPy's "nominal" size, which must
+/// fit the address space even when a zero-length axis makes the array empty (its
+/// strides are computed from it).
+pub fn nominal_size(shape: &[usize]) -> u128 {
+    shape
+        .iter()
+        .filter(|&&d| d != 0)
+        .fold(1u128, |acc, &d| acc.saturating_mul(d as u128))
+}
+
+/// The element count, or `None` when it does not fit a `usize`.
+pub fn checked_size(shape: &[usize]) -> Option<usize> {
+    shape.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d))
+}
+
+/// E0403 for shapes whose element count no machine could hold, and (as NumPy's
+/// "array is too big") for shapes whose nominal size times the element width
+/// overflows the address space even though a zero-length axis leaves them empty.
 pub fn check_size(shape: &[usize], span: &Span) -> Result<(), Diagnostic> {
     let n = shape.iter().fold(1u128, |acc, &d| acc.saturating_mul(d as u128));
     if n > MAX_ELEMENTS {
@@ -115,7 +136,143 @@ pub fn check_size(shape: &[usize], span: &Span) -> Result<(), Diagnostic> {
         )
         .with_hint("that is more memory than any machine has; work on smaller pieces"));
     }
+    let nominal = nominal_size(shape);
+    if nominal.saturating_mul(WIDEST_ELEMENT) > isize::MAX as u128 {
+        return Err(Diagnostic::new(
+            "E0403",
+            format!("an array of shape {shape:?} is too big: its sizes multiply past the address space"),
+            span.clone(),
+        )
+        .with_hint(
+            "even with a zero-length axis, the other sizes times 8 bytes must fit in 2^63 bytes \
+             (NumPy refuses such shapes too: \"array is too big\")",
+        ));
+    }
     Ok(())
+}
+
+/// A bound or step of `arange`, as written: an integer or a float.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RangeNum {
+    Int(i64),
+    Float(f64),
+}
+
+impl RangeNum {
+    fn as_f64(self) -> f64 {
+        match self {
+            RangeNum::Int(i) => i as f64,
+            RangeNum::Float(f) => f,
+        }
+    }
+}
+
+/// The elements of an `arange`: `start + i * step` for `i < len`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ArangeRange {
+    /// All of start, stop and step were integers: computed in integer arithmetic.
+    Ints { start: i64, step: i64, len: usize },
+    /// Some bound was a float: NumPy's float rule, whose step is the difference of
+    /// the first two elements as rounded (`(start + step) - start`).
+    Floats { start: f64, delta: f64, len: usize },
+}
+
+impl ArangeRange {
+    pub fn len(&self) -> usize {
+        match *self {
+            ArangeRange::Ints { len, .. } | ArangeRange::Floats { len, .. } => len,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether every element, the start and the step are integers f64 holds exactly
+    /// (so a generator computing `start + i * step` in f64 is exact too).
+    pub fn exact_in_f64(&self) -> bool {
+        const EXACT: u128 = 1 << 53;
+        match *self {
+            ArangeRange::Ints { start, step, len } => {
+                let last = start as i128 + (len.max(1) as i128 - 1) * step as i128;
+                [start as i128, step as i128, last]
+                    .iter()
+                    .all(|v| v.unsigned_abs() <= EXACT)
+            }
+            ArangeRange::Floats { .. } => true,
+        }
+    }
+}
+
+/// The length and elements of `arange(start, stop, step)`, as NumPy computes them:
+/// integer bounds in exact integer arithmetic (`ceil((stop - start) / step)`),
+/// float bounds in f64 with NumPy's edge rules (an infinite step gives one element
+/// when it points towards `stop`; a NaN length is an error). `step_span` is where
+/// the step was written.
+pub fn arange_range(
+    start: RangeNum,
+    stop: RangeNum,
+    step: RangeNum,
+    span: &Span,
+    step_span: &Span,
+) -> Result<ArangeRange, Diagnostic> {
+    let zero_step = || Diagnostic::new("E0210", "arange's step cannot be zero", step_span.clone());
+    let too_many = |n: String| {
+        Diagnostic::new("E0403", format!("arange would make {n} elements"), span.clone())
+            .with_hint("that is more memory than any machine has; work on smaller pieces")
+    };
+    if let (RangeNum::Int(a), RangeNum::Int(b), RangeNum::Int(d)) = (start, stop, step) {
+        if d == 0 {
+            return Err(zero_step());
+        }
+        let (a, b, d) = (a as i128, b as i128, d as i128);
+        let span_len = if d > 0 { b - a } else { a - b };
+        let len = if span_len > 0 {
+            (span_len + d.abs() - 1) / d.abs()
+        } else {
+            0
+        };
+        if len as u128 > MAX_ELEMENTS {
+            return Err(too_many(len.to_string()));
+        }
+        return Ok(ArangeRange::Ints {
+            start: a as i64,
+            step: d as i64,
+            len: len as usize,
+        });
+    }
+    let (a, b, d) = (start.as_f64(), stop.as_f64(), step.as_f64());
+    if d == 0.0 {
+        return Err(zero_step());
+    }
+    let delta = b - a;
+    let ratio = delta / d;
+    let len = if ratio == 0.0 && delta != 0.0 {
+        // An infinite step: one element if it points from start towards stop.
+        if ratio.is_sign_negative() { 0.0 } else { 1.0 }
+    } else {
+        ratio.ceil()
+    };
+    if len.is_nan() {
+        return Err(Diagnostic::new(
+            "E0210",
+            "arange's range is not finite: its length (stop - start) / step is nan",
+            span.clone(),
+        )
+        .with_hint("a bound or the step is nan, or both bounds are infinite"));
+    }
+    if len > MAX_ELEMENTS as f64 {
+        return Err(too_many(if len.is_finite() {
+            format!("{len}")
+        } else {
+            "infinitely many".to_string()
+        }));
+    }
+    let len = len.max(0.0) as usize;
+    // NumPy fills `start + i * delta` with delta the rounded difference of the first two
+    // elements; with at most one element the step is never used (and may be infinite).
+    let delta = if len > 1 { (a + d) - a } else { 0.0 };
+    Ok(ArangeRange::Floats { start: a, delta, len })
 }
 
 /// Turns a possibly negative axis into an index; E0201 when out of range.
@@ -240,7 +397,12 @@ pub fn matmul_shape(a: &Operand, b: &Operand, span: &Span) -> Result<Vec<Dim>, D
 
 /// Resolves a reshape target (one `-1` allowed) against the number of elements.
 pub fn reshape_target(from: &[Dim], to: &[i64], span: &Span) -> Result<Vec<Dim>, Diagnostic> {
-    let known: Option<usize> = from.iter().copied().product::<Option<usize>>();
+    // u128 products never wrap (at most 2^64 per factor, saturating beyond): a target
+    // whose true product differs from the source size is a mismatch, never a match by
+    // wrap-around.
+    let known: Option<u128> = from
+        .iter()
+        .try_fold(1u128, |acc, d| d.map(|v| acc.saturating_mul(v as u128)));
     let holes = to.iter().filter(|&&d| d == -1).count();
     if holes > 1 || to.iter().any(|&d| d < -1) {
         return Err(Diagnostic::new(
@@ -249,7 +411,10 @@ pub fn reshape_target(from: &[Dim], to: &[i64], span: &Span) -> Result<Vec<Dim>,
             span.clone(),
         ));
     }
-    let fixed: usize = to.iter().filter(|&&d| d >= 0).map(|&d| d as usize).product();
+    let fixed: u128 = to
+        .iter()
+        .filter(|&&d| d >= 0)
+        .fold(1u128, |acc, &d| acc.saturating_mul(d as u128));
     let mut out: Vec<Dim> = to
         .iter()
         .map(|&d| if d >= 0 { Some(d as usize) } else { None })
@@ -275,12 +440,14 @@ pub fn reshape_target(from: &[Dim], to: &[i64], span: &Span) -> Result<Vec<Dim>,
         }
         for d in out.iter_mut() {
             if d.is_none() {
-                *d = Some(total / fixed);
+                *d = Some((total / fixed) as usize);
             }
         }
     } else if fixed != total {
         return Err(mismatch());
     }
+    let resolved: Vec<usize> = out.iter().map(|d| d.unwrap_or(0)).collect();
+    check_size(&resolved, span)?;
     Ok(out)
 }
 
@@ -417,6 +584,34 @@ mod tests {
             reshape_target(&dims(&[4, 6]), &[5, 5], &(0..1)).unwrap_err().code,
             "E0203"
         );
+    }
+
+    #[test]
+    fn reshape_products_do_not_wrap() {
+        // 8589934595 * 6148914685509894146 is 6 modulo 2^64.
+        let err = reshape_target(&dims(&[6]), &[8589934595, 6148914685509894146], &(0..1)).unwrap_err();
+        assert_eq!(err.code, "E0203");
+        // Zero elements into a shape whose other sizes overflow: NumPy's "array is too big".
+        let err = reshape_target(&dims(&[0]), &[0, 1 << 62, 1 << 62], &(0..1)).unwrap_err();
+        assert_eq!(err.code, "E0403");
+        assert_eq!(
+            reshape_target(&dims(&[0]), &[1 << 40, 0], &(0..1)).unwrap(),
+            dims(&[1 << 40, 0])
+        );
+    }
+
+    #[test]
+    fn sizes_follow_numpy_nominal_rule() {
+        let span = 0..1;
+        assert!(check_size(&[1 << 40, 0], &span).is_ok());
+        assert!(check_size(&[1 << 59, 0], &span).is_ok());
+        // np.zeros((2**62, 0)) and np.zeros((2**62, 0, 2**62)): "array is too big".
+        assert_eq!(check_size(&[1 << 62, 0], &span).unwrap_err().code, "E0403");
+        assert_eq!(check_size(&[1 << 62, 0, 1 << 62], &span).unwrap_err().code, "E0403");
+        assert_eq!(check_size(&[0, 1 << 62, 1 << 62], &span).unwrap_err().code, "E0403");
+        assert_eq!(check_size(&[1 << 25, 1 << 24], &span).unwrap_err().code, "E0403");
+        assert_eq!(checked_size(&[usize::MAX, 2]), None);
+        assert_eq!(checked_size(&[usize::MAX, 0]), Some(0));
     }
 
     #[test]

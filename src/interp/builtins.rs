@@ -6,6 +6,7 @@ use crate::check::builtins::{Builtin, ParamKind, bind};
 use crate::check::dtype::DType;
 use crate::check::shape::{self, Operand, dims};
 use crate::diag::Diagnostic;
+use crate::graph::data::HostData;
 use crate::graph::op::{BinaryOp, Distribution, Op, ReduceOp, ScanOp, UnaryOp};
 use crate::graph::segment_index::{SegmentIndex, SegmentsGiven};
 use crate::graph::{self, Array, build};
@@ -110,43 +111,51 @@ impl Interp {
                 Ok(Value::Unit)
             }
             "arange" => {
-                let nums: Vec<Option<(f64, bool)>> = (0..3)
+                let nums: Vec<Option<shape::RangeNum>> = (0..3)
                     .map(|k| match &s[k] {
                         None | Some((Value::None, _)) => Ok(None),
                         Some((v, vs)) => {
-                            let is_int = matches!(v, Value::Array(x) if !x.dtype().is_float());
-                            self.static_f64(v, vs, "an arange bound").map(|f| Some((f, is_int)))
+                            // Integer bounds stay integers: f64 cannot hold every i64 (2^53 + 1).
+                            if matches!(v, Value::Array(x) if !x.dtype().is_float()) {
+                                self.static_int_named(v, vs, "an arange bound")
+                                    .map(|i| Some(shape::RangeNum::Int(i)))
+                            } else {
+                                self.static_f64(v, vs, "an arange bound")
+                                    .map(|f| Some(shape::RangeNum::Float(f)))
+                            }
                         }
                     })
                     .collect::<R<_>>()?;
                 let (start, stop) = match (nums[0], nums[1]) {
                     (Some(a), Some(b)) => (a, b),
-                    (Some(a), None) => ((0.0, true), a),
+                    (Some(a), None) => (shape::RangeNum::Int(0), a),
                     _ => return Err(missing(span)),
                 };
-                let step = nums[2].unwrap_or((1.0, true));
-                if step.0 == 0.0 {
-                    return Err(Diagnostic::new(
-                        "E0210",
-                        "arange's step cannot be zero",
-                        sp(2).unwrap_or(span.clone()),
-                    ));
-                }
-                let all_int = start.1 && stop.1 && step.1;
-                let dt = self.static_dtype(s[3].as_ref())?.unwrap_or(if all_int {
-                    DType::DEFAULT_INT
-                } else {
-                    DType::DEFAULT_FLOAT
+                let step = nums[2].unwrap_or(shape::RangeNum::Int(1));
+                let step_span = sp(2).unwrap_or(span.clone());
+                let range = shape::arange_range(start, stop, step, span, &step_span)?;
+                let dt = self.static_dtype(s[3].as_ref())?.unwrap_or(match range {
+                    shape::ArangeRange::Ints { .. } => DType::DEFAULT_INT,
+                    shape::ArangeRange::Floats { .. } => DType::DEFAULT_FLOAT,
                 });
-                let n = ((stop.0 - start.0) / step.0).ceil().max(0.0);
-                if n > shape::MAX_ELEMENTS as f64 {
-                    return Err(Diagnostic::new(
-                        "E0403",
-                        format!("arange would make {n} elements"),
-                        span.clone(),
-                    ));
+                match range {
+                    shape::ArangeRange::Ints { start, step, len } if dt.is_int() && !range.exact_in_f64() => {
+                        // The generator computes in f64; past 2^53 the elements are made here, exactly.
+                        let mut values: Vec<i64> =
+                            crate::backend::memory::try_vec(len, "arange's elements", Some(span))?;
+                        values.extend((0..len as i128).map(|i| (start as i128 + i * step as i128) as i64));
+                        let made = Array::from_buffer(self.backend.adopt(HostData::I64(values))?, DType::I64, &[len]);
+                        out(if dt == DType::I64 {
+                            made
+                        } else {
+                            build::cast(&made, dt, Some(span))
+                        })
+                    }
+                    shape::ArangeRange::Ints { start, step, len } => {
+                        out(build::arange(start as f64, step as f64, len, dt, span))
+                    }
+                    shape::ArangeRange::Floats { start, delta, len } => out(build::arange(start, delta, len, dt, span)),
                 }
-                out(build::arange(start.0, step.0, n as usize, dt, span))
             }
             "linspace" => {
                 let lo = self.static_f64(
@@ -186,6 +195,15 @@ impl Interp {
                 }
                 shape::check_size(&[n as usize, m as usize], span)?;
                 let dt = self.static_dtype(s[2].as_ref())?.unwrap_or(DType::DEFAULT_FLOAT);
+                if n == 0 || m == 0 {
+                    // No diagonal: the row and column indices below would be allocated for nothing.
+                    return out(build::full(
+                        &[n as usize, m as usize],
+                        &build::scalar(dt, 0.0, false),
+                        dt,
+                        span,
+                    ));
+                }
                 let rows = build::arange(0.0, 1.0, n as usize, DType::I64, span);
                 let cols = build::arange(0.0, 1.0, m as usize, DType::I64, span);
                 let rows = rows.with_view(rows.view.insert_axis(1));
@@ -488,8 +506,8 @@ impl Interp {
                     )
                     .with_hint("paths are relative to the directory `arr` was started in"));
                 }
-                let (data, shape) =
-                    crate::io::npy::load(p).map_err(|e| Diagnostic::new("E0411", e, sp(0).unwrap_or(span.clone())))?;
+                let (data, shape) = crate::io::npy::load(p)
+                    .map_err(|e| Diagnostic::new(e.code, e.message, sp(0).unwrap_or(span.clone())))?;
                 let dt = data.dtype();
                 let buffer = self.backend.adopt(data)?;
                 out(Array::from_buffer(buffer, dt, &shape))
@@ -503,7 +521,7 @@ impl Interp {
                 let x = a(self, 1);
                 let data = graph::to_host(&*self.backend, &x)?;
                 crate::io::npy::save(std::path::Path::new(&path), &data, x.shape())
-                    .map_err(|e| Diagnostic::new("E0412", e, sp(0).unwrap_or(span.clone())))?;
+                    .map_err(|e| Diagnostic::new(e.code, e.message, sp(0).unwrap_or(span.clone())))?;
                 Ok(Value::Unit)
             }
             _ => Err(Diagnostic::new(

@@ -1,103 +1,355 @@
 //! `.npy` load and save. npyz parses and writes the header; the element bytes
 //! are decoded here, after checking that the file really holds them, so that
 //! a damaged or hostile file gives a sentence instead of a panic or a huge
-//! allocation.
+//! allocation. `load` opens regular files only and reads exactly what its
+//! validated header promises; `save` writes a temporary file next to the
+//! target and renames it over the target only once every byte is on disk, so
+//! a failed save leaves the old file as it was.
 
+use crate::backend::memory;
 use crate::graph::data::HostData;
-use npyz::{Endianness, NpyHeader, Order, TypeChar, WriterBuilder};
-use std::io::ErrorKind;
-use std::path::Path;
+use npyz::{Endianness, NpyHeader, Order, TypeChar};
+use std::fs::File;
+use std::io::{ErrorKind, Read, Write};
+use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8] = b"\x93NUMPY";
 const SUPPORTED: &str = "arr can load bool, int32, int64, float32 and float64 arrays (little-endian)";
+/// The longest header text read: NumPy's own default `max_header_size` is 10000,
+/// and a header is a short dict; this bound keeps a hostile length from
+/// allocating gigabytes.
+const MAX_HEADER_BYTES: usize = 1 << 20;
+
+/// A failure of `load` or `save`: the diagnostic code (E0410 cannot read, E0411
+/// bad contents, E0412 cannot write, E0403 out of memory) and a sentence
+/// naming the file and the cause.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IoError {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl IoError {
+    fn new(code: &'static str, message: String) -> IoError {
+        IoError { code, message }
+    }
+
+    fn contents(message: String) -> IoError {
+        IoError::new("E0411", message)
+    }
+}
+
+impl std::fmt::Display for IoError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// What kind of thing a non-regular path is, for the message.
+fn kind_of(file_type: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if file_type.is_dir() {
+        "a directory"
+    } else if file_type.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if file_type.is_char_device() {
+        "a character device"
+    } else if file_type.is_block_device() {
+        "a block device"
+    } else if file_type.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    }
+}
+
+fn read_error(shown: &std::path::Display, e: &std::io::Error) -> IoError {
+    IoError::new(
+        "E0410",
+        match e.kind() {
+            ErrorKind::NotFound => format!("cannot read {shown}: no such file"),
+            ErrorKind::PermissionDenied => format!("cannot read {shown}: permission denied"),
+            ErrorKind::IsADirectory => format!("cannot read {shown}: it is a directory"),
+            _ => format!("cannot read {shown}: {e}"),
+        },
+    )
+}
+
+/// Opens `path` for reading if it is a regular file. The type is checked
+/// before opening (a FIFO would block `open` until a writer comes) and again
+/// on the open file (the path may have changed in between); `O_NONBLOCK`
+/// keeps even that window from hanging.
+fn open_regular(path: &Path) -> Result<(File, u64), IoError> {
+    let shown = path.display();
+    let meta = std::fs::metadata(path).map_err(|e| read_error(&shown, &e))?;
+    let refuse = |t: std::fs::FileType| {
+        IoError::new(
+            "E0410",
+            format!(
+                "cannot read {shown}: it is {}, and arr loads only regular files",
+                kind_of(t)
+            ),
+        )
+    };
+    if !meta.is_file() {
+        return Err(refuse(meta.file_type()));
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // O_NONBLOCK on Linux (every architecture Rust supports there but alpha/mips/sparc).
+        const O_NONBLOCK: i32 = 0o4000;
+        options.custom_flags(O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(|e| read_error(&shown, &e))?;
+    let meta = file.metadata().map_err(|e| read_error(&shown, &e))?;
+    if !meta.is_file() {
+        return Err(refuse(meta.file_type()));
+    }
+    Ok((file, meta.len()))
+}
+
+/// Reads up to `len` bytes (fewer at the end of the file).
+fn read_up_to(file: &mut File, len: usize, shown: &std::path::Display) -> Result<Vec<u8>, IoError> {
+    let mut out = Vec::new();
+    file.take(len as u64)
+        .read_to_end(&mut out)
+        .map_err(|e| read_error(shown, &e))?;
+    Ok(out)
+}
 
 /// Reads a `.npy` file: its elements in row-major order and its shape
 /// (Fortran-order files are reordered). Errors are sentences for the user.
-pub fn load(path: &Path) -> Result<(HostData, Vec<usize>), String> {
+pub fn load(path: &Path) -> Result<(HostData, Vec<usize>), IoError> {
     let shown = path.display();
-    let bytes = std::fs::read(path).map_err(|e| match e.kind() {
-        ErrorKind::NotFound => format!("cannot read {shown}: no such file"),
-        ErrorKind::PermissionDenied => format!("cannot read {shown}: permission denied"),
-        ErrorKind::IsADirectory => format!("cannot read {shown}: it is a directory"),
-        _ => format!("cannot read {shown}: {e}"),
-    })?;
-    let data_start = precheck_header(&bytes).map_err(|problem| problem.sentence(path))?;
-
-    let mut reader: &[u8] = &bytes;
-    let header =
-        NpyHeader::from_reader(&mut reader).map_err(|e| format!("{shown} has a malformed .npy header ({e})"))?;
-    let dtype = element_dtype(&header.dtype()).map_err(|found| format!("{shown} holds {found}; {SUPPORTED}"))?;
-    let shape: Vec<usize> = header.shape().iter().map(|&n| n as usize).collect();
-    let count = element_count(&shape).ok_or_else(|| format!("{shown} declares a shape too large to load"))?;
-    let needed = count
-        .checked_mul(dtype.size_bytes())
-        .ok_or_else(|| format!("{shown} declares a shape too large to load"))?;
-    let body = &bytes[data_start..];
-    if body.len() < needed {
-        return Err(format!(
-            "{shown} is truncated: its header promises {count} elements ({needed} bytes) but only {} bytes of data follow",
-            body.len()
-        ));
+    let (mut file, file_len) = open_regular(path)?;
+    // Magic, version and header length; then exactly the header the length announces.
+    let mut head = read_up_to(&mut file, 12, &shown)?;
+    let (text_start, header_len) = header_extent(&head).map_err(|problem| IoError::contents(problem.sentence(path)))?;
+    if header_len > MAX_HEADER_BYTES {
+        return Err(IoError::contents(format!(
+            "{shown} announces a .npy header of {header_len} bytes; arr reads headers of at most {MAX_HEADER_BYTES}"
+        )));
     }
-    let body = &body[..needed];
+    let data_start = text_start + header_len;
+    if (data_start as u64) > file_len {
+        return Err(IoError::contents(HeaderProblem::Truncated.sentence(path)));
+    }
+    let more = read_up_to(&mut file, data_start.saturating_sub(head.len()), &shown)?;
+    head.extend(more);
+    head.truncate(data_start);
+    if head.len() < data_start {
+        return Err(IoError::contents(HeaderProblem::Truncated.sentence(path)));
+    }
+    precheck_shape(&head[text_start..data_start]).map_err(|problem| IoError::contents(problem.sentence(path)))?;
+
+    let mut reader: &[u8] = &head;
+    let header = NpyHeader::from_reader(&mut reader)
+        .map_err(|e| IoError::contents(format!("{shown} has a malformed .npy header ({e})")))?;
+    let dtype = element_dtype(&header.dtype())
+        .map_err(|found| IoError::contents(format!("{shown} holds {found}; {SUPPORTED}")))?;
+    let too_large = || IoError::contents(format!("{shown} declares a shape too large to load"));
+    let shape: Vec<usize> = header
+        .shape()
+        .iter()
+        .map(|&n| usize::try_from(n).map_err(|_| too_large()))
+        .collect::<Result<_, _>>()?;
+    let count = element_count(&shape).ok_or_else(too_large)?;
+    let needed = count.checked_mul(dtype.size_bytes()).ok_or_else(too_large)?;
+    let available = file_len - data_start as u64;
+    if available < needed as u64 {
+        return Err(IoError::contents(format!(
+            "{shown} is truncated: its header promises {count} elements ({needed} bytes) but only {available} bytes of data follow"
+        )));
+    }
     let fortran = header.order() == Order::Fortran;
+    let what = format!("the elements of {shown}");
+    let mut body = BodyReader {
+        file: &mut file,
+        shown: &shown,
+        left: needed,
+    };
     let data = match dtype {
-        crate::DType::Bool => HostData::Bool(reorder(body.iter().map(|&b| b != 0).collect(), &shape, fortran)),
-        crate::DType::I32 => HostData::I32(reorder(decode(body, i32::from_le_bytes), &shape, fortran)),
-        crate::DType::I64 => HostData::I64(reorder(decode(body, i64::from_le_bytes), &shape, fortran)),
-        crate::DType::F32 => HostData::F32(reorder(decode(body, f32::from_le_bytes), &shape, fortran)),
-        crate::DType::F64 => HostData::F64(reorder(decode(body, f64::from_le_bytes), &shape, fortran)),
+        crate::DType::Bool => HostData::Bool(reorder(body.decode(count, &what, |[b]| b != 0)?, &shape, fortran)),
+        crate::DType::I32 => HostData::I32(reorder(body.decode(count, &what, i32::from_le_bytes)?, &shape, fortran)),
+        crate::DType::I64 => HostData::I64(reorder(body.decode(count, &what, i64::from_le_bytes)?, &shape, fortran)),
+        crate::DType::F32 => HostData::F32(reorder(body.decode(count, &what, f32::from_le_bytes)?, &shape, fortran)),
+        crate::DType::F64 => HostData::F64(reorder(body.decode(count, &what, f64::from_le_bytes)?, &shape, fortran)),
     };
     Ok((data, shape))
 }
 
-/// Writes `data` (row-major, `shape`) as a `.npy` file.
-pub fn save(path: &Path, data: &HostData, shape: &[usize]) -> Result<(), String> {
+/// Streams the element bytes into their final vector, a block at a time, so
+/// that a load never holds the raw bytes and the decoded elements at once.
+struct BodyReader<'a, 'p> {
+    file: &'a mut File,
+    shown: &'a std::path::Display<'p>,
+    left: usize,
+}
+
+impl BodyReader<'_, '_> {
+    fn decode<T, const N: usize>(
+        &mut self,
+        count: usize,
+        what: &str,
+        from_le: fn([u8; N]) -> T,
+    ) -> Result<Vec<T>, IoError> {
+        let mut out: Vec<T> = memory::try_vec(count, what, None).map_err(|d| IoError::new("E0403", d.message))?;
+        let mut block = vec![0u8; (1 << 16) * N];
+        while self.left > 0 {
+            let take = self.left.min(block.len());
+            self.file.read_exact(&mut block[..take]).map_err(|e| {
+                if e.kind() == ErrorKind::UnexpectedEof {
+                    IoError::contents(format!("{} is truncated: it ended while being read", self.shown))
+                } else {
+                    read_error(self.shown, &e)
+                }
+            })?;
+            out.extend(block[..take].chunks_exact(N).map(|chunk| {
+                let mut raw = [0u8; N];
+                raw.copy_from_slice(chunk);
+                from_le(raw)
+            }));
+            self.left -= take;
+        }
+        Ok(out)
+    }
+}
+
+/// A fresh name in `path`'s folder for the file a save writes before renaming it.
+fn temporary_sibling(path: &Path) -> PathBuf {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = format!(".{name}.arr-tmp-{}-{n}", std::process::id());
+    match path.parent() {
+        Some(dir) => dir.join(tmp),
+        None => PathBuf::from(tmp),
+    }
+}
+
+fn write_error(shown: &std::path::Display, e: &std::io::Error) -> IoError {
+    IoError::new(
+        "E0412",
+        match e.kind() {
+            ErrorKind::NotFound => format!("cannot write {shown}: its folder does not exist"),
+            ErrorKind::PermissionDenied => format!("cannot write {shown}: permission denied"),
+            ErrorKind::IsADirectory => format!("cannot write {shown}: it is a directory"),
+            ErrorKind::StorageFull => format!("cannot write {shown}: the disk is full ({e})"),
+            ErrorKind::FileTooLarge => {
+                format!("cannot write {shown}: the file would exceed the file-size limit ({e})")
+            }
+            _ => format!("cannot write {shown}: {e}"),
+        },
+    )
+}
+
+/// Writes `data` (row-major, `shape`) as a `.npy` file. The bytes go to a
+/// temporary file in the same folder, are flushed to disk, and only then
+/// replace `path` by a rename; on any failure the temporary file is removed
+/// and `path` is untouched.
+pub fn save(path: &Path, data: &HostData, shape: &[usize]) -> Result<(), IoError> {
     let shown = path.display();
     if element_count(shape) != Some(data.len()) {
-        return Err(format!(
-            "internal error: cannot save {shown}: {} elements do not fit shape {shape:?}",
-            data.len()
+        return Err(IoError::new(
+            "E0412",
+            format!(
+                "internal error: cannot save {shown}: {} elements do not fit shape {shape:?}",
+                data.len()
+            ),
         ));
     }
-    let shape: Vec<u64> = shape.iter().map(|&n| n as u64).collect();
-    let encoded = match data {
-        HostData::Bool(v) => encode(v, &shape),
-        HostData::I32(v) => encode(v, &shape),
-        HostData::I64(v) => encode(v, &shape),
-        HostData::F32(v) => encode(v, &shape),
-        HostData::F64(v) => encode(v, &shape),
+    if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+        return Err(IoError::new(
+            "E0412",
+            format!("cannot write {shown}: it is a directory"),
+        ));
     }
-    .map_err(|e| format!("cannot save {shown}: {e}"))?;
-    std::fs::write(path, encoded).map_err(|e| match e.kind() {
-        ErrorKind::NotFound => format!("cannot write {shown}: its folder does not exist"),
-        ErrorKind::PermissionDenied => format!("cannot write {shown}: permission denied"),
-        ErrorKind::IsADirectory => format!("cannot write {shown}: it is a directory"),
-        _ => format!("cannot write {shown}: {e}"),
+    let tmp = temporary_sibling(path);
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .map_err(|e| write_error(&shown, &e))?;
+    let written = (|| -> std::io::Result<()> {
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+        out.write_all(&header_bytes(descr(data), shape))?;
+        match data {
+            HostData::Bool(v) => write_le(&mut out, v, |&b| [u8::from(b)])?,
+            HostData::I32(v) => write_le(&mut out, v, |x| x.to_le_bytes())?,
+            HostData::I64(v) => write_le(&mut out, v, |x| x.to_le_bytes())?,
+            HostData::F32(v) => write_le(&mut out, v, |x| x.to_le_bytes())?,
+            HostData::F64(v) => write_le(&mut out, v, |x| x.to_le_bytes())?,
+        }
+        let file = out.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&tmp, path)
+    })();
+    written.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        write_error(&shown, &e)
     })
 }
 
-fn encode<T: npyz::AutoSerialize + Copy>(values: &[T], shape: &[u64]) -> std::io::Result<Vec<u8>> {
-    let mut out = Vec::new();
-    let mut writer = npyz::WriteOptions::<T>::new()
-        .default_dtype()
-        .shape(shape)
-        .writer(&mut out)
-        .begin_nd()?;
-    writer.extend(values.iter().copied())?;
-    writer.finish()?;
-    Ok(out)
+/// NumPy's `descr` of each dtype Arr writes.
+fn descr(data: &HostData) -> &'static str {
+    match data {
+        HostData::Bool(_) => "|b1",
+        HostData::I32(_) => "<i4",
+        HostData::I64(_) => "<i8",
+        HostData::F32(_) => "<f4",
+        HostData::F64(_) => "<f8",
+    }
 }
 
-fn decode<T, const N: usize>(bytes: &[u8], from_le: fn([u8; N]) -> T) -> Vec<T> {
-    bytes
-        .chunks_exact(N)
-        .map(|chunk| {
-            let mut raw = [0u8; N];
-            raw.copy_from_slice(chunk);
-            from_le(raw)
-        })
-        .collect()
+/// The magic, version, length and header dict exactly as NumPy's `np.save`
+/// writes them (`numpy/lib/format.py`): the dict in key order, Python's tuple
+/// spelling of the shape, room for the first axis to grow to 21 digits, and
+/// spaces up to a 64-byte boundary before the closing newline. Byte-for-byte
+/// equal files are what the golden tests compare.
+fn header_bytes(descr: &str, shape: &[usize]) -> Vec<u8> {
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    let tuple = match dims.as_slice() {
+        [one] => format!("({one},)"),
+        _ => format!("({})", dims.join(", ")),
+    };
+    let mut text = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {tuple}, }}");
+    if let Some(first) = dims.first() {
+        text.push_str(&" ".repeat(21usize.saturating_sub(first.len())));
+    }
+    let (version, len_bytes): (u8, usize) = if text.len() + 1 + 64 + 10 < 65536 {
+        (1, 2)
+    } else {
+        (2, 4)
+    };
+    let prefix = MAGIC.len() + 2 + len_bytes;
+    let pad = 64 - (prefix + text.len() + 1) % 64;
+    text.push_str(&" ".repeat(pad));
+    text.push('\n');
+    let mut out = MAGIC.to_vec();
+    out.extend([version, 0]);
+    if version == 1 {
+        out.extend((text.len() as u16).to_le_bytes());
+    } else {
+        out.extend((text.len() as u32).to_le_bytes());
+    }
+    out.extend(text.as_bytes());
+    out
+}
+
+fn write_le<T, const N: usize>(out: &mut impl Write, values: &[T], bytes: fn(&T) -> [u8; N]) -> std::io::Result<()> {
+    for block in values.chunks(1 << 14) {
+        let raw: Vec<u8> = block.iter().flat_map(bytes).collect();
+        out.write_all(&raw)?;
+    }
+    Ok(())
 }
 
 fn element_count(shape: &[usize]) -> Option<usize> {
@@ -185,9 +437,9 @@ impl HeaderProblem {
     }
 }
 
-/// Checks what npyz would trust blindly (header length, shape product) and
-/// returns where the element bytes start.
-fn precheck_header(bytes: &[u8]) -> Result<usize, HeaderProblem> {
+/// Where the header text starts and how long it says it is, from the magic,
+/// version and length fields (the first 10 or 12 bytes).
+fn header_extent(bytes: &[u8]) -> Result<(usize, usize), HeaderProblem> {
     if bytes.len() < MAGIC.len() {
         return Err(if MAGIC.starts_with(bytes) && !bytes.is_empty() {
             HeaderProblem::Truncated
@@ -202,29 +454,33 @@ fn precheck_header(bytes: &[u8]) -> Result<usize, HeaderProblem> {
         *bytes.get(6).ok_or(HeaderProblem::Truncated)?,
         *bytes.get(7).ok_or(HeaderProblem::Truncated)?,
     );
-    let (text_start, header_len): (usize, usize) = match version {
+    match version {
         (1, 0) => {
             let raw = bytes.get(8..10).ok_or(HeaderProblem::Truncated)?;
-            (10, u16::from_le_bytes([raw[0], raw[1]]) as usize)
+            Ok((10, u16::from_le_bytes([raw[0], raw[1]]) as usize))
         }
         (2, 0) | (3, 0) => {
             let raw = bytes.get(8..12).ok_or(HeaderProblem::Truncated)?;
-            (12, u32::from_le_bytes([raw[0], raw[1], raw[2], raw[3]]) as usize)
+            Ok((12, u32::from_le_bytes([raw[0], raw[1], raw[2], raw[3]]) as usize))
         }
-        (major, minor) => return Err(HeaderProblem::UnknownVersion(major, minor)),
-    };
-    let text_end = text_start.checked_add(header_len).ok_or(HeaderProblem::Truncated)?;
-    let text = bytes.get(text_start..text_end).ok_or(HeaderProblem::Truncated)?;
-    // npyz multiplies the shape without overflow checks; a hostile header must not reach it.
+        (major, minor) => Err(HeaderProblem::UnknownVersion(major, minor)),
+    }
+}
+
+/// Checks the shape of a header text before npyz, which multiplies it without
+/// overflow checks, sees it. NumPy's rule: the non-zero sizes times the widest
+/// element must fit the address space, even when a zero makes the array empty.
+fn precheck_shape(text: &[u8]) -> Result<(), HeaderProblem> {
     if let Some(dims) = shape_dims(&String::from_utf8_lossy(text))
         && dims
             .iter()
-            .try_fold(1u64, |acc, &n| acc.checked_mul(n))
-            .is_none_or(|n| n > usize::MAX as u64 / 8)
+            .filter(|&&n| n != 0)
+            .try_fold(8u64, |acc, &n| acc.checked_mul(n))
+            .is_none_or(|n| n > isize::MAX as u64)
     {
         return Err(HeaderProblem::TooLarge);
     }
-    Ok(text_end)
+    Ok(())
 }
 
 /// The numbers of the `'shape': (...)` entry of a header dict, when it reads plainly.
@@ -327,8 +583,8 @@ mod tests {
         let text = String::from_utf8_lossy(&bytes[10..bytes.len() - 8]).to_string();
         assert!(text.contains("'descr': '<f4'"), "{text}");
         assert!(text.contains("'fortran_order': False"), "{text}");
-        // npyz writes `(2, )`, which Python reads as the tuple (2,).
-        assert!(text.contains("'shape': (2,"), "{text}");
+        assert!(text.contains("'shape': (2,), }"), "{text}");
+        assert_eq!((bytes.len() - 8) % 64, 0, "the data starts on a 64-byte boundary");
         assert_eq!(&bytes[bytes.len() - 8..], &[0, 0, 0x80, 0x3f, 0, 0, 0, 0x40]);
     }
 
@@ -429,7 +685,7 @@ mod tests {
 
     fn load_err(tag: &str, bytes: &[u8]) -> String {
         let file = TempFile::with_bytes(tag, bytes);
-        let err = load(&file.0).expect_err("load should fail");
+        let err = load(&file.0).expect_err("load should fail").message;
         assert!(
             err.contains(&file.0.display().to_string()),
             "message does not name the file: {err}"
@@ -495,9 +751,11 @@ mod tests {
     #[test]
     fn missing_file_and_bad_destination() {
         let missing = std::env::temp_dir().join("arr-npy-test-no-such-dir/none.npy");
-        let err = load(&missing).expect_err("missing");
+        let err = load(&missing).expect_err("missing").message;
         assert!(err.contains("no such file") && err.contains("none.npy"), "{err}");
-        let err = save(&missing, &HostData::I64(vec![1]), &[1]).expect_err("no folder");
+        let err = save(&missing, &HostData::I64(vec![1]), &[1])
+            .expect_err("no folder")
+            .message;
         assert!(err.contains("cannot write") && err.contains("none.npy"), "{err}");
     }
 
@@ -505,5 +763,73 @@ mod tests {
     fn save_rejects_mismatched_shape() {
         let file = TempFile::new("mismatch");
         assert!(save(&file.0, &HostData::I64(vec![1, 2]), &[3]).is_err());
+    }
+
+    #[test]
+    fn only_regular_files_are_loaded() {
+        let err = load(Path::new("/dev/zero")).expect_err("a device");
+        assert_eq!(err.code, "E0410");
+        assert!(err.message.contains("character device"), "{err}");
+        let err = load(&std::env::temp_dir()).expect_err("a directory");
+        assert!(err.message.contains("directory"), "{err}");
+        let fifo = TempFile::new("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo.0).status();
+        if made.is_ok_and(|s| s.success()) {
+            // Opening a FIFO for reading blocks until a writer comes: this must return at once.
+            let err = load(&fifo.0).expect_err("a FIFO");
+            assert!(err.message.contains("FIFO"), "{err}");
+        }
+    }
+
+    #[test]
+    fn header_length_is_bounded() {
+        let mut bytes = b"\x93NUMPY\x02\x00".to_vec();
+        bytes.extend(u32::MAX.to_le_bytes());
+        bytes.extend(b"{'descr': '<f8'");
+        let err = load_err("hugeheader", &bytes);
+        assert!(err.contains("header of 4294967295 bytes"), "{err}");
+    }
+
+    #[test]
+    fn zero_sized_shapes_with_huge_axes_are_refused() {
+        // np.zeros((2**62, 0)) is "array is too big"; such a header is refused, not trusted.
+        let dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904, 0), }";
+        let err = load_err("nominal", &npy_v1(dict, &[]));
+        assert!(err.contains("too large"), "{err}");
+        let dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (1099511627776, 0), }";
+        let file = TempFile::with_bytes("empty-wide", &npy_v1(dict, &[]));
+        assert_eq!(load(&file.0).expect("load"), (HostData::F64(vec![]), vec![1 << 40, 0]));
+    }
+
+    #[test]
+    fn trailing_bytes_are_not_read() {
+        let mut body = le_bytes(&[1i64, 2], i64::to_le_bytes);
+        body.extend([0xAB; 100]);
+        let file = TempFile::with_bytes(
+            "trailing",
+            &npy_v1("{'descr': '<i8', 'fortran_order': False, 'shape': (2,), }", &body),
+        );
+        assert_eq!(load(&file.0).expect("load"), (HostData::I64(vec![1, 2]), vec![2]));
+    }
+
+    #[test]
+    fn save_replaces_atomically_and_leaves_no_temporary() {
+        let dir = std::env::temp_dir().join(format!("arr-npy-save-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        let target = dir.join("x.npy");
+        save(&target, &HostData::I64(vec![1, 2, 3]), &[3]).expect("first save");
+        save(&target, &HostData::F32(vec![0.5]), &[1]).expect("second save");
+        assert_eq!(load(&target).expect("load"), (HostData::F32(vec![0.5]), vec![1]));
+        // A save that cannot rename (the target is a directory) leaves nothing behind.
+        let sub = dir.join("sub.npy");
+        std::fs::create_dir_all(&sub).expect("mkdir");
+        let err = save(&sub, &HostData::I64(vec![1]), &[1]).expect_err("a directory");
+        assert_eq!(err.code, "E0412");
+        let names: Vec<String> = std::fs::read_dir(&dir)
+            .expect("list")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 2, "a temporary file was left: {names:?}");
+        std::fs::remove_dir_all(&dir).expect("clean up");
     }
 }

@@ -97,36 +97,9 @@ impl Backend for CpuBackend {
     }
 }
 
-/// Refuses, with a diagnostic, an output larger than the memory the system has
-/// available, instead of letting the allocator abort the process.
+/// Refuses, with a diagnostic, an output larger than the memory the process
+/// may still allocate, instead of letting the allocator abort the process.
 fn check_memory(node: &Node) -> Result<(), Diagnostic> {
     let bytes = (node.size() as u128) * node.dtype.size_bytes() as u128;
-    if bytes < (1 << 30) {
-        return Ok(());
-    }
-    let available = available_memory().unwrap_or(u64::MAX) as u128;
-    if bytes <= available {
-        return Ok(());
-    }
-    let gib = |b: u128| b as f64 / (1u64 << 30) as f64;
-    let d = Diagnostic::spanless(
-        "E0403",
-        format!(
-            "out of memory: this array needs {:.1} GiB and {:.1} GiB are available",
-            gib(bytes),
-            gib(available)
-        ),
-    )
-    .with_hint("work on smaller pieces, or use a smaller dtype");
-    Err(match &node.span {
-        Some(span) => d.or_span(span),
-        None => d,
-    })
-}
-
-fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
+    crate::backend::memory::check_bytes(bytes, "this array", node.span.as_ref())
 }

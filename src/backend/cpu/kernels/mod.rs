@@ -630,6 +630,10 @@ pub fn eval(op: &Op, dtype: DType, shape: &[usize], inputs: &[(&HostData, &View)
         }
     }
     let n: usize = shape.iter().product();
+    if n == 0 {
+        // An empty result may still have huge axes (shape (2^40, 0)); loops over them are wasted.
+        return Ok(HostData::zeros(dtype, 0));
+    }
     let out = match op {
         Op::Buffer => return Err(internal("a Buffer node has nothing to compute")),
         Op::Copy => gather(inputs[0].0, inputs[0].1),
@@ -637,7 +641,7 @@ pub fn eval(op: &Op, dtype: DType, shape: &[usize], inputs: &[(&HostData, &View)
         Op::Unary(u) => elementwise::unary(*u, inputs[0].0, inputs[0].1)?,
         Op::Binary(b) => elementwise::binary(*b, inputs[0], inputs[1])?,
         Op::Where => elementwise::select(inputs[0], inputs[1], inputs[2])?,
-        Op::Reduce { op, axes } => reduce::reduce(*op, axes, inputs[0].0, inputs[0].1)?,
+        Op::Reduce { op, axes } => reduce::reduce(*op, axes, inputs[0].0, inputs[0].1, dtype)?,
         Op::Scan { op, axis } => reduce::scan(*op, *axis, inputs[0].0, inputs[0].1)?,
         Op::MatMul => structural::matmul(inputs[0], inputs[1])?,
         Op::Concat { axis } => structural::concat(*axis, dtype, shape, inputs)?,

@@ -110,7 +110,16 @@ fn arg_extreme<T: Elem>(x: &[T], s: &Split, max: bool, is_nan: fn(T) -> bool) ->
     ))
 }
 
-pub(super) fn reduce(op: ReduceOp, axes: &[usize], a: &HostData, va: &View) -> Result<HostData, Diagnostic> {
+/// Reduces `a` (seen through `va`) over `axes` into `dtype`. A sum of bools into
+/// i64 counts the trues straight from the bools: the graph does not widen them
+/// first, so no full-size i64 copy exists.
+pub(super) fn reduce(
+    op: ReduceOp,
+    axes: &[usize],
+    a: &HostData,
+    va: &View,
+    dtype: crate::check::dtype::DType,
+) -> Result<HostData, Diagnostic> {
     if axes.windows(2).any(|w| w[0] >= w[1]) || axes.iter().any(|&ax| ax >= va.rank()) {
         return Err(internal(format!(
             "reduction axes {axes:?} of a rank-{} array",
@@ -140,6 +149,9 @@ pub(super) fn reduce(op: ReduceOp, axes: &[usize], a: &HostData, va: &View) -> R
         HostData::F64(x) => num_reduce(op, x, &s),
         HostData::I32(x) => num_reduce(op, x, &s),
         HostData::I64(x) => num_reduce(op, x, &s),
+        HostData::Bool(x) if op == ReduceOp::Sum && dtype == crate::check::dtype::DType::I64 => {
+            HostData::I64(fold(x, &s, 0i64, |acc, v, _| acc + i64::from(v), |a, b| a + b, |a| a))
+        }
         HostData::Bool(x) => bool_reduce(op, x, &s),
     })
 }

@@ -1,0 +1,3 @@
+# expect: E0410
+# A device never ends; load reads regular files only.
+let z = load("/dev/zero")
