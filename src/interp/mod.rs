@@ -49,6 +49,29 @@ pub struct Interp {
     random_calls: u64,
     /// Segmented reductions' checked `lengths`/`offsets`, kept across calls.
     segment_indexes: SegmentIndexCache,
+    /// Pending results of operations that can fail at run time (integer `%`
+    /// and `**`), made by the statement being run: `settle` computes them
+    /// at its end, so that their error points at it (docs/language.md,
+    /// "When errors happen").
+    fallible: Vec<Array>,
+}
+
+/// A user function's scope, popped however the call ends: `Ok`, `Err`, or a
+/// panic unwinding to the REPL's `catch_unwind` (a frame left behind would
+/// make later top-level `let`s bind into a dead scope).
+struct Frame<'a>(&'a mut Interp);
+
+impl<'a> Frame<'a> {
+    fn push(interp: &'a mut Interp) -> Frame<'a> {
+        interp.frames.push(HashMap::new());
+        Frame(interp)
+    }
+}
+
+impl Drop for Frame<'_> {
+    fn drop(&mut self) {
+        self.0.frames.pop();
+    }
 }
 
 impl Interp {
@@ -70,6 +93,7 @@ impl Interp {
             seed: 0,
             random_calls: 0,
             segment_indexes: SegmentIndexCache::default(),
+            fallible: Vec::new(),
         }
     }
 
@@ -88,7 +112,15 @@ impl Interp {
     /// Runs a program's statements at top level. Returns the value of a
     /// trailing expression statement (for the REPL to show).
     pub fn run(&mut self, program: &Program) -> R<Value> {
-        match self.exec_stmts(&program.stmts)? {
+        // A run always starts at top level; what an earlier failed (or
+        // panicked) run left half-done must not leak into this one.
+        self.frames.clear();
+        self.fallible.clear();
+        let flow = self.exec_stmts(&program.stmts);
+        if flow.is_err() {
+            self.fallible.clear();
+        }
+        match flow? {
             Flow::Normal(v) => Ok(v),
             Flow::Break(span) | Flow::Continue(span) => Err(outside_loop(span)),
         }
@@ -153,9 +185,12 @@ impl Interp {
                         last = v;
                     }
                 }
-                other => return Ok(other),
+                other => {
+                    self.settle()?;
+                    return Ok(other);
+                }
             }
-            self.bound_graph_depth()?;
+            self.settle()?;
         }
         Ok(Flow::Normal(last))
     }
@@ -168,6 +203,8 @@ impl Interp {
         match &stmt.kind {
             StmtKind::Let { target, value } => {
                 let v = self.eval(value)?;
+                // A value that fails is never bound (the REPL keeps the old binding).
+                self.settle()?;
                 self.bind_pattern(target, v, &value.span)?;
             }
             StmtKind::Assign { target, op, value } => self.assign(target, *op, value, &stmt.span)?,
@@ -233,8 +270,7 @@ impl Interp {
                     return Err(Diagnostic::new("E0303", "this has no value to bind", span.clone())
                         .with_label(id.span.clone(), format!("`{}` would be bound to nothing", id.name)));
                 }
-                self.scope().insert(id.name.clone(), value);
-                Ok(())
+                self.define(&id.name, value)
             }
             Pattern::Tuple(items, pspan) => {
                 let Value::Tuple(values) = value else {
@@ -300,11 +336,11 @@ impl Interp {
                         let b = self.expect_array(rhs, &value.span)?;
                         // `x += e` rebinds `x` to `x + e`, as in Python: the dtype follows promotion.
                         let spans = (Some(&target.span), Some(&value.span));
-                        Value::Array(self.fold(build::binary(op, &a, &b, spans, span)?)?)
+                        Value::Array(self.binary(op, &a, &b, spans, span)?)
                     }
                 };
-                self.scope().insert(name.clone(), new);
-                Ok(())
+                self.settle()?;
+                self.define(name, new)
             }
             ExprKind::Index { base, indices } => {
                 let base_val = self.eval(base)?;
@@ -430,20 +466,57 @@ impl Interp {
         graph::realize(&*self.backend, &refs)
     }
 
-    fn bound_graph_depth(&mut self) -> R<()> {
-        let scope = match self.frames.last() {
-            Some(f) => f,
-            None => &self.globals,
-        };
-        let deep: Vec<Array> = scope
-            .values()
-            .flat_map(arrays_of)
+    /// Binds `name` in the current scope. A pending value whose chain has
+    /// grown past `MAX_PENDING_DEPTH` is realized first, so that long
+    /// straight-line programs keep small graphs. Only the value being bound
+    /// is looked at: a scan of the whole scope per statement made programs
+    /// with many top-level names quadratic.
+    fn define(&mut self, name: &str, value: Value) -> R<()> {
+        let deep: Vec<Array> = arrays_of(&value)
+            .into_iter()
             .filter(|a| !a.is_ready() && a.node.depth > MAX_PENDING_DEPTH)
             .collect();
-        if deep.is_empty() {
+        if !deep.is_empty() {
+            let refs: Vec<&Array> = deep.iter().collect();
+            graph::realize(&*self.backend, &refs)?;
+        }
+        let scope = self.scope();
+        match scope.get_mut(name) {
+            Some(slot) => *slot = value,
+            None => {
+                scope.insert(name.to_string(), value);
+            }
+        }
+        Ok(())
+    }
+
+    /// `a op b`, folded when both are host scalars; a result that may fail
+    /// at run time is remembered for `settle`.
+    fn binary(
+        &mut self,
+        op: BinOp,
+        a: &Array,
+        b: &Array,
+        spans: (Option<&Span>, Option<&Span>),
+        span: &Span,
+    ) -> R<Array> {
+        let r = self.fold(build::binary(op, a, b, spans, span)?)?;
+        if !r.is_ready() && can_fail(&r) {
+            self.fallible.push(r.clone());
+        }
+        Ok(r)
+    }
+
+    /// The end of a statement: computes the pending operations it made that
+    /// can fail (just those nodes and what feeds them; their consumers stay
+    /// lazy and keep fusing), so that an error is reported for the statement
+    /// that caused it, before any later statement runs.
+    fn settle(&mut self) -> R<()> {
+        if self.fallible.is_empty() {
             return Ok(());
         }
-        let refs: Vec<&Array> = deep.iter().collect();
+        let pending = std::mem::take(&mut self.fallible);
+        let refs: Vec<&Array> = pending.iter().collect();
         graph::realize(&*self.backend, &refs)
     }
 
@@ -523,7 +596,7 @@ impl Interp {
             ExprKind::Binary(op, l, r) => {
                 let a = self.eval_array(l)?;
                 let b = self.eval_array(r)?;
-                Value::Array(self.fold(build::binary(*op, &a, &b, (Some(&l.span), Some(&r.span)), span)?)?)
+                Value::Array(self.binary(*op, &a, &b, (Some(&l.span), Some(&r.span)), span)?)
             }
             ExprKind::Cast(inner, ty) => {
                 let a = self.eval_array(inner)?;
@@ -717,10 +790,10 @@ impl Interp {
             .map(|p| (p.name.name.as_str(), p.default.is_none(), false))
             .collect();
         let (slots, _) = bind(&def.name.name, &params, values, span)?;
-        let mut frame = HashMap::new();
         let mut sizes: HashMap<String, (usize, Span)> = HashMap::new();
         // Defaults are evaluated in the callee's scope, after the earlier parameters.
-        self.frames.push(HashMap::new());
+        let frame = Frame::push(self);
+        let this = &mut *frame.0;
         let result = (|| {
             for (param, slot) in def.params.iter().zip(slots) {
                 let (value, arg_span) = match slot {
@@ -729,35 +802,32 @@ impl Interp {
                         let Some(default) = &param.default else {
                             unreachable!("bind checked required params")
                         };
-                        (self.eval(default)?, default.span.clone())
+                        (this.eval(default)?, default.span.clone())
                     }
                 };
                 let value = match &param.ann {
-                    Some(ann) => self.check_annotation(value, ann, &mut sizes, &arg_span, &param.name.name)?,
+                    Some(ann) => this.check_annotation(value, ann, &mut sizes, &arg_span, &param.name.name)?,
                     None => value,
                 };
-                if let Some(f) = self.frames.last_mut() {
-                    f.insert(param.name.name.clone(), value.clone());
-                }
-                frame.insert(param.name.name.clone(), value);
+                this.define(&param.name.name, value)?;
             }
             // Size variables of the annotations are values in the body: `fn f(x: [n]) = n * 2`.
             for (name, (size, _)) in &sizes {
-                if let Some(f) = self.frames.last_mut() {
+                if let Some(f) = this.frames.last_mut() {
                     f.entry(name.clone())
                         .or_insert_with(|| Value::Array(build::scalar_i64(*size as i64, true)));
                 }
             }
             let v = match &def.body.kind {
-                ExprKind::Block(b) => self.block_value(&b.stmts)?,
-                _ => self.eval(&def.body)?,
+                ExprKind::Block(b) => this.block_value(&b.stmts)?,
+                _ => this.eval(&def.body)?,
             };
             match &def.ret {
-                Some(ann) => self.check_annotation(v, ann, &mut sizes, &def.body.span, "the result"),
+                Some(ann) => this.check_annotation(v, ann, &mut sizes, &def.body.span, "the result"),
                 None => Ok(v),
             }
         })();
-        self.frames.pop();
+        drop(frame);
         result.map_err(|d| {
             let inside = d
                 .span
@@ -897,6 +967,20 @@ fn append(dst: &mut HostData, src: HostData) {
         (HostData::F64(a), HostData::F64(b)) => a.extend(b),
         _ => {}
     }
+}
+
+/// Whether computing `a` can fail on some inputs: integer modulo by zero
+/// (E0400) and integer powers with a negative exponent (E0401). Everything
+/// else the graph builder has already checked (shapes, indices, segments).
+fn can_fail(a: &Array) -> bool {
+    a.dtype().is_int()
+        && matches!(
+            &*a.node.state.borrow(),
+            graph::NodeState::Pending {
+                op: graph::op::Op::Binary(graph::op::BinaryOp::Rem | graph::op::BinaryOp::Pow),
+                ..
+            }
+        )
 }
 
 fn outside_loop(span: Span) -> Diagnostic {
