@@ -1112,4 +1112,20 @@ mod tests {
             "a value nothing has used is still computed every iteration"
         );
     }
+
+    #[test]
+    fn only_fallible_nodes_are_computed_at_the_end_of_their_statement() {
+        let (it, rec) = run("let z = arange(3) + 1\nlet q = 10 % z\nlet w = q * 2\nlet y = z * 3");
+        assert!(
+            node_of(&it, "q").is_ready(),
+            "an integer `%` is checked at its statement"
+        );
+        assert_eq!(
+            *rec.outputs.borrow(),
+            vec![node_of(&it, "q").id],
+            "and nothing else is asked for"
+        );
+        assert!(!node_of(&it, "w").is_ready(), "what consumes it stays lazy");
+        assert!(!node_of(&it, "y").is_ready(), "what cannot fail stays lazy");
+    }
 }
