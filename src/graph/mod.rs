@@ -63,6 +63,11 @@ impl Buffer {
         Buffer::new(Storage::Device(data))
     }
 
+    /// Whether this handle is the only one: nothing else can see a change.
+    pub fn is_unique(&self) -> bool {
+        Rc::strong_count(&self.0) == 1 && Rc::weak_count(&self.0) == 0
+    }
+
     pub fn storage(&self) -> Ref<'_, Storage> {
         self.0.storage.borrow()
     }

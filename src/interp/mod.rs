@@ -20,6 +20,7 @@ use crate::graph::segment_index::SegmentIndexCache;
 use crate::graph::{self, Array, Backend};
 use crate::syntax::ast::*;
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::io::Write;
 use std::rc::Rc;
 use value::Value;
@@ -41,19 +42,70 @@ enum Flow {
 
 pub struct Interp {
     pub backend: Rc<dyn Backend>,
-    pub globals: HashMap<String, Value>,
+    pub globals: Scope,
     /// One scope per active user-function call; empty at top level.
-    frames: Vec<HashMap<String, Value>>,
+    frames: Vec<Scope>,
     pub out: Box<dyn Write>,
     seed: u64,
     random_calls: u64,
     /// Segmented reductions' checked `lengths`/`offsets`, kept across calls.
     segment_indexes: SegmentIndexCache,
+    /// Pending results of operations that can fail at run time (integer `%`
+    /// and `**`), made by the statement being run: `settle` computes them
+    /// at its end, so that their error points at it (docs/language.md,
+    /// "When errors happen").
+    fallible: Vec<Array>,
+    /// How many bindings so far held a pending array: a loop iteration that
+    /// bound none has nothing new to realize at its end.
+    pending_binds: u64,
+}
+
+/// Variables by name. Names are short and hashed on every read and write
+/// of a variable, so the hasher is FNV-1a rather than SipHash (whose
+/// resistance to chosen collisions buys nothing for a program's own names).
+pub type Scope = HashMap<String, Value, BuildHasherDefault<NameHasher>>;
+
+/// FNV-1a, 64-bit.
+pub struct NameHasher(u64);
+
+impl Default for NameHasher {
+    fn default() -> NameHasher {
+        NameHasher(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for NameHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A user function's scope, popped however the call ends: `Ok`, `Err`, or a
+/// panic unwinding to the REPL's `catch_unwind` (a frame left behind would
+/// make later top-level `let`s bind into a dead scope).
+struct Frame<'a>(&'a mut Interp);
+
+impl<'a> Frame<'a> {
+    fn push(interp: &'a mut Interp) -> Frame<'a> {
+        interp.frames.push(Scope::default());
+        Frame(interp)
+    }
+}
+
+impl Drop for Frame<'_> {
+    fn drop(&mut self) {
+        self.0.frames.pop();
+    }
 }
 
 impl Interp {
     pub fn new(backend: Rc<dyn Backend>) -> Interp {
-        let mut globals = HashMap::new();
+        let mut globals = Scope::default();
         for (name, v) in [
             ("pi", std::f64::consts::PI),
             ("e", std::f64::consts::E),
@@ -70,6 +122,8 @@ impl Interp {
             seed: 0,
             random_calls: 0,
             segment_indexes: SegmentIndexCache::default(),
+            fallible: Vec::new(),
+            pending_binds: 0,
         }
     }
 
@@ -88,7 +142,15 @@ impl Interp {
     /// Runs a program's statements at top level. Returns the value of a
     /// trailing expression statement (for the REPL to show).
     pub fn run(&mut self, program: &Program) -> R<Value> {
-        match self.exec_stmts(&program.stmts)? {
+        // A run always starts at top level; what an earlier failed (or
+        // panicked) run left half-done must not leak into this one.
+        self.frames.clear();
+        self.fallible.clear();
+        let flow = self.exec_stmts(&program.stmts);
+        if flow.is_err() {
+            self.fallible.clear();
+        }
+        match flow? {
             Flow::Normal(v) => Ok(v),
             Flow::Break(span) | Flow::Continue(span) => Err(outside_loop(span)),
         }
@@ -104,7 +166,7 @@ impl Interp {
 
     // ---- scopes -------------------------------------------------------------
 
-    fn scope(&mut self) -> &mut HashMap<String, Value> {
+    fn scope(&mut self) -> &mut Scope {
         match self.frames.last_mut() {
             Some(f) => f,
             None => &mut self.globals,
@@ -153,9 +215,12 @@ impl Interp {
                         last = v;
                     }
                 }
-                other => return Ok(other),
+                other => {
+                    self.settle()?;
+                    return Ok(other);
+                }
             }
-            self.bound_graph_depth()?;
+            self.settle()?;
         }
         Ok(Flow::Normal(last))
     }
@@ -168,6 +233,8 @@ impl Interp {
         match &stmt.kind {
             StmtKind::Let { target, value } => {
                 let v = self.eval(value)?;
+                // A value that fails is never bound (the REPL keeps the old binding).
+                self.settle()?;
                 self.bind_pattern(target, v, &value.span)?;
             }
             StmtKind::Assign { target, op, value } => self.assign(target, *op, value, &stmt.span)?,
@@ -180,27 +247,38 @@ impl Interp {
                 let lo = self.static_int_named(&lo, &start.span, "a loop bound")?;
                 let hi = self.static_int_named(&hi, &end.span, "a loop bound")?;
                 let carried = self.scope_names();
+                let mut first = true;
                 for i in lo..hi {
-                    self.scope()
-                        .insert(var.name.clone(), Value::Array(build::scalar_i64(i, true)));
+                    self.set_counter(&var.name, i)?;
+                    let binds = self.pending_binds;
                     match self.exec_stmts(&body.stmts)? {
                         Flow::Break(_) => break,
                         Flow::Continue(_) | Flow::Normal(_) => {}
                     }
-                    self.realize_iteration(&carried)?;
+                    if first || self.pending_binds != binds {
+                        self.realize_iteration(&carried)?;
+                    }
+                    first = false;
                 }
             }
             StmtKind::While { cond, body } => {
                 let carried = self.scope_names();
+                let mut first = true;
                 loop {
                     if !self.condition(cond)? {
                         break;
                     }
+                    let binds = self.pending_binds;
                     match self.exec_stmts(&body.stmts)? {
                         Flow::Break(_) => break,
                         Flow::Continue(_) | Flow::Normal(_) => {}
                     }
-                    self.realize_iteration(&carried)?;
+                    // After the first iteration (which realizes what the loop
+                    // carries in), only a pending binding can need realizing.
+                    if first || self.pending_binds != binds {
+                        self.realize_iteration(&carried)?;
+                    }
+                    first = false;
                 }
             }
             StmtKind::Break => return Ok(Flow::Break(stmt.span.clone())),
@@ -233,8 +311,7 @@ impl Interp {
                     return Err(Diagnostic::new("E0303", "this has no value to bind", span.clone())
                         .with_label(id.span.clone(), format!("`{}` would be bound to nothing", id.name)));
                 }
-                self.scope().insert(id.name.clone(), value);
-                Ok(())
+                self.define(&id.name, value)
             }
             Pattern::Tuple(items, pspan) => {
                 let Value::Tuple(values) = value else {
@@ -272,6 +349,11 @@ impl Interp {
     fn assign(&mut self, target: &Expr, op: Option<BinOp>, value: &Expr, span: &Span) -> R<()> {
         match &target.kind {
             ExprKind::Name(name) => {
+                if let Some(op) = op {
+                    if self.update_in_place(name, op, value)? {
+                        return Ok(());
+                    }
+                }
                 let current = match self.frames.last() {
                     Some(f) => f.get(name).cloned(),
                     None => self.globals.get(name).cloned(),
@@ -300,11 +382,11 @@ impl Interp {
                         let b = self.expect_array(rhs, &value.span)?;
                         // `x += e` rebinds `x` to `x + e`, as in Python: the dtype follows promotion.
                         let spans = (Some(&target.span), Some(&value.span));
-                        Value::Array(self.fold(build::binary(op, &a, &b, spans, span)?)?)
+                        Value::Array(self.binary(op, &a, &b, spans, span)?)
                     }
                 };
-                self.scope().insert(name.clone(), new);
-                Ok(())
+                self.settle()?;
+                self.define(name, new)
             }
             ExprKind::Index { base, indices } => {
                 let base_val = self.eval(base)?;
@@ -430,20 +512,117 @@ impl Interp {
         graph::realize(&*self.backend, &refs)
     }
 
-    fn bound_graph_depth(&mut self) -> R<()> {
-        let scope = match self.frames.last() {
-            Some(f) => f,
-            None => &self.globals,
+    /// Binds `name` in the current scope. A pending value whose chain has
+    /// grown past `MAX_PENDING_DEPTH` is realized first, so that long
+    /// straight-line programs keep small graphs. Only the value being bound
+    /// is looked at: a scan of the whole scope per statement made programs
+    /// with many top-level names quadratic.
+    fn define(&mut self, name: &str, value: Value) -> R<()> {
+        let pending = match &value {
+            Value::Array(a) => !a.is_ready(),
+            Value::Tuple(_) => arrays_of(&value).iter().any(|a| !a.is_ready()),
+            _ => false,
         };
-        let deep: Vec<Array> = scope
-            .values()
-            .flat_map(arrays_of)
-            .filter(|a| !a.is_ready() && a.node.depth > MAX_PENDING_DEPTH)
-            .collect();
-        if deep.is_empty() {
+        if pending {
+            let deep: Vec<Array> = arrays_of(&value)
+                .into_iter()
+                .filter(|a| !a.is_ready() && a.node.depth > MAX_PENDING_DEPTH)
+                .collect();
+            if !deep.is_empty() {
+                let refs: Vec<&Array> = deep.iter().collect();
+                graph::realize(&*self.backend, &refs)?;
+            }
+            self.pending_binds += 1;
+        }
+        let scope = self.scope();
+        match scope.get_mut(name) {
+            Some(slot) => *slot = value,
+            None => {
+                scope.insert(name.to_string(), value);
+            }
+        }
+        Ok(())
+    }
+
+    /// The variable of the current scope named `name`, if any.
+    fn slot(&mut self, name: &str) -> Option<&mut Value> {
+        self.scope().get_mut(name)
+    }
+
+    /// Binds a loop counter, reusing its scalar when nothing else holds it.
+    fn set_counter(&mut self, name: &str, i: i64) -> R<()> {
+        if let Some(Value::Array(a)) = self.slot(name) {
+            if a.weak && overwrite_scalar(a, HostScalar::I64(i)) {
+                return Ok(());
+            }
+        }
+        self.define(name, Value::Array(build::scalar_i64(i, true)))
+    }
+
+    /// `x op= e` where `x` is a host scalar of this scope that nothing else
+    /// holds and `e` is a host scalar of its dtype: the new value is written
+    /// into `x`'s buffer instead of a new node (what `s += i` in a loop
+    /// costs). Returns false, having evaluated nothing, when that does not
+    /// apply; the caller then takes the general path.
+    fn update_in_place(&mut self, name: &str, op: BinOp, value: &Expr) -> R<bool> {
+        let literal = match &value.kind {
+            ExprKind::Name(n) => match self.lookup(n) {
+                Some(Value::Array(b)) => b.clone(),
+                _ => return Ok(false),
+            },
+            ExprKind::Int(v) => build::scalar_i64(*v, true),
+            ExprKind::Float(v) => build::scalar(DType::F64, *v, true),
+            _ => return Ok(false),
+        };
+        let Some(y) = host_scalar(&literal) else {
+            return Ok(false);
+        };
+        let Some(Value::Array(a)) = self.slot(name) else {
+            return Ok(false);
+        };
+        let Some(x) = host_scalar(a) else {
+            return Ok(false);
+        };
+        let (dtype, weak) = build::result_dtype(a, &literal);
+        if dtype != a.dtype() || weak != a.weak {
+            return Ok(false);
+        }
+        match scalar_arith(op, x, y, dtype) {
+            Some(Scalar::Num(r)) => Ok(overwrite_scalar(a, r)),
+            _ => Ok(false),
+        }
+    }
+
+    /// `a op b`, folded when both are host scalars; a result that may fail
+    /// at run time is remembered for `settle`.
+    fn binary(
+        &mut self,
+        op: BinOp,
+        a: &Array,
+        b: &Array,
+        spans: (Option<&Span>, Option<&Span>),
+        span: &Span,
+    ) -> R<Array> {
+        if let Some(r) = scalar_binary(op, a, b) {
+            return Ok(r);
+        }
+        let r = self.fold(build::binary(op, a, b, spans, span)?)?;
+        if !r.is_ready() && can_fail(&r) {
+            self.fallible.push(r.clone());
+        }
+        Ok(r)
+    }
+
+    /// The end of a statement: computes the pending operations it made that
+    /// can fail (just those nodes and what feeds them; their consumers stay
+    /// lazy and keep fusing), so that an error is reported for the statement
+    /// that caused it, before any later statement runs.
+    fn settle(&mut self) -> R<()> {
+        if self.fallible.is_empty() {
             return Ok(());
         }
-        let refs: Vec<&Array> = deep.iter().collect();
+        let pending = std::mem::take(&mut self.fallible);
+        let refs: Vec<&Array> = pending.iter().collect();
         graph::realize(&*self.backend, &refs)
     }
 
@@ -523,7 +702,7 @@ impl Interp {
             ExprKind::Binary(op, l, r) => {
                 let a = self.eval_array(l)?;
                 let b = self.eval_array(r)?;
-                Value::Array(self.fold(build::binary(*op, &a, &b, (Some(&l.span), Some(&r.span)), span)?)?)
+                Value::Array(self.binary(*op, &a, &b, (Some(&l.span), Some(&r.span)), span)?)
             }
             ExprKind::Cast(inner, ty) => {
                 let a = self.eval_array(inner)?;
@@ -717,10 +896,10 @@ impl Interp {
             .map(|p| (p.name.name.as_str(), p.default.is_none(), false))
             .collect();
         let (slots, _) = bind(&def.name.name, &params, values, span)?;
-        let mut frame = HashMap::new();
         let mut sizes: HashMap<String, (usize, Span)> = HashMap::new();
         // Defaults are evaluated in the callee's scope, after the earlier parameters.
-        self.frames.push(HashMap::new());
+        let frame = Frame::push(self);
+        let this = &mut *frame.0;
         let result = (|| {
             for (param, slot) in def.params.iter().zip(slots) {
                 let (value, arg_span) = match slot {
@@ -729,35 +908,32 @@ impl Interp {
                         let Some(default) = &param.default else {
                             unreachable!("bind checked required params")
                         };
-                        (self.eval(default)?, default.span.clone())
+                        (this.eval(default)?, default.span.clone())
                     }
                 };
                 let value = match &param.ann {
-                    Some(ann) => self.check_annotation(value, ann, &mut sizes, &arg_span, &param.name.name)?,
+                    Some(ann) => this.check_annotation(value, ann, &mut sizes, &arg_span, &param.name.name)?,
                     None => value,
                 };
-                if let Some(f) = self.frames.last_mut() {
-                    f.insert(param.name.name.clone(), value.clone());
-                }
-                frame.insert(param.name.name.clone(), value);
+                this.define(&param.name.name, value)?;
             }
             // Size variables of the annotations are values in the body: `fn f(x: [n]) = n * 2`.
             for (name, (size, _)) in &sizes {
-                if let Some(f) = self.frames.last_mut() {
+                if let Some(f) = this.frames.last_mut() {
                     f.entry(name.clone())
                         .or_insert_with(|| Value::Array(build::scalar_i64(*size as i64, true)));
                 }
             }
             let v = match &def.body.kind {
-                ExprKind::Block(b) => self.block_value(&b.stmts)?,
-                _ => self.eval(&def.body)?,
+                ExprKind::Block(b) => this.block_value(&b.stmts)?,
+                _ => this.eval(&def.body)?,
             };
             match &def.ret {
-                Some(ann) => self.check_annotation(v, ann, &mut sizes, &def.body.span, "the result"),
+                Some(ann) => this.check_annotation(v, ann, &mut sizes, &def.body.span, "the result"),
                 None => Ok(v),
             }
         })();
-        self.frames.pop();
+        drop(frame);
         result.map_err(|d| {
             let inside = d
                 .span
@@ -899,6 +1075,134 @@ fn append(dst: &mut HostData, src: HostData) {
     }
 }
 
+/// A rank-0 i64 or f64 array whose value is on the host.
+#[derive(Clone, Copy)]
+enum HostScalar {
+    I64(i64),
+    F64(f64),
+}
+
+fn host_scalar(a: &Array) -> Option<HostScalar> {
+    if a.rank() != 0 {
+        return None;
+    }
+    let graph::NodeState::Ready(buffer) = &*a.node.state.borrow() else {
+        return None;
+    };
+    match &*buffer.storage() {
+        graph::Storage::Host(HostData::I64(v)) => v.get(a.view.offset).copied().map(HostScalar::I64),
+        graph::Storage::Host(HostData::F64(v)) => v.get(a.view.offset).copied().map(HostScalar::F64),
+        _ => None,
+    }
+}
+
+/// `a op b` on two host scalars of one dtype (i64 or f64), computed
+/// directly: loop counters and `s += i` are most of what a scalar loop
+/// does, and building, folding and dropping a graph node for each costs
+/// ten times the arithmetic. The dtype and weakness come from the same
+/// promotion as `build::binary`, and the arithmetic is the CPU kernels'
+/// (wrapping integers, IEEE floats); anything else (mixed dtypes, `/` and
+/// `%` and `**` on integers, logic) takes the general path.
+fn scalar_binary(op: BinOp, a: &Array, b: &Array) -> Option<Array> {
+    let (x, y) = (host_scalar(a)?, host_scalar(b)?);
+    let (dtype, weak) = build::result_dtype(a, b);
+    Some(match scalar_arith(op, x, y, dtype)? {
+        Scalar::Num(HostScalar::I64(v)) => build::scalar_i64(v, weak),
+        Scalar::Num(HostScalar::F64(v)) => build::scalar(DType::F64, v, weak),
+        Scalar::Bool(v) => build::scalar(DType::Bool, v as u8 as f64, false).with_weak(weak),
+    })
+}
+
+enum Scalar {
+    Num(HostScalar),
+    Bool(bool),
+}
+
+/// The arithmetic of `scalar_binary`, when `x` and `y` both have `dtype`.
+fn scalar_arith(op: BinOp, x: HostScalar, y: HostScalar, dtype: DType) -> Option<Scalar> {
+    let cmp = |o: std::cmp::Ordering| {
+        Some(Scalar::Bool(match op {
+            BinOp::Lt => o.is_lt(),
+            BinOp::Le => o.is_le(),
+            BinOp::Gt => o.is_gt(),
+            BinOp::Ge => o.is_ge(),
+            BinOp::Eq => o.is_eq(),
+            _ => o.is_ne(),
+        }))
+    };
+    let is_cmp = matches!(
+        op,
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne
+    );
+    match (x, y) {
+        (HostScalar::I64(x), HostScalar::I64(y)) if dtype == DType::I64 => match op {
+            BinOp::Add => Some(Scalar::Num(HostScalar::I64(x.wrapping_add(y)))),
+            BinOp::Sub => Some(Scalar::Num(HostScalar::I64(x.wrapping_sub(y)))),
+            BinOp::Mul => Some(Scalar::Num(HostScalar::I64(x.wrapping_mul(y)))),
+            _ if is_cmp => cmp(x.cmp(&y)),
+            _ => None,
+        },
+        (HostScalar::F64(x), HostScalar::F64(y)) if dtype == DType::F64 => {
+            let num = |v: f64| Some(Scalar::Num(HostScalar::F64(v)));
+            match op {
+                BinOp::Add => num(x + y),
+                BinOp::Sub => num(x - y),
+                BinOp::Mul => num(x * y),
+                BinOp::Div => num(x / y),
+                // IEEE: every comparison with NaN is false but `!=`.
+                _ if is_cmp => match x.partial_cmp(&y) {
+                    Some(o) => cmp(o),
+                    None => Some(Scalar::Bool(op == BinOp::Ne)),
+                },
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Writes `v` into the rank-0 host array `a` when nothing but `a` holds its
+/// node and buffer (no pending graph, view or cache can see the change) and
+/// `v` has its dtype.
+fn overwrite_scalar(a: &mut Array, v: HostScalar) -> bool {
+    if a.rank() != 0 || Rc::strong_count(&a.node) != 1 || Rc::weak_count(&a.node) != 0 {
+        return false;
+    }
+    let graph::NodeState::Ready(buffer) = &*a.node.state.borrow() else {
+        return false;
+    };
+    if !buffer.is_unique() {
+        return false;
+    }
+    let mut storage = buffer.storage_mut();
+    match (&mut *storage, v) {
+        (graph::Storage::Host(HostData::I64(d)), HostScalar::I64(v)) => match d.get_mut(a.view.offset) {
+            Some(slot) => *slot = v,
+            None => return false,
+        },
+        (graph::Storage::Host(HostData::F64(d)), HostScalar::F64(v)) => match d.get_mut(a.view.offset) {
+            Some(slot) => *slot = v,
+            None => return false,
+        },
+        _ => return false,
+    }
+    true
+}
+
+/// Whether computing `a` can fail on some inputs: integer modulo by zero
+/// (E0400) and integer powers with a negative exponent (E0401). Everything
+/// else the graph builder has already checked (shapes, indices, segments).
+fn can_fail(a: &Array) -> bool {
+    a.dtype().is_int()
+        && matches!(
+            &*a.node.state.borrow(),
+            graph::NodeState::Pending {
+                op: graph::op::Op::Binary(graph::op::BinaryOp::Rem | graph::op::BinaryOp::Pow),
+                ..
+            }
+        )
+}
+
 fn outside_loop(span: Span) -> Diagnostic {
     Diagnostic::new("E0406", "`break` or `continue` outside a loop", span)
         .with_hint("they can only appear in `for` and `while` bodies")
@@ -1027,5 +1331,21 @@ mod tests {
             outputs.contains(&node_of(&it, "w").id),
             "a value nothing has used is still computed every iteration"
         );
+    }
+
+    #[test]
+    fn only_fallible_nodes_are_computed_at_the_end_of_their_statement() {
+        let (it, rec) = run("let z = arange(3) + 1\nlet q = 10 % z\nlet w = q * 2\nlet y = z * 3");
+        assert!(
+            node_of(&it, "q").is_ready(),
+            "an integer `%` is checked at its statement"
+        );
+        assert_eq!(
+            *rec.outputs.borrow(),
+            vec![node_of(&it, "q").id],
+            "and nothing else is asked for"
+        );
+        assert!(!node_of(&it, "w").is_ready(), "what consumes it stays lazy");
+        assert!(!node_of(&it, "y").is_ready(), "what cannot fail stays lazy");
     }
 }

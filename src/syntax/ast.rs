@@ -104,6 +104,34 @@ pub struct Expr {
     pub span: Span,
 }
 
+/// Long operator chains (`1 + 2 + ... + 10000`) are deep left-leaning
+/// trees: the parser does not count a chain's length as nesting (see
+/// `syntax::build`), so dropping one must not recurse once per operator.
+impl Drop for Expr {
+    fn drop(&mut self) {
+        if !matches!(self.kind, ExprKind::Binary(..) | ExprKind::Unary(..)) {
+            return;
+        }
+        let mut stack: Vec<Box<Expr>> = Vec::new();
+        take_operands(&mut self.kind, &mut stack);
+        while let Some(mut e) = stack.pop() {
+            take_operands(&mut e.kind, &mut stack);
+        }
+    }
+}
+
+/// Moves an operator's operands onto `stack`, leaving a leaf behind.
+fn take_operands(kind: &mut ExprKind, stack: &mut Vec<Box<Expr>>) {
+    if !matches!(kind, ExprKind::Binary(..) | ExprKind::Unary(..)) {
+        return;
+    }
+    match std::mem::replace(kind, ExprKind::Bool(false)) {
+        ExprKind::Binary(_, a, b) => stack.extend([a, b]),
+        ExprKind::Unary(_, a) => stack.push(a),
+        _ => {}
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExprKind {
     Int(i64),

@@ -15,8 +15,8 @@ use lalrpop_util::ParseError;
 use std::rc::Rc;
 
 /// The deepest syntax tree the parser builds (counting expressions, index
-/// items, statements and blocks on the way down). Later passes may recurse
-/// this deep.
+/// items, statements and blocks on the way down, but not the left operands
+/// of operator chains). Later passes may recurse this deep.
 pub const MAX_DEPTH: u32 = 256;
 
 /// A node with the depth of the tree under it.
@@ -50,8 +50,9 @@ pub fn leaf(kind: ExprKind, span: Span) -> D<Expr> {
 
 /// `(e)` is `e`, with the span widened over the parentheses so that an
 /// enclosing expression's span covers its operands' brackets.
-pub fn paren(e: D<Expr>, span: Span) -> D<Expr> {
-    D(Expr { kind: e.0.kind, span }, e.1)
+pub fn paren(mut e: D<Expr>, span: Span) -> D<Expr> {
+    e.0.span = span;
+    e
 }
 
 pub fn tuple(items: Vec<D<Expr>>, last: Option<D<Expr>>, span: Span) -> PResult<D<Expr>> {
@@ -65,8 +66,11 @@ pub fn array(items: Vec<D<Expr>>, span: Span) -> PResult<D<Expr>> {
     expr(ExprKind::ArrayLit(items.into_iter().map(|e| e.0).collect()), d, span)
 }
 
+/// A left operand does not count as nesting: `a + b + c` is a chain, not a
+/// tower, and programs may hold thousands of terms. Every pass over the tree
+/// (checker, interpreter, `Drop for Expr`) takes chains of any length.
 pub fn binary(op: BinOp, a: D<Expr>, b: D<Expr>, span: Span) -> PResult<D<Expr>> {
-    let d = a.1.max(b.1) + 1;
+    let d = a.1.max(b.1 + 1);
     expr(ExprKind::Binary(op, Box::new(a.0), Box::new(b.0)), d, span)
 }
 
