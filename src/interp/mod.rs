@@ -45,6 +45,8 @@ pub struct Interp {
     /// One scope per active user-function call; empty at top level.
     frames: Vec<HashMap<String, Value>>,
     pub out: Box<dyn Write>,
+    /// Set by `arr explain`: `save` computes its array but writes no file.
+    pub dry_run: bool,
     seed: u64,
     random_calls: u64,
     /// Segmented reductions' checked `lengths`/`offsets`, kept across calls.
@@ -67,6 +69,7 @@ impl Interp {
             globals,
             frames: Vec::new(),
             out: Box::new(std::io::stdout()),
+            dry_run: false,
             seed: 0,
             random_calls: 0,
             segment_indexes: SegmentIndexCache::default(),
@@ -147,6 +150,8 @@ impl Interp {
         let mut last = Value::Unit;
         for stmt in stmts {
             last = Value::Unit;
+            // Ctrl-C stops between statements, so every statement either ran or did not.
+            crate::interrupt::check()?;
             match self.exec(stmt)? {
                 Flow::Normal(v) => {
                     if matches!(stmt.kind, StmtKind::Expr(_)) {
@@ -183,6 +188,8 @@ impl Interp {
                 for i in lo..hi {
                     self.scope()
                         .insert(var.name.clone(), Value::Array(build::scalar_i64(i, true)));
+                    // After binding the counter: a stopped loop leaves it at the iteration that did not run.
+                    crate::interrupt::check()?;
                     match self.exec_stmts(&body.stmts)? {
                         Flow::Break(_) => break,
                         Flow::Continue(_) | Flow::Normal(_) => {}
@@ -193,6 +200,7 @@ impl Interp {
             StmtKind::While { cond, body } => {
                 let carried = self.scope_names();
                 loop {
+                    crate::interrupt::check()?;
                     if !self.condition(cond)? {
                         break;
                     }
