@@ -113,7 +113,34 @@ if value_of("x + y") != "49":
 if value_of("acc == i") != "true":
     fail("acc == i does not hold any more")
 
-# 3. Ctrl-C twice at an empty prompt leaves, having written the history.
+# 3. Multi-line input gets a continuation prompt and runs as one input.
+send("for j in 0..3 {")
+read_until(b"...  ", 30)
+send("acc += 100")
+read_until(b"...  ", 30)
+send("}")
+read_until(PROMPT, 60)
+if value_of("acc - i") != "300":
+    fail("the multi-line loop did not run once as a whole")
+
+# 4. Tab lists the candidates when there are several.
+os.write(fd, b"cum\t\t")
+listing = b""
+deadline = time.monotonic() + 30
+while not all(c in listing for c in (b"cumsum", b"cumprod", b"cummax", b"cummin")):
+    if time.monotonic() > deadline:
+        fail("Tab did not list cumsum, cumprod, cummax and cummin")
+    ready, _, _ = select.select([fd], [], [], 0.5)
+    if ready:
+        chunk = os.read(fd, 4096)
+        transcript.extend(chunk)
+        listing += chunk
+# Ctrl-U clears the line; an empty input gives the prompt again.
+pos = len(transcript)
+os.write(fd, b"\x15\r")
+read_until(PROMPT, 30)
+
+# 5. Ctrl-C twice at an empty prompt leaves, having written the history.
 os.write(fd, b"\x03")
 time.sleep(0.3)
 os.write(fd, b"\x03")
