@@ -539,6 +539,38 @@ mod tests {
     }
 
     #[test]
+    fn help_finds_stdlib_keywords_and_error_codes() {
+        let var = help_topic("var").expect("var is in the stdlib");
+        assert!(var.starts_with("var(x, axis = none, keepdims = false, ddof = 0) (standard library)"));
+        // meshgrid's parameters have annotations with brackets: the signature still ends at `)`.
+        assert!(
+            help_topic("meshgrid")
+                .expect("meshgrid")
+                .starts_with("meshgrid(x: [n], y: [m]) (standard")
+        );
+        assert!(help_topic("newaxis").expect("keyword").contains("length 1"));
+        let e = help_topic("E0200").expect("error code");
+        assert!(e.starts_with("E0200: shapes do not broadcast"), "{e}");
+        // The entry ends before the next heading.
+        assert!(!e.contains("E0201"), "{e}");
+        assert_eq!(help_topic("e0200"), help_topic("E0200"));
+        assert_eq!(help_topic("E9999"), None);
+        assert_eq!(help_topic("nosuch"), None);
+    }
+
+    #[test]
+    fn every_keyword_of_the_lexer_has_help() {
+        for word in [
+            "let", "fn", "for", "in", "while", "if", "else", "true", "false", "and", "or", "not",
+        ] {
+            assert!(help_topic(word).is_some(), "{word}");
+        }
+        for word in ["as", "newaxis", "break", "continue"] {
+            assert!(help_topic(word).is_some(), "{word}");
+        }
+    }
+
+    #[test]
     fn wraps_word_lists() {
         assert_eq!(wrap_words(&["aa", "bb", "cc"], 9, "  "), "  aa bb\n  cc\n");
         assert_eq!(wrap_words(&[], 9, "  "), "");
