@@ -194,7 +194,7 @@ impl Interp {
                         Flow::Break(_) => break,
                         Flow::Continue(_) | Flow::Normal(_) => {}
                     }
-                    self.realize_iteration(&carried)?;
+                    self.end_iteration(&carried)?;
                 }
             }
             StmtKind::While { cond, body } => {
@@ -208,7 +208,7 @@ impl Interp {
                         Flow::Break(_) => break,
                         Flow::Continue(_) | Flow::Normal(_) => {}
                     }
-                    self.realize_iteration(&carried)?;
+                    self.end_iteration(&carried)?;
                 }
             }
             StmtKind::Break => return Ok(Flow::Break(stmt.span.clone())),
@@ -426,6 +426,17 @@ impl Interp {
         roots.extend(locals.into_iter().filter(|a| !fed.contains(&a.node.id)));
         let refs: Vec<&Array> = roots.iter().collect();
         graph::realize(&*self.backend, &refs)
+    }
+
+    /// `realize_iteration`, where Ctrl-C during the realize still counts the
+    /// iteration as finished (its statements all ran; what is left pending is
+    /// computed when read): the loop then stops at its next check, with its
+    /// counter one further, as if the stop came between the iterations.
+    fn end_iteration(&mut self, carried: &HashSet<String>) -> R<()> {
+        match self.realize_iteration(carried) {
+            Err(d) if d.code == "E0407" => Ok(()),
+            other => other,
+        }
     }
 
     /// Realizes every pending array in every scope.

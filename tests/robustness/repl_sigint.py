@@ -88,6 +88,21 @@ acc, i = int(value_of("acc")), int(value_of("i"))
 if not (0 < acc < 100000000 and acc == i):
     fail(f"after the stopped loop acc = {acc}, i = {i}; expected 0 < acc == i < 1e8")
 
+# 1b. A loop that carries an array: each iteration ends with a realize (a kernel), where
+# Ctrl-C may land too; a stop there still counts the iteration as finished, so the array
+# holds exactly k increments, k being the iteration that did not run.
+send("let v = zeros([1000])")
+read_until(PROMPT, 60)
+send("for k in 0..100000000 { v = v + 1.0 }")
+time.sleep(1.0)
+os.write(fd, b"\x03")
+out = read_until(PROMPT, 60)
+if b"interrupted" not in out:
+    fail("no `interrupted` after Ctrl-C during the array loop")
+k = int(value_of("k"))
+if not (0 < k < 100000000 and value_of("all(v == k)") == "true"):
+    fail(f"after the stopped array loop k = {k} but v is not all k")
+
 # 2. A long computation: Ctrl-C between (or inside) kernels. 128 chained
 # 1024x1024 matrix products take tens of seconds on two cores and seconds on
 # sixteen; Ctrl-C comes after 0.7 s.
