@@ -23,3 +23,42 @@ pub fn requested() -> bool {
 pub fn clear() {
     REQUESTED.store(false, Ordering::Relaxed);
 }
+
+/// The diagnostic a stopped computation returns (E0407), or `Ok` when no stop
+/// was asked for: the one check every stopping point calls.
+pub fn check() -> Result<(), crate::diag::Diagnostic> {
+    if requested() {
+        Err(crate::diag::Diagnostic::spanless("E0407", "interrupted")
+            .with_hint("variables keep the values of the statements and loop iterations that finished"))
+    } else {
+        Ok(())
+    }
+}
+
+/// Makes Ctrl-C (SIGINT) call `request` instead of ending the process. A
+/// second Ctrl-C before anything handled the first (a long kernel with no
+/// stopping point) ends the process with status 130, as a shell expects.
+/// Idempotent; does nothing where there are no Unix signals.
+pub fn install_handler() {
+    #[cfg(unix)]
+    {
+        extern "C" fn on_sigint(_: libc::c_int) {
+            if requested() {
+                // SAFETY: `_exit` is async-signal-safe; it ends the process without running
+                // anything that could deadlock inside a signal handler.
+                unsafe { libc::_exit(130) };
+            }
+            request();
+        }
+        // SAFETY: `sigaction` with a zeroed, then filled, struct is the documented way to set a
+        // handler; the handler only touches an atomic or calls `_exit`, both async-signal-safe.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            // SA_RESTART: a read or write the signal lands in resumes rather than failing with EINTR.
+            action.sa_flags = libc::SA_RESTART;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
+        }
+    }
+}

@@ -1,8 +1,10 @@
 //! The `arr` command: the REPL (no arguments), `run`, `check` and `explain`.
-//! Diagnostics go to stderr, in colour only on a terminal; any error exits 1.
+//! Diagnostics go to stderr, in colour only on a terminal; any error exits 1,
+//! a run stopped by Ctrl-C exits 130.
 
 mod repl;
 
+use arr::plan::DeviceInfo;
 use arr::{BackendChoice, Session};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
@@ -30,7 +32,7 @@ struct Cli {
 enum Command {
     /// Run a script.
     Run {
-        /// The script to run.
+        /// The script to run (`-` reads it from stdin).
         file: PathBuf,
         /// Print where the time went (kernels, transfers) after the run.
         #[arg(long)]
@@ -48,7 +50,9 @@ enum Command {
         /// The script to check.
         file: PathBuf,
     },
-    /// Show the kernels a script compiles to, without running it.
+    /// Show the kernels a script compiles to for the chosen backend, with no side
+    /// effects: it runs on the CPU to follow its control flow, prints nothing and
+    /// writes no file. Needs no GPU (`--backend cuda` plans for a reference device).
     Explain {
         /// The script to explain.
         file: PathBuf,
@@ -99,6 +103,7 @@ fn main() -> ExitCode {
     };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,
+        _ if arr::interrupt::requested() => ExitCode::from(130),
         Ok(false) | Err(()) => ExitCode::FAILURE,
     }
 }
@@ -115,13 +120,14 @@ fn start(cli: &Cli, color: bool) -> Result<Session, ()> {
 
 fn run(cli: &Cli, file: &Path, profile: bool, json: Option<&Path>, time: bool, color: bool) -> Result<bool, ()> {
     // Read it first so that a missing file is reported before any backend starts.
-    read_source(file)?;
+    let (name, source) = read_script(file)?;
     let mut session = start(cli, color)?;
     if profile || json.is_some() {
         session.start_tracing();
     }
+    arr::interrupt::install_handler();
     let started = std::time::Instant::now();
-    let result = session.run_file(file);
+    let result = session.run_source(&name, &source);
     // Until the last statement returns: a GPU may still be computing values nobody
     // read, so a script timed this way should end by printing its results.
     let elapsed = started.elapsed();
@@ -152,7 +158,7 @@ fn run(cli: &Cli, file: &Path, profile: bool, json: Option<&Path>, time: bool, c
 }
 
 fn check(file: &Path, color: bool) -> Result<bool, ()> {
-    let source = read_source(file)?;
+    let (_, source) = read_script(file)?;
     // Checking runs nothing, so no device is needed whatever --backend says.
     let mut session = Session::cpu();
     let diags = session.check(&file.display().to_string(), &source);
@@ -165,14 +171,30 @@ fn check(file: &Path, color: bool) -> Result<bool, ()> {
     }
 }
 
-/// Runs the script with its output hidden, then prints the plan of every
-/// distinct graph it realized.
+/// Runs the script on the CPU with `print` and `save` silenced, then prints
+/// the kernel plan, for the chosen backend's device, of every distinct graph
+/// it realized. The CUDA plan needs no GPU: without one it is made for the
+/// planner's reference device.
 fn explain(cli: &Cli, file: &Path, color: bool) -> Result<bool, ()> {
-    read_source(file)?;
-    let mut session = start(cli, color)?;
-    session.set_output(Box::new(std::io::sink()));
-    session.start_tracing();
-    let result = session.run_file(file);
+    let (name, source) = read_script(file)?;
+    let (target, device) = match cli.backend {
+        Backend::Cpu => ("cpu".to_string(), DeviceInfo::reference()),
+        Backend::Cuda | Backend::Auto => match arr::backend::cuda::CudaBackend::new() {
+            Ok(cuda) => ("cuda".to_string(), cuda.device_info().clone()),
+            Err(_) if cli.backend == Backend::Cuda => (
+                "cuda (no usable GPU here: planned for the reference device)".to_string(),
+                DeviceInfo::reference(),
+            ),
+            Err(_) => ("cpu (no usable GPU here)".to_string(), DeviceInfo::reference()),
+        },
+    };
+    let mut session = Session::cpu();
+    if let Some(seed) = cli.seed {
+        session.set_seed(seed);
+    }
+    session.start_explaining(device);
+    let result = session.run_source(&name, &source);
+    println!("explain {name} for {target}");
     println!("{}", session.explain_report().trim_end());
     match result {
         Ok(()) => Ok(true),
@@ -181,6 +203,21 @@ fn explain(cli: &Cli, file: &Path, color: bool) -> Result<bool, ()> {
             Ok(false)
         }
     }
+}
+
+/// The name diagnostics give a script and its text; `-` is stdin.
+fn read_script(file: &Path) -> Result<(String, String), ()> {
+    if file.as_os_str() == "-" {
+        let mut text = String::new();
+        return match std::io::Read::read_to_string(&mut std::io::stdin(), &mut text) {
+            Ok(_) => Ok(("<stdin>".to_string(), text)),
+            Err(e) => {
+                eprintln!("error: cannot read the script from stdin: {e}");
+                Err(())
+            }
+        };
+    }
+    Ok((file.display().to_string(), read_source(file)?))
 }
 
 /// The text of a script, or a reported sentence naming it.

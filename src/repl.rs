@@ -1,13 +1,14 @@
 //! The interactive loop: a rustyline editor (history, completion, multi-line
-//! input while brackets or blocks are open) in front of a `Session`, plus the
-//! `:` commands. Piped stdin gets the same evaluation without prompts.
+//! input with a `...` prompt while brackets or blocks are open) in front of a
+//! `Session`, plus the `:` commands. Piped stdin gets the same evaluation
+//! without prompts. Ctrl-C during a statement stops it (E0407) and keeps the
+//! session; history is saved after every input, so no way out loses it.
 
 use arr::{Diagnostic, Session};
 use rustyline::completion::{Completer, Pair};
 use rustyline::error::ReadlineError;
 use rustyline::history::DefaultHistory;
-use rustyline::validate::{ValidationContext, ValidationResult, Validator};
-use rustyline::{Config, Context, Editor, Helper, Highlighter, Hinter};
+use rustyline::{CompletionType, Config, Context, Editor, Helper, Highlighter, Hinter, Validator};
 use std::io::{BufRead, IsTerminal, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
@@ -16,26 +17,88 @@ use std::path::PathBuf;
 const COMMANDS: &[(&str, &str)] = &[
     (":type EXPR", "show the dtype and shape of EXPR without running it"),
     (":explain EXPR", "show the kernels EXPR compiles to"),
-    (":help [NAME]", "list builtins and commands, or describe one builtin"),
-    (":quit, :q", "leave (Ctrl-D does too)"),
+    (
+        ":help [NAME]",
+        "list builtins and commands, or describe a builtin, stdlib function, keyword or error code (E0200)",
+    ),
+    (
+        ":quit, :q",
+        "leave (Ctrl-D, or Ctrl-C twice at an empty prompt, does too)",
+    ),
 ];
+
+/// What `:help` says about Ctrl-C.
+const CTRL_C_HELP: &str = "\
+Ctrl-C stops the running statement (error E0407) between statements, loop
+iterations and kernels; variables keep what finished statements and loop
+iterations gave them. A second Ctrl-C while one long kernel cannot stop ends arr.
+";
+
+/// The keywords, with the line `:help KEYWORD` shows.
+const KEYWORDS: &[(&str, &str)] = &[
+    (
+        "let",
+        "let NAME = EXPR — define a variable (`let (a, b) = f(x)` unpacks a tuple)",
+    ),
+    (
+        "fn",
+        "fn NAME(PARAMS) = EXPR  or  fn NAME(PARAMS) { ... } — define a function",
+    ),
+    ("for", "for i in A..B { ... } — loop with i = A, A+1, ..., B-1"),
+    ("in", "for i in A..B — the range a `for` loop runs over"),
+    ("while", "while COND { ... } — loop while the bool scalar COND is true"),
+    (
+        "if",
+        "if COND { ... } else { ... } — COND is one bool; `if` is an expression",
+    ),
+    ("else", "if COND { ... } else { ... }"),
+    ("true", "the bool true"),
+    ("false", "the bool false"),
+    (
+        "and",
+        "A and B — elementwise logical and (also for chained comparisons: `1 < x and x < 3`)",
+    ),
+    ("or", "A or B — elementwise logical or"),
+    ("not", "not A — elementwise logical not"),
+    ("as", "X as DTYPE — convert to a dtype: `x as f32`"),
+    (
+        "newaxis",
+        "x[newaxis, :] — insert an axis of length 1 (NumPy's np.newaxis)",
+    ),
+    ("break", "break — leave the innermost loop"),
+    (
+        "continue",
+        "continue — go on with the next iteration of the innermost loop",
+    ),
+];
+
+/// The error-code reference, for `:help E0200`.
+const ERRORS_MD: &str = include_str!("../docs/errors.md");
+/// The standard library's source, for `:help var` (its comments are its docs).
+const STDLIB_SOURCE: &str = include_str!("../stdlib/core.arr");
 /// What `:` may be followed by (for completion and suggestions).
 const COMMAND_NAMES: &[&str] = &["type", "explain", "help", "quit", "q"];
 
 /// Runs the REPL on `session` until `:quit` or end of input. Returns the
 /// process exit code: 0, or 1 when piped input had any error.
 pub fn run(session: Session) -> i32 {
+    arr::interrupt::install_handler();
     let mut repl = Repl {
         session,
         color: std::io::stderr().is_terminal(),
         had_error: false,
+        interrupted: false,
     };
     if std::io::stdin().is_terminal() {
         repl.interactive();
         0
     } else {
         repl.piped(std::io::stdin().lock());
-        i32::from(repl.had_error)
+        if repl.interrupted {
+            130
+        } else {
+            i32::from(repl.had_error)
+        }
     }
 }
 
@@ -49,13 +112,15 @@ struct Repl {
     session: Session,
     color: bool,
     had_error: bool,
+    /// The last input was stopped by Ctrl-C.
+    interrupted: bool,
 }
 
 impl Repl {
     fn interactive(&mut self) {
         let config = Config::builder()
-            .auto_add_history(true)
             .history_ignore_space(true)
+            .completion_type(CompletionType::List)
             .build();
         let mut editor: Editor<ArrHelper, DefaultHistory> = match Editor::with_config(config) {
             Ok(editor) => editor,
@@ -76,18 +141,48 @@ impl Repl {
             "Arr 0.1 — backend: {} — :help for help, :quit to leave",
             self.session.backend_name()
         );
+        // The lines of an input still open (a bracket or block), and whether the
+        // last key was Ctrl-C at an empty prompt (a second one leaves).
+        let mut pending = String::new();
+        let mut ctrl_c_once = false;
         loop {
-            match editor.readline("arr> ") {
+            let prompt = if pending.is_empty() { "arr> " } else { "...  " };
+            match editor.readline(prompt) {
                 Ok(line) => {
-                    if self.handle(&line) == Flow::Quit {
+                    ctrl_c_once = false;
+                    if !pending.is_empty() {
+                        pending.push('\n');
+                    }
+                    pending.push_str(&line);
+                    if needs_more(&pending) {
+                        continue;
+                    }
+                    let input = std::mem::take(&mut pending);
+                    if !input.trim().is_empty() {
+                        let _ = editor.add_history_entry(input.as_str());
+                        // Saved now, not at the end: a way out that skips the end keeps it too.
+                        if let Some(path) = &history {
+                            let _ = editor.save_history(path);
+                        }
+                    }
+                    if self.handle(&input) == Flow::Quit {
                         break;
                     }
                     if let Some(helper) = editor.helper_mut() {
                         helper.names = self.completion_names();
                     }
                 }
-                // Ctrl-C abandons the current input, as in most shells.
-                Err(ReadlineError::Interrupted) => continue,
+                // Ctrl-C abandons the current input, as in most shells; twice at an empty prompt leaves.
+                Err(ReadlineError::Interrupted) => {
+                    if !pending.is_empty() {
+                        pending.clear();
+                    } else if ctrl_c_once {
+                        break;
+                    } else {
+                        ctrl_c_once = true;
+                        println!("(Ctrl-C again or Ctrl-D to leave)");
+                    }
+                }
                 Err(ReadlineError::Eof) => break,
                 Err(e) => {
                     eprintln!("error: cannot read input: {e}");
@@ -122,7 +217,8 @@ impl Repl {
                 continue;
             }
             let source = std::mem::take(&mut pending);
-            if self.handle(&source) == Flow::Quit {
+            // A script fed on stdin stops at Ctrl-C, as `arr run` does.
+            if self.handle(&source) == Flow::Quit || self.interrupted {
                 return;
             }
         }
@@ -137,6 +233,8 @@ impl Repl {
         if trimmed.is_empty() {
             return Flow::Continue;
         }
+        arr::interrupt::clear();
+        self.interrupted = false;
         let Some(command) = trimmed.strip_prefix(':') else {
             let result = self.guarded(|session| session.eval(input));
             match result {
@@ -153,15 +251,19 @@ impl Repl {
         match name {
             "q" | "quit" => return Flow::Quit,
             "help" if rest.is_empty() => print!("{}", general_help()),
-            "help" => match arr::check::builtins::help(rest) {
+            "help" => match help_topic(rest) {
                 Some(text) => println!("{}", text.trim_end()),
                 None => {
-                    let names = arr::check::builtins::names();
+                    let mut names = arr::check::builtins::names();
+                    names.extend(stdlib_functions().into_iter().map(|(name, _)| name));
+                    names.extend(KEYWORDS.iter().map(|(k, _)| *k));
                     let hint = match arr::diag::closest(rest, names.iter().copied()) {
                         Some(near) => format!("; did you mean `{near}`?"),
                         None => String::new(),
                     };
-                    self.complain(&format!("no builtin named `{rest}`{hint}"));
+                    self.complain(&format!(
+                        "no builtin, stdlib function, keyword or error code named `{rest}`{hint}"
+                    ));
                 }
             },
             "type" | "explain" if rest.is_empty() => self.complain(&format!("usage: :{name} EXPR")),
@@ -202,6 +304,7 @@ impl Repl {
 
     fn report(&mut self, diags: &[Diagnostic]) {
         self.had_error = true;
+        self.interrupted |= diags.iter().any(|d| d.code == "E0407");
         let color = self.color;
         let text = match catch_unwind(AssertUnwindSafe(|| self.session.render(diags, color))) {
             Ok(text) => text,
@@ -233,7 +336,7 @@ impl Repl {
 /// True while `source` is source code that ended early (an open bracket or
 /// block); commands are always one line.
 fn needs_more(source: &str) -> bool {
-    !source.trim_start().starts_with(':') && arr::syntax::is_incomplete(source)
+    !source.trim_start().starts_with(':') && catch_unwind(|| arr::syntax::is_incomplete(source)).unwrap_or(false)
 }
 
 fn general_help() -> String {
@@ -250,7 +353,74 @@ fn general_help() -> String {
         text.push_str(&wrap_words(&builtins, 76, "  "));
     }
     text.push_str("Anything else is Arr source; a bare expression shows its value.\n");
+    text.push_str(CTRL_C_HELP);
     text
+}
+
+/// What `:help NAME` shows: a builtin, a stdlib function, a keyword or an
+/// error code, in that order; `None` when NAME is none of them.
+fn help_topic(name: &str) -> Option<String> {
+    if let Some(text) = arr::check::builtins::help(name) {
+        return Some(text);
+    }
+    if let Some((_, text)) = stdlib_functions().into_iter().find(|(n, _)| *n == name) {
+        return Some(text);
+    }
+    if let Some((_, text)) = KEYWORDS.iter().find(|(k, _)| *k == name) {
+        return Some(text.to_string());
+    }
+    error_help(name)
+}
+
+/// Every function of the standard library, with its help text: the comment
+/// above it, then its signature.
+fn stdlib_functions() -> Vec<(&'static str, String)> {
+    let mut found = Vec::new();
+    let mut comment: Vec<&str> = Vec::new();
+    for line in STDLIB_SOURCE.lines() {
+        if let Some(text) = line.strip_prefix('#') {
+            comment.push(text.trim());
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("fn ")
+            && let Some(open) = rest.find('(')
+        {
+            let name = &rest[..open];
+            // The signature ends at the parameter list's closing bracket.
+            let mut depth = 0usize;
+            let close = rest[open..]
+                .char_indices()
+                .find(|&(_, c)| {
+                    match c {
+                        '(' | '[' => depth += 1,
+                        ')' | ']' => depth = depth.saturating_sub(1),
+                        _ => {}
+                    }
+                    depth == 0
+                })
+                .map_or(rest.len(), |(i, _)| open + i + 1);
+            let mut text = format!("{} (standard library)", &rest[..close]);
+            if !comment.is_empty() {
+                text.push_str(&format!("\n  {}", comment.join(" ")));
+            }
+            found.push((name, text));
+        }
+        comment.clear();
+    }
+    found
+}
+
+/// The section of docs/errors.md on one error code (`E0200`, `e0200`, `0200`).
+fn error_help(code: &str) -> Option<String> {
+    let digits = code.strip_prefix(['E', 'e']).unwrap_or(code);
+    if digits.len() != 4 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let heading = format!("### E{digits}:");
+    let start = ERRORS_MD.find(&heading)?;
+    let body = &ERRORS_MD[start + 4..];
+    let end = body.find("\n#").map_or(body.len(), |i| i + 1);
+    Some(body[..end].trim_end().to_string())
 }
 
 /// Words joined with spaces into lines of at most `width` columns.
@@ -303,7 +473,7 @@ fn complete_word(line: &str, pos: usize, names: &[String]) -> (usize, Vec<String
     (start, names.iter().filter(|n| n.starts_with(word)).cloned().collect())
 }
 
-#[derive(Helper, Hinter, Highlighter)]
+#[derive(Helper, Hinter, Highlighter, Validator)]
 struct ArrHelper {
     /// Builtins plus the session's names, refreshed after every input.
     names: Vec<String>,
@@ -324,18 +494,6 @@ impl Completer for ArrHelper {
                 })
                 .collect(),
         ))
-    }
-}
-
-impl Validator for ArrHelper {
-    fn validate(&self, ctx: &mut ValidationContext) -> rustyline::Result<ValidationResult> {
-        let input = ctx.input();
-        let incomplete = catch_unwind(|| needs_more(input)).unwrap_or(false);
-        Ok(if incomplete {
-            ValidationResult::Incomplete
-        } else {
-            ValidationResult::Valid(None)
-        })
     }
 }
 
@@ -377,6 +535,38 @@ mod tests {
         let help = general_help();
         for name in COMMAND_NAMES {
             assert!(help.contains(&format!(":{name}")), "{name} missing from\n{help}");
+        }
+    }
+
+    #[test]
+    fn help_finds_stdlib_keywords_and_error_codes() {
+        let var = help_topic("var").expect("var is in the stdlib");
+        assert!(var.starts_with("var(x, axis = none, keepdims = false, ddof = 0) (standard library)"));
+        // meshgrid's parameters have annotations with brackets: the signature still ends at `)`.
+        assert!(
+            help_topic("meshgrid")
+                .expect("meshgrid")
+                .starts_with("meshgrid(x: [n], y: [m]) (standard")
+        );
+        assert!(help_topic("newaxis").expect("keyword").contains("length 1"));
+        let e = help_topic("E0200").expect("error code");
+        assert!(e.starts_with("E0200: shapes do not broadcast"), "{e}");
+        // The entry ends before the next heading.
+        assert!(!e.contains("E0201"), "{e}");
+        assert_eq!(help_topic("e0200"), help_topic("E0200"));
+        assert_eq!(help_topic("E9999"), None);
+        assert_eq!(help_topic("nosuch"), None);
+    }
+
+    #[test]
+    fn every_keyword_of_the_lexer_has_help() {
+        for word in [
+            "let", "fn", "for", "in", "while", "if", "else", "true", "false", "and", "or", "not",
+        ] {
+            assert!(help_topic(word).is_some(), "{word}");
+        }
+        for word in ["as", "newaxis", "break", "continue"] {
+            assert!(help_topic(word).is_some(), "{word}");
         }
     }
 

@@ -10,6 +10,7 @@ use crate::graph::data::HostData;
 use crate::graph::{self, Array, Backend};
 use crate::interp::Interp;
 use crate::interp::value::Value;
+use crate::plan::DeviceInfo;
 use crate::syntax::ast::StmtKind;
 use crate::syntax::parse_program;
 use crate::trace::Traced;
@@ -77,6 +78,9 @@ pub struct Session {
     next_base: usize,
     /// Set by `start_tracing`: records every realize for `explain` and `--profile`.
     tracer: Option<Rc<Traced>>,
+    /// The device `:explain` plans for instead of asking the backend: the
+    /// reference device on the CPU, whose own explain is one line per node.
+    plan_device: Option<DeviceInfo>,
 }
 
 const STDLIB: &[(&str, &str)] = &[("stdlib/core.arr", include_str!("../stdlib/core.arr"))];
@@ -84,7 +88,9 @@ const STDLIB: &[(&str, &str)] = &[("stdlib/core.arr", include_str!("../stdlib/co
 impl Session {
     /// A session on the CPU backend (never fails).
     pub fn cpu() -> Session {
-        Session::with_backend(Rc::new(CpuBackend::new()))
+        let mut session = Session::with_backend(Rc::new(CpuBackend::new()));
+        session.plan_device = Some(DeviceInfo::reference());
+        session
     }
 
     /// A session on the chosen backend; `Cuda` fails with a diagnostic when no GPU is usable.
@@ -105,6 +111,7 @@ impl Session {
             sources: Vec::new(),
             next_base: 0,
             tracer: None,
+            plan_device: None,
         };
         for (name, text) in STDLIB {
             if let Err(diags) = session.eval_named(name, text) {
@@ -133,6 +140,17 @@ impl Session {
             self.interp.backend = traced.clone();
             self.tracer = Some(traced);
         }
+    }
+
+    /// `arr explain`: from now on, `print` writes nothing, `save` writes no
+    /// file, and every realize records the kernel plan for `device` (while
+    /// this session's backend still computes the values control flow reads).
+    pub fn start_explaining(&mut self, device: DeviceInfo) {
+        self.interp.out = Box::new(std::io::sink());
+        self.interp.dry_run = true;
+        let traced = Rc::new(Traced::planning_for(self.interp.backend.clone(), device));
+        self.interp.backend = traced.clone();
+        self.tracer = Some(traced);
     }
 
     /// The plans recorded since `start_tracing`: every distinct realized graph.
@@ -179,7 +197,10 @@ impl Session {
             return Ok("nothing to compute: the value is already there".to_string());
         }
         let nodes = graph::pending_in_order(&outputs);
-        Ok(self.interp.backend.explain(&nodes, &outputs))
+        Ok(match &self.plan_device {
+            Some(device) => crate::plan::plan(&nodes, &outputs, device).to_string(),
+            None => self.interp.backend.explain(&nodes, &outputs),
+        })
     }
 
     /// Sends `print` output somewhere other than stdout.
@@ -234,6 +255,11 @@ impl Session {
             Value::Array(a) => format!("{text}\n{}", describe(Some(a.dtype()), &dims(a.shape()))),
             _ => text,
         })
+    }
+
+    /// Runs a script given as text; `name` stands for it in diagnostics.
+    pub fn run_source(&mut self, name: &str, text: &str) -> Result<(), Vec<Diagnostic>> {
+        self.eval_named(name, text).map(|_| ())
     }
 
     /// Runs a script file (its name appears in diagnostics).

@@ -1,12 +1,14 @@
 //! `explain` and `--profile` for any backend: a wrapper that records what
-//! each realize runs (the backend's own plan text) and how long it takes,
-//! while delegating the work itself.
+//! each realize runs (the backend's own plan text, or the kernel planner's
+//! plan for a chosen device) and how long it takes, while delegating the work
+//! itself.
 
 use crate::check::dtype::DType;
 use crate::diag::Diagnostic;
 use crate::graph::data::HostData;
 use crate::graph::view::View;
 use crate::graph::{Array, Backend, Buffer, Node};
+use crate::plan::DeviceInfo;
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -70,6 +72,10 @@ pub fn json_num(x: f64) -> String {
 pub struct Traced {
     inner: Rc<dyn Backend>,
     entries: RefCell<Vec<Entry>>,
+    /// When set, the plan recorded is the planner's for this device rather
+    /// than the inner backend's own text (`arr --backend cuda explain` on a
+    /// machine that runs the program on the CPU).
+    target: Option<DeviceInfo>,
 }
 
 impl Traced {
@@ -77,6 +83,15 @@ impl Traced {
         Traced {
             inner,
             entries: RefCell::new(Vec::new()),
+            target: None,
+        }
+    }
+
+    /// Records the kernel plan for `device` while `inner` does the work.
+    pub fn planning_for(inner: Rc<dyn Backend>, device: DeviceInfo) -> Traced {
+        Traced {
+            target: Some(device),
+            ..Traced::new(inner)
         }
     }
 
@@ -164,7 +179,7 @@ impl Backend for Traced {
 
     fn execute(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Result<(), Diagnostic> {
         // Node ids differ between loop iterations; the plan text without them is what repeats.
-        let plan = self.inner.explain(nodes, outputs);
+        let plan = self.explain(nodes, outputs);
         let start = Instant::now();
         let result = self.inner.execute(nodes, outputs);
         let elapsed = start.elapsed();
@@ -193,7 +208,10 @@ impl Backend for Traced {
     }
 
     fn explain(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> String {
-        self.inner.explain(nodes, outputs)
+        match &self.target {
+            Some(device) => crate::plan::plan(nodes, outputs, device).to_string(),
+            None => self.inner.explain(nodes, outputs),
+        }
     }
 
     fn start_profiling(&self) {

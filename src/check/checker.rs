@@ -197,11 +197,29 @@ impl Checker {
         }
     }
 
-    fn candidates(&self) -> Vec<String> {
-        let mut v: Vec<String> = self.scopes.iter().flat_map(|s| s.keys().cloned()).collect();
-        v.extend(self.top_names.iter().cloned());
-        v.extend(builtins::names().iter().map(|s| s.to_string()));
-        v
+    /// The "did you mean" hint for an unknown name: a name of the right kind
+    /// (a value where a value is used, a function where a call is made), the
+    /// user's own names preferred on a tie, and NumPy/Python habits (`len`)
+    /// mapped to Arr's builtin.
+    fn suggestion(&self, name: &str, called: bool) -> Option<String> {
+        if called && let Some((_, hint)) = ALIASES.iter().find(|(alias, _)| *alias == name) {
+            return Some(hint.to_string());
+        }
+        let is_func = |n: &str| matches!(self.lookup(n), Some(Ty::Func(_)));
+        // Names defined later at top level have no type yet: either kind fits.
+        let untyped = self.top_names.iter().filter(|n| self.lookup(n).is_none());
+        let mut user: Vec<&str> = self
+            .scopes
+            .iter()
+            .flat_map(|s| s.keys())
+            .filter(|n| is_func(n) == called)
+            .chain(untyped)
+            .map(String::as_str)
+            .collect();
+        user.sort_unstable();
+        user.dedup();
+        let builtin: &[&str] = if called { &builtins::names() } else { &[] };
+        nearest_name(name, &user, builtin).map(|c| format!("did you mean `{c}`?"))
     }
 
     fn stmts(&mut self, stmts: &[Stmt]) -> Ty {
@@ -474,9 +492,8 @@ impl Checker {
                 }
                 let mut d = Diagnostic::new("E0100", format!("unknown name `{n}`"), e.span.clone())
                     .with_primary_label("not defined here");
-                let cands = self.candidates();
-                if let Some(c) = closest(n, cands.iter().map(|s| s.as_str())) {
-                    d = d.with_hint(format!("did you mean `{c}`?"));
+                if let Some(hint) = self.suggestion(n, false) {
+                    d = d.with_hint(hint);
                 }
                 self.errors.push(d);
                 Ty::Unknown
@@ -797,9 +814,8 @@ impl Checker {
                 return Ty::Unknown;
             }
             let mut d = Diagnostic::new("E0101", format!("unknown function `{}`", func.name), func.span.clone());
-            let cands = self.candidates();
-            if let Some(c) = closest(&func.name, cands.iter().map(|s| s.as_str())) {
-                d = d.with_hint(format!("did you mean `{c}`?"));
+            if let Some(hint) = self.suggestion(&func.name, true) {
+                d = d.with_hint(hint);
             }
             self.errors.push(d);
             return Ty::Unknown;
@@ -985,4 +1001,59 @@ pub fn unknown_dtype(ty: &Ident) -> Diagnostic {
         d = d.with_hint(format!("did you mean `{c}`? The dtypes are {}", names.join(", ")));
     }
     d
+}
+
+/// Functions from NumPy and Python that Arr spells differently, and the hint
+/// an unknown call to one gets.
+const ALIASES: &[(&str, &str)] = &[
+    (
+        "len",
+        "did you mean `size(x)` (the number of elements) or `shape(x)[0]` (the length of the first axis)?",
+    ),
+    ("length", "did you mean `size(x)` or `shape(x)`?"),
+    ("numel", "did you mean `size(x)`?"),
+    ("dot", "did you mean `matmul(a, b)`?"),
+    ("average", "did you mean `mean(x)`?"),
+    ("avg", "did you mean `mean(x)`?"),
+    ("amax", "did you mean `max(x)`?"),
+    ("amin", "did you mean `min(x)`?"),
+    ("power", "did you mean `x ** y`?"),
+    ("pow", "did you mean `x ** y`?"),
+    ("astype", "did you mean `x as f32` (any dtype)?"),
+    ("range", "did you mean `arange(n)`, or `for i in 0..n`?"),
+    ("concatenate", "did you mean `concat(a, b)`?"),
+    ("cumulative_sum", "did you mean `cumsum(x)`?"),
+];
+
+/// The closest of `user` then `builtin` names to a misspelt `name`: the
+/// fewest edits wins, a user name on a tie. A one-letter name is suggested
+/// for a two-letter typo (`x` for `xx`), but nothing is suggested that shares
+/// no letter with the name.
+fn nearest_name<'a>(name: &str, user: &[&'a str], builtin: &[&'a str]) -> Option<&'a str> {
+    let limit = 2.max(name.chars().count() / 3);
+    user.iter()
+        .map(|c| (0, *c))
+        .chain(builtin.iter().map(|c| (1, *c)))
+        .map(|(rank, c)| (strsim::damerau_levenshtein(name, c), rank, c))
+        .filter(|&(d, _, c)| d <= limit && d < name.chars().count().max(c.chars().count()))
+        .min_by_key(|&(d, rank, c)| (d, rank, c))
+        .map(|(_, _, c)| c)
+}
+
+#[cfg(test)]
+mod suggestion_tests {
+    use super::nearest_name;
+
+    #[test]
+    fn a_user_name_beats_a_builtin_at_the_same_distance() {
+        assert_eq!(nearest_name("xx", &["x"], &[]), Some("x"));
+        assert_eq!(nearest_name("mx", &["mx2"], &["max"]), Some("mx2"));
+        assert_eq!(nearest_name("sqr", &["sq"], &["sqrt"]), Some("sq"));
+    }
+
+    #[test]
+    fn nothing_unrelated_is_suggested() {
+        assert_eq!(nearest_name("y", &["x"], &[]), None);
+        assert_eq!(nearest_name("banana", &["x"], &["exp"]), None);
+    }
 }

@@ -520,6 +520,9 @@ impl Interp {
                 )?;
                 let x = a(self, 1);
                 let data = graph::to_host(&*self.backend, &x)?;
+                if self.dry_run {
+                    return Ok(Value::Unit);
+                }
                 crate::io::npy::save(std::path::Path::new(&path), &data, x.shape())
                     .map_err(|e| Diagnostic::new(e.code, e.message, sp(0).unwrap_or(span.clone())))?;
                 Ok(Value::Unit)

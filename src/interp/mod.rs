@@ -46,6 +46,8 @@ pub struct Interp {
     /// One scope per active user-function call; empty at top level.
     frames: Vec<Scope>,
     pub out: Box<dyn Write>,
+    /// Set by `arr explain`: `save` computes its array but writes no file.
+    pub dry_run: bool,
     seed: u64,
     random_calls: u64,
     /// Segmented reductions' checked `lengths`/`offsets`, kept across calls.
@@ -119,6 +121,7 @@ impl Interp {
             globals,
             frames: Vec::new(),
             out: Box::new(std::io::stdout()),
+            dry_run: false,
             seed: 0,
             random_calls: 0,
             segment_indexes: SegmentIndexCache::default(),
@@ -209,6 +212,8 @@ impl Interp {
         let mut last = Value::Unit;
         for stmt in stmts {
             last = Value::Unit;
+            // Ctrl-C stops between statements, so every statement either ran or did not.
+            crate::interrupt::check()?;
             match self.exec(stmt)? {
                 Flow::Normal(v) => {
                     if matches!(stmt.kind, StmtKind::Expr(_)) {
@@ -250,13 +255,15 @@ impl Interp {
                 let mut first = true;
                 for i in lo..hi {
                     self.set_counter(&var.name, i)?;
+                    // After binding the counter: a stopped loop leaves it at the iteration that did not run.
+                    crate::interrupt::check()?;
                     let binds = self.pending_binds;
                     match self.exec_stmts(&body.stmts)? {
                         Flow::Break(_) => break,
                         Flow::Continue(_) | Flow::Normal(_) => {}
                     }
                     if first || self.pending_binds != binds {
-                        self.realize_iteration(&carried)?;
+                        self.end_iteration(&carried)?;
                     }
                     first = false;
                 }
@@ -265,6 +272,7 @@ impl Interp {
                 let carried = self.scope_names();
                 let mut first = true;
                 loop {
+                    crate::interrupt::check()?;
                     if !self.condition(cond)? {
                         break;
                     }
@@ -276,7 +284,7 @@ impl Interp {
                     // After the first iteration (which realizes what the loop
                     // carries in), only a pending binding can need realizing.
                     if first || self.pending_binds != binds {
-                        self.realize_iteration(&carried)?;
+                        self.end_iteration(&carried)?;
                     }
                     first = false;
                 }
@@ -500,6 +508,17 @@ impl Interp {
         roots.extend(locals.into_iter().filter(|a| !fed.contains(&a.node.id)));
         let refs: Vec<&Array> = roots.iter().collect();
         graph::realize(&*self.backend, &refs)
+    }
+
+    /// `realize_iteration`, where Ctrl-C during the realize still counts the
+    /// iteration as finished (its statements all ran; what is left pending is
+    /// computed when read): the loop then stops at its next check, with its
+    /// counter one further, as if the stop came between the iterations.
+    fn end_iteration(&mut self, carried: &HashSet<String>) -> R<()> {
+        match self.realize_iteration(carried) {
+            Err(d) if d.code == "E0407" => Ok(()),
+            other => other,
+        }
     }
 
     /// Realizes every pending array in every scope.

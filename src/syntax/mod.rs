@@ -54,6 +54,8 @@ fn parse(source: &str, base: usize) -> Outcome {
     let lexer_ok = diags.is_empty();
     let mut layout = layout::layout(tokens);
     let spans: Vec<Span> = layout.tokens.iter().map(|(l, _, r)| *l..*r).collect();
+    // Kept for error messages that look at the tokens around the error (`1 < x < 3`).
+    let tokens = layout.tokens.clone();
     let mut user_errors = Vec::new();
     let result =
         grammar::ProgramParser::new().parse(&mut user_errors, std::mem::take(&mut layout.tokens).into_iter().map(Ok));
@@ -67,7 +69,7 @@ fn parse(source: &str, base: usize) -> Outcome {
                 ParseError::UnrecognizedToken { token: (l, ..), .. } | ParseError::ExtraToken { token: (l, ..) } => *l,
                 _ => source.len() + base,
             };
-            let diag = convert_error(err, source, base, &layout, spans.last());
+            let diag = convert_error(err, source, base, &layout, &tokens);
             // An unterminated string swallows the rest of the line; the end of input that follows is no news.
             let after_open_string = eof && diags.iter().any(|d| d.code == "E0006");
             if !after_open_string && !follows_invalid_chars(at, &diags, &spans) {
@@ -100,8 +102,9 @@ fn convert_error(
     source: &str,
     base: usize,
     layout: &layout::Layout,
-    last_token: Option<&Span>,
+    tokens: &[token::Spanned],
 ) -> Diagnostic {
+    let last_token = tokens.last().map(|(l, _, r)| *l..*r);
     match err {
         ParseError::UnrecognizedToken {
             token: (l, tok, r),
@@ -131,6 +134,12 @@ fn convert_error(
                     None => "use `==` to compare".to_string(),
                 });
             }
+            if let Some(chained) = chained_comparison(tokens, l, source, base) {
+                diag = Diagnostic::new("E0001", "comparisons cannot be chained", l..r)
+                    .with_primary_label(format!("a second {found}"))
+                    .with_hint(chained);
+                hint = None;
+            }
             if let Some(hint) = hint {
                 diag = diag.with_hint(hint);
             }
@@ -144,7 +153,7 @@ fn convert_error(
             // The last token, not the empty span after it: that renders
             // clearly even when the input ends in blank lines or comments.
             let (span, label) = match last_token {
-                Some(span) => (span.clone(), "the input ends after this"),
+                Some(span) => (span, "the input ends after this"),
                 None => (source.len() + base..source.len() + base, "the input ends here"),
             };
             let mut diag = Diagnostic::new("E0002", "unexpected end of input", span).with_primary_label(label);
@@ -161,6 +170,92 @@ fn convert_error(
         ParseError::InvalidToken { location } => Diagnostic::new("E0003", "unrecognised token", location..location + 1),
         ParseError::User { error } => error,
     }
+}
+
+fn is_comparison(tok: &Tok) -> bool {
+    matches!(tok, Tok::Lt | Tok::Le | Tok::Gt | Tok::Ge | Tok::EqEq | Tok::Ne)
+}
+
+/// When the token at `at` is a comparison that follows another one in the
+/// same operand (`1 < x < 3`), the hint that spells out the `and` form.
+fn chained_comparison(tokens: &[token::Spanned], at: usize, source: &str, base: usize) -> Option<String> {
+    let k = tokens.iter().position(|t| t.0 == at)?;
+    if !is_comparison(&tokens[k].1) {
+        return None;
+    }
+    // Tokens that end an operand on the left or the right at bracket depth 0.
+    let ends = |t: &Tok| {
+        matches!(
+            t,
+            Tok::Sep
+                | Tok::Comma
+                | Tok::And
+                | Tok::Or
+                | Tok::Not
+                | Tok::Assign
+                | Tok::If
+                | Tok::While
+                | Tok::Else
+                | Tok::Colon
+                | Tok::DotDot
+                | Tok::LBrace
+                | Tok::RBrace
+                | Tok::PlusEq
+                | Tok::MinusEq
+                | Tok::StarEq
+                | Tok::SlashEq
+        )
+    };
+    let mut depth = 0i32;
+    let mut first_op = None;
+    let mut start = 0;
+    for j in (0..k).rev() {
+        match &tokens[j].1 {
+            Tok::RParen | Tok::RBracket => depth += 1,
+            Tok::LParen | Tok::LBracket if depth == 0 => {
+                start = j + 1;
+                break;
+            }
+            Tok::LParen | Tok::LBracket => depth -= 1,
+            t if depth == 0 && ends(t) => {
+                start = j + 1;
+                break;
+            }
+            t if depth == 0 && is_comparison(t) && first_op.is_none() => first_op = Some(j),
+            _ => {}
+        }
+    }
+    let first = first_op?;
+    depth = 0;
+    let mut end = tokens.len();
+    for (j, (_, t, _)) in tokens.iter().enumerate().skip(k + 1) {
+        match t {
+            Tok::LParen | Tok::LBracket => depth += 1,
+            Tok::RParen | Tok::RBracket if depth == 0 => {
+                end = j;
+                break;
+            }
+            Tok::RParen | Tok::RBracket => depth -= 1,
+            t if depth == 0 && (ends(t) || is_comparison(t)) => {
+                end = j;
+                break;
+            }
+            _ => {}
+        }
+    }
+    let text = |from: usize, to: usize| -> Option<&str> {
+        if from >= to {
+            return None;
+        }
+        source.get(tokens[from].0.checked_sub(base)?..tokens[to - 1].2.checked_sub(base)?)
+    };
+    let op = |j: usize| text(j, j + 1);
+    let (a, b, c) = (text(start, first)?, text(first + 1, k)?, text(k + 1, end)?);
+    Some(format!(
+        "comparisons do not chain; write `{a} {} {b} and {b} {} {c}`",
+        op(first)?,
+        op(k)?
+    ))
 }
 
 fn describe_found(tok: &Tok, span: Span, source: &str, base: usize) -> String {

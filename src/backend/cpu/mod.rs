@@ -39,6 +39,7 @@ impl Backend for CpuBackend {
                 NodeState::Pending { op, inputs } => (op.clone(), inputs.clone()),
                 NodeState::Ready(_) => continue,
             };
+            crate::interrupt::check()?;
             check_memory(node)?;
             let buffers: Vec<Buffer> = inputs
                 .iter()
