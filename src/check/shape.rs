@@ -104,10 +104,24 @@ fn broadcast_error(
 /// that sizes, strides and byte counts never overflow.
 pub const MAX_ELEMENTS: u128 = 1 << 48;
 
+/// A lower cap than `MAX_ELEMENTS` set by `Session::set_element_limit`
+/// (process-wide): a fuzzer or a sandbox bounds the memory a program may take.
+static ELEMENT_LIMIT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(MAX_ELEMENTS as u64);
+
+/// The most elements one array may have now (`MAX_ELEMENTS` unless lowered).
+pub fn max_elements() -> u128 {
+    ELEMENT_LIMIT.load(std::sync::atomic::Ordering::Relaxed) as u128
+}
+
+/// Sets the cap `max_elements` returns (at most `MAX_ELEMENTS`).
+pub fn set_max_elements(n: u64) {
+    ELEMENT_LIMIT.store(n.min(MAX_ELEMENTS as u64), std::sync::atomic::Ordering::Relaxed);
+}
+
 /// E0403 for shapes whose element count no machine could hold.
 pub fn check_size(shape: &[usize], span: &Span) -> Result<(), Diagnostic> {
     let n = shape.iter().fold(1u128, |acc, &d| acc.saturating_mul(d as u128));
-    if n > MAX_ELEMENTS {
+    if n > max_elements() {
         return Err(Diagnostic::new(
             "E0403",
             format!("an array of shape {shape:?} would have {n} elements"),

@@ -139,7 +139,7 @@ impl Interp {
                     DType::DEFAULT_FLOAT
                 });
                 let n = ((stop.0 - start.0) / step.0).ceil().max(0.0);
-                if n > shape::MAX_ELEMENTS as f64 {
+                if n > shape::max_elements() as f64 {
                     return Err(Diagnostic::new(
                         "E0403",
                         format!("arange would make {n} elements"),

@@ -145,6 +145,7 @@ impl Interp {
 
     fn exec_stmts(&mut self, stmts: &[Stmt]) -> R<Flow> {
         let mut last = Value::Unit;
+        check_interrupt()?;
         for stmt in stmts {
             last = Value::Unit;
             match self.exec(stmt)? {
@@ -701,6 +702,7 @@ impl Interp {
     }
 
     fn call_user(&mut self, def: &Rc<FnDef>, args: &[Arg], span: &Span) -> R<Value> {
+        check_interrupt()?;
         if self.frames.len() >= MAX_CALL_DEPTH {
             return Err(Diagnostic::new(
                 "E0405",
@@ -902,6 +904,15 @@ fn append(dst: &mut HostData, src: HostData) {
 fn outside_loop(span: Span) -> Diagnostic {
     Diagnostic::new("E0406", "`break` or `continue` outside a loop", span)
         .with_hint("they can only appear in `for` and `while` bodies")
+}
+
+/// E0413 once a stop was requested (Ctrl-C, or a fuzzer's deadline); checked
+/// where statements and calls begin, so every loop and recursion passes it.
+fn check_interrupt() -> R<()> {
+    if crate::interrupt::requested() {
+        return Err(Diagnostic::spanless("E0413", "interrupted"));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
