@@ -211,6 +211,8 @@ const BUILTIN_SEEDS: &[&str] = &[
     "fn scale(v, factor = 2.0) = v * factor\nlet w = { let z = scale(ones([4]), factor=0.5); z[0] }\n",
     "let c = concat((ones([2, 2]), zeros([1, 2])), axis=0)\nlet d = stack([c, c])\nprint(shape(d), dtype(d))\n",
     "let e = linspace(0.0, 1.0, num=5, dtype=f64)\nlet k = cumsum(e)\nprint(argmax(k), mean(k), any(k > 0.5))\n",
+    // Found by the long run: a `full_like` value that does not broadcast panicked or broke a view.
+    "print(full_like(3, arange(0)))\nprint(full_like(rand([3, 5]), [1.0, 2.0, 3.0]))\nprint(full([2], [1, 2, 3]))\n",
 ];
 
 fn soup(rng: &mut Rng) -> String {

@@ -358,7 +358,7 @@ impl Interp {
                     .with_label(value.span.clone(), format!("this is {vs}"))
                     .with_hint("the value must have the slice's shape or broadcast to it"));
                 }
-                let src = build::broadcast_view(&build::cast(&src, dst.dtype(), Some(&value.span)), &target_shape);
+                let src = build::broadcast_view(&build::convert(&src, dst.dtype(), Some(&value.span))?, &target_shape);
                 // Every pending computation must read the old contents before we overwrite them.
                 self.realize_all()?;
                 graph::realize(&*self.backend, &[&src])?;
@@ -640,9 +640,6 @@ impl Interp {
             }
             (dt, weak) = crate::check::dtype::promote_weak(dt, weak, p.dtype(), p.weak);
         }
-        if weak && dt.is_float() {
-            dt = DType::DEFAULT_FLOAT;
-        }
         let refs: Vec<&Array> = parts.iter().collect();
         graph::realize(&*self.backend, &refs)?;
         let mut values = HostData::zeros(dt, 0);
@@ -653,7 +650,9 @@ impl Interp {
         let mut shape = vec![parts.len()];
         shape.extend(inner);
         let buffer = self.backend.adopt(values)?;
-        Ok(Array::from_buffer(buffer, dt, &shape))
+        // A list of literals is weak like a literal (f64 or i64 alone, the
+        // dtype of the array it meets otherwise); see dtype::promote_weak.
+        Ok(Array::from_buffer(buffer, dt, &shape).with_weak(weak))
     }
 
     // ---- calls --------------------------------------------------------------
