@@ -979,7 +979,11 @@ fn run_fuzz(plan: &Plan) -> Result<Counts, String> {
     }
 }
 
+/// The interrupt flag is process-wide: tests that set it take turns.
+static INTERRUPT_FLAG: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn fuzz_on_big_stack(plan: Plan) {
+    let _turn = INTERRUPT_FLAG.lock().unwrap_or_else(|e| e.into_inner());
     // The checker may recurse on nesting; give it the stack a main thread has.
     let worker = std::thread::Builder::new()
         .name("fuzz".into())
@@ -1022,6 +1026,32 @@ fn programs_never_panic_long() {
         run_budget_ms: 200,
         subprocess_every: 10,
     });
+}
+
+#[test]
+fn a_deadline_stops_an_endless_loop_with_e0413() {
+    let _turn = INTERRUPT_FLAG.lock().unwrap_or_else(|e| e.into_inner());
+    let watchdog = Watchdog::new();
+    let start = std::time::Instant::now();
+    for src in [
+        "let n = 0\nwhile true { n += 1 }\n",
+        "while true {}\n",
+        "fn f(x) = f(x) + f(x)\nprint(f(1))\n",
+    ] {
+        watchdog.arm(50);
+        let result = arr::Session::cpu().eval(src);
+        watchdog.disarm();
+        let diags = result.err().unwrap_or_default();
+        let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
+        // The recursion may reach the depth limit (E0405) before the deadline.
+        assert!(
+            codes == ["E0413"] || codes == ["E0405"],
+            "{src:?} gave {codes:?}"
+        );
+    }
+    assert!(start.elapsed() < std::time::Duration::from_secs(20));
+    // With the flag cleared, a session runs normally again.
+    assert!(arr::Session::cpu().eval("let x = 1\n").is_ok());
 }
 
 #[test]
