@@ -435,8 +435,29 @@ fn gen_shape(rng: &mut Rng) -> String {
 
 fn gen_literal(rng: &mut Rng) -> String {
     rng.pick(&[
-        "0", "1", "2", "-1", "3", "7", "0.5", "-2.5", "0.0", "-0.0", "1e30", "1e-30", "1e308", "nan", "inf", "-inf",
-        "true", "false", "2147483647", "3000000000000", "-9223372036854775807", "pi", "e",
+        "0",
+        "1",
+        "2",
+        "-1",
+        "3",
+        "7",
+        "0.5",
+        "-2.5",
+        "0.0",
+        "-0.0",
+        "1e30",
+        "1e-30",
+        "1e308",
+        "nan",
+        "inf",
+        "-inf",
+        "true",
+        "false",
+        "2147483647",
+        "3000000000000",
+        "-9223372036854775807",
+        "pi",
+        "e",
     ])
     .to_string()
 }
@@ -479,9 +500,13 @@ fn gen_static(rng: &mut Rng, name: &str, vars: usize) -> String {
         }
         "dtype" => rng.pick(DTYPES).to_string(),
         "axis" => gen_axis(rng),
-        "axes" => rng.pick(&["(1, 0)", "(0,)", "(2, 0, 1)", "(0, 1, 2)", "(0, 0)", "()"]).to_string(),
+        "axes" => rng
+            .pick(&["(1, 0)", "(0,)", "(2, 0, 1)", "(0, 1, 2)", "(0, 0)", "()"])
+            .to_string(),
         "keepdims" => rng.pick(&["true", "false"]).to_string(),
-        "path" => rng.pick(&["\"fuzz.npy\"", "\"fuzz2.npy\"", "\"missing.npy\"", "\".\""]).to_string(),
+        "path" => rng
+            .pick(&["\"fuzz.npy\"", "\"fuzz2.npy\"", "\"missing.npy\"", "\".\""])
+            .to_string(),
         "num" | "n" | "m" => format!("{}", rng.below(7) as i64 - 1),
         "start" | "stop" | "step" => rng
             .pick(&["0", "1", "2", "5", "-3", "0.5", "2.5", "-1", "size(v0)"])
@@ -525,10 +550,9 @@ fn gen_expr(rng: &mut Rng, vars: usize, depth: usize) -> String {
                             format!("({},)", items.join(", "))
                         }
                     }
-                    arr::check::builtins::ParamKind::Array if matches!(p.name, "lengths" | "offsets") => {
-                        rng.pick(&["[1, 2]", "[0, 3, 0]", "[3]", "[-1, 4]", "arange(3)", "[0, 1, 5]"])
-                            .to_string()
-                    }
+                    arr::check::builtins::ParamKind::Array if matches!(p.name, "lengths" | "offsets") => rng
+                        .pick(&["[1, 2]", "[0, 3, 0]", "[3]", "[-1, 4]", "arange(3)", "[0, 1, 5]"])
+                        .to_string(),
                     arr::check::builtins::ParamKind::Array => sub(rng),
                     arr::check::builtins::ParamKind::Static => gen_static(rng, p.name, vars),
                     arr::check::builtins::ParamKind::Rest => {
@@ -546,7 +570,6 @@ fn gen_expr(rng: &mut Rng, vars: usize, depth: usize) -> String {
             if rng.one_in(20) {
                 args.push(sub(rng));
             }
-            let _ = named;
             format!("{name}({})", args.join(", "))
         }
         4 => {
@@ -572,8 +595,22 @@ fn gen_expr(rng: &mut Rng, vars: usize, depth: usize) -> String {
         10 => format!("(not {})", sub(rng)),
         11 => {
             let idx = rng.pick(&[
-                "0", "-1", "1:", ":-1", "::-1", "::2", "..., 0", "newaxis", "1, 2", ":, 0", "0:0", "5", "-9",
-                "[0, 1]", "[true, false]", "[-1]",
+                "0",
+                "-1",
+                "1:",
+                ":-1",
+                "::-1",
+                "::2",
+                "..., 0",
+                "newaxis",
+                "1, 2",
+                ":, 0",
+                "0:0",
+                "5",
+                "-9",
+                "[0, 1]",
+                "[true, false]",
+                "[-1]",
             ]);
             format!("{}[{idx}]", sub(rng))
         }
@@ -791,7 +828,6 @@ fn failures_dir() -> PathBuf {
     let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
     tmp.parent().unwrap_or(tmp).join("fuzz-failures")
 }
-
 
 /// How much to do: the CI run, or the long run `ARR_FUZZ_PROGRAMS` asks for.
 struct Plan {
@@ -1044,10 +1080,7 @@ fn a_deadline_stops_an_endless_loop_with_e0413() {
         let diags = result.err().unwrap_or_default();
         let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
         // The recursion may reach the depth limit (E0405) before the deadline.
-        assert!(
-            codes == ["E0413"] || codes == ["E0405"],
-            "{src:?} gave {codes:?}"
-        );
+        assert!(codes == ["E0413"] || codes == ["E0405"], "{src:?} gave {codes:?}");
     }
     assert!(start.elapsed() < std::time::Duration::from_secs(20));
     // With the flag cleared, a session runs normally again.

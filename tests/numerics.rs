@@ -269,5 +269,8 @@ fn every_documented_difference_is_in_the_docs() {
         .iter()
         .filter(|r| text(r, "numpy").is_some_and(|n| !n.starts_with("same")))
         .count();
-    assert!(differences >= 5, "only {differences} documented differences in the table");
+    assert!(
+        differences >= 5,
+        "only {differences} documented differences in the table"
+    );
 }

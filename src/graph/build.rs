@@ -45,7 +45,9 @@ fn weak_int_fits(a: &Array, dtype: DType) -> bool {
     }
     let Some(buffer) = a.node.buffer() else { return true };
     let storage = buffer.storage();
-    let super::Storage::Host(h) = &*storage else { return true };
+    let super::Storage::Host(h) = &*storage else {
+        return true;
+    };
     a.view
         .offsets()
         .into_iter()
@@ -59,9 +61,15 @@ pub fn convert(a: &Array, dtype: DType, span: Option<&Span>) -> Result<Array, Di
     if !weak_int_fits(a, dtype) {
         let d = Diagnostic::spanless(
             "E0307",
-            format!("this integer does not fit in {dtype} (from {} to {})", i32::MIN, i32::MAX),
+            format!(
+                "this integer does not fit in {dtype} (from {} to {})",
+                i32::MIN,
+                i32::MAX
+            ),
         )
-        .with_hint(format!("make the array i64 first (`as i64`), or cast the value (`as {dtype}`) to wrap on purpose"));
+        .with_hint(format!(
+            "make the array i64 first (`as i64`), or cast the value (`as {dtype}`) to wrap on purpose"
+        ));
         return Err(match span {
             Some(s) => d.or_span(s),
             None => d,
