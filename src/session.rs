@@ -208,6 +208,12 @@ impl Session {
         self.interp.out = sink;
     }
 
+    /// Caps every array at `n` elements (E0403 beyond) for every session of
+    /// this process: a fuzzer or a sandbox bounds the memory a program takes.
+    pub fn set_element_limit(n: u64) {
+        crate::check::shape::set_max_elements(n);
+    }
+
     /// Sets the random seed (as `seed(n)` does).
     pub fn set_seed(&mut self, seed: u64) {
         self.interp.set_seed(seed);

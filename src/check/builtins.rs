@@ -103,7 +103,7 @@ builtins! {
         "expand_dims"(a("x"), s("axis")) "expand_dims(x, axis)" "Inserts a size-1 axis (a view)." "expand_dims(arange(3), 0)";
         "squeeze"(a("x"), so("axis")) "squeeze(x, axis=all size-1 axes)" "Removes size-1 axes (a view)." "squeeze(zeros([1, 3, 1]))";
         "broadcast_to"(a("x"), s("shape")) "broadcast_to(x, shape)" "A read-only view of x broadcast to `shape`." "broadcast_to(arange(3), [2, 3])";
-        "flatten"(a("x")) "flatten(x)" "The elements in one axis, row-major." "flatten(eye(2))";
+        "flatten"(a("x")) "flatten(x)" "The elements in one axis, row-major: a copy (NumPy's `flatten`; `reshape` gives a view)." "flatten(eye(2))";
         "flip"(a("x"), so("axis")) "flip(x, axis=all)" "Reverses the order along an axis (a view)." "flip(arange(4))";
         "concat"(a("arrays"), so("axis")) "concat(arrays, axis=0)" "Joins a list or tuple of arrays along an existing axis." "concat([arange(2), arange(3)])";
         "stack"(a("arrays"), so("axis")) "stack(arrays, axis=0)" "Joins arrays of one shape along a new axis." "stack([arange(2), arange(2)], axis=1)";

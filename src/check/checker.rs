@@ -518,7 +518,6 @@ impl Checker {
                         };
                     }
                 }
-                let dtype = dtype.map(|d| if weak && d.is_float() { DType::DEFAULT_FLOAT } else { d });
                 let inner = match ts.first() {
                     Some(Ty::Array { shape: Some(s), .. }) => Some(s.clone()),
                     None => Some(vec![]),
@@ -532,7 +531,8 @@ impl Checker {
                 Ty::Array {
                     dtype,
                     shape,
-                    weak: false,
+                    // A list of literals is weak like a literal (see the interpreter's array_literal).
+                    weak: weak && dtype.is_some(),
                     value: None,
                 }
             }

@@ -123,12 +123,26 @@ pub fn checked_size(shape: &[usize]) -> Option<usize> {
     shape.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d))
 }
 
+/// A lower cap than `MAX_ELEMENTS` set by `Session::set_element_limit`
+/// (process-wide): a fuzzer or a sandbox bounds the memory a program may take.
+static ELEMENT_LIMIT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(MAX_ELEMENTS as u64);
+
+/// The most elements one array may have now (`MAX_ELEMENTS` unless lowered).
+pub fn max_elements() -> u128 {
+    ELEMENT_LIMIT.load(std::sync::atomic::Ordering::Relaxed) as u128
+}
+
+/// Sets the cap `max_elements` returns (at most `MAX_ELEMENTS`).
+pub fn set_max_elements(n: u64) {
+    ELEMENT_LIMIT.store(n.min(MAX_ELEMENTS as u64), std::sync::atomic::Ordering::Relaxed);
+}
+
 /// E0403 for shapes whose element count no machine could hold, and (as NumPy's
 /// "array is too big") for shapes whose nominal size times the element width
 /// overflows the address space even though a zero-length axis leaves them empty.
 pub fn check_size(shape: &[usize], span: &Span) -> Result<(), Diagnostic> {
     let n = shape.iter().fold(1u128, |acc, &d| acc.saturating_mul(d as u128));
-    if n > MAX_ELEMENTS {
+    if n > max_elements() {
         return Err(Diagnostic::new(
             "E0403",
             format!("an array of shape {shape:?} would have {n} elements"),
@@ -232,7 +246,7 @@ pub fn arange_range(
         } else {
             0
         };
-        if len as u128 > MAX_ELEMENTS {
+        if len as u128 > max_elements() {
             return Err(too_many(len.to_string()));
         }
         return Ok(ArangeRange::Ints {
@@ -261,7 +275,7 @@ pub fn arange_range(
         )
         .with_hint("a bound or the step is nan, or both bounds are infinite"));
     }
-    if len > MAX_ELEMENTS as f64 {
+    if len > max_elements() as f64 {
         return Err(too_many(if len.is_finite() {
             format!("{len}")
         } else {

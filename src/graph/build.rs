@@ -37,6 +37,47 @@ pub fn cast(a: &Array, dtype: DType, span: Option<&Span>) -> Array {
     Array::pending(Op::Cast, vec![a.clone()], dtype, a.shape(), span.cloned()).with_weak(a.weak)
 }
 
+/// Whether every value of `a` fits `dtype` when `a` is a weak (literal)
+/// integer about to become a strong i32; values not yet computed count as fitting.
+fn weak_int_fits(a: &Array, dtype: DType) -> bool {
+    if !(a.weak && a.dtype() == DType::I64 && dtype == DType::I32) {
+        return true;
+    }
+    let Some(buffer) = a.node.buffer() else { return true };
+    let storage = buffer.storage();
+    let super::Storage::Host(h) = &*storage else {
+        return true;
+    };
+    a.view
+        .offsets()
+        .into_iter()
+        .all(|o| i32::try_from(h.get_i64(o)).is_ok())
+}
+
+/// Converts `a` to the integer (or any) `dtype` it is written into or combined
+/// with; a literal integer out of the dtype's range is E0307, as NumPy 2 raises
+/// OverflowError for a Python int out of bounds, instead of wrapping silently.
+pub fn convert(a: &Array, dtype: DType, span: Option<&Span>) -> Result<Array, Diagnostic> {
+    if !weak_int_fits(a, dtype) {
+        let d = Diagnostic::spanless(
+            "E0307",
+            format!(
+                "this integer does not fit in {dtype} (from {} to {})",
+                i32::MIN,
+                i32::MAX
+            ),
+        )
+        .with_hint(format!(
+            "make the array i64 first (`as i64`), or cast the value (`as {dtype}`) to wrap on purpose"
+        ));
+        return Err(match span {
+            Some(s) => d.or_span(s),
+            None => d,
+        });
+    }
+    Ok(cast(a, dtype, span))
+}
+
 /// A view of `a` broadcast to `shape` (already checked to be compatible).
 pub fn broadcast_view(a: &Array, shape: &[usize]) -> Array {
     if a.shape() == shape {
@@ -133,7 +174,13 @@ pub fn binary(
                 BinOp::Gt => BinaryOp::Gt,
                 _ => BinaryOp::Ge,
             };
-            (g, common, DType::Bool)
+            // A literal beyond i32 compares exactly against i32 values (as in NumPy 2).
+            let c = if weak_int_fits(a, common) && weak_int_fits(b, common) {
+                common
+            } else {
+                DType::I64
+            };
+            (g, c, DType::Bool)
         }
         BinOp::Div => {
             let f = common.to_float();
@@ -153,6 +200,8 @@ pub fn binary(
             } else {
                 common
             };
+            convert(a, c, spans.0)?;
+            convert(b, c, spans.1)?;
             (g, c, c)
         }
     };
@@ -645,9 +694,28 @@ pub fn arange(start: f64, step: f64, n: usize, dtype: DType, span: &Span) -> Arr
 }
 
 /// A fresh array of `shape` filled with a scalar.
-pub fn full(shape: &[usize], value: &Array, dtype: DType, span: &Span) -> Array {
+pub fn full(shape: &[usize], value: &Array, dtype: DType, span: &Span) -> Result<Array, Diagnostic> {
+    // The value broadcasts to the shape (NumPy's `full` does the same), one way only.
+    let fits = value.rank() <= shape.len()
+        && value
+            .shape()
+            .iter()
+            .rev()
+            .zip(shape.iter().rev())
+            .all(|(&v, &s)| v == s || v == 1);
+    if !fits {
+        return Err(Diagnostic::new(
+            "E0200",
+            format!(
+                "a value of shape {:?} does not broadcast to the shape {shape:?}",
+                value.shape()
+            ),
+            span.clone(),
+        )
+        .with_hint("the value must be a scalar or broadcast to the shape"));
+    }
     let v = cast(value, dtype, None);
-    copy(&broadcast_view(&v, shape), Some(span))
+    Ok(copy(&broadcast_view(&v, shape), Some(span)))
 }
 
 #[cfg(test)]

@@ -56,8 +56,8 @@ impl Interp {
                 let shape = self.static_shape(v, vs)?;
                 let dt = self.static_dtype(s[1].as_ref())?.unwrap_or(DType::DEFAULT_FLOAT);
                 match name {
-                    "zeros" => out(build::full(&shape, &build::scalar(dt, 0.0, false), dt, span)),
-                    "ones" => out(build::full(&shape, &build::scalar(dt, 1.0, false), dt, span)),
+                    "zeros" => out(build::full(&shape, &build::scalar(dt, 0.0, false), dt, span)?),
+                    "ones" => out(build::full(&shape, &build::scalar(dt, 1.0, false), dt, span)?),
                     _ => {
                         if !dt.is_float() {
                             return Err(Diagnostic::new(
@@ -87,7 +87,7 @@ impl Interp {
                 let shape = self.static_shape(val(0).unwrap_or(&Value::None), &sp(0).unwrap_or(span.clone()))?;
                 let v = a(self, 1);
                 let dt = self.static_dtype(s[2].as_ref())?.unwrap_or_else(|| default_dtype(&v));
-                out(build::full(&shape, &v, dt, span))
+                out(build::full(&shape, &v, dt, span)?)
             }
             "zeros_like" | "ones_like" | "full_like" => {
                 let x = a(self, 0);
@@ -97,7 +97,7 @@ impl Interp {
                     _ => (a(self, 1), 2),
                 };
                 let dt = self.static_dtype(s[dslot].as_ref())?.unwrap_or(x.dtype());
-                out(build::full(x.shape(), &v, dt, span))
+                out(build::full(x.shape(), &v, dt, span)?)
             }
             "copy" => out(build::copy(&a(self, 0), Some(span))),
             "realize" => {
@@ -224,8 +224,9 @@ impl Interp {
                 out(build::reshape(&x, &shape, span))
             }
             "flatten" => {
+                // A copy, as NumPy's `flatten`: writing into it leaves `x` alone.
                 let x = a(self, 0);
-                out(build::reshape(&x, &[x.size()], span))
+                out(build::copy(&build::reshape(&x, &[x.size()], span), Some(span)))
             }
             "transpose" | "permute" => {
                 let x = a(self, 0);

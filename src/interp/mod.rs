@@ -210,6 +210,7 @@ impl Interp {
 
     fn exec_stmts(&mut self, stmts: &[Stmt]) -> R<Flow> {
         let mut last = Value::Unit;
+        crate::interrupt::check()?;
         for stmt in stmts {
             last = Value::Unit;
             // Ctrl-C stops between statements, so every statement either ran or did not.
@@ -447,7 +448,7 @@ impl Interp {
                     .with_label(value.span.clone(), format!("this is {vs}"))
                     .with_hint("the value must have the slice's shape or broadcast to it"));
                 }
-                let src = build::broadcast_view(&build::cast(&src, dst.dtype(), Some(&value.span)), &target_shape);
+                let src = build::broadcast_view(&build::convert(&src, dst.dtype(), Some(&value.span))?, &target_shape);
                 // Every pending computation must read the old contents before we overwrite them.
                 self.realize_all()?;
                 graph::realize(&*self.backend, &[&src])?;
@@ -837,9 +838,6 @@ impl Interp {
             }
             (dt, weak) = crate::check::dtype::promote_weak(dt, weak, p.dtype(), p.weak);
         }
-        if weak && dt.is_float() {
-            dt = DType::DEFAULT_FLOAT;
-        }
         let refs: Vec<&Array> = parts.iter().collect();
         graph::realize(&*self.backend, &refs)?;
         let mut values = HostData::zeros(dt, 0);
@@ -850,7 +848,9 @@ impl Interp {
         let mut shape = vec![parts.len()];
         shape.extend(inner);
         let buffer = self.backend.adopt(values)?;
-        Ok(Array::from_buffer(buffer, dt, &shape))
+        // A list of literals is weak like a literal (f64 or i64 alone, the
+        // dtype of the array it meets otherwise); see dtype::promote_weak.
+        Ok(Array::from_buffer(buffer, dt, &shape).with_weak(weak))
     }
 
     // ---- calls --------------------------------------------------------------
@@ -899,6 +899,7 @@ impl Interp {
     }
 
     fn call_user(&mut self, def: &Rc<FnDef>, args: &[Arg], span: &Span) -> R<Value> {
+        crate::interrupt::check()?;
         if self.frames.len() >= MAX_CALL_DEPTH {
             return Err(Diagnostic::new(
                 "E0405",
@@ -1226,6 +1227,7 @@ fn outside_loop(span: Span) -> Diagnostic {
     Diagnostic::new("E0406", "`break` or `continue` outside a loop", span)
         .with_hint("they can only appear in `for` and `while` bodies")
 }
+
 
 #[cfg(test)]
 mod tests {

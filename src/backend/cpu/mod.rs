@@ -101,6 +101,16 @@ impl Backend for CpuBackend {
 /// Refuses, with a diagnostic, an output larger than the memory the process
 /// may still allocate, instead of letting the allocator abort the process.
 fn check_memory(node: &Node) -> Result<(), Diagnostic> {
+    if node.size() as u128 > crate::check::shape::max_elements() {
+        let d = Diagnostic::spanless(
+            "E0403",
+            format!("an array of {} elements is over this session's limit", node.size()),
+        );
+        return Err(match &node.span {
+            Some(span) => d.or_span(span),
+            None => d,
+        });
+    }
     let bytes = (node.size() as u128) * node.dtype.size_bytes() as u128;
     crate::backend::memory::check_bytes(bytes, "this array", node.span.as_ref())
 }

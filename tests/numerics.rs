@@ -1,0 +1,276 @@
+//! The numeric rules of docs/language.md, one table row each, against NumPy:
+//! `tests/golden/make_numerics.py` computes every row's dtype and values with
+//! NumPy (and SciPy) and writes `tests/golden/numerics/table.json`, committed so
+//! that this test needs no Python. Rows where Arr differs from NumPy on purpose
+//! say so, and their expected values are NumPy's computation in the dtype Arr
+//! documents; rows with `error` expect that diagnostic code.
+
+use arr::Session;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The JSON the script writes: objects, arrays, strings, numbers.
+#[derive(Debug, Clone)]
+enum Json {
+    Num(f64),
+    Str(String),
+    Arr(Vec<Json>),
+    Obj(BTreeMap<String, Json>),
+}
+
+struct Parser<'a> {
+    text: &'a [u8],
+    at: usize,
+}
+
+impl Parser<'_> {
+    fn skip_ws(&mut self) {
+        while self.at < self.text.len() && self.text[self.at].is_ascii_whitespace() {
+            self.at += 1;
+        }
+    }
+
+    fn eat(&mut self, c: u8) -> Result<(), String> {
+        self.skip_ws();
+        if self.text.get(self.at) == Some(&c) {
+            self.at += 1;
+            Ok(())
+        } else {
+            Err(format!("expected {:?} at byte {}", c as char, self.at))
+        }
+    }
+
+    fn value(&mut self) -> Result<Json, String> {
+        self.skip_ws();
+        match self.text.get(self.at) {
+            Some(b'[') => {
+                self.at += 1;
+                let mut items = Vec::new();
+                self.skip_ws();
+                if self.text.get(self.at) == Some(&b']') {
+                    self.at += 1;
+                    return Ok(Json::Arr(items));
+                }
+                loop {
+                    items.push(self.value()?);
+                    self.skip_ws();
+                    match self.text.get(self.at) {
+                        Some(b',') => self.at += 1,
+                        Some(b']') => {
+                            self.at += 1;
+                            return Ok(Json::Arr(items));
+                        }
+                        _ => return Err(format!("bad array at byte {}", self.at)),
+                    }
+                }
+            }
+            Some(b'{') => {
+                self.at += 1;
+                let mut fields = BTreeMap::new();
+                loop {
+                    let Json::Str(key) = self.value()? else {
+                        return Err(format!("bad key at byte {}", self.at));
+                    };
+                    self.eat(b':')?;
+                    fields.insert(key, self.value()?);
+                    self.skip_ws();
+                    match self.text.get(self.at) {
+                        Some(b',') => self.at += 1,
+                        Some(b'}') => {
+                            self.at += 1;
+                            return Ok(Json::Obj(fields));
+                        }
+                        _ => return Err(format!("bad object at byte {}", self.at)),
+                    }
+                }
+            }
+            Some(b'"') => {
+                self.at += 1;
+                let mut out = String::new();
+                loop {
+                    let c = *self.text.get(self.at).ok_or("unterminated string")?;
+                    self.at += 1;
+                    match c {
+                        b'"' => return Ok(Json::Str(out)),
+                        b'\\' => {
+                            let e = *self.text.get(self.at).ok_or("bad escape")?;
+                            self.at += 1;
+                            out.push(match e {
+                                b'n' => '\n',
+                                b't' => '\t',
+                                b'"' => '"',
+                                b'\\' => '\\',
+                                b'/' => '/',
+                                _ => return Err(format!("unsupported escape \\{}", e as char)),
+                            });
+                        }
+                        _ => {
+                            // Multi-byte UTF-8 passes through byte by byte.
+                            let start = self.at - 1;
+                            let mut end = self.at;
+                            while end < self.text.len() && (self.text[end] & 0xC0) == 0x80 {
+                                end += 1;
+                            }
+                            out.push_str(std::str::from_utf8(&self.text[start..end]).map_err(|e| e.to_string())?);
+                            self.at = end;
+                        }
+                    }
+                }
+            }
+            Some(_) => {
+                let start = self.at;
+                while self.at < self.text.len() && !b",]} \n".contains(&self.text[self.at]) {
+                    self.at += 1;
+                }
+                let token = std::str::from_utf8(&self.text[start..self.at]).map_err(|e| e.to_string())?;
+                token
+                    .parse::<f64>()
+                    .map(Json::Num)
+                    .map_err(|e| format!("bad number {token:?}: {e}"))
+            }
+            None => Err("unexpected end".to_string()),
+        }
+    }
+}
+
+fn field<'a>(row: &'a BTreeMap<String, Json>, key: &str) -> Option<&'a Json> {
+    row.get(key)
+}
+
+fn text(row: &BTreeMap<String, Json>, key: &str) -> Option<String> {
+    match field(row, key) {
+        Some(Json::Str(s)) => Some(s.clone()),
+        _ => None,
+    }
+}
+
+/// A number as the script writes it: a JSON number, or "nan" / "inf" / "-inf".
+fn number(j: &Json) -> f64 {
+    match j {
+        Json::Num(v) => *v,
+        Json::Str(s) if s == "nan" => f64::NAN,
+        Json::Str(s) if s == "inf" => f64::INFINITY,
+        Json::Str(s) if s == "-inf" => f64::NEG_INFINITY,
+        other => panic!("not a number: {other:?}"),
+    }
+}
+
+fn table() -> Vec<BTreeMap<String, Json>> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/numerics/table.json");
+    let json = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let mut parser = Parser {
+        text: json.as_bytes(),
+        at: 0,
+    };
+    let Json::Arr(rows) = parser.value().expect("table.json parses") else {
+        panic!("table.json is not a list")
+    };
+    rows.into_iter()
+        .map(|r| match r {
+            Json::Obj(o) => o,
+            other => panic!("a row is not an object: {other:?}"),
+        })
+        .collect()
+}
+
+/// Equal as NumPy's `allclose` with the dtype's precision, NaN equal to NaN,
+/// infinities exactly.
+fn close(got: f64, want: f64, dtype: &str) -> bool {
+    if want.is_nan() || got.is_nan() {
+        return want.is_nan() && got.is_nan();
+    }
+    if want.is_infinite() || got.is_infinite() {
+        return got == want;
+    }
+    let rtol = if dtype == "f32" { 1e-6 } else { 1e-12 };
+    (got - want).abs() <= rtol * want.abs() + rtol
+}
+
+/// Runs one row; `Err` says how it differs from the table.
+fn check_row(row: &BTreeMap<String, Json>) -> Result<(), String> {
+    let src = text(row, "src").ok_or("a row without src")?;
+    let mut session = Session::cpu();
+    session.set_output(Box::new(std::io::sink()));
+    let result = session.eval(&src);
+    if let Some(code) = text(row, "error") {
+        return match result {
+            Err(diags) if diags.iter().any(|d| d.code == code) => Ok(()),
+            Err(diags) => Err(format!(
+                "expected {code}, got {:?}",
+                diags.iter().map(|d| d.code.to_string()).collect::<Vec<_>>()
+            )),
+            Ok(_) => Err(format!("expected {code}, but it ran")),
+        };
+    }
+    if let Err(diags) = result {
+        return Err(format!("failed: {}", session.render(&diags, false)));
+    }
+    let r = session.get("r").map_err(|d| format!("no `r`: {}", d.message))?;
+    let dtype = text(row, "dtype").ok_or("a row without dtype")?;
+    if r.dtype().name() != dtype {
+        return Err(format!("dtype {} (table: {dtype})", r.dtype()));
+    }
+    let shape: Vec<usize> = match field(row, "shape") {
+        Some(Json::Arr(s)) => s.iter().map(|d| number(d) as usize).collect(),
+        _ => return Err("a row without shape".into()),
+    };
+    if r.shape != shape {
+        return Err(format!("shape {:?} (table: {shape:?})", r.shape));
+    }
+    let want: Vec<f64> = match field(row, "values") {
+        Some(Json::Arr(v)) => v.iter().map(number).collect(),
+        _ => return Err("a row without values".into()),
+    };
+    let got = r.to_f64_vec();
+    if got.len() != want.len() || got.iter().zip(&want).any(|(&g, &w)| !close(g, w, &dtype)) {
+        return Err(format!("values {got:?} (table: {want:?})"));
+    }
+    Ok(())
+}
+
+#[test]
+fn numeric_rules_match_numpy_or_the_documented_difference() {
+    let rows = table();
+    assert!(rows.len() >= 40, "only {} rows", rows.len());
+    let mut failures = Vec::new();
+    for row in &rows {
+        if let Err(why) = check_row(row) {
+            let src = text(row, "src").unwrap_or_default();
+            let note = text(row, "numpy").unwrap_or_default();
+            failures.push(format!("{src:?}: {why}\n    NumPy: {note}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} rows differ:\n{}",
+        failures.len(),
+        rows.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn every_documented_difference_is_in_the_docs() {
+    // A row that differs from NumPy must be a rule docs/language.md states; the
+    // phrases below are the ones the docs use for each difference.
+    let docs = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/language.md"))
+        .expect("docs/language.md");
+    for phrase in [
+        "`i32 + f32` is `f32`",
+        "literal list is weak",
+        "saturate",
+        "E0307",
+        "`flatten` copies",
+        "`true + true` is `2`",
+    ] {
+        assert!(docs.contains(phrase), "docs/language.md does not say {phrase:?}");
+    }
+    let differences = table()
+        .iter()
+        .filter(|r| text(r, "numpy").is_some_and(|n| !n.starts_with("same")))
+        .count();
+    assert!(
+        differences >= 5,
+        "only {differences} documented differences in the table"
+    );
+}
