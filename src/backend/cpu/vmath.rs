@@ -65,9 +65,8 @@ impl MathFn {
     /// functions computed through f64.
     pub fn max_ulp_f32(self) -> u32 {
         match self {
-            MathFn::Exp | MathFn::Log => 2,
+            MathFn::Exp | MathFn::Log | MathFn::Sin | MathFn::Cos | MathFn::Tan | MathFn::Erf => 2,
             MathFn::Tanh => 3,
-            MathFn::Sin | MathFn::Cos | MathFn::Tan | MathFn::Erf => 1,
         }
     }
 

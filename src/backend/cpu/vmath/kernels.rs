@@ -116,7 +116,8 @@ pub(super) fn tanh_d<V: Vf<S = f64>>(x: V) -> V {
     let t = exp_d(V::splat(2.0) * ax.min(V::splat(22.0)));
     let big = (V::splat(1.0) - V::splat(2.0) / (t + V::splat(1.0))).copysign(x);
     let y = V::select(ax.lt(V::splat(0.625)), small, big);
-    V::select(x.is_nan(), x, y)
+    // NaN stays NaN, and tanh(-0) = -0 (the polynomial's sum gives +0)
+    V::select(V::mask_or(x.is_nan(), x.eq(V::splat(0.0))), x, y)
 }
 
 // pi/2 in 33-bit pieces (fdlibm's pio2_1, pio2_2, pio2_3) and the rest.
@@ -288,5 +289,6 @@ pub(super) fn tanh_s<V: Vf<S = f32>>(x: V) -> V {
     let t = exp_s(V::splat(2.0) * ax.min(V::splat(10.0)));
     let big = (V::splat(1.0) - V::splat(2.0) / (t + V::splat(1.0))).copysign(x);
     let y = V::select(ax.lt(V::splat(0.625)), small, big);
-    V::select(x.is_nan(), x, y)
+    // NaN stays NaN, and tanh(-0) = -0 (the polynomial's sum gives +0)
+    V::select(V::mask_or(x.is_nan(), x.eq(V::splat(0.0))), x, y)
 }

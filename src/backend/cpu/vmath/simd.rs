@@ -44,6 +44,7 @@ pub(super) trait Vf:
     fn select(m: Self::M, a: Self, b: Self) -> Self;
     fn any(m: Self::M) -> bool;
     fn mask_and(a: Self::M, b: Self::M) -> Self::M;
+    fn mask_or(a: Self::M, b: Self::M) -> Self::M;
     /// `2^n` for integral `n` whose biased exponent is normal.
     fn pow2i(n: Self) -> Self;
     /// For positive normal `self`: `(m, e)` with `self = m * 2^e`, `m` in
@@ -238,6 +239,11 @@ impl Vf for F32x8 {
         unsafe { _mm256_movemask_ps(m) != 0 }
     }
     #[inline(always)]
+    fn mask_or(a: __m256, b: __m256) -> __m256 {
+        // SAFETY: see the impl comment of `F32x8`.
+        unsafe { _mm256_or_ps(a, b) }
+    }
+    #[inline(always)]
     fn mask_and(a: __m256, b: __m256) -> __m256 {
         // SAFETY: see the impl comment.
         unsafe { _mm256_and_ps(a, b) }
@@ -357,6 +363,11 @@ impl Vf for F64x4 {
     fn any(m: __m256d) -> bool {
         // SAFETY: see the impl comment of `F32x8`.
         unsafe { _mm256_movemask_pd(m) != 0 }
+    }
+    #[inline(always)]
+    fn mask_or(a: __m256d, b: __m256d) -> __m256d {
+        // SAFETY: see the impl comment of `F32x8`.
+        unsafe { _mm256_or_pd(a, b) }
     }
     #[inline(always)]
     fn mask_and(a: __m256d, b: __m256d) -> __m256d {
@@ -486,6 +497,10 @@ impl Vf for F32x16 {
         m != 0
     }
     #[inline(always)]
+    fn mask_or(a: __mmask16, b: __mmask16) -> __mmask16 {
+        a | b
+    }
+    #[inline(always)]
     fn mask_and(a: __mmask16, b: __mmask16) -> __mmask16 {
         a & b
     }
@@ -602,6 +617,10 @@ impl Vf for F64x8 {
     #[inline(always)]
     fn any(m: __mmask8) -> bool {
         m != 0
+    }
+    #[inline(always)]
+    fn mask_or(a: __mmask8, b: __mmask8) -> __mmask8 {
+        a | b
     }
     #[inline(always)]
     fn mask_and(a: __mmask8, b: __mmask8) -> __mmask8 {
