@@ -49,7 +49,15 @@ pub enum MathFn {
 
 impl MathFn {
     /// Every function, for tests and benchmarks.
-    pub const ALL: [MathFn; 7] = [MathFn::Exp, MathFn::Log, MathFn::Sin, MathFn::Cos, MathFn::Tan, MathFn::Tanh, MathFn::Erf];
+    pub const ALL: [MathFn; 7] = [
+        MathFn::Exp,
+        MathFn::Log,
+        MathFn::Sin,
+        MathFn::Cos,
+        MathFn::Tan,
+        MathFn::Tanh,
+        MathFn::Erf,
+    ];
 
     /// The largest error, in units in the last place of the result's dtype,
     /// that `apply_f32` / `apply_f64` may make against the exact value
@@ -103,7 +111,10 @@ impl Isa {
             2 => Isa::Avx2,
             3 => Isa::Avx512,
             _ => {
-                let isa = [Isa::Avx512, Isa::Avx2].into_iter().find(|i| i.available()).unwrap_or(Isa::Scalar);
+                let isa = [Isa::Avx512, Isa::Avx2]
+                    .into_iter()
+                    .find(|i| i.available())
+                    .unwrap_or(Isa::Scalar);
                 BEST.store(isa as u8 + 1, Ordering::Relaxed);
                 isa
             }
@@ -348,13 +359,19 @@ mod drive {
             while i < len {
                 // SAFETY: i + N <= len <= 256 lanes of each buffer; the caller vouches for the ISA.
                 unsafe {
-                    let y = super::kernels::exp_d(V::load(bb.as_ptr().add(i)) * super::kernels::log_d(V::load(ab.as_ptr().add(i))));
+                    let y = super::kernels::exp_d(
+                        V::load(bb.as_ptr().add(i)) * super::kernels::log_d(V::load(ab.as_ptr().add(i))),
+                    );
                     y.store(ab.as_mut_ptr().add(i));
                 }
                 i += V::N;
             }
             for ((x, &y), &r) in ca.iter_mut().zip(cb.iter()).zip(ab.iter()) {
-                *x = if *x > 0.0 && x.is_finite() && y.is_finite() { r as f32 } else { x.powf(y) };
+                *x = if *x > 0.0 && x.is_finite() && y.is_finite() {
+                    r as f32
+                } else {
+                    x.powf(y)
+                };
             }
         }
     }
@@ -371,6 +388,11 @@ macro_rules! isa_entry {
             use super::kernels::*;
             use super::simd::{$f32, $f64};
 
+            // The kernels are passed as closures, not fn items: a closure
+            // inherits this function's target features, so the kernel and
+            // its intrinsics inline into it (a fn item is called through a
+            // shim compiled without them, 10-30x slower).
+
             /// # Safety
             /// The CPU must have the features enabled here.
             #[target_feature(enable = $feat)]
@@ -378,13 +400,13 @@ macro_rules! isa_entry {
                 // SAFETY: this function runs only with the features (its own contract).
                 unsafe {
                     match f {
-                        MathFn::Exp => map::<$f64>(x, exp_d),
-                        MathFn::Log => map::<$f64>(x, log_d),
-                        MathFn::Tanh => map::<$f64>(x, tanh_d),
-                        MathFn::Erf => map::<$f64>(x, erf_d),
-                        MathFn::Sin => map_fix::<$f64>(x, sin_d, TRIG_LIMIT, f64::sin),
-                        MathFn::Cos => map_fix::<$f64>(x, cos_d, TRIG_LIMIT, f64::cos),
-                        MathFn::Tan => map_fix::<$f64>(x, tan_d, TRIG_LIMIT, f64::tan),
+                        MathFn::Exp => map::<$f64>(x, |v| exp_d(v)),
+                        MathFn::Log => map::<$f64>(x, |v| log_d(v)),
+                        MathFn::Tanh => map::<$f64>(x, |v| tanh_d(v)),
+                        MathFn::Erf => map::<$f64>(x, |v| erf_d(v)),
+                        MathFn::Sin => map_fix::<$f64>(x, |v| sin_d(v), TRIG_LIMIT, f64::sin),
+                        MathFn::Cos => map_fix::<$f64>(x, |v| cos_d(v), TRIG_LIMIT, f64::cos),
+                        MathFn::Tan => map_fix::<$f64>(x, |v| tan_d(v), TRIG_LIMIT, f64::tan),
                     }
                 }
             }
@@ -396,9 +418,9 @@ macro_rules! isa_entry {
                 // SAFETY: as for `apply_f64`.
                 unsafe {
                     match f {
-                        MathFn::Exp => map::<$f32>(x, exp_s),
-                        MathFn::Log => map::<$f32>(x, log_s),
-                        MathFn::Tanh => map::<$f32>(x, tanh_s),
+                        MathFn::Exp => map::<$f32>(x, |v| exp_s(v)),
+                        MathFn::Log => map::<$f32>(x, |v| log_s(v)),
+                        MathFn::Tanh => map::<$f32>(x, |v| tanh_s(v)),
                         _ => via_f64(x, |b| apply_f64(f, b)),
                     }
                 }

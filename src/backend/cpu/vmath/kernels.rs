@@ -108,8 +108,17 @@ fn log_specials<V: Vf>(x: V, y: V) -> V {
 
 #[inline(always)]
 pub(super) fn tanh_d<V: Vf<S = f64>>(x: V) -> V {
-    const P: [f64; 3] = [-9.643_991_794_250_522_386_28e-1, -9.928_772_310_019_185_865_64e1, -1.614_687_684_417_084_479_52e3];
-    const Q: [f64; 4] = [1.0, 1.128_116_784_916_329_314_02e2, 2.235_488_390_601_004_485_83e3, 4.844_063_053_251_254_860_48e3];
+    const P: [f64; 3] = [
+        -9.643_991_794_250_522_386_28e-1,
+        -9.928_772_310_019_185_865_64e1,
+        -1.614_687_684_417_084_479_52e3,
+    ];
+    const Q: [f64; 4] = [
+        1.0,
+        1.128_116_784_916_329_314_02e2,
+        2.235_488_390_601_004_485_83e3,
+        4.844_063_053_251_254_860_48e3,
+    ];
     let ax = x.abs();
     let z = x * x;
     let small = x + x * z * (horner(z, &P) / horner(z, &Q));
@@ -227,9 +236,19 @@ pub(super) fn erf_d<V: Vf<S = f64>>(x: V) -> V {
         V::select(m4, V::splat(k[3]), v)
     };
     let t = a - pick([1.5, 2.5, 3.5, 5.0]);
-    let mut erfc = pick([ERFC_PIECES[0][0], ERFC_PIECES[1][0], ERFC_PIECES[2][0], ERFC_PIECES[3][0]]);
+    let mut erfc = pick([
+        ERFC_PIECES[0][0],
+        ERFC_PIECES[1][0],
+        ERFC_PIECES[2][0],
+        ERFC_PIECES[3][0],
+    ]);
     for i in 1..ERFC_PIECES[0].len() {
-        let c = pick([ERFC_PIECES[0][i], ERFC_PIECES[1][i], ERFC_PIECES[2][i], ERFC_PIECES[3][i]]);
+        let c = pick([
+            ERFC_PIECES[0][i],
+            ERFC_PIECES[1][i],
+            ERFC_PIECES[2][i],
+            ERFC_PIECES[3][i],
+        ]);
         erfc = erfc.fma(t, c);
     }
     let big = (V::splat(1.0) - erfc).copysign(x);
@@ -241,7 +260,14 @@ pub(super) fn erf_d<V: Vf<S = f64>>(x: V) -> V {
 
 #[inline(always)]
 pub(super) fn exp_s<V: Vf<S = f32>>(x: V) -> V {
-    const P: [f64; 6] = [1.987_569_150_0e-4, 1.398_199_950_7e-3, 8.333_451_907_3e-3, 4.166_579_589_4e-2, 1.666_666_545_9e-1, 5.000_000_120_1e-1];
+    const P: [f64; 6] = [
+        1.987_569_150_0e-4,
+        1.398_199_950_7e-3,
+        8.333_451_907_3e-3,
+        4.166_579_589_4e-2,
+        1.666_666_545_9e-1,
+        5.000_000_120_1e-1,
+    ];
     let xc = x.max(V::splat(-104.0)).min(V::splat(89.0));
     let n = (xc * V::splat(LOG2E)).round();
     // Cephes' split of ln 2: 0.693359375 is exact in 9 bits
@@ -282,7 +308,13 @@ pub(super) fn log_s<V: Vf<S = f32>>(x: V) -> V {
 
 #[inline(always)]
 pub(super) fn tanh_s<V: Vf<S = f32>>(x: V) -> V {
-    const P: [f64; 5] = [-5.704_988_727_45e-3, 2.063_908_879_54e-2, -5.373_971_555_31e-2, 1.333_144_220_36e-1, -3.333_328_194_22e-1];
+    const P: [f64; 5] = [
+        -5.704_988_727_45e-3,
+        2.063_908_879_54e-2,
+        -5.373_971_555_31e-2,
+        1.333_144_220_36e-1,
+        -3.333_328_194_22e-1,
+    ];
     let ax = x.abs();
     let z = x * x;
     let small = (x * z).fma(horner(z, &P), x);

@@ -115,13 +115,45 @@ pub(super) struct F32x16(__m512);
 pub(super) struct F64x8(__m512d);
 
 #[cfg(target_arch = "x86_64")]
-ops!(F32x8, _mm256_add_ps, _mm256_sub_ps, _mm256_mul_ps, _mm256_div_ps, _mm256_xor_ps, -0.0);
+ops!(
+    F32x8,
+    _mm256_add_ps,
+    _mm256_sub_ps,
+    _mm256_mul_ps,
+    _mm256_div_ps,
+    _mm256_xor_ps,
+    -0.0
+);
 #[cfg(target_arch = "x86_64")]
-ops!(F64x4, _mm256_add_pd, _mm256_sub_pd, _mm256_mul_pd, _mm256_div_pd, _mm256_xor_pd, -0.0);
+ops!(
+    F64x4,
+    _mm256_add_pd,
+    _mm256_sub_pd,
+    _mm256_mul_pd,
+    _mm256_div_pd,
+    _mm256_xor_pd,
+    -0.0
+);
 #[cfg(target_arch = "x86_64")]
-ops!(F32x16, _mm512_add_ps, _mm512_sub_ps, _mm512_mul_ps, _mm512_div_ps, xor512_ps, -0.0);
+ops!(
+    F32x16,
+    _mm512_add_ps,
+    _mm512_sub_ps,
+    _mm512_mul_ps,
+    _mm512_div_ps,
+    xor512_ps,
+    -0.0
+);
 #[cfg(target_arch = "x86_64")]
-ops!(F64x8, _mm512_add_pd, _mm512_sub_pd, _mm512_mul_pd, _mm512_div_pd, xor512_pd, -0.0);
+ops!(
+    F64x8,
+    _mm512_add_pd,
+    _mm512_sub_pd,
+    _mm512_mul_pd,
+    _mm512_div_pd,
+    xor512_pd,
+    -0.0
+);
 
 // AVX-512F has no float xor/and/or (those are AVX512DQ): go through the integer ones.
 #[cfg(target_arch = "x86_64")]
@@ -392,7 +424,10 @@ impl Vf for F64x4 {
             // the biased exponent as the low mantissa bits of 2^52, then subtracted
             let bits = _mm256_srli_epi64::<52>(_mm256_castpd_si256(self.0));
             let magic = _mm256_set1_epi64x(0x4330_0000_0000_0000);
-            let e = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(bits, magic)), _mm256_set1_pd(4503599627370496.0));
+            let e = _mm256_sub_pd(
+                _mm256_castsi256_pd(_mm256_or_si256(bits, magic)),
+                _mm256_set1_pd(4503599627370496.0),
+            );
             let m = _mm256_or_pd(
                 _mm256_and_pd(self.0, _mm256_castsi256_pd(_mm256_set1_epi64x(0x000f_ffff_ffff_ffff))),
                 _mm256_set1_pd(1.0),
@@ -518,7 +553,10 @@ impl Vf for F32x16 {
         unsafe {
             let bits = _mm512_castps_si512(self.0);
             let e = _mm512_cvtepi32_ps(_mm512_srli_epi32::<23>(bits));
-            let m = _mm512_or_si512(_mm512_and_si512(bits, _mm512_set1_epi32(0x007f_ffff)), _mm512_set1_epi32(0x3f80_0000));
+            let m = _mm512_or_si512(
+                _mm512_and_si512(bits, _mm512_set1_epi32(0x007f_ffff)),
+                _mm512_set1_epi32(0x3f80_0000),
+            );
             (F32x16(_mm512_castsi512_ps(m)), F32x16(e) - Self::splat(127.0))
         }
     }

@@ -7,7 +7,10 @@
 use super::*;
 
 fn isas() -> Vec<Isa> {
-    [Isa::Scalar, Isa::Avx2, Isa::Avx512].into_iter().filter(|i| i.available()).collect()
+    [Isa::Scalar, Isa::Avx2, Isa::Avx512]
+        .into_iter()
+        .filter(|i| i.available())
+        .collect()
 }
 
 fn oracle(f: MathFn) -> fn(f64) -> f64 {
@@ -20,9 +23,17 @@ fn ulp32(y: f32, r: f64) -> f64 {
         return if y.is_nan() && r.is_nan() { 0.0 } else { f64::INFINITY };
     }
     if r.is_infinite() || (r.abs() > f32::MAX as f64) {
-        return if y as f64 == r || (y.is_infinite() && y.is_sign_positive() == (r > 0.0)) { 0.0 } else { f64::INFINITY };
+        return if y as f64 == r || (y.is_infinite() && y.is_sign_positive() == (r > 0.0)) {
+            0.0
+        } else {
+            f64::INFINITY
+        };
     }
-    let e = if r == 0.0 { -149 } else { (r.abs().log2().floor() as i32).max(-126) - 23 };
+    let e = if r == 0.0 {
+        -149
+    } else {
+        (r.abs().log2().floor() as i32).max(-126) - 23
+    };
     (y as f64 - r).abs() / 2f64.powi(e)
 }
 
@@ -34,10 +45,18 @@ fn ulp64(y: f64, r: f64) -> f64 {
     if r.is_infinite() {
         return if y == r { 0.0 } else { f64::INFINITY };
     }
-    let e = if r == 0.0 { -1074 } else { ((r.abs().log2().floor() as i32).max(-1022) - 52).max(-1074) };
+    let e = if r == 0.0 {
+        -1074
+    } else {
+        ((r.abs().log2().floor() as i32).max(-1022) - 52).max(-1074)
+    };
     let d = y - r;
     // 2^e built from its bits: powi would round 2^-1074 through 1 / 2^1074 = 0
-    let unit = if e >= -1022 { f64::from_bits(((e + 1023) as u64) << 52) } else { f64::from_bits(1u64 << (e + 1074)) };
+    let unit = if e >= -1022 {
+        f64::from_bits(((e + 1023) as u64) << 52)
+    } else {
+        f64::from_bits(1u64 << (e + 1074))
+    };
     if d.is_infinite() { f64::INFINITY } else { d.abs() / unit }
 }
 
@@ -50,8 +69,32 @@ fn sweep_f32(step: u32) -> Vec<f32> {
 }
 
 fn specials_f32() -> Vec<f32> {
-    vec![0.0, -0.0, 1.0, -1.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, f32::MIN_POSITIVE, 1e-45, -1e-45, f32::MAX,
-         f32::MIN, 88.72, 88.73, -87.33, -103.9, -104.0, 0.625, -0.625, 9.0, 1e6, 1e30, 3.1415927, 1.5707964]
+    vec![
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        f32::MIN_POSITIVE,
+        1e-45,
+        -1e-45,
+        f32::MAX,
+        f32::MIN,
+        88.72,
+        88.73,
+        -87.33,
+        -103.9,
+        -104.0,
+        0.625,
+        -0.625,
+        9.0,
+        1e6,
+        1e30,
+        3.1415927,
+        1.5707964,
+    ]
 }
 
 /// A deterministic spread over [lo, hi] (no rand crate in the tree).
@@ -81,7 +124,11 @@ fn check_f32(isa: Isa, f: MathFn, xs: &[f32]) -> f64 {
         "{isa:?} {f:?} f32: {} ulp at x = {:e} (got {:e}, want {:e})",
         worst.0,
         worst.1,
-        { let mut t = [worst.1]; apply_f32_on(isa, f, &mut t); t[0] },
+        {
+            let mut t = [worst.1];
+            apply_f32_on(isa, f, &mut t);
+            t[0]
+        },
         g(worst.1 as f64)
     );
     worst.0
@@ -97,7 +144,12 @@ fn check_f64(isa: Isa, f: MathFn, xs: &[f64], want: &dyn Fn(usize, f64) -> f64, 
             worst = (e, x);
         }
     }
-    assert!(worst.0 <= bound, "{isa:?} {f:?} f64: {} ulp at x = {:e}", worst.0, worst.1);
+    assert!(
+        worst.0 <= bound,
+        "{isa:?} {f:?} f64: {} ulp at x = {:e}",
+        worst.0,
+        worst.1
+    );
     worst.0
 }
 
@@ -160,8 +212,24 @@ fn f64_sweeps_against_glibc() {
     xs.extend(neg);
     xs.extend(spread(200_000, -10.0, 10.0, 2));
     xs.extend(spread(50_000, -800.0, 800.0, 3));
-    xs.extend([0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, f64::MIN_POSITIVE, 5e-324, f64::MAX, 709.78, 709.79,
-               -745.13, -745.14, 1e6, 1e300, std::f64::consts::FRAC_PI_2, std::f64::consts::PI]);
+    xs.extend([
+        0.0,
+        -0.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        f64::MIN_POSITIVE,
+        5e-324,
+        f64::MAX,
+        709.78,
+        709.79,
+        -745.13,
+        -745.14,
+        1e6,
+        1e300,
+        std::f64::consts::FRAC_PI_2,
+        std::f64::consts::PI,
+    ]);
     for isa in isas() {
         for f in MathFn::ALL {
             let g = oracle(f);
@@ -222,8 +290,36 @@ fn pow_f32_within_bound_and_specials() {
     let b: Vec<f64> = spread(200_000, -30.0, 30.0, 5);
     let mut a: Vec<f32> = a.into_iter().map(|v| v as f32).collect();
     let mut b: Vec<f32> = b.into_iter().map(|v| v as f32).collect();
-    let sp = [0.0f32, -0.0, -2.0, -2.0, -8.0, 1.0, f32::NAN, 2.0, f32::INFINITY, 0.5, 1e-40, 3.0, -1.0];
-    let sq = [0.0f32, 3.0, 3.0, 0.5, 1.0 / 3.0, f32::NAN, 0.0, f32::INFINITY, -1.0, 200.0, 2.0, -1e9, f32::INFINITY];
+    let sp = [
+        0.0f32,
+        -0.0,
+        -2.0,
+        -2.0,
+        -8.0,
+        1.0,
+        f32::NAN,
+        2.0,
+        f32::INFINITY,
+        0.5,
+        1e-40,
+        3.0,
+        -1.0,
+    ];
+    let sq = [
+        0.0f32,
+        3.0,
+        3.0,
+        0.5,
+        1.0 / 3.0,
+        f32::NAN,
+        0.0,
+        f32::INFINITY,
+        -1.0,
+        200.0,
+        2.0,
+        -1e9,
+        f32::INFINITY,
+    ];
     a.extend(sp);
     b.extend(sq);
     for isa in isas() {
@@ -233,7 +329,13 @@ fn pow_f32_within_bound_and_specials() {
         for i in 0..a.len() {
             let r = (a[i] as f64).powf(b[i] as f64);
             let e = ulp32(y[i], r);
-            assert!(e <= POW_F32_MAX_ULP as f64, "{isa:?} pow({:e}, {:e}) = {:e}, want {r:e}", a[i], b[i], y[i]);
+            assert!(
+                e <= POW_F32_MAX_ULP as f64,
+                "{isa:?} pow({:e}, {:e}) = {:e}, want {r:e}",
+                a[i],
+                b[i],
+                y[i]
+            );
             worst = worst.max(e);
         }
         eprintln!("{isa:?} pow f32 max {worst:.3} ulp");
@@ -249,10 +351,65 @@ fn rem_has_the_divisor_sign() {
     let mut y = a;
     rem_f64(&mut y, &b);
     for i in 0..a.len() {
-        assert!(y[i].to_bits() == want[i].to_bits() || (y[i].is_nan() && want[i].is_nan()), "{} % {} = {}", a[i], b[i], y[i]);
+        assert!(
+            y[i].to_bits() == want[i].to_bits() || (y[i].is_nan() && want[i].is_nan()),
+            "{} % {} = {}",
+            a[i],
+            b[i],
+            y[i]
+        );
     }
     let mut y32 = [-1.0f32, 1.0, 5.5];
     rem_f32(&mut y32, &[3.0, -3.0, 2.0]);
     assert_eq!(y32, [2.0, -2.0, 1.5]);
 }
 
+/// Throughput of each path on 1M values in blocks of 4096 (the executor's
+/// block size): `cargo test --release --lib vmath::tests::throughput -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn throughput() {
+    use std::time::Instant;
+    let n = 1 << 20;
+    let src: Vec<f64> = spread(n, -3.0, 3.0, 9);
+    let pos: Vec<f64> = src.iter().map(|v| v.abs() + 0.01).collect();
+    let best = |run: &mut dyn FnMut()| {
+        // the best of 15: the machine is shared, the minimum is the least disturbed
+        (0..15)
+            .map(|_| {
+                let t = Instant::now();
+                run();
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    for f in MathFn::ALL {
+        let s = if f == MathFn::Log { &pos } else { &src };
+        let s32: Vec<f32> = s.iter().map(|&v| v as f32).collect();
+        let mut line = format!("{f:?}:");
+        for isa in isas() {
+            let mut y = s32.clone();
+            let t32 = best(&mut || {
+                y.copy_from_slice(&s32);
+                y.chunks_mut(4096).for_each(|c| apply_f32_on(isa, f, c));
+            });
+            let mut y = s.clone();
+            let t64 = best(&mut || {
+                y.copy_from_slice(s);
+                y.chunks_mut(4096).for_each(|c| apply_f64_on(isa, f, c));
+            });
+            line += &format!(" {isa:?} f32 {t32:.2} ms, f64 {t64:.2} ms;");
+        }
+        eprintln!("{line}");
+    }
+    let a: Vec<f32> = pos.iter().map(|&v| v as f32).collect();
+    let b: Vec<f32> = src.iter().map(|&v| v as f32).collect();
+    for isa in isas() {
+        let mut y = a.clone();
+        let t = best(&mut || {
+            y.copy_from_slice(&a);
+            pow_f32_on(isa, &mut y, &b);
+        });
+        eprintln!("pow {isa:?} f32 {t:.2} ms");
+    }
+}
