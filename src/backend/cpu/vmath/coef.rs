@@ -1,6 +1,10 @@
 //! Polynomial coefficients fitted with mpmath (`chebyfit`, 50 digits) and
 //! rounded to f64; the script is in the module doc of `kernels.rs`.
 
+// The constants are written as fdlibm, Cephes and the fit printed them, so
+// that they can be checked against their sources digit for digit.
+#![allow(clippy::excessive_precision, clippy::approx_constant)]
+
 /// erf(x)/x = P(x^2) on |x| < 1 (Chebyshev fit, highest degree first).
 pub(super) const ERF_SMALL: [f64; 13] = [
     5.957176147748911e-11,

@@ -12,6 +12,10 @@
 //! `mpmath.chebyfit(lambda t: mpmath.erfc(t + mid), [a - mid, b - mid], 19)`
 //! at 50 digits on [1,2), [2,3), [3,4), [4,6) (erfc(6) < 2^-55).
 
+// The constants are written as fdlibm, Cephes and the fit printed them, so
+// that they can be checked against their sources digit for digit.
+#![allow(clippy::excessive_precision, clippy::approx_constant)]
+
 use super::coef::{ERF_SMALL, ERFC_PIECES};
 use super::simd::Vf;
 
@@ -242,6 +246,8 @@ pub(super) fn erf_d<V: Vf<S = f64>>(x: V) -> V {
         ERFC_PIECES[2][0],
         ERFC_PIECES[3][0],
     ]);
+    // the i-th coefficient of all four pieces at once
+    #[allow(clippy::needless_range_loop)]
     for i in 1..ERFC_PIECES[0].len() {
         let c = pick([
             ERFC_PIECES[0][i],
