@@ -1,17 +1,26 @@
 #!/usr/bin/env python3
 """The CPU variant of bench/run.py, for a machine without a GPU: `arr --backend cpu`
-against NumPy on the same workloads (sizes divided by --divisor, default 64) and
-the same whole programs (sizes divided by --program-divisor, default 20).
+against NumPy, numexpr, Numba and JAX on the same workloads (sizes divided by
+--divisor, default 64) and the same whole programs (sizes divided by
+--program-divisor, default 20), interleaved in one run, with the 2-thread
+copy ceiling measured in the same run (before and after; the higher counts).
 
     python3 bench/cpu.py --arr target/release/arr --out bench/results/cpu-today
+    python3 bench/cpu.py --quick     # about a minute
 
 Arr: the median wall time of each realized graph that ran once per loop
-iteration (`arr run --profile-json` on the CPU backend), summed. NumPy: 2
-warm-up calls, then the median of --iters calls (time.perf_counter). Inputs
-are fresh uniform random f32 for both. Effective GB/s = inputs read once +
-output written, over the time. Whole programs as in bench/run.py: Arr's time as
-`arr run --time` reports it (after start-up), NumPy in-process after one
-warm-up call; median of 3 each.
+iteration (`arr run --profile-json` on the CPU backend), summed. Peers: 2
+warm-up calls (which compile Numba and JAX), then the median of --iters calls
+(time.perf_counter; JAX waits with block_until_ready). Numba: `@njit(parallel=
+True)` with `prange`; JAX: `jax.jit` on the CPU; numexpr where the workload
+is one expression. Every peer's result is checked against NumPy's; a wrong
+one is reported and never "best". Peers that are not installed are skipped.
+Copy ceiling: a Numba `prange` copy (np.copyto without Numba) of 2^25 f32
+into a preallocated buffer; "Arr % ceiling" is Arr's effective GB/s (inputs
+read once + output written) over the ceiling's. Whole programs as in
+bench/run.py: Arr's time as `arr run --time` reports it (after start-up),
+the peers in-process after one warm-up (compiling) run, median of 3 each;
+the Numba and JAX twins are bench/programs/twins.py.
 """
 
 import argparse
@@ -83,15 +92,207 @@ def numpy_case(name, d):
     raise KeyError(name)
 
 
-def time_numpy(fn, inputs, runs):
+PEERS = ["numpy", "numexpr", "numba", "jax"]
+
+
+def load_peers(log):
+    """The peer modules that import, as {name: module}; the others are noted."""
+    mods = {"numpy": np}
+    for name in PEERS[1:]:
+        try:
+            mods[name] = __import__(name)
+        except Exception as e:  # not installed, or broken: skipped with a note
+            log(f"note: {name} skipped ({type(e).__name__}: {e})")
+    if "numexpr" in mods:
+        mods["numexpr"].set_num_threads(os.cpu_count() or 2)
+    return mods
+
+
+_NUMBA = {}
+
+
+def numba_kernels():
+    """Numba twins of the workloads, compiled on first use."""
+    if _NUMBA:
+        return _NUMBA
+    from numba import njit, prange
+
+    @njit(parallel=True)
+    def copy(a):
+        out = np.empty_like(a)
+        for i in prange(a.size):
+            out[i] = a[i]
+        return out
+
+    @njit(parallel=True)
+    def copy_into(dst, src):
+        for i in prange(src.size):
+            dst[i] = src[i]
+
+    @njit(parallel=True)
+    def add(a, b):
+        return a + b
+
+    @njit(parallel=True)
+    def fused(a, b, c):
+        return np.exp(a * b + c) - np.float32(0.5) * np.tanh(a)
+
+    @njit(parallel=True)
+    def sum_all(x):
+        return x.sum()
+
+    @njit(parallel=True)
+    def sum_rows(x):
+        out = np.empty(x.shape[0], dtype=x.dtype)
+        for i in prange(x.shape[0]):
+            out[i] = x[i].sum()
+        return out
+
+    @njit(parallel=True)
+    def sum_cols(x):
+        rows, cols = x.shape
+        out = np.zeros(cols, dtype=x.dtype)
+        for b in prange((cols + 255) // 256):
+            lo, hi = b * 256, min(cols, b * 256 + 256)
+            for i in range(rows):
+                for j in range(lo, hi):
+                    out[j] += x[i, j]
+        return out
+
+    @njit(parallel=True)
+    def sum_middle(x):
+        a, m, c = x.shape
+        out = np.zeros((a, c), dtype=x.dtype)
+        for i in prange(a):
+            for j in range(m):
+                for k in range(c):
+                    out[i, k] += x[i, j, k]
+        return out
+
+    @njit(parallel=True)
+    def segsum(x, starts):
+        n = starts.size
+        out = np.empty(n, dtype=x.dtype)
+        for s in prange(n):
+            end = starts[s + 1] if s + 1 < n else x.size
+            out[s] = x[starts[s]:end].sum()
+        return out
+
+    @njit(parallel=True)
+    def cumsum_rows(x):
+        out = np.empty_like(x)
+        for i in prange(x.shape[0]):
+            out[i] = np.cumsum(x[i])
+        return out
+
+    @njit
+    def cumsum_all(x):
+        return np.cumsum(x)
+
+    @njit(parallel=True)
+    def nbody_stream(a, b):
+        out = np.empty(a.size, dtype=a.dtype)
+        for i in prange(a.size):
+            s = np.float32(0.0)
+            for j in range(b.size):
+                d = a[i] - b[j]
+                s += d * d
+            out[i] = s
+        return out
+
+    @njit
+    def matmul(a, b):
+        return a @ b
+
+    _NUMBA.update(locals())
+    return _NUMBA
+
+
+def peer_call(peer, mods, name, inputs, np_fn):
+    """(callable, its inputs) for one peer on one workload, or None where it has none."""
+    if peer == "numpy":
+        return np_fn, inputs
+    if peer == "numexpr":
+        ne = mods["numexpr"]
+        half = np.float32(0.5)
+        exprs = {"copy": "a", "add_row": "a + b", "add_col": "a + b", "add_outer": "a + b", "add_rank3": "a + b",
+                 "fused_chain": "exp(a * b + c) - half * tanh(a)", "sum_all": "sum(a)",
+                 "sum_axis1": "sum(a, axis=1)", "sum_axis0": "sum(a, axis=0)", "sum_tiny_rows": "sum(a, axis=1)",
+                 "sum_short_rows": "sum(a, axis=1)", "sum_medium_rows": "sum(a, axis=1)",
+                 "sum_long_rows": "sum(a, axis=1)", "sum_middle": "sum(a, axis=1)",
+                 "nbody_stream": "sum((a - b) ** 2, axis=1)"}
+        if name not in exprs:
+            return None
+        arrs = list(inputs)
+        if name == "nbody_stream":
+            arrs = [inputs[0][:, None], inputs[1][None, :]]
+        env = dict(zip("abc", arrs), half=half)
+        return (lambda *_: ne.evaluate(exprs[name], local_dict=env)), inputs
+    if peer == "numba":
+        k = numba_kernels()
+        table = {"copy": k["copy"], "add_row": k["add"], "add_col": k["add"], "add_outer": k["add"],
+                 "add_rank3": k["add"], "fused_chain": k["fused"], "sum_all": k["sum_all"],
+                 "sum_axis1": k["sum_rows"], "sum_axis0": k["sum_cols"], "sum_tiny_rows": k["sum_rows"],
+                 "sum_short_rows": k["sum_rows"], "sum_medium_rows": k["sum_rows"], "sum_long_rows": k["sum_rows"],
+                 "sum_middle": k["sum_middle"], "segsum_ragged": k["segsum"], "cumsum_rows": k["cumsum_rows"],
+                 "cumsum_all": k["cumsum_all"], "nbody_stream": k["nbody_stream"], "matmul": k["matmul"]}
+        return table.get(name), inputs
+    if peer == "jax":
+        import jax
+        import jax.numpy as jnp
+        fns = {"copy": lambda a: a.copy(), "fused_chain": lambda a, b, c: jnp.exp(a * b + c) - 0.5 * jnp.tanh(a),
+               "sum_all": lambda x: x.sum(), "sum_axis1": lambda x: x.sum(1), "sum_axis0": lambda x: x.sum(0),
+               "sum_tiny_rows": lambda x: x.sum(1), "sum_short_rows": lambda x: x.sum(1),
+               "sum_medium_rows": lambda x: x.sum(1), "sum_long_rows": lambda x: x.sum(1),
+               "sum_middle": lambda x: x.sum(1), "cumsum_rows": lambda x: jnp.cumsum(x, 1),
+               "cumsum_all": lambda x: jnp.cumsum(x), "nbody_stream": lambda a, b: ((a[:, None] - b[None, :]) ** 2).sum(1),
+               "matmul": jnp.matmul}
+        for n_ in ("add_row", "add_col", "add_outer", "add_rank3"):
+            fns[n_] = jnp.add
+        if name not in fns:
+            return None
+        jitted = jax.jit(fns[name])
+        dev = [jax.device_put(a) for a in inputs]
+        return (lambda *xs: jitted(*xs).block_until_ready()), dev
+    return None
+
+
+def time_call(fn, inputs, runs):
+    """(median ms over `runs` calls after 2 warm-up calls, the last result)."""
     for _ in range(2):
-        fn(*inputs)
+        out = fn(*inputs)
     times = []
     for _ in range(runs):
         t0 = time.perf_counter()
-        fn(*inputs)
+        out = fn(*inputs)
         times.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(times)
+    return statistics.median(times), out
+
+
+def rel_error(out, ref):
+    out = np.asarray(out, dtype=np.float64)
+    ref = np.asarray(ref, dtype=np.float64)
+    if out.shape != ref.shape:
+        return float("inf")
+    scale = max(float(np.abs(ref).max()) if ref.size else 0.0, 1e-30)
+    return float(np.abs(out - ref).max()) / scale if ref.size else 0.0
+
+
+def copy_ceiling(mods, n=2**25):
+    """GB/s of the best 2-thread copy of n f32 into a preallocated buffer (read + write)."""
+    src = np.random.default_rng(1).random(n, dtype=np.float32)
+    dst = np.empty_like(src)
+    if "numba" in mods:
+        fn, how = numba_kernels()["copy_into"], "numba prange"
+    else:
+        fn, how = np.copyto, "np.copyto (1 thread: Numba missing)"
+    ms, _ = time_call(lambda: fn(dst, src), [], 7)
+    assert np.array_equal(dst, src)
+    return 2 * src.nbytes / (ms * 1e-3) / 1e9, how
+
+
+def fmt(ms):
+    return "-" if ms is None else (f"{ms:.3f}" if ms < 100 else f"{ms:.1f}")
 
 
 def main():
@@ -101,9 +302,13 @@ def main():
     p.add_argument("--divisor", type=int, default=64)
     p.add_argument("--program-divisor", type=int, default=20)
     p.add_argument("--iters", type=int, default=10)
+    p.add_argument("--quick", action="store_true", help="divisor 256, program divisor 100, 5 iterations")
     p.add_argument("--only", help="comma-separated workload names")
+    p.add_argument("--peers", default=",".join(PEERS), help="comma-separated: numpy,numexpr,numba,jax")
     p.add_argument("--programs", default="heat,shallow_water,nbody,leibniz_pi,monte_carlo_pi,black_scholes")
     args = p.parse_args()
+    if args.quick:
+        args.divisor, args.program_divisor, args.iters = 256, 100, 5
     arr = os.path.abspath(args.arr)
     os.makedirs(args.out, exist_ok=True)
     logf = open(os.path.join(args.out, "log.txt"), "w")
@@ -121,45 +326,100 @@ def main():
             cpu = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), cpu)
     except OSError:
         pass
+    mods = load_peers(log)
+    peers = [x for x in args.peers.split(",") if x in mods]
+    versions = ", ".join(f"{k} {getattr(mods[k], '__version__', '?')}" for k in peers)
     device = f"{cpu}, {os.cpu_count()} cores"
-    header = (f"date {datetime.date.today()}, device {device}, commit {commit}, NumPy {np.__version__}, "
+    header = (f"date {datetime.date.today()}, device {device}, commit {commit}, {versions}, "
               f"command: python3 bench/cpu.py {' '.join(sys.argv[1:])}")
     log(header)
+    ceil_gbs, how = copy_ceiling(mods)
+    log(f"copy ceiling (before): {ceil_gbs:.1f} GB/s ({how})")
     rows = []
-    table = ["| workload | size | Arr ms | Arr GB/s | NumPy ms | NumPy GB/s | NumPy / Arr | Arr graphs |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    names = {"numpy": "NumPy", "numexpr": "numexpr", "numba": "Numba", "jax": "JAX"}
+    workload_rows = []
     for name in (args.only.split(",") if args.only else common.ORDER):
-        inputs, fn, nbytes = numpy_case(name, args.divisor)
+        inputs, np_fn, nbytes = numpy_case(name, args.divisor)
         iters = 3 if name == "matmul" else args.iters
         with open(os.path.join(common.WORKLOADS, name + ".arr")) as f:
             text = common.prepare(f.read(), args.divisor, iters)
         wall, lines, out, err, rc = common.run_arr(arr, text, "cpu")
         ms, first, looped, _ = common.per_iteration(lines, iters)
-        np_ms = time_numpy(fn, inputs, args.iters)
+        ref = None
+        peer_ms, peer_note = {}, {}
+        for peer in peers:
+            try:
+                call = peer_call(peer, mods, name, inputs, np_fn)
+                if call is None or call[0] is None:
+                    continue
+                fn, ins = call
+                t, res = time_call(fn, ins, args.iters if name != "matmul" else 3)
+                if peer == "numpy":
+                    ref = res
+                    err_ = 0.0
+                else:
+                    err_ = rel_error(res, ref)
+                tol = 1e-2 if name.startswith(("sum", "cumsum", "segsum", "matmul", "nbody")) else 1e-5
+                if err_ <= tol:
+                    peer_ms[peer] = t
+                else:
+                    peer_note[peer] = f"wrong (rel. error {err_:.1e})"
+            except Exception as e:  # a peer that cannot run this workload: noted, not fatal
+                peer_note[peer] = f"{type(e).__name__}: {str(e).splitlines()[0][:100] if str(e) else ''}"
         size = " x ".join(str(tuple(a.shape)) for a in inputs)
-        row = {"workload": name, "size": size, "arr_ms": ms, "arr_first_ms": first, "numpy_ms": np_ms,
-               "bytes": nbytes, "rc": rc, "graphs": [g["plan"] for g in looped]}
+        row = {"workload": name, "size": size, "arr_ms": ms, "arr_first_ms": first, "bytes": nbytes, "rc": rc,
+               "graphs": [g["plan"] for g in looped], "peers_ms": peer_ms, "peer_notes": peer_note,
+               "numpy_ms": peer_ms.get("numpy")}
         rows.append(row)
+        workload_rows.append(row)
         log(json.dumps(row))
         if rc != 0 or not ms:
-            table.append(f"| {name} | {size} | error: {err.strip()[-80:]} | | {np_ms:.3f} | | | |")
-            continue
-        gb = lambda t: nbytes / (t * 1e-3) / 1e9  # noqa: E731
-        bw = name not in common.TIME_ONLY
-        table.append(f"| {name} | {size} | {ms:.3f} | {gb(ms):.1f} | {np_ms:.3f} | "
-                     f"{gb(np_ms):.1f} | {np_ms / ms:.2f}x | {len(looped)} |" if bw else
-                     f"| {name} | {size} | {ms:.3f} | - | {np_ms:.3f} | - | {np_ms / ms:.2f}x | {len(looped)} |")
+            row["arr_error"] = err.strip()[-200:]
         del inputs
+    ceil_after, _ = copy_ceiling(mods)
+    log(f"copy ceiling (after): {ceil_after:.1f} GB/s")
+    ceil_gbs = max(ceil_gbs, ceil_after)
+
+    table = ["| workload | size | Arr ms | " + " | ".join(f"{names[p_]} ms" for p_ in peers) +
+             " | best peer | Arr / best | Arr % ceiling |",
+             "| --- | --- | --- | " + " | ".join("---" for _ in peers) + " | --- | --- | --- |"]
+    for row in workload_rows:
+        ms = row["arr_ms"] if not row.get("arr_error") else None
+        cells = [fmt(row["peers_ms"].get(p_)) if p_ in row["peers_ms"] else
+                 ("wrong" if "wrong" in row["peer_notes"].get(p_, "") else "-") for p_ in peers]
+        best = min(row["peers_ms"].items(), key=lambda kv: kv[1]) if row["peers_ms"] else None
+        ratio = f"{ms / best[1]:.2f}" if ms and best else "-"
+        pct = (f"{row['bytes'] / (ms * 1e-3) / 1e9 / ceil_gbs * 100:.0f}%"
+               if ms and row["workload"] not in common.TIME_ONLY else "-")
+        arr_cell = fmt(ms) if ms else "error: " + row.get("arr_error", "")[-60:]
+        table.append(f"| {row['workload']} | {row['size']} | {arr_cell} | " + " | ".join(cells) +
+                     f" | {names[best[0]] if best else '-'} | {ratio} | {pct} |")
 
     # whole programs
     prog = [x for x in args.programs.split(",") if x]
-    ptable = ["| program | size | Arr ms | NumPy ms | NumPy / Arr | Arr result | NumPy result |",
-              "| --- | --- | --- | --- | --- | --- | --- |"]
+    ptable = ["| program | size | Arr ms | " + " | ".join(f"{names[p_]} ms" for p_ in peers if p_ != "numexpr") +
+              " | best peer | Arr / best | Arr result | NumPy result |",
+              "| --- | --- | --- | " + " | ".join("---" for p_ in peers if p_ != "numexpr") + " | --- | --- | --- | --- |"]
     if prog:
-        np_lines = subprocess.run([sys.executable, os.path.join(common.PROGRAMS, "programs.py"), "--peers", "numpy",
-                                   "--divisor", str(args.program_divisor), "--only", ",".join(prog)],
-                                  capture_output=True, text=True).stdout.splitlines()
-        np_rows = {r["program"]: r for r in map(json.loads, np_lines)}
+        peer_rows = {}
+        env_py = [sys.executable]
+        if "numpy" in peers:
+            lines = subprocess.run(env_py + [os.path.join(common.PROGRAMS, "programs.py"), "--peers", "numpy",
+                                             "--divisor", str(args.program_divisor), "--only", ",".join(prog)],
+                                   capture_output=True, text=True).stdout.splitlines()
+            for r in map(json.loads, lines):
+                peer_rows[(r["program"], "numpy")] = r
+        twins = [p_ for p_ in peers if p_ in ("numba", "jax")]
+        if twins:
+            lines = subprocess.run(env_py + [os.path.join(common.PROGRAMS, "twins.py"), "--peers", ",".join(twins),
+                                             "--divisor", str(args.program_divisor), "--only", ",".join(prog)],
+                                   capture_output=True, text=True).stdout.splitlines()
+            for r in map(json.loads, lines):
+                peer_rows[(r["program"], r["peer"])] = r
+        # random inputs differ between RNGs (and programs.py draws new ones each run):
+        # a statistical tolerance for those programs
+        tols = {"shallow_water": 1e-3, "leibniz_pi": 1e-6, "heat": 2e-2, "monte_carlo_pi": 2e-2,
+                "black_scholes": 2e-2, "nbody": 0.5}
         for name in prog:
             with open(os.path.join(common.PROGRAMS, name + ".arr")) as f:
                 text = common.prepare(f.read(), args.program_divisor)
@@ -167,19 +427,39 @@ def main():
             for _ in range(3):
                 wall, _, out, err, rc = common.run_arr(arr, text, "cpu", profile=False)
                 walls.append(wall * 1e3)
-            ms = statistics.median(walls)
-            n = np_rows.get(name, {})
-            row = {"program": name, "arr_ms": ms, "arr_walls_ms": walls,
-                   "arr_result": out.strip(), "numpy": n}
+            ms = statistics.median(walls) if rc == 0 else None
+            ref = peer_rows.get((name, "numpy"), {}).get("result")
+            pms, notes = {}, {}
+            for p_ in peers:
+                r = peer_rows.get((name, p_))
+                if not r or p_ == "numexpr":
+                    continue
+                if "ms" not in r:
+                    notes[p_] = r.get("error", "no result")
+                    continue
+                bad = [k for k, v in (ref or {}).items()
+                       if abs(r["result"].get(k, float("nan")) - v) > tols.get(name, 1e-3) * max(abs(v), 1e-30)]
+                if bad and p_ != "numpy":
+                    notes[p_] = f"differs from NumPy in {bad}: {r['result']}"
+                else:
+                    pms[p_] = r["ms"]
+            row = {"program": name, "arr_ms": ms, "arr_walls_ms": walls, "arr_result": out.strip(),
+                   "peers_ms": pms, "peer_notes": notes, "peer_rows": {p_: peer_rows.get((name, p_)) for p_ in peers}}
             rows.append(row)
             log(json.dumps(row))
-            ratio = f"{n['ms'] / ms:.2f}x" if n.get("ms") and ms > 0 else "-"
-            ptable.append(f"| {name} | {json.dumps(n.get('size'))} | {ms:.1f} | {n.get('ms', '-')} | {ratio} | "
-                          f"{out.strip()} | {json.dumps(n.get('result', n.get('error')))} |")
+            best = min(pms.items(), key=lambda kv: kv[1]) if pms else None
+            cells = [fmt(pms.get(p_)) if p_ in pms else ("wrong" if p_ in notes and "differs" in notes[p_] else "-")
+                     for p_ in peers if p_ != "numexpr"]
+            size = json.dumps(peer_rows.get((name, "numpy"), {}).get("size"))
+            ptable.append(f"| {name} | {size} | {fmt(ms) if ms else 'error'} | " + " | ".join(cells) +
+                          f" | {names[best[0]] if best else '-'} | {f'{ms / best[1]:.2f}' if ms and best else '-'} | "
+                          f"{out.strip()} | {json.dumps(ref)} |")
     with open(os.path.join(args.out, "cpu.jsonl"), "w") as f:
         for r in rows:
             f.write(json.dumps(r) + "\n")
-    text = header + "\n\n" + "\n".join(table) + "\n\n" + "\n".join(ptable)
+        f.write(json.dumps({"copy_ceiling_gbs": ceil_gbs, "copy_ceiling_how": how, "header": header}) + "\n")
+    text = (header + f"\n\ncopy ceiling: {ceil_gbs:.1f} GB/s ({how}, 2^25 f32, best of before/after)\n\n" +
+            "\n".join(table) + "\n\n" + "\n".join(ptable))
     with open(os.path.join(args.out, "table.md"), "w") as f:
         f.write(text + "\n")
     logf.write("\n" + text + "\n")

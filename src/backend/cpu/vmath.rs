@@ -4,9 +4,36 @@
 //! per-thread register), so a fused kernel applies it between its other
 //! instructions without an extra buffer.
 //!
-//! This is the interface; the bodies here are the scalar fallback that every
-//! machine runs. Faster versions (AVX2+FMA, AVX-512, chosen at run time) must
-//! keep these signatures and the accuracy stated in `MathFn::max_ulp`.
+//! One binary runs everywhere: the ISA is detected once (`Isa::best`,
+//! cached in an atomic) and each call goes to the AVX-512F loops, the
+//! AVX2+FMA loops, or the scalar libm fallback (other CPUs and arches).
+//! The algorithms (`vmath/kernels.rs`) are written once over a vector trait
+//! (`vmath/simd.rs`) with `std::arch` intrinsics, so the AVX-512 loops are
+//! the AVX2 ones at twice the width. No crate: `pulp` and `wide` give the
+//! width abstraction but no math functions, `sleef` bindings need a C
+//! library at build time, and the few intrinsics needed fit in one file.
+//!
+//! f32 exp, log and tanh run natively in f32 lanes; f32 sin, cos, tan, erf
+//! and pow go through the f64 kernels (converted in blocks of 256), which
+//! makes them correctly rounded but for rare double roundings. Lanes the
+//! vector algorithms do not cover are recomputed by the scalar libm: sin,
+//! cos and tan beyond |x| = 2^19, pow of a non-positive or non-finite base
+//! or a non-finite exponent. `pow_f64` and the remainders are scalar.
+//!
+//! Accuracy: `MathFn::max_ulp_f32` / `max_ulp_f64` (the tests in
+//! `vmath/tests.rs` sweep every path this machine runs against an oracle of
+//! higher precision and assert them).
+
+#[cfg(target_arch = "x86_64")]
+mod coef;
+#[cfg(target_arch = "x86_64")]
+mod kernels;
+#[cfg(target_arch = "x86_64")]
+mod simd;
+#[cfg(test)]
+mod tests;
+
+use std::sync::atomic::{AtomicU8, Ordering};
 
 /// A unary function with a vectorised implementation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -21,16 +48,197 @@ pub enum MathFn {
 }
 
 impl MathFn {
+    /// Every function, for tests and benchmarks.
+    pub const ALL: [MathFn; 7] = [
+        MathFn::Exp,
+        MathFn::Log,
+        MathFn::Sin,
+        MathFn::Cos,
+        MathFn::Tan,
+        MathFn::Tanh,
+        MathFn::Erf,
+    ];
+
     /// The largest error, in units in the last place of the result's dtype,
     /// that `apply_f32` / `apply_f64` may make against the exact value
-    /// (within the function's documented domain).
+    /// (within the function's documented domain): the larger of the two
+    /// dtypes' bounds.
     pub fn max_ulp(self) -> u32 {
-        4
+        self.max_ulp_f32().max(self.max_ulp_f64())
+    }
+
+    /// `apply_f32`'s bound in f32 ulps, on every path (the scalar fallback
+    /// is glibc's, within 1 ulp for these). Measured maxima on the AVX2 path
+    /// (tests.rs sweeps): exp 1, log 1, tanh 2, and below 1 for the
+    /// functions computed through f64.
+    pub fn max_ulp_f32(self) -> u32 {
+        match self {
+            MathFn::Exp | MathFn::Log | MathFn::Sin | MathFn::Cos | MathFn::Tan | MathFn::Erf => 2,
+            MathFn::Tanh => 3,
+        }
+    }
+
+    /// `apply_f64`'s bound in f64 ulps. Measured maxima on the AVX2 path
+    /// against an f128-free oracle (glibc's results, correctly rounded to
+    /// within 1 ulp, plus known values): see tests.rs.
+    pub fn max_ulp_f64(self) -> u32 {
+        match self {
+            MathFn::Exp | MathFn::Log => 2,
+            MathFn::Sin | MathFn::Cos => 2,
+            MathFn::Tan | MathFn::Tanh | MathFn::Erf => 3,
+        }
+    }
+}
+
+/// `pow_f32`'s bound in f32 ulps (computed through f64 exp and log).
+pub const POW_F32_MAX_ULP: u32 = 1;
+
+/// The instruction sets the loops exist for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Isa {
+    Scalar,
+    Avx2,
+    Avx512,
+}
+
+static BEST: AtomicU8 = AtomicU8::new(0);
+
+impl Isa {
+    /// The widest ISA this CPU runs, detected on the first call.
+    pub fn best() -> Isa {
+        match BEST.load(Ordering::Relaxed) {
+            1 => Isa::Scalar,
+            2 => Isa::Avx2,
+            3 => Isa::Avx512,
+            _ => {
+                let isa = [Isa::Avx512, Isa::Avx2]
+                    .into_iter()
+                    .find(|i| i.available())
+                    .unwrap_or(Isa::Scalar);
+                BEST.store(isa as u8 + 1, Ordering::Relaxed);
+                isa
+            }
+        }
+    }
+
+    /// Whether this CPU can run the loops for `self`.
+    pub fn available(self) -> bool {
+        match self {
+            Isa::Scalar => true,
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma"),
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => is_x86_feature_detected!("avx512f"),
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => false,
+        }
     }
 }
 
 /// `x[i] = f(x[i])` for every element, in f32.
 pub fn apply_f32(f: MathFn, x: &mut [f32]) {
+    apply_f32_on(Isa::best(), f, x)
+}
+
+/// `x[i] = f(x[i])` for every element, in f64.
+pub fn apply_f64(f: MathFn, x: &mut [f64]) {
+    apply_f64_on(Isa::best(), f, x)
+}
+
+/// `a[i] = a[i] ** b[i]` (IEEE `pow`), in f32. `a` and `b` have one length.
+pub fn pow_f32(a: &mut [f32], b: &[f32]) {
+    pow_f32_on(Isa::best(), a, b)
+}
+
+/// `a[i] = a[i] ** b[i]` (IEEE `pow`), in f64: the scalar libm (a vector
+/// pow in f64 needs a double-double log, not written yet).
+pub fn pow_f64(a: &mut [f64], b: &[f64]) {
+    for (x, &y) in a.iter_mut().zip(b) {
+        *x = x.powf(y);
+    }
+}
+
+/// `a[i] = a[i] % b[i]` with Python's meaning: the result has the sign of
+/// the divisor (`-1 % 3 == 2`, `1 % -3 == -2`), computed as C's exact
+/// `fmod` plus one correction, as CPython does. `b == 0` gives NaN.
+pub fn rem_f32(a: &mut [f32], b: &[f32]) {
+    for (x, &y) in a.iter_mut().zip(b) {
+        *x = py_rem(*x as f64, y as f64) as f32;
+    }
+}
+
+/// `rem_f32` in f64.
+pub fn rem_f64(a: &mut [f64], b: &[f64]) {
+    for (x, &y) in a.iter_mut().zip(b) {
+        *x = py_rem(*x, y);
+    }
+}
+
+// f32 goes through f64 above: fmod is exact in either, and the correction
+// `m + b` rounds once to f32 after being exact in f64, so the result is
+// CPython's on the f32 values.
+fn py_rem(a: f64, b: f64) -> f64 {
+    let m = a % b;
+    if m != 0.0 {
+        if (b < 0.0) != (m < 0.0) { m + b } else { m }
+    } else {
+        0.0f64.copysign(b)
+    }
+}
+
+/// `apply_f32` on a chosen ISA (the scalar loop if this CPU lacks it).
+pub fn apply_f32_on(isa: Isa, f: MathFn, x: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    if isa.available() {
+        match isa {
+            // SAFETY: `available` checked the features the entry point enables.
+            Isa::Avx512 => return unsafe { avx512::apply_f32(f, x) },
+            // SAFETY: as above.
+            Isa::Avx2 => return unsafe { avx2::apply_f32(f, x) },
+            Isa::Scalar => {}
+        }
+    }
+    let _ = isa;
+    scalar_f32(f, x)
+}
+
+/// `apply_f64` on a chosen ISA (the scalar loop if this CPU lacks it).
+pub fn apply_f64_on(isa: Isa, f: MathFn, x: &mut [f64]) {
+    #[cfg(target_arch = "x86_64")]
+    if isa.available() {
+        match isa {
+            // SAFETY: `available` checked the features the entry point enables.
+            Isa::Avx512 => return unsafe { avx512::apply_f64(f, x) },
+            // SAFETY: as above.
+            Isa::Avx2 => return unsafe { avx2::apply_f64(f, x) },
+            Isa::Scalar => {}
+        }
+    }
+    let _ = isa;
+    scalar_f64(f, x)
+}
+
+/// `pow_f32` on a chosen ISA (the scalar loop if this CPU lacks it).
+pub fn pow_f32_on(isa: Isa, a: &mut [f32], b: &[f32]) {
+    let n = a.len().min(b.len());
+    let (a, b) = (&mut a[..n], &b[..n]);
+    #[cfg(target_arch = "x86_64")]
+    if isa.available() {
+        match isa {
+            // SAFETY: `available` checked the features the entry point enables.
+            Isa::Avx512 => return unsafe { avx512::pow_f32(a, b) },
+            // SAFETY: as above.
+            Isa::Avx2 => return unsafe { avx2::pow_f32(a, b) },
+            Isa::Scalar => {}
+        }
+    }
+    let _ = isa;
+    for (x, &y) in a.iter_mut().zip(b) {
+        *x = x.powf(y);
+    }
+}
+
+fn scalar_f32(f: MathFn, x: &mut [f32]) {
     let g: fn(f32) -> f32 = match f {
         MathFn::Exp => f32::exp,
         MathFn::Log => f32::ln,
@@ -45,9 +253,15 @@ pub fn apply_f32(f: MathFn, x: &mut [f32]) {
     }
 }
 
-/// `x[i] = f(x[i])` for every element, in f64.
-pub fn apply_f64(f: MathFn, x: &mut [f64]) {
-    let g: fn(f64) -> f64 = match f {
+fn scalar_f64(f: MathFn, x: &mut [f64]) {
+    let g = scalar_fn_f64(f);
+    for v in x {
+        *v = g(*v);
+    }
+}
+
+fn scalar_fn_f64(f: MathFn) -> fn(f64) -> f64 {
+    match f {
         MathFn::Exp => f64::exp,
         MathFn::Log => f64::ln,
         MathFn::Sin => f64::sin,
@@ -55,22 +269,175 @@ pub fn apply_f64(f: MathFn, x: &mut [f64]) {
         MathFn::Tan => f64::tan,
         MathFn::Tanh => f64::tanh,
         MathFn::Erf => libm::erf,
+    }
+}
+
+/// The slice loops shared by every ISA: whole vectors, then the tail
+/// through a padded buffer so it takes the same path (and gives the same
+/// results) as the body.
+#[cfg(target_arch = "x86_64")]
+mod drive {
+    use super::simd::Vf;
+
+    /// `x[i] = f(x[i])`.
+    ///
+    /// # Safety
+    /// The CPU must run `V`'s ISA.
+    #[inline(always)]
+    pub(super) unsafe fn map<V: Vf>(x: &mut [V::S], f: impl Fn(V) -> V) {
+        let mut chunks = x.chunks_exact_mut(V::N);
+        for c in &mut chunks {
+            // SAFETY: `c` holds exactly N lanes; the caller vouches for the ISA.
+            unsafe { f(V::load(c.as_ptr())).store(c.as_mut_ptr()) }
+        }
+        let rest = chunks.into_remainder();
+        if !rest.is_empty() {
+            let mut buf = [V::S::default(); 16];
+            buf[..rest.len()].copy_from_slice(rest);
+            // SAFETY: `buf` holds 16 >= N lanes.
+            unsafe { f(V::load(buf.as_ptr())).store(buf.as_mut_ptr()) }
+            rest.copy_from_slice(&buf[..rest.len()]);
+        }
+    }
+
+    /// `map`, then the lanes whose |x| exceeds `limit` recomputed by `g`
+    /// (arguments the vector reduction does not cover).
+    ///
+    /// # Safety
+    /// As for `map`.
+    #[inline(always)]
+    pub(super) unsafe fn map_fix<V: Vf<S = f64>>(x: &mut [f64], f: impl Fn(V) -> V, limit: f64, g: fn(f64) -> f64) {
+        for c in x.chunks_mut(256) {
+            let mut orig = [0.0f64; 256];
+            orig[..c.len()].copy_from_slice(c);
+            // SAFETY: the caller's guarantee.
+            unsafe { map::<V>(c, &f) };
+            for (y, &o) in c.iter_mut().zip(&orig) {
+                if o.abs() > limit && o.is_finite() {
+                    *y = g(o);
+                }
+            }
+        }
+    }
+
+    /// `x[i] = f(x[i])` for f32 through an f64 slice function, in blocks.
+    #[inline(always)]
+    pub(super) fn via_f64(x: &mut [f32], f: impl Fn(&mut [f64])) {
+        let mut buf = [0.0f64; 256];
+        for c in x.chunks_mut(256) {
+            for (b, &v) in buf.iter_mut().zip(c.iter()) {
+                *b = v as f64;
+            }
+            f(&mut buf[..c.len()]);
+            for (v, &b) in c.iter_mut().zip(buf.iter()) {
+                *v = b as f32;
+            }
+        }
+    }
+
+    /// `a[i] = a[i] ** b[i]` in f32 as exp(b log a) in f64; the lanes that
+    /// formula does not cover (a <= 0, non-finite a or b) go to `powf`.
+    ///
+    /// # Safety
+    /// As for `map`.
+    #[inline(always)]
+    pub(super) unsafe fn pow_f32<V: Vf<S = f64>>(a: &mut [f32], b: &[f32]) {
+        let mut ab = [1.0f64; 256];
+        let mut bb = [1.0f64; 256];
+        for (ca, cb) in a.chunks_mut(256).zip(b.chunks(256)) {
+            for i in 0..ca.len() {
+                ab[i] = ca[i] as f64;
+                bb[i] = cb[i] as f64;
+            }
+            // 256 is a multiple of every N; the padding is 1 ** 1
+            let len = ca.len().div_ceil(V::N) * V::N;
+            for i in ca.len()..len {
+                ab[i] = 1.0;
+                bb[i] = 1.0;
+            }
+            let mut i = 0;
+            while i < len {
+                // SAFETY: i + N <= len <= 256 lanes of each buffer; the caller vouches for the ISA.
+                unsafe {
+                    let y = super::kernels::exp_d(
+                        V::load(bb.as_ptr().add(i)) * super::kernels::log_d(V::load(ab.as_ptr().add(i))),
+                    );
+                    y.store(ab.as_mut_ptr().add(i));
+                }
+                i += V::N;
+            }
+            for ((x, &y), &r) in ca.iter_mut().zip(cb.iter()).zip(ab.iter()) {
+                *x = if *x > 0.0 && x.is_finite() && y.is_finite() {
+                    r as f32
+                } else {
+                    x.powf(y)
+                };
+            }
+        }
+    }
+}
+
+/// One ISA's entry points: the only functions compiled with its target
+/// features, into which the generic kernels inline.
+#[cfg(target_arch = "x86_64")]
+macro_rules! isa_entry {
+    ($name:ident, $feat:literal, $f32:ident, $f64:ident) => {
+        mod $name {
+            use super::MathFn;
+            use super::drive::{map, map_fix, via_f64};
+            use super::kernels::*;
+            use super::simd::{$f32, $f64};
+
+            // The kernels are passed as closures, not fn items: a closure
+            // inherits this function's target features, so the kernel and
+            // its intrinsics inline into it (a fn item is called through a
+            // shim compiled without them, 10-30x slower).
+
+            /// # Safety
+            /// The CPU must have the features enabled here.
+            #[target_feature(enable = $feat)]
+            pub(super) unsafe fn apply_f64(f: MathFn, x: &mut [f64]) {
+                // SAFETY: this function runs only with the features (its own contract).
+                unsafe {
+                    match f {
+                        MathFn::Exp => map::<$f64>(x, |v| exp_d(v)),
+                        MathFn::Log => map::<$f64>(x, |v| log_d(v)),
+                        MathFn::Tanh => map::<$f64>(x, |v| tanh_d(v)),
+                        MathFn::Erf => map::<$f64>(x, |v| erf_d(v)),
+                        MathFn::Sin => map_fix::<$f64>(x, |v| sin_d(v), TRIG_LIMIT, f64::sin),
+                        MathFn::Cos => map_fix::<$f64>(x, |v| cos_d(v), TRIG_LIMIT, f64::cos),
+                        MathFn::Tan => map_fix::<$f64>(x, |v| tan_d(v), TRIG_LIMIT, f64::tan),
+                    }
+                }
+            }
+
+            /// # Safety
+            /// The CPU must have the features enabled here.
+            #[target_feature(enable = $feat)]
+            pub(super) unsafe fn apply_f32(f: MathFn, x: &mut [f32]) {
+                // SAFETY: as for `apply_f64`.
+                unsafe {
+                    match f {
+                        MathFn::Exp => map::<$f32>(x, |v| exp_s(v)),
+                        MathFn::Log => map::<$f32>(x, |v| log_s(v)),
+                        MathFn::Tanh => map::<$f32>(x, |v| tanh_s(v)),
+                        _ => via_f64(x, |b| apply_f64(f, b)),
+                    }
+                }
+            }
+
+            /// # Safety
+            /// The CPU must have the features enabled here; `a` and `b` have one length.
+            #[target_feature(enable = $feat)]
+            pub(super) unsafe fn pow_f32(a: &mut [f32], b: &[f32]) {
+                // SAFETY: as for `apply_f64`.
+                unsafe { super::drive::pow_f32::<$f64>(a, b) }
+            }
+        }
     };
-    for v in x {
-        *v = g(*v);
-    }
 }
 
-/// `a[i] = a[i] ** b[i]` (IEEE `pow`), in f32. `a` and `b` have one length.
-pub fn pow_f32(a: &mut [f32], b: &[f32]) {
-    for (x, &y) in a.iter_mut().zip(b) {
-        *x = x.powf(y);
-    }
-}
-
-/// `a[i] = a[i] ** b[i]` (IEEE `pow`), in f64.
-pub fn pow_f64(a: &mut [f64], b: &[f64]) {
-    for (x, &y) in a.iter_mut().zip(b) {
-        *x = x.powf(y);
-    }
-}
+#[cfg(target_arch = "x86_64")]
+isa_entry!(avx2, "avx2,fma", F32x8, F64x4);
+#[cfg(target_arch = "x86_64")]
+isa_entry!(avx512, "avx512f", F32x16, F64x8);

@@ -1,0 +1,332 @@
+//! The algorithms, each written once over `Vf` and instantiated per ISA.
+//! f64: exp, log, tanh, sin, cos, tan, erf; f32: exp, log, tanh natively
+//! (8 or 16 lanes), the rest through the f64 kernels (see `vmath.rs`).
+//!
+//! Reductions and polynomials: exp and log follow fdlibm (Cody-Waite split
+//! of ln 2, `log(1+f) = 2 atanh(f/(2+f))` with fdlibm's Lg1..Lg7), the f32
+//! ones Cephes (`expf`, `logf`, `tanhf`); sin/cos/tan reduce by pi/2 in four
+//! FMA steps (fdlibm's 33-bit pieces of pi/2, exact for |n| < 2^20) and use
+//! fdlibm's kernel polynomials; tanh(|x| < 0.625) is Cephes' rational
+//! function; erf is `x P(x^2)` below 1 and `1 - erfc` from four polynomial
+//! pieces above, fitted for this file with mpmath:
+//! `mpmath.chebyfit(lambda t: mpmath.erfc(t + mid), [a - mid, b - mid], 19)`
+//! at 50 digits on [1,2), [2,3), [3,4), [4,6) (erfc(6) < 2^-55).
+
+// The constants are written as fdlibm, Cephes and the fit printed them, so
+// that they can be checked against their sources digit for digit.
+#![allow(clippy::excessive_precision, clippy::approx_constant)]
+
+use super::coef::{ERF_SMALL, ERFC_PIECES};
+use super::simd::Vf;
+
+/// Horner's rule over coefficients given highest degree first.
+#[inline(always)]
+fn horner<V: Vf>(x: V, c: &[f64]) -> V {
+    let mut acc = V::splat(c[0]);
+    for &k in &c[1..] {
+        acc = acc.fma(x, V::splat(k));
+    }
+    acc
+}
+
+/// `2^n` for integral `n` in [-1100, 1100] (f64) or [-160, 160] (f32),
+/// as two factors so that subnormal and overflowing results round once.
+#[inline(always)]
+fn scale<V: Vf>(p: V, n: V) -> V {
+    let n1 = (n * V::splat(0.5)).floor();
+    p * V::pow2i(n1) * V::pow2i(n - n1)
+}
+
+// ---------------------------------------------------------------- f64
+
+const LN2_HI: f64 = 6.931_471_803_691_238_164_90e-01;
+const LN2_LO: f64 = 1.908_214_929_270_587_700_02e-10;
+const LOG2E: f64 = std::f64::consts::LOG2_E;
+
+#[inline(always)]
+pub(super) fn exp_d<V: Vf<S = f64>>(x: V) -> V {
+    // beyond these, exp is 0 or inf; clamping keeps 2^n in the two factors' range
+    let xc = x.max(V::splat(-746.0)).min(V::splat(710.0));
+    let n = (xc * V::splat(LOG2E)).round();
+    let r = (-n).fma(V::splat(LN2_HI), xc);
+    let r = (-n).fma(V::splat(LN2_LO), r);
+    // Taylor to degree 13: |r| <= 0.347, the remainder is below 2^-58
+    const C: [f64; 14] = [
+        1.0 / 6227020800.0,
+        1.0 / 479001600.0,
+        1.0 / 39916800.0,
+        1.0 / 3628800.0,
+        1.0 / 362880.0,
+        1.0 / 40320.0,
+        1.0 / 5040.0,
+        1.0 / 720.0,
+        1.0 / 120.0,
+        1.0 / 24.0,
+        1.0 / 6.0,
+        0.5,
+        1.0,
+        1.0,
+    ];
+    let p = horner(r, &C);
+    V::select(x.is_nan(), x, scale(p, n))
+}
+
+#[inline(always)]
+pub(super) fn log_d<V: Vf<S = f64>>(x: V) -> V {
+    const LG: [f64; 7] = [
+        1.479_819_860_511_658_591e-01,
+        1.531_383_769_920_937_332e-01,
+        1.818_357_216_161_805_012e-01,
+        2.222_219_843_214_978_396e-01,
+        2.857_142_874_366_239_149e-01,
+        3.999_999_999_940_941_908e-01,
+        6.666_666_666_666_735_130e-01,
+    ];
+    // subnormals: scale into the normal range first
+    let tiny = x.lt(V::splat(f64::MIN_POSITIVE));
+    let xs = V::select(tiny, x * V::splat(18014398509481984.0), x); // 2^54
+    let (m, e) = xs.frexp1();
+    let e = e - V::select(tiny, V::splat(54.0), V::splat(0.0));
+    let big = m.gt(V::splat(std::f64::consts::SQRT_2));
+    let m = V::select(big, m * V::splat(0.5), m);
+    let k = e + V::select(big, V::splat(1.0), V::splat(0.0));
+    let f = m - V::splat(1.0);
+    let s = f / (V::splat(2.0) + f);
+    let z = s * s;
+    let r = z * horner(z, &LG);
+    let hfsq = V::splat(0.5) * f * f;
+    let lo = s.fma(hfsq + r, k * V::splat(LN2_LO));
+    let y = k.fma(V::splat(LN2_HI), -((hfsq - lo) - f));
+    log_specials(x, y)
+}
+
+/// log(0) = -inf, log(<0) = NaN, log(inf) = inf, NaN stays NaN.
+#[inline(always)]
+fn log_specials<V: Vf>(x: V, y: V) -> V {
+    let zero = V::splat(0.0);
+    let y = V::select(x.lt(zero), V::splat(f64::NAN), y);
+    let y = V::select(x.eq(zero), V::splat(f64::NEG_INFINITY), y);
+    let y = V::select(x.eq(V::splat(f64::INFINITY)), x, y);
+    V::select(x.is_nan(), x, y)
+}
+
+#[inline(always)]
+pub(super) fn tanh_d<V: Vf<S = f64>>(x: V) -> V {
+    const P: [f64; 3] = [
+        -9.643_991_794_250_522_386_28e-1,
+        -9.928_772_310_019_185_865_64e1,
+        -1.614_687_684_417_084_479_52e3,
+    ];
+    const Q: [f64; 4] = [
+        1.0,
+        1.128_116_784_916_329_314_02e2,
+        2.235_488_390_601_004_485_83e3,
+        4.844_063_053_251_254_860_48e3,
+    ];
+    let ax = x.abs();
+    let z = x * x;
+    let small = x + x * z * (horner(z, &P) / horner(z, &Q));
+    let t = exp_d(V::splat(2.0) * ax.min(V::splat(22.0)));
+    let big = (V::splat(1.0) - V::splat(2.0) / (t + V::splat(1.0))).copysign(x);
+    let y = V::select(ax.lt(V::splat(0.625)), small, big);
+    // NaN stays NaN, and tanh(-0) = -0 (the polynomial's sum gives +0)
+    V::select(V::mask_or(x.is_nan(), x.eq(V::splat(0.0))), x, y)
+}
+
+// pi/2 in 33-bit pieces (fdlibm's pio2_1, pio2_2, pio2_3) and the rest.
+const PIO2_1: f64 = 1.570_796_326_734_125_614_17e+00;
+const PIO2_2: f64 = 6.077_100_506_303_965_976_60e-11;
+const PIO2_3: f64 = 2.022_266_248_711_166_455_80e-21;
+const PIO2_3T: f64 = 8.478_427_660_368_899_569_97e-32;
+/// Beyond this |x| the sin/cos/tan lanes are recomputed by the scalar libm
+/// (where n*PIO2_k would stop being exact).
+pub(super) const TRIG_LIMIT: f64 = 524288.0;
+
+/// `(r, q)` with x = n pi/2 + r, |r| <= pi/4, q = n mod 4 (as a float).
+#[inline(always)]
+fn reduce_pio2<V: Vf<S = f64>>(x: V) -> (V, V) {
+    let n = (x * V::splat(std::f64::consts::FRAC_2_PI)).round();
+    let nn = -n;
+    let r = nn.fma(V::splat(PIO2_1), x);
+    let r = nn.fma(V::splat(PIO2_2), r);
+    let r = nn.fma(V::splat(PIO2_3), r);
+    let r = nn.fma(V::splat(PIO2_3T), r);
+    let q = n - V::splat(4.0) * (n * V::splat(0.25)).floor();
+    (r, q)
+}
+
+#[inline(always)]
+fn sin_kernel<V: Vf<S = f64>>(r: V) -> V {
+    const S: [f64; 6] = [
+        1.589_690_995_211_550_102_21e-10,
+        -2.505_076_025_340_686_341_95e-08,
+        2.755_731_370_707_006_767_89e-06,
+        -1.984_126_982_985_794_931_34e-04,
+        8.333_333_333_322_489_461_24e-03,
+        -1.666_666_666_666_663_243_48e-01,
+    ];
+    let z = r * r;
+    (r * z).fma(horner(z, &S), r)
+}
+
+#[inline(always)]
+fn cos_kernel<V: Vf<S = f64>>(r: V) -> V {
+    const C: [f64; 6] = [
+        -1.135_964_755_778_819_482_65e-11,
+        2.087_572_321_298_174_827_90e-09,
+        -2.755_731_435_139_066_330_35e-07,
+        2.480_158_728_947_672_941_78e-05,
+        -1.388_888_888_887_410_957_49e-03,
+        4.166_666_666_666_660_190_37e-02,
+    ];
+    let z = r * r;
+    let hz = V::splat(0.5) * z;
+    let w = V::splat(1.0) - hz;
+    // the rounding error of 1 - hz, recovered, keeps cos near 1 exact
+    w + (((V::splat(1.0) - w) - hz) + (z * z) * horner(z, &C))
+}
+
+#[inline(always)]
+fn odd_and_high<V: Vf<S = f64>>(q: V) -> (V::M, V::M) {
+    let odd = (q - V::splat(2.0) * (q * V::splat(0.5)).floor()).eq(V::splat(1.0));
+    (odd, q.ge(V::splat(2.0)))
+}
+
+#[inline(always)]
+pub(super) fn sin_d<V: Vf<S = f64>>(x: V) -> V {
+    let (r, q) = reduce_pio2(x);
+    let (odd, high) = odd_and_high(q);
+    let y = V::select(odd, cos_kernel(r), sin_kernel(r));
+    let y = V::select(high, -y, y);
+    // sin(-0) = -0 (the reduction gives +0)
+    V::select(x.eq(V::splat(0.0)), x, y)
+}
+
+#[inline(always)]
+pub(super) fn cos_d<V: Vf<S = f64>>(x: V) -> V {
+    let (r, q) = reduce_pio2(x);
+    let (odd, _) = odd_and_high(q);
+    let y = V::select(odd, sin_kernel(r), cos_kernel(r));
+    // negative in quadrants 1 and 2
+    let neg = V::mask_and(q.gt(V::splat(0.5)), q.lt(V::splat(2.5)));
+    V::select(neg, -y, y)
+}
+
+#[inline(always)]
+pub(super) fn tan_d<V: Vf<S = f64>>(x: V) -> V {
+    let (r, q) = reduce_pio2(x);
+    let (odd, _) = odd_and_high(q);
+    let s = sin_kernel(r);
+    let c = cos_kernel(r);
+    let y = V::select(odd, -c / s, s / c);
+    V::select(x.eq(V::splat(0.0)), x, y)
+}
+
+#[inline(always)]
+pub(super) fn erf_d<V: Vf<S = f64>>(x: V) -> V {
+    let ax = x.abs();
+    let small = x * horner(x * x, &ERF_SMALL);
+    let is_big = ax.ge(V::splat(1.0));
+    if !V::any(is_big) {
+        return small;
+    }
+    let a = ax.min(V::splat(6.0));
+    let m2 = a.ge(V::splat(2.0));
+    let m3 = a.ge(V::splat(3.0));
+    let m4 = a.ge(V::splat(4.0));
+    let pick = |k: [f64; 4]| {
+        let v = V::select(m2, V::splat(k[1]), V::splat(k[0]));
+        let v = V::select(m3, V::splat(k[2]), v);
+        V::select(m4, V::splat(k[3]), v)
+    };
+    let t = a - pick([1.5, 2.5, 3.5, 5.0]);
+    let mut erfc = pick([
+        ERFC_PIECES[0][0],
+        ERFC_PIECES[1][0],
+        ERFC_PIECES[2][0],
+        ERFC_PIECES[3][0],
+    ]);
+    // the i-th coefficient of all four pieces at once
+    #[allow(clippy::needless_range_loop)]
+    for i in 1..ERFC_PIECES[0].len() {
+        let c = pick([
+            ERFC_PIECES[0][i],
+            ERFC_PIECES[1][i],
+            ERFC_PIECES[2][i],
+            ERFC_PIECES[3][i],
+        ]);
+        erfc = erfc.fma(t, c);
+    }
+    let big = (V::splat(1.0) - erfc).copysign(x);
+    let y = V::select(is_big, big, small);
+    V::select(x.is_nan(), x, y)
+}
+
+// ---------------------------------------------------------------- f32
+
+#[inline(always)]
+pub(super) fn exp_s<V: Vf<S = f32>>(x: V) -> V {
+    const P: [f64; 6] = [
+        1.987_569_150_0e-4,
+        1.398_199_950_7e-3,
+        8.333_451_907_3e-3,
+        4.166_579_589_4e-2,
+        1.666_666_545_9e-1,
+        5.000_000_120_1e-1,
+    ];
+    let xc = x.max(V::splat(-104.0)).min(V::splat(89.0));
+    let n = (xc * V::splat(LOG2E)).round();
+    // Cephes' split of ln 2: 0.693359375 is exact in 9 bits
+    let r = (-n).fma(V::splat(0.693_359_375), xc);
+    let r = (-n).fma(V::splat(-2.121_944_400_546_905_827_68e-4), r);
+    let p = (r * r).fma(horner(r, &P), r) + V::splat(1.0);
+    V::select(x.is_nan(), x, scale(p, n))
+}
+
+#[inline(always)]
+pub(super) fn log_s<V: Vf<S = f32>>(x: V) -> V {
+    const P: [f64; 9] = [
+        7.037_683_629_2e-2,
+        -1.151_461_031_0e-1,
+        1.167_699_874_0e-1,
+        -1.242_014_084_6e-1,
+        1.424_932_278_7e-1,
+        -1.666_805_766_5e-1,
+        2.000_071_476_5e-1,
+        -2.499_999_399_3e-1,
+        3.333_333_117_4e-1,
+    ];
+    let tiny = x.lt(V::splat(f32::MIN_POSITIVE as f64));
+    let xs = V::select(tiny, x * V::splat(33554432.0), x); // 2^25
+    let (m, e) = xs.frexp1();
+    let e = e - V::select(tiny, V::splat(25.0), V::splat(0.0));
+    let big = m.gt(V::splat(std::f64::consts::SQRT_2));
+    let m = V::select(big, m * V::splat(0.5), m);
+    let k = e + V::select(big, V::splat(1.0), V::splat(0.0));
+    let f = m - V::splat(1.0);
+    let z = f * f;
+    let y = (f * z) * horner(f, &P);
+    let y = k.fma(V::splat(-2.121_944_400e-4), y);
+    let y = V::splat(-0.5).fma(z, y);
+    let y = k.fma(V::splat(0.693_359_375), f + y);
+    log_specials(x, y)
+}
+
+#[inline(always)]
+pub(super) fn tanh_s<V: Vf<S = f32>>(x: V) -> V {
+    const P: [f64; 5] = [
+        -5.704_988_727_45e-3,
+        2.063_908_879_54e-2,
+        -5.373_971_555_31e-2,
+        1.333_144_220_36e-1,
+        -3.333_328_194_22e-1,
+    ];
+    let ax = x.abs();
+    let z = x * x;
+    let small = (x * z).fma(horner(z, &P), x);
+    let t = exp_s(V::splat(2.0) * ax.min(V::splat(10.0)));
+    let big = (V::splat(1.0) - V::splat(2.0) / (t + V::splat(1.0))).copysign(x);
+    let y = V::select(ax.lt(V::splat(0.625)), small, big);
+    // NaN stays NaN, and tanh(-0) = -0 (the polynomial's sum gives +0)
+    V::select(V::mask_or(x.is_nan(), x.eq(V::splat(0.0))), x, y)
+}
