@@ -724,3 +724,237 @@ fn segmented(kp: &KernelPlan, node: &Rc<Node>, by_id: &HashMap<u64, Rc<Node>>) -
     kernels::eval(&op, node.dtype, &node.shape, &args)
 }
 
+
+// ---- explain and profile ----
+
+impl Fused {
+    /// The kernels these nodes would run, as `explain` prints them.
+    pub fn explain(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>], device: &str) -> String {
+        let plan = self.plan(nodes, outputs);
+        let n = plan.kernels.len();
+        let mut out = format!("{n} kernel{} on {device}\n", if n == 1 { "" } else { "s" });
+        for (k, kp) in plan.kernels.iter().enumerate() {
+            out.push_str(&format!("[{k}] {}", explain_kernel(kp)));
+        }
+        out
+    }
+
+    /// Starts recording kernel times, and measures the copy bandwidth they are compared with.
+    pub fn start_profiling(&self) {
+        copy_ceiling();
+        self.profile.borrow_mut().get_or_insert_with(Vec::new);
+    }
+
+    /// Kernel times grouped by kernel, slowest first.
+    pub fn profile_report(&self) -> Option<String> {
+        let prof = self.profile.borrow();
+        let times = prof.as_ref()?;
+        let mut groups: Vec<(String, Vec<f64>, u64)> = Vec::new();
+        for t in times {
+            let key = format!("{} -> {}", t.strategy, t.label);
+            match groups.iter_mut().find(|g| g.0 == key) {
+                Some(g) => g.1.push(t.seconds),
+                None => groups.push((key, vec![t.seconds], t.bytes)),
+            }
+        }
+        let total = |g: &(String, Vec<f64>, u64)| g.1.iter().sum::<f64>();
+        groups.sort_by(|a, b| total(b).total_cmp(&total(a)));
+        let ceiling = copy_ceiling();
+        let mut out = format!(
+            "{:<42} {:>5} {:>10} {:>10} {:>7} {:>6}\n",
+            "kernel", "runs", "total ms", "median ms", "GB/s", "% copy"
+        );
+        let mut sum = 0.0;
+        for g in &groups {
+            let median = crate::trace::median(g.1.clone());
+            let gbs = if median > 0.0 { g.2 as f64 / median / 1e9 } else { 0.0 };
+            sum += total(g);
+            out.push_str(&format!(
+                "{:<42} {:>5} {:>10.3} {:>10.4} {:>7.1} {:>5.0}%\n",
+                g.0,
+                g.1.len(),
+                total(g) * 1e3,
+                median * 1e3,
+                gbs,
+                100.0 * gbs / ceiling.max(1e-9)
+            ));
+        }
+        out.push_str(&format!(
+            "total: {:.3} ms in {} kernel runs on {} threads\ncopy ceiling: {ceiling:.1} GB/s (parallel copy of 2^24 f32, best of 5)\n",
+            sum * 1e3,
+            times.len(),
+            rayon::current_num_threads()
+        ));
+        Some(out)
+    }
+}
+
+/// One planned kernel as the CPU runs it: the planner's description with the
+/// CPU's strategy in place of the GPU's, and no launch shape.
+fn explain_kernel(kp: &KernelPlan) -> String {
+    let text = kp.to_string();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    if let Some(first) = lines.first_mut() {
+        *first = format!(
+            "{} -> {} {}{:?}",
+            cpu_strategy(kp),
+            kp.out_label,
+            kp.out_dtype,
+            kp.out_shape
+        );
+    }
+    if let Some(last) = lines.last_mut()
+        && let Some(k) = last.find("; moves ")
+    {
+        *last = format!("  {}", &last[k + 2..]);
+    }
+    lines.join("\n") + "\n"
+}
+
+/// The bandwidth of a parallel copy of 64 MiB (measured once per process), in GB/s.
+pub fn copy_ceiling() -> f64 {
+    use std::sync::OnceLock;
+    static CEILING: OnceLock<f64> = OnceLock::new();
+    *CEILING.get_or_init(|| {
+        let n = 1usize << 24;
+        let src = vec![1.0f32; n];
+        let mut dst = vec![0.0f32; n];
+        let mut best = f64::INFINITY;
+        for _ in 0..5 {
+            let t = Instant::now();
+            dst.par_chunks_mut(1 << 16)
+                .zip(src.par_chunks(1 << 16))
+                .for_each(|(d, s)| d.copy_from_slice(s));
+            best = best.min(t.elapsed().as_secs_f64());
+        }
+        std::hint::black_box(&dst);
+        (2 * n * 4) as f64 / best / 1e9
+    })
+}
+
+// ---- slice assignment ----
+
+/// A pointer that may cross threads: each thread writes its own elements.
+#[derive(Clone, Copy)]
+struct SendPtr<T>(*mut T);
+// SAFETY: used only to write disjoint elements of one buffer from several threads.
+unsafe impl<T> Send for SendPtr<T> {}
+// SAFETY: as above.
+unsafe impl<T> Sync for SendPtr<T> {}
+
+/// True when no two indices of the view reach one element (strides, largest
+/// first, each step over everything the smaller ones reach): a sufficient test.
+fn injective(view: &View) -> bool {
+    let mut axes: Vec<(usize, usize)> = view
+        .shape
+        .iter()
+        .zip(&view.strides)
+        .filter(|(d, _)| **d > 1)
+        .map(|(&d, &s)| (d, s.unsigned_abs()))
+        .collect();
+    axes.sort_by_key(|a| a.1);
+    let mut reach = 0usize;
+    for (d, s) in axes {
+        if s <= reach {
+            return false;
+        }
+        reach += s * (d - 1);
+    }
+    true
+}
+
+/// Slice assignment from a source in another buffer, copied straight from
+/// its view into the destination's, in parallel over rows: no temporary.
+/// Returns false (nothing done) where the reference path must run: a source
+/// in the destination's own buffer, another dtype, or a destination view that
+/// reaches an element twice.
+pub fn write_direct(dst: &Buffer, dst_view: &View, src: &Buffer, src_view: &View) -> Result<bool, Diagnostic> {
+    let same = {
+        let (a, b) = (dst.storage(), src.storage());
+        std::ptr::eq(&*a, &*b)
+    };
+    if same || dst_view.shape != src_view.shape || !injective(dst_view) {
+        return Ok(false);
+    }
+    let n = dst_view.size();
+    if n == 0 {
+        return Ok(true);
+    }
+    let src_guard = src.storage();
+    let mut dst_guard = dst.storage_mut();
+    let (Storage::Host(s), Storage::Host(d)) = (&*src_guard, &mut *dst_guard) else {
+        return Err(super::host_error());
+    };
+    if s.dtype() != d.dtype() {
+        return Ok(false);
+    }
+    check_reach(s.len(), &src_view.shape, &src_view.strides, src_view.offset)?;
+    check_reach(d.len(), &dst_view.shape, &dst_view.strides, dst_view.offset)?;
+    let mut strides = vec![dst_view.strides.clone(), src_view.strides.clone()];
+    let groups = vec![0u8; dst_view.rank()];
+    let (shape, _) = crate::plan::view_ops::collapse(&dst_view.shape, &groups, &mut strides);
+    let (shape, ds, ss) = if shape.is_empty() {
+        (vec![1], vec![0], vec![0])
+    } else {
+        (shape, strides[0].clone(), strides[1].clone())
+    };
+    macro_rules! go {
+        ($d:expr, $s:expr) => {
+            copy_rows($d, dst_view.offset as isize, &ds, $s, src_view.offset as isize, &ss, &shape)
+        };
+    }
+    match (d, s) {
+        (HostData::Bool(d), HostData::Bool(s)) => go!(d, s),
+        (HostData::I32(d), HostData::I32(s)) => go!(d, s),
+        (HostData::I64(d), HostData::I64(s)) => go!(d, s),
+        (HostData::F32(d), HostData::F32(s)) => go!(d, s),
+        (HostData::F64(d), HostData::F64(s)) => go!(d, s),
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// Copies every element of a strided view of `src` to the same position of one of `dst`.
+fn copy_rows<T: Copy + Send + Sync>(
+    dst: &mut [T],
+    doff: isize,
+    ds: &[isize],
+    src: &[T],
+    soff: isize,
+    ss: &[isize],
+    shape: &[usize],
+) {
+    let rank = shape.len();
+    let inner = shape[rank - 1];
+    let rows: usize = shape[..rank - 1].iter().product();
+    let (dl, sl) = (ds[rank - 1], ss[rank - 1]);
+    let ptr = SendPtr(dst.as_mut_ptr());
+    let row = |r: usize| {
+        let (mut d, mut s) = (doff, soff);
+        let mut rest = r;
+        for ax in (0..rank - 1).rev() {
+            let i = (rest % shape[ax]) as isize;
+            rest /= shape[ax];
+            d += i * ds[ax];
+            s += i * ss[ax];
+        }
+        let p = ptr;
+        if dl == 1 && sl == 1 {
+            let from = &src[s as usize..s as usize + inner];
+            // SAFETY: check_reach proved the destination row in bounds, and the
+            // view is injective, so no other row writes these elements.
+            unsafe { std::ptr::copy_nonoverlapping(from.as_ptr(), p.0.offset(d), inner) };
+        } else {
+            for k in 0..inner as isize {
+                // SAFETY: as above, element by element.
+                unsafe { *p.0.offset(d + k * dl) = src[(s + k * sl) as usize] };
+            }
+        }
+    };
+    if rows * inner < PAR_THRESHOLD {
+        (0..rows).for_each(row);
+    } else {
+        let per = (PAR_THRESHOLD / inner.max(1)).max(1);
+        (0..rows).into_par_iter().with_min_len(per).for_each(row);
+    }
+}

@@ -7,6 +7,7 @@
 pub mod block;
 pub mod fused;
 pub mod kernels;
+pub mod pool;
 pub mod vmath;
 
 use crate::check::dtype::DType;
@@ -130,6 +131,9 @@ impl Backend for CpuBackend {
             .node
             .buffer()
             .ok_or_else(|| Diagnostic::spanless("E0499", "internal: source not realized"))?;
+        if self.mode == CpuMode::Fused && fused::write_direct(dst, dst_view, &src_buffer, &src.view)? {
+            return Ok(());
+        }
         // Copy the source first: it may view the very buffer being written.
         let values = match &*src_buffer.storage() {
             Storage::Host(data) => kernels::gather(data, &src.view),
@@ -146,6 +150,27 @@ impl Backend for CpuBackend {
 
     fn adopt(&self, data: HostData) -> Result<Buffer, Diagnostic> {
         Ok(Buffer::host(data))
+    }
+
+    fn explain(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> String {
+        match self.mode {
+            CpuMode::Fused => self.fused.explain(nodes, outputs, &self.describe()),
+            CpuMode::Reference => nodes
+                .iter()
+                .map(crate::graph::describe_node)
+                .collect::<Vec<_>>()
+                .join("\n"),
+        }
+    }
+
+    fn start_profiling(&self) {
+        if self.mode == CpuMode::Fused {
+            self.fused.start_profiling();
+        }
+    }
+
+    fn profile_report(&self) -> Option<String> {
+        self.fused.profile_report()
     }
 }
 
