@@ -184,14 +184,16 @@ fn profile_json_writes_one_object_per_realized_graph_and_a_summary() {
 }
 
 #[test]
-fn profile_on_the_cpu_prints_a_median_per_realized_graph() {
+fn profile_on_the_cpu_prints_a_median_per_kernel() {
     let script = Script::new("let a = realize(rand([8]))\nfor i in 0..3 { let c = a * 2.0 }\n");
     let out = arr(&["--backend", "cpu", "run", "--profile", script.path()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let err = text(&out.stderr);
     assert!(err.contains("median ms"), "{err}");
-    assert!(err.contains("total: "), "{err}");
-    assert!(err.contains("in 2 distinct graphs"), "{err}");
+    assert!(err.contains("% copy"), "{err}");
+    // rand once, then the loop's map three times
+    assert!(err.contains("in 4 kernel runs"), "{err}");
+    assert!(err.contains("copy ceiling: "), "{err}");
 }
 
 #[test]

@@ -1,8 +1,13 @@
-//! The CPU backend: executes each pending node in turn with the reference
-//! kernels in `kernels`, in parallel (rayon) for large arrays. Its results
-//! define what every other backend must compute.
+//! The CPU backend. By default it runs the planner's fused kernels
+//! (`fused`: one pass over memory per kernel, blocks over rayon); the
+//! reference executor evaluates each pending node in turn with the kernels in
+//! `kernels`, whose results define what every other backend must compute. The
+//! reference runs with `CpuBackend::reference()` or `ARR_CPU=reference`.
 
+pub mod block;
+pub mod fused;
 pub mod kernels;
+pub mod pool;
 pub mod vmath;
 
 use crate::check::dtype::DType;
@@ -12,12 +17,47 @@ use crate::graph::view::View;
 use crate::graph::{Array, Backend, Buffer, Node, NodeState, Storage};
 use std::rc::Rc;
 
-#[derive(Default)]
-pub struct CpuBackend;
+/// Which executor a `CpuBackend` runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CpuMode {
+    /// The planner's fused kernels.
+    Fused,
+    /// Node by node with the reference kernels.
+    Reference,
+}
+
+pub struct CpuBackend {
+    mode: CpuMode,
+    fused: fused::Fused,
+}
+
+impl Default for CpuBackend {
+    fn default() -> CpuBackend {
+        CpuBackend::new()
+    }
+}
 
 impl CpuBackend {
+    /// The fused executor, unless the environment asks for the reference (`ARR_CPU=reference`).
     pub fn new() -> CpuBackend {
-        CpuBackend
+        let reference = std::env::var("ARR_CPU").is_ok_and(|v| v == "reference" || v == "ref");
+        CpuBackend::with_mode(if reference { CpuMode::Reference } else { CpuMode::Fused })
+    }
+
+    /// The node-by-node reference executor.
+    pub fn reference() -> CpuBackend {
+        CpuBackend::with_mode(CpuMode::Reference)
+    }
+
+    pub fn with_mode(mode: CpuMode) -> CpuBackend {
+        CpuBackend {
+            mode,
+            fused: fused::Fused::default(),
+        }
+    }
+
+    pub fn mode(&self) -> CpuMode {
+        self.mode
     }
 }
 
@@ -28,40 +68,53 @@ fn host_error() -> Diagnostic {
     )
 }
 
+/// Evaluates one pending node whose inputs are ready with the reference kernels.
+fn eval_node_reference(node: &Node) -> Result<HostData, Diagnostic> {
+    let (op, inputs) = match &*node.state.borrow() {
+        NodeState::Pending { op, inputs } => (op.clone(), inputs.clone()),
+        NodeState::Ready(_) => return Err(Diagnostic::spanless("E0499", "internal: a node computed twice")),
+    };
+    let buffers: Vec<Buffer> = inputs
+        .iter()
+        .map(|a| {
+            a.node
+                .buffer()
+                .ok_or_else(|| Diagnostic::spanless("E0499", "internal: input not realized"))
+        })
+        .collect::<Result<_, _>>()?;
+    let guards: Vec<_> = buffers.iter().map(|b| b.storage()).collect();
+    let mut views = Vec::with_capacity(inputs.len());
+    for (guard, input) in guards.iter().zip(&inputs) {
+        match &**guard {
+            Storage::Host(data) => views.push((data, &input.view)),
+            Storage::Device(_) => return Err(host_error()),
+        }
+    }
+    kernels::eval(&op, node.dtype, &node.shape, &views).map_err(|d| match &node.span {
+        Some(span) => d.or_span(span),
+        None => d,
+    })
+}
+
 impl Backend for CpuBackend {
     fn describe(&self) -> String {
-        format!("cpu ({} threads)", rayon::current_num_threads())
+        match self.mode {
+            CpuMode::Fused => format!("cpu ({} threads)", rayon::current_num_threads()),
+            CpuMode::Reference => format!("cpu reference ({} threads)", rayon::current_num_threads()),
+        }
     }
 
-    fn execute(&self, nodes: &[Rc<Node>], _outputs: &[Rc<Node>]) -> Result<(), Diagnostic> {
+    fn execute(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Result<(), Diagnostic> {
+        if self.mode == CpuMode::Fused {
+            return self.fused.execute(nodes, outputs);
+        }
         for node in nodes {
-            let (op, inputs) = match &*node.state.borrow() {
-                NodeState::Pending { op, inputs } => (op.clone(), inputs.clone()),
-                NodeState::Ready(_) => continue,
-            };
+            if node.is_ready() {
+                continue;
+            }
             crate::interrupt::check()?;
             check_memory(node)?;
-            let buffers: Vec<Buffer> = inputs
-                .iter()
-                .map(|a| {
-                    a.node
-                        .buffer()
-                        .ok_or_else(|| Diagnostic::spanless("E0499", "internal: input not realized"))
-                })
-                .collect::<Result<_, _>>()?;
-            let guards: Vec<_> = buffers.iter().map(|b| b.storage()).collect();
-            let mut views = Vec::with_capacity(inputs.len());
-            for (guard, input) in guards.iter().zip(&inputs) {
-                match &**guard {
-                    Storage::Host(data) => views.push((data, &input.view)),
-                    Storage::Device(_) => return Err(host_error()),
-                }
-            }
-            let out = kernels::eval(&op, node.dtype, &node.shape, &views).map_err(|d| match &node.span {
-                Some(span) => d.or_span(span),
-                None => d,
-            })?;
-            drop(guards);
+            let out = eval_node_reference(node)?;
             *node.state.borrow_mut() = NodeState::Ready(Buffer::host(out));
         }
         Ok(())
@@ -79,6 +132,9 @@ impl Backend for CpuBackend {
             .node
             .buffer()
             .ok_or_else(|| Diagnostic::spanless("E0499", "internal: source not realized"))?;
+        if self.mode == CpuMode::Fused && fused::write_direct(dst, dst_view, &src_buffer, &src.view)? {
+            return Ok(());
+        }
         // Copy the source first: it may view the very buffer being written.
         let values = match &*src_buffer.storage() {
             Storage::Host(data) => kernels::gather(data, &src.view),
@@ -95,6 +151,27 @@ impl Backend for CpuBackend {
 
     fn adopt(&self, data: HostData) -> Result<Buffer, Diagnostic> {
         Ok(Buffer::host(data))
+    }
+
+    fn explain(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> String {
+        match self.mode {
+            CpuMode::Fused => self.fused.explain(nodes, outputs, &self.describe()),
+            CpuMode::Reference => nodes
+                .iter()
+                .map(crate::graph::describe_node)
+                .collect::<Vec<_>>()
+                .join("\n"),
+        }
+    }
+
+    fn start_profiling(&self) {
+        if self.mode == CpuMode::Fused {
+            self.fused.start_profiling();
+        }
+    }
+
+    fn profile_report(&self) -> Option<String> {
+        self.fused.profile_report()
     }
 }
 

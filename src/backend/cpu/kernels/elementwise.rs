@@ -17,12 +17,12 @@ fn undefined(op: impl std::fmt::Debug, dtype: DType) -> Diagnostic {
     ))
 }
 
-fn modulo_by_zero() -> Diagnostic {
+pub(crate) fn modulo_by_zero() -> Diagnostic {
     Diagnostic::spanless("E0400", "integer modulo by zero")
         .with_hint("mask the zero divisors first, e.g. `a % where(b == 0, 1, b)`, or cast to float to get NaN")
 }
 
-fn negative_power() -> Diagnostic {
+pub(crate) fn negative_power() -> Diagnostic {
     Diagnostic::spanless("E0401", "integers cannot be raised to negative integer powers")
         .with_hint("cast the base to float first, e.g. `(x as f64) ** n`")
 }

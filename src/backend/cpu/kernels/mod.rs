@@ -45,6 +45,7 @@ macro_rules! with_dtype {
 }
 
 mod elementwise;
+pub(crate) use elementwise::{modulo_by_zero, negative_power};
 mod reduce;
 mod structural;
 #[cfg(test)]

@@ -1,0 +1,811 @@
+//! One block of a fused kernel: the planner's SSA body evaluated over a run
+//! of up to `BLOCK` consecutive elements of the kernel's inner axis.
+//!
+//! Each operand's offset is computed once per block; a contiguous operand is
+//! then a borrowed slice, a stride-0 operand a scalar, and any other stride a
+//! gather into the step's register. Every instruction is one tight loop per
+//! (op, dtype, operand kind) over the block, monomorphised from the generic
+//! helpers below, so LLVM vectorises it; the last instruction of a map writes
+//! straight into the output. Transcendentals go through `vmath` a block at a
+//! time. The semantics of every op are the reference kernels' (`kernels`),
+//! through the same `Num`/`Float` trait methods, so results agree bitwise
+//! except where `vmath` documents an error bound.
+
+// Diagnostic is the project's one error type; whether to box it is a crate-wide decision.
+#![allow(clippy::result_large_err)]
+
+use super::kernels::{Elem, Float, Num, Val};
+use super::vmath::{self, MathFn};
+use crate::check::dtype::DType;
+use crate::diag::Diagnostic;
+use crate::graph::data::HostData;
+use crate::graph::op::{BinaryOp, Distribution, UnaryOp};
+use crate::graph::random;
+use crate::plan::{Inst, Step};
+use std::mem::MaybeUninit;
+
+/// Elements per block: registers of a few steps stay in L1/L2.
+pub const BLOCK: usize = 2048;
+
+/// Where a block reads one operand from.
+#[derive(Clone, Copy)]
+pub enum Input<'a> {
+    Data(Data<'a>),
+    /// Element at offset `o` is `start + o * step` (integer-exact when `exact`).
+    Arange {
+        start: f64,
+        step: f64,
+        exact: bool,
+    },
+    Random {
+        key: u64,
+        dist: Distribution,
+    },
+}
+
+/// A typed host buffer.
+#[derive(Clone, Copy)]
+pub enum Data<'a> {
+    B(&'a [bool]),
+    I32(&'a [i32]),
+    I64(&'a [i64]),
+    F32(&'a [f32]),
+    F64(&'a [f64]),
+}
+
+impl<'a> Data<'a> {
+    pub fn of(d: &'a HostData) -> Data<'a> {
+        match d {
+            HostData::Bool(v) => Data::B(v),
+            HostData::I32(v) => Data::I32(v),
+            HostData::I64(v) => Data::I64(v),
+            HostData::F32(v) => Data::F32(v),
+            HostData::F64(v) => Data::F64(v),
+        }
+    }
+}
+
+/// An operand bound to its source, with strides and offset in the kernel's iteration space.
+pub struct Bound<'a> {
+    pub input: Input<'a>,
+    pub dtype: DType,
+    pub strides: Vec<isize>,
+    pub offset: isize,
+}
+
+/// A step's value over a block: a run of values, or one value for all.
+#[derive(Clone, Copy)]
+pub enum Src<'a, T> {
+    Slice(&'a [T]),
+    Scalar(T),
+}
+
+#[derive(Clone, Copy)]
+pub enum Value<'a> {
+    B(Src<'a, bool>),
+    I32(Src<'a, i32>),
+    I64(Src<'a, i64>),
+    F32(Src<'a, f32>),
+    F64(Src<'a, f64>),
+}
+
+/// A per-thread register: one step's values over a block.
+pub enum Reg {
+    B(Vec<bool>),
+    I32(Vec<i32>),
+    I64(Vec<i64>),
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+}
+
+impl Reg {
+    pub fn new(dtype: DType, len: usize) -> Reg {
+        match dtype {
+            DType::Bool => Reg::B(vec![false; len]),
+            DType::I32 => Reg::I32(vec![0; len]),
+            DType::I64 => Reg::I64(vec![0; len]),
+            DType::F32 => Reg::F32(vec![0.0; len]),
+            DType::F64 => Reg::F64(vec![0.0; len]),
+        }
+    }
+
+    /// Registers for every step of `steps`.
+    pub fn for_steps(steps: &[Step]) -> Vec<Reg> {
+        steps.iter().map(|s| Reg::new(s.dtype, BLOCK)).collect()
+    }
+}
+
+/// A step's destination: a register or the kernel's output.
+pub enum Dst<'a> {
+    B(&'a mut [MaybeUninit<bool>]),
+    I32(&'a mut [MaybeUninit<i32>]),
+    I64(&'a mut [MaybeUninit<i64>]),
+    F32(&'a mut [MaybeUninit<f32>]),
+    F64(&'a mut [MaybeUninit<f64>]),
+}
+
+/// The uninitialised view of an initialised slice, to write into.
+#[inline(always)]
+fn as_uninit<T>(s: &mut [T]) -> &mut [MaybeUninit<T>] {
+    // SAFETY: MaybeUninit<T> has T's layout, and everything written through the
+    // result is an initialised T, so the slice stays initialised.
+    unsafe { &mut *(s as *mut [T] as *mut [MaybeUninit<T>]) }
+}
+
+/// The initialised view of a destination every element of which was written.
+#[inline(always)]
+unsafe fn assume_init<T>(s: &mut [MaybeUninit<T>]) -> &mut [T] {
+    // SAFETY: the caller wrote every element.
+    unsafe { &mut *(s as *mut [MaybeUninit<T>] as *mut [T]) }
+}
+
+impl Reg {
+    fn dst(&mut self, len: usize) -> Dst<'_> {
+        match self {
+            Reg::B(v) => Dst::B(as_uninit(&mut v[..len])),
+            Reg::I32(v) => Dst::I32(as_uninit(&mut v[..len])),
+            Reg::I64(v) => Dst::I64(as_uninit(&mut v[..len])),
+            Reg::F32(v) => Dst::F32(as_uninit(&mut v[..len])),
+            Reg::F64(v) => Dst::F64(as_uninit(&mut v[..len])),
+        }
+    }
+
+    fn value(&self, len: usize) -> Value<'_> {
+        match self {
+            Reg::B(v) => Value::B(Src::Slice(&v[..len])),
+            Reg::I32(v) => Value::I32(Src::Slice(&v[..len])),
+            Reg::I64(v) => Value::I64(Src::Slice(&v[..len])),
+            Reg::F32(v) => Value::F32(Src::Slice(&v[..len])),
+            Reg::F64(v) => Value::F64(Src::Slice(&v[..len])),
+        }
+    }
+}
+
+fn internal(message: impl std::fmt::Display) -> Diagnostic {
+    Diagnostic::spanless("E0499", format!("internal: {message}"))
+}
+
+// ---- loops: one per operand-kind combination, inlined into each op's caller ----
+
+#[inline(always)]
+fn map1<A: Copy, O: Copy>(a: Src<A>, out: &mut [MaybeUninit<O>], f: impl Fn(A) -> O) {
+    match a {
+        Src::Slice(x) => {
+            for (o, &x) in out.iter_mut().zip(x) {
+                o.write(f(x));
+            }
+        }
+        Src::Scalar(x) => {
+            let v = f(x);
+            for o in out {
+                o.write(v);
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn map2<A: Copy, B: Copy, O: Copy>(a: Src<A>, b: Src<B>, out: &mut [MaybeUninit<O>], f: impl Fn(A, B) -> O) {
+    match (a, b) {
+        (Src::Slice(x), Src::Slice(y)) => {
+            let n = out.len();
+            let (x, y) = (&x[..n], &y[..n]);
+            for i in 0..n {
+                out[i].write(f(x[i], y[i]));
+            }
+        }
+        (Src::Slice(x), Src::Scalar(y)) => {
+            for (o, &x) in out.iter_mut().zip(x) {
+                o.write(f(x, y));
+            }
+        }
+        (Src::Scalar(x), Src::Slice(y)) => {
+            for (o, &y) in out.iter_mut().zip(y) {
+                o.write(f(x, y));
+            }
+        }
+        (Src::Scalar(x), Src::Scalar(y)) => {
+            let v = f(x, y);
+            for o in out {
+                o.write(v);
+            }
+        }
+    }
+}
+
+/// `map2` for functions that can fail (integer modulo and power).
+#[inline(always)]
+fn try_map2<A: Copy, B: Copy, O: Copy>(
+    a: Src<A>,
+    b: Src<B>,
+    out: &mut [MaybeUninit<O>],
+    f: impl Fn(A, B) -> Option<O>,
+    err: fn() -> Diagnostic,
+) -> Result<(), Diagnostic> {
+    let n = out.len();
+    let at = |s: Src<A>, i: usize| match s {
+        Src::Slice(x) => x[i],
+        Src::Scalar(x) => x,
+    };
+    let bt = |s: Src<B>, i: usize| match s {
+        Src::Slice(x) => x[i],
+        Src::Scalar(x) => x,
+    };
+    for (i, o) in out.iter_mut().enumerate().take(n) {
+        o.write(f(at(a, i), bt(b, i)).ok_or_else(err)?);
+    }
+    Ok(())
+}
+
+#[inline(always)]
+fn select<T: Copy>(c: Src<bool>, a: Src<T>, b: Src<T>, out: &mut [MaybeUninit<T>]) {
+    let n = out.len();
+    match (c, a, b) {
+        (Src::Slice(c), Src::Slice(x), Src::Slice(y)) => {
+            let (c, x, y) = (&c[..n], &x[..n], &y[..n]);
+            for i in 0..n {
+                out[i].write(if c[i] { x[i] } else { y[i] });
+            }
+        }
+        (Src::Slice(c), Src::Slice(x), Src::Scalar(y)) => {
+            let (c, x) = (&c[..n], &x[..n]);
+            for i in 0..n {
+                out[i].write(if c[i] { x[i] } else { y });
+            }
+        }
+        (Src::Slice(c), Src::Scalar(x), Src::Slice(y)) => {
+            let (c, y) = (&c[..n], &y[..n]);
+            for i in 0..n {
+                out[i].write(if c[i] { x } else { y[i] });
+            }
+        }
+        (Src::Scalar(c), a, b) => copy(if c { a } else { b }, out),
+        (Src::Slice(c), Src::Scalar(x), Src::Scalar(y)) => {
+            for (o, &c) in out.iter_mut().zip(c) {
+                o.write(if c { x } else { y });
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn copy<T: Copy>(a: Src<T>, out: &mut [MaybeUninit<T>]) {
+    match a {
+        Src::Slice(x) => {
+            let n = out.len();
+            // SAFETY: MaybeUninit<T> has T's layout; writing initialised values.
+            let x: &[MaybeUninit<T>] = unsafe { &*(&x[..n] as *const [T] as *const [MaybeUninit<T>]) };
+            out.copy_from_slice(x);
+        }
+        Src::Scalar(x) => {
+            for o in out {
+                o.write(x);
+            }
+        }
+    }
+}
+
+/// Gathers `len` elements at `off, off + s, ...` (s not 0 or 1).
+#[inline(always)]
+fn gather<T: Copy>(data: &[T], off: isize, s: isize, out: &mut [T]) {
+    let mut p = off;
+    for o in out {
+        *o = data[p as usize];
+        p += s;
+    }
+}
+
+/// An operand's value over a block starting at buffer offset `off` with inner stride `s`.
+#[inline(always)]
+fn load<'a>(input: Input<'a>, dtype: DType, off: isize, s: isize, len: usize, reg: &'a mut Reg) -> Value<'a> {
+    macro_rules! data {
+        ($x:expr, $V:ident, $R:ident) => {{
+            let x = $x;
+            if s == 1 {
+                let o = off as usize;
+                Value::$V(Src::Slice(&x[o..o + len]))
+            } else if s == 0 || len == 1 {
+                Value::$V(Src::Scalar(x[off as usize]))
+            } else {
+                let Reg::$R(r) = reg else { unreachable!("registers follow step dtypes") };
+                gather(x, off, s, &mut r[..len]);
+                Value::$V(Src::Slice(&r[..len]))
+            }
+        }};
+    }
+    match input {
+        Input::Data(Data::B(x)) => data!(x, B, B),
+        Input::Data(Data::I32(x)) => data!(x, I32, I32),
+        Input::Data(Data::I64(x)) => data!(x, I64, I64),
+        Input::Data(Data::F32(x)) => data!(x, F32, F32),
+        Input::Data(Data::F64(x)) => data!(x, F64, F64),
+        Input::Arange { start, step, exact } => {
+            let at = |o: isize| {
+                if exact {
+                    Val::I((start as i64).wrapping_add((o as i64).wrapping_mul(step as i64)))
+                } else {
+                    Val::F(start + o as f64 * step)
+                }
+            };
+            generate(dtype, off, s, len, reg, at)
+        }
+        Input::Random { key, dist } => match (dtype, dist) {
+            (DType::F32, Distribution::Uniform) => {
+                generate(dtype, off, s, len, reg, |o| Val::F(random::uniform_f32(key, o as u64) as f64))
+            }
+            (DType::F64, Distribution::Uniform) => {
+                generate(dtype, off, s, len, reg, |o| Val::F(random::uniform_f64(key, o as u64)))
+            }
+            (DType::F32, Distribution::Normal) => generate(dtype, off, s, len, reg, |o| {
+                Val::F(random::normal_f64(key, o as u64) as f32 as f64)
+            }),
+            _ => generate(dtype, off, s, len, reg, |o| Val::F(random::normal_f64(key, o as u64))),
+        },
+    }
+}
+
+/// Values of a generator at offsets `off + k * s`, cast to `dtype` as the reference does.
+#[inline(always)]
+fn generate(dtype: DType, off: isize, s: isize, len: usize, reg: &mut Reg, at: impl Fn(isize) -> Val) -> Value<'_> {
+    macro_rules! fill {
+        ($T:ty, $V:ident, $R:ident) => {{
+            if s == 0 {
+                return Value::$V(Src::Scalar(<$T>::from_val(at(off))));
+            }
+            let Reg::$R(r) = reg else { unreachable!("registers follow step dtypes") };
+            for (k, o) in r[..len].iter_mut().enumerate() {
+                *o = <$T>::from_val(at(off + k as isize * s));
+            }
+            Value::$V(Src::Slice(&r[..len]))
+        }};
+    }
+    match dtype {
+        DType::Bool => fill!(bool, B, B),
+        DType::I32 => fill!(i32, I32, I32),
+        DType::I64 => fill!(i64, I64, I64),
+        DType::F32 => fill!(f32, F32, F32),
+        DType::F64 => fill!(f64, F64, F64),
+    }
+}
+
+fn math_fn(u: UnaryOp) -> Option<MathFn> {
+    Some(match u {
+        UnaryOp::Exp => MathFn::Exp,
+        UnaryOp::Log => MathFn::Log,
+        UnaryOp::Sin => MathFn::Sin,
+        UnaryOp::Cos => MathFn::Cos,
+        UnaryOp::Tan => MathFn::Tan,
+        UnaryOp::Tanh => MathFn::Tanh,
+        UnaryOp::Erf => MathFn::Erf,
+        _ => return None,
+    })
+}
+
+/// A unary op of the integer/float family (as `kernels::elementwise::num_unary`).
+#[inline(always)]
+fn num_unary<T: NumDst>(u: UnaryOp, a: Src<T>, dst: Dst) -> Result<(), Diagnostic> {
+    macro_rules! same {
+        ($f:expr) => {{
+            let out = T::dst_of(dst)?;
+            map1(a, out, $f)
+        }};
+    }
+    match u {
+        UnaryOp::Neg => same!(T::neg),
+        UnaryOp::Abs => same!(T::abs),
+        UnaryOp::Sign => same!(T::sign),
+        UnaryOp::Floor => same!(T::floor),
+        UnaryOp::Ceil => same!(T::ceil),
+        UnaryOp::Round => same!(T::round),
+        UnaryOp::IsNan => match dst {
+            Dst::B(out) => map1(a, out, T::is_nan),
+            _ => return Err(internal("isnan into a non-bool register")),
+        },
+        other => return Err(internal(format!("{other:?} is not defined on {}", T::DTYPE))),
+    }
+    Ok(())
+}
+
+#[inline(always)]
+fn float_unary<T: Float + FloatMath + DstOf>(u: UnaryOp, a: Src<T>, dst: Dst) -> Result<(), Diagnostic> {
+    if let Some(f) = math_fn(u) {
+        let out = T::dst_of(dst)?;
+        copy(a, out);
+        // SAFETY: `copy` wrote every element.
+        T::apply(f, unsafe { assume_init(out) });
+        return Ok(());
+    }
+    if u == UnaryOp::Sqrt {
+        map1(a, T::dst_of(dst)?, T::sqrt);
+        return Ok(());
+    }
+    num_unary(u, a, dst)
+}
+
+fn bool_unary(u: UnaryOp, a: Src<bool>, dst: Dst) -> Result<(), Diagnostic> {
+    let Dst::B(out) = dst else {
+        return Err(internal("bool op into a non-bool register"));
+    };
+    match u {
+        UnaryOp::Not => map1(a, out, |x: bool| !x),
+        UnaryOp::Abs | UnaryOp::Sign | UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Round => copy(a, out),
+        UnaryOp::IsNan => map1(a, out, |_| false),
+        other => return Err(internal(format!("{other:?} is not defined on bool"))),
+    }
+    Ok(())
+}
+
+/// The destination as `T`'s, or an internal error.
+trait DstOf: Sized {
+    fn dst_of(d: Dst<'_>) -> Result<&mut [MaybeUninit<Self>], Diagnostic>;
+}
+
+macro_rules! impl_dst_of {
+    ($t:ty, $V:ident) => {
+        impl DstOf for $t {
+            #[inline(always)]
+            fn dst_of(d: Dst<'_>) -> Result<&mut [MaybeUninit<$t>], Diagnostic> {
+                match d {
+                    Dst::$V(x) => Ok(x),
+                    _ => Err(internal(concat!("a step expected a ", stringify!($t), " register"))),
+                }
+            }
+        }
+    };
+}
+impl_dst_of!(bool, B);
+impl_dst_of!(i32, I32);
+impl_dst_of!(i64, I64);
+impl_dst_of!(f32, F32);
+impl_dst_of!(f64, F64);
+
+/// The vectorised math entry points of one float type.
+trait FloatMath: Sized {
+    fn apply(f: MathFn, x: &mut [Self]);
+    fn pow(a: &mut [Self], b: &[Self]);
+}
+
+impl FloatMath for f32 {
+    #[inline(always)]
+    fn apply(f: MathFn, x: &mut [f32]) {
+        vmath::apply_f32(f, x)
+    }
+    #[inline(always)]
+    fn pow(a: &mut [f32], b: &[f32]) {
+        vmath::pow_f32(a, b)
+    }
+}
+
+impl FloatMath for f64 {
+    #[inline(always)]
+    fn apply(f: MathFn, x: &mut [f64]) {
+        vmath::apply_f64(f, x)
+    }
+    #[inline(always)]
+    fn pow(a: &mut [f64], b: &[f64]) {
+        vmath::pow_f64(a, b)
+    }
+}
+
+// Num needs DstOf for the macros above; every Elem type has one.
+trait NumDst: Num + DstOf {}
+impl<T: Num + DstOf> NumDst for T {}
+
+#[inline(always)]
+fn compare<T: Elem>(op: BinaryOp, a: Src<T>, b: Src<T>, dst: &mut Dst) -> Option<Result<(), Diagnostic>> {
+    if !matches!(
+        op,
+        BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
+    ) {
+        return None;
+    }
+    let Dst::B(out) = dst else {
+        return Some(Err(internal("a comparison into a non-bool register")));
+    };
+    macro_rules! c {
+        ($f:expr) => {
+            map2(a, b, out, $f)
+        };
+    }
+    // one loop per comparison, so each is a straight-line vector loop
+    match op {
+        BinaryOp::Eq => c!(|x: T, y: T| x == y),
+        BinaryOp::Ne => c!(|x: T, y: T| x != y),
+        BinaryOp::Lt => c!(|x: T, y: T| x < y),
+        BinaryOp::Le => c!(|x: T, y: T| x <= y),
+        BinaryOp::Gt => c!(|x: T, y: T| x > y),
+        _ => c!(|x: T, y: T| x >= y),
+    }
+    Some(Ok(()))
+}
+
+#[inline(always)]
+fn num_binary<T: NumDst>(op: BinaryOp, a: Src<T>, b: Src<T>, mut dst: Dst) -> Result<(), Diagnostic> {
+    if let Some(r) = compare(op, a, b, &mut dst) {
+        return r;
+    }
+    let out = T::dst_of(dst)?;
+    match op {
+        BinaryOp::Add => map2(a, b, out, T::add),
+        BinaryOp::Sub => map2(a, b, out, T::sub),
+        BinaryOp::Mul => map2(a, b, out, T::mul),
+        BinaryOp::Min => map2(a, b, out, T::minimum),
+        BinaryOp::Max => map2(a, b, out, T::maximum),
+        BinaryOp::Rem => try_map2(a, b, out, T::rem, super::kernels::modulo_by_zero)?,
+        BinaryOp::Pow => try_map2(a, b, out, T::pow, super::kernels::negative_power)?,
+        other => return Err(internal(format!("{other:?} is not defined on {}", T::DTYPE))),
+    }
+    Ok(())
+}
+
+#[inline(always)]
+fn float_binary<T: Float + FloatMath + DstOf>(op: BinaryOp, a: Src<T>, b: Src<T>, dst: Dst) -> Result<(), Diagnostic> {
+    match op {
+        BinaryOp::Div => map2(a, b, T::dst_of(dst)?, T::div),
+        BinaryOp::Atan2 => map2(a, b, T::dst_of(dst)?, T::atan2),
+        BinaryOp::Rem => map2(a, b, T::dst_of(dst)?, |x: T, y| x.rem(y).unwrap_or(T::ZERO)),
+        BinaryOp::Pow => {
+            let out = T::dst_of(dst)?;
+            match b {
+                // x ** 2 is x * x exactly (pow is correctly rounded there): the common square
+                Src::Scalar(y) if y == T::ONE.add(T::ONE) => map1(a, out, |x: T| x.mul(x)),
+                Src::Scalar(y) => {
+                    copy(a, out);
+                    let ys = vec![y; out.len()];
+                    // SAFETY: `copy` wrote every element.
+                    <T as FloatMath>::pow(unsafe { assume_init(out) }, &ys);
+                }
+                Src::Slice(ys) => {
+                    copy(a, out);
+                    // SAFETY: `copy` wrote every element.
+                    <T as FloatMath>::pow(unsafe { assume_init(out) }, ys);
+                }
+            }
+        }
+        _ => return num_binary(op, a, b, dst),
+    }
+    Ok(())
+}
+
+fn bool_binary(op: BinaryOp, a: Src<bool>, b: Src<bool>, mut dst: Dst) -> Result<(), Diagnostic> {
+    if let Some(r) = compare(op, a, b, &mut dst) {
+        return r;
+    }
+    let out = bool::dst_of(dst)?;
+    match op {
+        // NumPy's bool arithmetic: + is or, * is and; min/max are and/or
+        BinaryOp::And | BinaryOp::Mul | BinaryOp::Min => map2(a, b, out, |x, y| x & y),
+        BinaryOp::Or | BinaryOp::Add | BinaryOp::Max => map2(a, b, out, |x, y| x | y),
+        other => return Err(internal(format!("{other:?} is not defined on bool"))),
+    }
+    Ok(())
+}
+
+#[inline(always)]
+fn cast_from<S: Elem>(a: Src<S>, dst: Dst) {
+    match dst {
+        Dst::B(o) => map1(a, o, |x| bool::from_val(x.to_val())),
+        Dst::I32(o) => map1(a, o, |x| i32::from_val(x.to_val())),
+        Dst::I64(o) => map1(a, o, |x| i64::from_val(x.to_val())),
+        Dst::F32(o) => map1(a, o, |x| f32::from_val(x.to_val())),
+        Dst::F64(o) => map1(a, o, |x| f64::from_val(x.to_val())),
+    }
+}
+
+/// Copies a value into a destination of its dtype.
+#[inline(always)]
+fn store(v: Value, dst: Dst) -> Result<(), Diagnostic> {
+    match (v, dst) {
+        (Value::B(a), Dst::B(o)) => copy(a, o),
+        (Value::I32(a), Dst::I32(o)) => copy(a, o),
+        (Value::I64(a), Dst::I64(o)) => copy(a, o),
+        (Value::F32(a), Dst::F32(o)) => copy(a, o),
+        (Value::F64(a), Dst::F64(o)) => copy(a, o),
+        _ => return Err(internal("a value stored into a register of another dtype")),
+    }
+    Ok(())
+}
+
+/// Computes one non-load instruction into `dst`.
+#[inline(always)]
+fn compute(inst: &Inst, vals: &[Value], dst: Dst) -> Result<(), Diagnostic> {
+    match *inst {
+        Inst::Cast(a) => {
+            match vals[a] {
+                Value::B(x) => cast_from(x, dst),
+                Value::I32(x) => cast_from(x, dst),
+                Value::I64(x) => cast_from(x, dst),
+                Value::F32(x) => cast_from(x, dst),
+                Value::F64(x) => cast_from(x, dst),
+            }
+            Ok(())
+        }
+        Inst::Unary(u, a) => match vals[a] {
+            Value::F32(x) => float_unary(u, x, dst),
+            Value::F64(x) => float_unary(u, x, dst),
+            Value::I32(x) => num_unary(u, x, dst),
+            Value::I64(x) => num_unary(u, x, dst),
+            Value::B(x) => bool_unary(u, x, dst),
+        },
+        Inst::Binary(op, a, b) => match (vals[a], vals[b]) {
+            (Value::F32(x), Value::F32(y)) => float_binary(op, x, y, dst),
+            (Value::F64(x), Value::F64(y)) => float_binary(op, x, y, dst),
+            (Value::I32(x), Value::I32(y)) => num_binary(op, x, y, dst),
+            (Value::I64(x), Value::I64(y)) => num_binary(op, x, y, dst),
+            (Value::B(x), Value::B(y)) => bool_binary(op, x, y, dst),
+            _ => Err(internal(format!("{op:?} of two dtypes"))),
+        },
+        Inst::Where(c, a, b) => {
+            let Value::B(c) = vals[c] else {
+                return Err(internal("where with a non-bool condition"));
+            };
+            match (vals[a], vals[b], dst) {
+                (Value::B(x), Value::B(y), Dst::B(o)) => select(c, x, y, o),
+                (Value::I32(x), Value::I32(y), Dst::I32(o)) => select(c, x, y, o),
+                (Value::I64(x), Value::I64(y), Dst::I64(o)) => select(c, x, y, o),
+                (Value::F32(x), Value::F32(y), Dst::F32(o)) => select(c, x, y, o),
+                (Value::F64(x), Value::F64(y), Dst::F64(o)) => select(c, x, y, o),
+                _ => return Err(internal("where of mixed dtypes")),
+            }
+            Ok(())
+        }
+        Inst::Load(_) | Inst::Acc => Err(internal("a load computed as an instruction")),
+    }
+}
+
+/// A fused body ready to run block by block.
+pub struct Program<'a> {
+    pub steps: &'a [Step],
+    pub inputs: Vec<Bound<'a>>,
+    /// The input that `Inst::Acc` reads (an epilogue's reduced values).
+    pub acc: Option<usize>,
+}
+
+/// Evaluates the program over one block. `offs[k]` is operand k's buffer
+/// offset of the block's first element and `inner[k]` its step between the
+/// block's elements. With `out`, the last step is written there and `None`
+/// returned; otherwise the last step's value is returned (for a reduction).
+#[inline(always)]
+fn eval_block_impl<'p: 'r, 'r>(
+    prog: &Program<'p>,
+    offs: &[isize],
+    inner: &[isize],
+    len: usize,
+    regs: &'r mut [Reg],
+    out: Option<Dst>,
+) -> Result<Option<Value<'r>>, Diagnostic> {
+    let steps = prog.steps;
+    const STACK: usize = 32;
+    let filler = Value::B(Src::Scalar(false));
+    let mut stack = [filler; STACK];
+    let mut heap;
+    let vals: &mut [Value<'r>] = if steps.len() <= STACK {
+        &mut stack[..]
+    } else {
+        heap = vec![filler; steps.len()];
+        &mut heap[..]
+    };
+    let mut rest: &'r mut [Reg] = regs;
+    let mut out = out;
+    for (i, step) in steps.iter().enumerate() {
+        let Some((reg, tail)) = std::mem::take(&mut rest).split_first_mut() else {
+            return Err(internal("fewer registers than steps"));
+        };
+        rest = tail;
+        let last = i + 1 == steps.len();
+        let k = match step.inst {
+            Inst::Load(k) => Some(k),
+            Inst::Acc => prog.acc,
+            _ => None,
+        };
+        if let Some(k) = k {
+            let b = prog
+                .inputs
+                .get(k)
+                .ok_or_else(|| internal("a load of a missing operand"))?;
+            let v = load(b.input, b.dtype, offs[k], inner[k], len, reg);
+            if last && let Some(dst) = out.take() {
+                store(v, dst)?;
+                return Ok(None);
+            }
+            vals[i] = v;
+            continue;
+        }
+        if last && let Some(dst) = out.take() {
+            compute(&step.inst, &vals[..i], dst)?;
+            return Ok(None);
+        }
+        compute(&step.inst, &vals[..i], reg.dst(len))?;
+        let reg: &'r Reg = reg;
+        vals[i] = reg.value(len);
+    }
+    Ok(steps.len().checked_sub(1).map(|i| vals[i]))
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn eval_block_avx2<'p: 'r, 'r>(
+    prog: &Program<'p>,
+    offs: &[isize],
+    inner: &[isize],
+    len: usize,
+    regs: &'r mut [Reg],
+    out: Option<Dst>,
+) -> Result<Option<Value<'r>>, Diagnostic> {
+    eval_block_impl(prog, offs, inner, len, regs, out)
+}
+
+fn eval_block_base<'p: 'r, 'r>(
+    prog: &Program<'p>,
+    offs: &[isize],
+    inner: &[isize],
+    len: usize,
+    regs: &'r mut [Reg],
+    out: Option<Dst>,
+) -> Result<Option<Value<'r>>, Diagnostic> {
+    eval_block_impl(prog, offs, inner, len, regs, out)
+}
+
+/// Whether this machine runs the AVX2+FMA build of the block loops.
+pub fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::sync::OnceLock;
+        static AVX2: OnceLock<bool> = OnceLock::new();
+        *AVX2.get_or_init(|| {
+            std::env::var_os("ARR_NO_AVX2").is_none()
+                && is_x86_feature_detected!("avx2")
+                && is_x86_feature_detected!("fma")
+        })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// `eval_block_impl` compiled for the best instruction set this machine has.
+pub fn eval_block<'p: 'r, 'r>(
+    prog: &Program<'p>,
+    offs: &[isize],
+    inner: &[isize],
+    len: usize,
+    regs: &'r mut [Reg],
+    out: Option<Dst>,
+) -> Result<Option<Value<'r>>, Diagnostic> {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        // SAFETY: the CPU supports AVX2 and FMA (checked at run time above).
+        return unsafe { eval_block_avx2(prog, offs, inner, len, regs, out) };
+    }
+    eval_block_base(prog, offs, inner, len, regs, out)
+}
+
+/// Element types a kernel can write: their destination and value variants.
+pub(crate) trait Lane: Elem {
+    fn dst(s: &mut [MaybeUninit<Self>]) -> Dst<'_>;
+    fn src(v: Value<'_>) -> Option<Src<'_, Self>>;
+}
+
+macro_rules! impl_lane {
+    ($t:ty, $V:ident) => {
+        impl Lane for $t {
+            #[inline(always)]
+            fn dst(s: &mut [MaybeUninit<$t>]) -> Dst<'_> {
+                Dst::$V(s)
+            }
+            #[inline(always)]
+            fn src(v: Value<'_>) -> Option<Src<'_, $t>> {
+                match v {
+                    Value::$V(s) => Some(s),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+impl_lane!(bool, B);
+impl_lane!(i32, I32);
+impl_lane!(i64, I64);
+impl_lane!(f32, F32);
+impl_lane!(f64, F64);

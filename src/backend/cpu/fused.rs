@@ -1,0 +1,960 @@
+//! The fused CPU executor: runs the planner's kernels (`plan::KernelPlan`)
+//! instead of one node at a time, so a chain of elementwise ops, its
+//! broadcasts and the reduction it feeds make one pass over memory with no
+//! temporaries.
+//!
+//! A map cuts its collapsed iteration space into blocks along the inner axis
+//! (`block::BLOCK`), chunks of blocks spread over rayon (one thread below
+//! `PAR_THRESHOLD` elements), each block evaluated by `block::eval_block`
+//! straight into the output, which is never zero-filled.
+//!
+//! A reduction evaluates the same block bodies and folds them into lane
+//! accumulators. Along a long reduced axis ("rows") each output's reduced
+//! range is cut into fixed chunks of `RED_CHUNK` elements whose partials are
+//! combined in chunk order; across a short or strided one ("cols") a block
+//! of outputs accumulates element by element over the reduced indices. Both
+//! decompositions depend only on the shape, never on the thread count, so a
+//! result is the same on every machine with the same build. Epilogues run as
+//! a map over the kept axes, reading the reduced values as an operand.
+//!
+//! Scans, matmul, concat, take, arg-reductions, empty reductions and
+//! segmented reductions keep the reference kernels (`kernels`): their
+//! producers' expressions are evaluated first into a temporary.
+
+// Diagnostic is the project's one error type; whether to box it is a crate-wide decision.
+#![allow(clippy::result_large_err)]
+
+use super::block::{self, BLOCK, Bound, Data, Input, Lane, Program, Reg, Src, Value};
+use super::kernels::{self, Num, PAR_THRESHOLD};
+use crate::check::dtype::DType;
+use crate::diag::Diagnostic;
+use crate::graph::data::HostData;
+use crate::graph::op::{Op, ReduceOp};
+use crate::graph::view::{View, contiguous_strides};
+use crate::graph::{Buffer, Node, NodeState, Storage};
+use crate::plan::cache::PlanCache;
+use crate::plan::{DeviceInfo, KernelPlan, Operand, Plan, Source, Strategy};
+use rayon::prelude::*;
+use std::cell::{Ref, RefCell};
+use std::collections::HashMap;
+use std::mem::MaybeUninit;
+use std::rc::Rc;
+use std::time::Instant;
+
+/// Reduced elements per partial of a long reduction (a fixed decomposition,
+/// so sums do not depend on the thread count).
+const RED_CHUNK: usize = 1 << 15;
+
+/// Lane accumulators per partial: enough independent chains to hide the add latency.
+const LANES: usize = 8;
+
+fn internal(message: impl std::fmt::Display) -> Diagnostic {
+    Diagnostic::spanless("E0499", format!("internal: {message}"))
+}
+
+/// The diagnostic of a computation stopped by the user (Ctrl-C).
+pub fn interrupted() -> Diagnostic {
+    Diagnostic::spanless("E0407", "interrupted").with_hint("the computation was stopped; variables keep their values")
+}
+
+fn check_interrupt() -> Result<(), Diagnostic> {
+    if crate::interrupt::requested() {
+        Err(interrupted())
+    } else {
+        Ok(())
+    }
+}
+
+/// One kernel's run, for `--profile`.
+#[derive(Clone, Debug)]
+pub struct KernelTime {
+    pub label: String,
+    pub strategy: String,
+    pub seconds: f64,
+    pub bytes: u64,
+}
+
+/// The fused executor's state: plans by graph structure, and the profile.
+#[derive(Default)]
+pub struct Fused {
+    plans: RefCell<PlanCache<()>>,
+    pub(super) profile: RefCell<Option<Vec<KernelTime>>>,
+}
+
+impl Fused {
+    pub fn plan(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Plan {
+        self.plans
+            .borrow_mut()
+            .get_or_plan(nodes, outputs, || crate::plan::plan(nodes, outputs, &DeviceInfo::reference()))
+            .plan
+    }
+
+    pub fn execute(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Result<(), Diagnostic> {
+        let plan = self.plan(nodes, outputs);
+        let mut by_id: HashMap<u64, Rc<Node>> = HashMap::new();
+        for n in nodes {
+            by_id.insert(n.id, n.clone());
+            if let NodeState::Pending { inputs, .. } = &*n.state.borrow() {
+                for a in inputs {
+                    by_id.insert(a.node.id, a.node.clone());
+                }
+            }
+        }
+        for kp in &plan.kernels {
+            let node = by_id
+                .get(&kp.output)
+                .cloned()
+                .ok_or_else(|| internal("a kernel's output is not in the graph"))?;
+            if node.is_ready() {
+                continue;
+            }
+            super::check_memory(&node)?;
+            let start = Instant::now();
+            let out = run_kernel(kp, &node, &by_id).map_err(|d| match &node.span {
+                Some(span) => d.or_span(span),
+                None => d,
+            })?;
+            if let Some(times) = self.profile.borrow_mut().as_mut() {
+                times.push(KernelTime {
+                    label: kp.out_label.clone(),
+                    strategy: cpu_strategy(kp).to_string(),
+                    seconds: start.elapsed().as_secs_f64(),
+                    bytes: kp.bytes_read + kp.bytes_written,
+                });
+            }
+            *node.state.borrow_mut() = NodeState::Ready(Buffer::host(out));
+        }
+        Ok(())
+    }
+}
+
+/// How the CPU runs a planned kernel, for `explain` and the profile.
+pub fn cpu_strategy(kp: &KernelPlan) -> &'static str {
+    match &kp.strategy {
+        Strategy::Map | Strategy::Broadcast | Strategy::Sliding { .. } => "map",
+        s if s.is_reduce() => match reduce_mode(kp) {
+            Some(ReduceMode::Rows) => "reduce-rows",
+            Some(ReduceMode::Cols) => "reduce-cols",
+            None => "reduce (reference)",
+        },
+        Strategy::Segmented { .. } => "segmented (reference)",
+        Strategy::MatMul => "matmul (reference)",
+        Strategy::Concat { .. } => "concat (reference)",
+        Strategy::Take { .. } => "take (reference)",
+        _ => "scan (reference)",
+    }
+}
+
+fn run_kernel(kp: &KernelPlan, node: &Rc<Node>, by_id: &HashMap<u64, Rc<Node>>) -> Result<HostData, Diagnostic> {
+    check_interrupt()?;
+    match &kp.strategy {
+        Strategy::Segmented { .. } => segmented(kp, node, by_id),
+        Strategy::Map | Strategy::Broadcast | Strategy::Sliding { .. } if kp.reduce.is_none() => {
+            let bufs = Buffers::of(&kp.operands, by_id)?;
+            let guards = bufs.guards();
+            let inputs = bind_with(&kp.operands, &kp.shape, &guards)?;
+            let prog = Program {
+                steps: &kp.body,
+                inputs,
+                acc: None,
+            };
+            run_map_alloc(&prog, &kp.shape, kp.out_dtype)
+        }
+        s if s.is_reduce() => reduce(kp, by_id),
+        // scans, matmul, concat, take: every input was materialised by the planner
+        _ => super::eval_node_reference(node),
+    }
+}
+
+/// The buffers a kernel's operands read, held borrowed while it runs.
+struct Buffers {
+    buffers: Vec<Option<Buffer>>,
+}
+
+impl Buffers {
+    fn of(operands: &[Operand], by_id: &HashMap<u64, Rc<Node>>) -> Result<Buffers, Diagnostic> {
+        let mut buffers = Vec::with_capacity(operands.len());
+        for o in operands {
+            if o.source != Source::Buffer {
+                buffers.push(None);
+                continue;
+            }
+            let b = by_id
+                .get(&o.node)
+                .and_then(|n| n.buffer())
+                .ok_or_else(|| internal(format!("operand {} is not realized", o.label)))?;
+            buffers.push(Some(b));
+        }
+        Ok(Buffers { buffers })
+    }
+
+    fn guards(&self) -> Vec<Option<Ref<'_, Storage>>> {
+        self.buffers.iter().map(|b| b.as_ref().map(|b| b.storage())).collect()
+    }
+}
+
+/// Binds operands (views in the iteration space `shape`) to the data their guards hold.
+fn bind_with<'a>(
+    operands: &[Operand],
+    shape: &[usize],
+    guards: &'a [Option<Ref<'_, Storage>>],
+) -> Result<Vec<Bound<'a>>, Diagnostic> {
+    let mut out = Vec::with_capacity(operands.len());
+    for (o, g) in operands.iter().zip(guards) {
+        let mut strides = o.view.strides.clone();
+        if strides.len() != shape.len() {
+            return Err(internal(format!("operand {} has rank {} in a rank-{} kernel", o.label, strides.len(), shape.len())));
+        }
+        if strides.is_empty() {
+            strides.push(0);
+        }
+        let input = match (&o.source, g) {
+            (Source::Buffer, Some(g)) => {
+                let Storage::Host(data) = &**g else {
+                    return Err(super::host_error());
+                };
+                if data.dtype() != o.dtype {
+                    return Err(internal(format!("operand {} is {} data read as {}", o.label, data.dtype(), o.dtype)));
+                }
+                check_reach(data.len(), shape, &strides, o.view.offset)?;
+                Input::Data(Data::of(data))
+            }
+            (Source::Arange { start, step }, _) => {
+                let integral = |x: f64| x.fract() == 0.0 && x.abs() < 9.0e18;
+                Input::Arange {
+                    start: *start,
+                    step: *step,
+                    exact: matches!(o.dtype, DType::I32 | DType::I64) && integral(*start) && integral(*step),
+                }
+            }
+            (Source::Random { key, dist }, _) => Input::Random { key: *key, dist: *dist },
+            (Source::Buffer, None) => return Err(internal("an operand without its buffer")),
+        };
+        out.push(Bound {
+            input,
+            dtype: o.dtype,
+            strides,
+            offset: o.view.offset as isize,
+        });
+    }
+    Ok(out)
+}
+
+/// Rejects an operand that would reach outside its buffer, so no block indexes out of bounds.
+fn check_reach(len: usize, shape: &[usize], strides: &[isize], offset: usize) -> Result<(), Diagnostic> {
+    if shape.contains(&0) {
+        return Ok(());
+    }
+    let (mut lo, mut hi) = (offset as i128, offset as i128);
+    for (&d, &s) in shape.iter().zip(strides) {
+        let reach = (d as i128 - 1) * s as i128;
+        if reach < 0 {
+            lo += reach;
+        } else {
+            hi += reach;
+        }
+    }
+    if lo < 0 || hi >= len as i128 {
+        return Err(internal(format!("an operand of shape {shape:?} reaches outside its buffer of {len}")));
+    }
+    Ok(())
+}
+
+/// A fresh vector of `n` elements of `T`, written by `f` and never zero-filled.
+fn fresh<T: Lane>(n: usize, f: impl FnOnce(&mut [MaybeUninit<T>]) -> Result<(), Diagnostic>) -> Result<Vec<T>, Diagnostic> {
+    let mut v: Vec<T> = Vec::with_capacity(n);
+    f(&mut v.spare_capacity_mut()[..n])?;
+    // SAFETY: `f` returned Ok, which every caller does only after writing all n elements.
+    unsafe { v.set_len(n) };
+    Ok(v)
+}
+
+/// Runs a map program over `shape` into a fresh contiguous array of `dtype`.
+fn run_map_alloc(prog: &Program, shape: &[usize], dtype: DType) -> Result<HostData, Diagnostic> {
+    let shape = if shape.is_empty() { &[1][..] } else { shape };
+    let n = shape.iter().product();
+    Ok(match dtype {
+        DType::Bool => HostData::Bool(fresh(n, |o| run_map(prog, shape, o))?),
+        DType::I32 => HostData::I32(fresh(n, |o| run_map(prog, shape, o))?),
+        DType::I64 => HostData::I64(fresh(n, |o| run_map(prog, shape, o))?),
+        DType::F32 => HostData::F32(fresh(n, |o| run_map(prog, shape, o))?),
+        DType::F64 => HostData::F64(fresh(n, |o| run_map(prog, shape, o))?),
+    })
+}
+
+/// Elements per parallel task of a map of `n`: a few tasks per thread.
+fn task_size(n: usize) -> usize {
+    let threads = rayon::current_num_threads().max(1);
+    (n / (threads * 4)).max(BLOCK * 8).next_multiple_of(BLOCK)
+}
+
+/// Offsets of the element at multi-index `idx` (row-major over `dims`, the
+/// axes `axes` of the iteration space), added to `offs`.
+#[inline]
+fn add_offsets(offs: &mut [isize], prog: &Program, axes: std::ops::Range<usize>, dims: &[usize], mut linear: usize) {
+    for ax in axes.rev() {
+        let d = dims[ax];
+        let i = linear % d;
+        linear /= d;
+        if i != 0 {
+            for (o, b) in offs.iter_mut().zip(&prog.inputs) {
+                *o += i as isize * b.strides[ax];
+            }
+        }
+    }
+}
+
+/// Writes every element of the map over `shape` (row-major) into `out`.
+fn run_map<T: Lane>(prog: &Program, shape: &[usize], out: &mut [MaybeUninit<T>]) -> Result<(), Diagnostic> {
+    let n = out.len();
+    if n == 0 {
+        return Ok(());
+    }
+    let rank = shape.len();
+    let inner = shape[rank - 1];
+    let inner_strides: Vec<isize> = prog.inputs.iter().map(|b| b.strides[rank - 1]).collect();
+    let task = |start: usize, part: &mut [MaybeUninit<T>], regs: &mut Vec<Reg>| -> Result<(), Diagnostic> {
+        check_interrupt()?;
+        let mut offs = vec![0isize; prog.inputs.len()];
+        let end = start + part.len();
+        let mut p = start;
+        while p < end {
+            let (row, col) = (p / inner, p % inner);
+            let len = BLOCK.min(inner - col).min(end - p);
+            for (o, b) in offs.iter_mut().zip(&prog.inputs) {
+                *o = b.offset + col as isize * b.strides[rank - 1];
+            }
+            add_offsets(&mut offs, prog, 0..rank - 1, shape, row);
+            let dst = T::dst(&mut part[p - start..p - start + len]);
+            block::eval_block(prog, &offs, &inner_strides, len, regs, Some(dst))?;
+            p += len;
+        }
+        Ok(())
+    };
+    if n < PAR_THRESHOLD {
+        let mut regs = Reg::for_steps(prog.steps);
+        return task(0, out, &mut regs);
+    }
+    let size = task_size(n);
+    out.par_chunks_mut(size)
+        .enumerate()
+        .try_for_each_init(|| Reg::for_steps(prog.steps), |regs, (c, part)| task(c * size, part, regs))
+}
+
+// ---- reductions ----
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum ReduceMode {
+    /// Blocks along the (long) last reduced axis, fixed chunks of each output's range.
+    Rows,
+    /// Blocks of outputs along the last kept axis, accumulated over every reduced index.
+    Cols,
+}
+
+/// How a reduction runs fused, or `None` for the reference kernels.
+fn reduce_mode(kp: &KernelPlan) -> Option<ReduceMode> {
+    let rop = kp.reduce?;
+    let rank = kp.shape.len();
+    let kept = kp.kept.min(rank);
+    let outs: usize = kp.shape[..kept].iter().product();
+    let red: usize = kp.shape[kept..].iter().product();
+    if matches!(rop, ReduceOp::ArgMin | ReduceOp::ArgMax) || outs == 0 || red == 0 || kept == rank {
+        return None;
+    }
+    if kept == 0 {
+        return Some(ReduceMode::Rows);
+    }
+    let moves = |ax: usize| {
+        kp.operands
+            .iter()
+            .all(|o| o.source != Source::Buffer || matches!(o.view.strides[ax], 0 | 1))
+    };
+    let long = kp.shape[rank - 1] >= 64;
+    if long && (moves(rank - 1) || !moves(kept - 1)) {
+        Some(ReduceMode::Rows)
+    } else {
+        Some(ReduceMode::Cols)
+    }
+}
+
+/// The dtype a reduction of `body` values produces.
+fn reduced_dtype(op: ReduceOp, body: DType) -> DType {
+    match op {
+        ReduceOp::Any | ReduceOp::All => DType::Bool,
+        ReduceOp::ArgMin | ReduceOp::ArgMax => DType::I64,
+        _ => body,
+    }
+}
+
+fn reduce(kp: &KernelPlan, by_id: &HashMap<u64, Rc<Node>>) -> Result<HostData, Diagnostic> {
+    let rop = kp.reduce.ok_or_else(|| internal("a reduction without its op"))?;
+    let body_dtype = kp.body.last().map(|s| s.dtype).ok_or_else(|| internal("an empty reduction body"))?;
+    let rank = kp.shape.len();
+    let kept = kp.kept.min(rank);
+    let kept_shape = &kp.shape[..kept];
+    let bufs = Buffers::of(&kp.operands, by_id)?;
+    let guards = bufs.guards();
+    let inputs = bind_with(&kp.operands, &kp.shape, &guards)?;
+    let prog = Program {
+        steps: &kp.body,
+        inputs,
+        acc: None,
+    };
+    let rdtype = reduced_dtype(rop, body_dtype);
+    let values = match reduce_mode(kp) {
+        Some(mode) => fused_reduce(&prog, &kp.shape, kept, rop, body_dtype, mode)?,
+        None => {
+            // the reference reduction of the body's values, materialised
+            let values = run_map_alloc(&prog, &kp.shape, body_dtype)?;
+            let mut shape = kp.shape.clone();
+            if kept == rank {
+                shape.push(1);
+            }
+            let axes: Vec<usize> = (kept..shape.len()).collect();
+            kernels::eval(
+                &Op::Reduce { op: rop, axes },
+                rdtype,
+                kept_shape,
+                &[(&values, &View::contiguous(&shape))],
+            )?
+        }
+    };
+    if kp.epilogue.is_empty() {
+        return Ok(values);
+    }
+    // the epilogue: a map over the kept axes reading the reduced values as its last operand
+    let ebufs = Buffers::of(&kp.epi_operands, by_id)?;
+    let eguards = ebufs.guards();
+    let mut inputs = bind_with(&kp.epi_operands, kept_shape, &eguards)?;
+    let mut strides = contiguous_strides(kept_shape);
+    if strides.is_empty() {
+        strides.push(0);
+    }
+    inputs.push(Bound {
+        input: Input::Data(Data::of(&values)),
+        dtype: rdtype,
+        strides,
+        offset: 0,
+    });
+    let prog = Program {
+        steps: &kp.epilogue,
+        acc: Some(inputs.len() - 1),
+        inputs,
+    };
+    run_map_alloc(&prog, kept_shape, kp.out_dtype)
+}
+
+/// Dispatches a fused reduction on (op, dtype) to `fold_reduce` with its accumulator.
+fn fused_reduce(
+    prog: &Program,
+    shape: &[usize],
+    kept: usize,
+    rop: ReduceOp,
+    dtype: DType,
+    mode: ReduceMode,
+) -> Result<HostData, Diagnostic> {
+    macro_rules! go {
+        ($T:ty, $id:expr, $map:expr, $comb:expr, $fin:expr, $wrap:ident) => {
+            HostData::$wrap(fold_reduce::<$T, _, _>(prog, shape, kept, mode, $id, $map, $comb, $fin)?)
+        };
+    }
+    macro_rules! num {
+        ($T:ty, $V:ident) => {{
+            type A = <$T as Num>::Acc;
+            match rop {
+                ReduceOp::Sum => go!($T, <A as Num>::ZERO, |x: $T| x.to_acc(), |a: A, b: A| a.add(b), <$T>::from_acc, $V),
+                ReduceOp::Prod => go!($T, <A as Num>::ONE, |x: $T| x.to_acc(), |a: A, b: A| a.mul(b), <$T>::from_acc, $V),
+                ReduceOp::Min => go!($T, top::<$T>(), |x: $T| x, |a: $T, b: $T| Num::minimum(a, b), |a| a, $V),
+                ReduceOp::Max => go!($T, bottom::<$T>(), |x: $T| x, |a: $T, b: $T| Num::maximum(a, b), |a| a, $V),
+                ReduceOp::Any => go!($T, false, |x: $T| x != <$T as Num>::ZERO, |a: bool, b: bool| a | b, |a| a, Bool),
+                ReduceOp::All => go!($T, true, |x: $T| x != <$T as Num>::ZERO, |a: bool, b: bool| a & b, |a| a, Bool),
+                ReduceOp::ArgMin | ReduceOp::ArgMax => return Err(internal("arg-reductions run on the reference kernels")),
+            }
+        }};
+    }
+    Ok(match dtype {
+        DType::F32 => num!(f32, F32),
+        DType::F64 => num!(f64, F64),
+        DType::I32 => num!(i32, I32),
+        DType::I64 => num!(i64, I64),
+        DType::Bool => match rop {
+            // bool arithmetic is logic: sum/max are `any`, prod/min are `all`
+            ReduceOp::Any | ReduceOp::Sum | ReduceOp::Max => go!(bool, false, |x: bool| x, |a: bool, b: bool| a | b, |a| a, Bool),
+            ReduceOp::All | ReduceOp::Prod | ReduceOp::Min => go!(bool, true, |x: bool| x, |a: bool, b: bool| a & b, |a| a, Bool),
+            ReduceOp::ArgMin | ReduceOp::ArgMax => return Err(internal("arg-reductions run on the reference kernels")),
+        },
+    })
+}
+
+/// The identity of a NaN-propagating minimum: +inf, or the integer maximum.
+fn top<T: Num>() -> T {
+    T::from_val(kernels::Val::F(f64::INFINITY))
+}
+
+fn bottom<T: Num>() -> T {
+    T::from_val(kernels::Val::F(f64::NEG_INFINITY))
+}
+
+#[inline(always)]
+fn fold_lanes_impl<T: Copy, A: Copy>(x: Src<T>, len: usize, lanes: &mut [A; LANES], map: impl Fn(T) -> A, comb: impl Fn(A, A) -> A) {
+    match x {
+        Src::Slice(xs) => {
+            let xs = &xs[..len];
+            let mut chunks = xs.chunks_exact(LANES);
+            for c in &mut chunks {
+                for j in 0..LANES {
+                    lanes[j] = comb(lanes[j], map(c[j]));
+                }
+            }
+            for (j, &v) in chunks.remainder().iter().enumerate() {
+                lanes[j] = comb(lanes[j], map(v));
+            }
+        }
+        Src::Scalar(v) => {
+            let m = map(v);
+            for k in 0..len {
+                lanes[k % LANES] = comb(lanes[k % LANES], m);
+            }
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn fold_lanes_avx2<T: Copy, A: Copy>(
+    x: Src<T>,
+    len: usize,
+    lanes: &mut [A; LANES],
+    map: impl Fn(T) -> A,
+    comb: impl Fn(A, A) -> A,
+) {
+    fold_lanes_impl(x, len, lanes, map, comb)
+}
+
+/// Folds a block's values into lane accumulators (lane k takes elements k, k + LANES, ...).
+#[inline(always)]
+fn fold_lanes<T: Copy, A: Copy>(x: Src<T>, len: usize, lanes: &mut [A; LANES], map: impl Fn(T) -> A, comb: impl Fn(A, A) -> A) {
+    #[cfg(target_arch = "x86_64")]
+    if block::has_avx2() {
+        // SAFETY: the CPU supports AVX2 and FMA (checked at run time).
+        return unsafe { fold_lanes_avx2(x, len, lanes, map, comb) };
+    }
+    fold_lanes_impl(x, len, lanes, map, comb)
+}
+
+#[inline(always)]
+fn fold_elems_impl<T: Copy, A: Copy>(x: Src<T>, acc: &mut [A], map: impl Fn(T) -> A, comb: impl Fn(A, A) -> A) {
+    match x {
+        Src::Slice(xs) => {
+            for (a, &v) in acc.iter_mut().zip(xs) {
+                *a = comb(*a, map(v));
+            }
+        }
+        Src::Scalar(v) => {
+            let m = map(v);
+            for a in acc {
+                *a = comb(*a, m);
+            }
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn fold_elems_avx2<T: Copy, A: Copy>(x: Src<T>, acc: &mut [A], map: impl Fn(T) -> A, comb: impl Fn(A, A) -> A) {
+    fold_elems_impl(x, acc, map, comb)
+}
+
+/// `acc[j] = comb(acc[j], map(x[j]))`.
+#[inline(always)]
+fn fold_elems<T: Copy, A: Copy>(x: Src<T>, acc: &mut [A], map: impl Fn(T) -> A, comb: impl Fn(A, A) -> A) {
+    #[cfg(target_arch = "x86_64")]
+    if block::has_avx2() {
+        // SAFETY: the CPU supports AVX2 and FMA (checked at run time).
+        return unsafe { fold_elems_avx2(x, acc, map, comb) };
+    }
+    fold_elems_impl(x, acc, map, comb)
+}
+
+/// The reduction of the body's values over the trailing `shape[kept..]` axes, one output per kept element.
+#[allow(clippy::too_many_arguments)]
+fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
+    prog: &Program,
+    shape: &[usize],
+    kept: usize,
+    mode: ReduceMode,
+    id: A,
+    map: impl Fn(T) -> A + Copy + Sync,
+    comb: impl Fn(A, A) -> A + Copy + Sync,
+    fin: impl Fn(A) -> O + Copy + Sync,
+) -> Result<Vec<O>, Diagnostic> {
+    let rank = shape.len();
+    let outs: usize = shape[..kept].iter().product();
+    let red: usize = shape[kept..].iter().product();
+    fn value<T: Lane>(v: Option<Value<'_>>) -> Result<Src<'_, T>, Diagnostic> {
+        v.and_then(T::src).ok_or_else(|| internal("a reduction body of another dtype"))
+    }
+    match mode {
+        ReduceMode::Rows => {
+            let rin = shape[rank - 1];
+            let inner: Vec<isize> = prog.inputs.iter().map(|b| b.strides[rank - 1]).collect();
+            let nch = red.div_ceil(RED_CHUNK);
+            let items = outs * nch;
+            // the partial of output o's chunk c
+            let partial = |item: usize, regs: &mut Vec<Reg>, offs: &mut Vec<isize>| -> Result<A, Diagnostic> {
+                let (o, c) = (item / nch, item % nch);
+                let (lo, hi) = (c * RED_CHUNK, ((c + 1) * RED_CHUNK).min(red));
+                let mut lanes = [id; LANES];
+                let mut q = lo;
+                while q < hi {
+                    let (row, col) = (q / rin, q % rin);
+                    let len = BLOCK.min(rin - col).min(hi - q);
+                    for (off, b) in offs.iter_mut().zip(&prog.inputs) {
+                        *off = b.offset + col as isize * b.strides[rank - 1];
+                    }
+                    add_offsets(offs, prog, kept..rank - 1, shape, row);
+                    add_offsets(offs, prog, 0..kept, shape, o);
+                    let v = block::eval_block(prog, offs, &inner, len, regs, None)?;
+                    fold_lanes(value::<T>(v)?, len, &mut lanes, map, comb);
+                    q += len;
+                }
+                Ok(lanes.into_iter().fold(id, comb))
+            };
+            let work_per_item = red.min(RED_CHUNK).max(1);
+            let group = (RED_CHUNK * 2 / work_per_item).max(1);
+            let mut partials: Vec<A> = vec![id; items];
+            let run = |(g, part): (usize, &mut [A]), regs: &mut Vec<Reg>| -> Result<(), Diagnostic> {
+                check_interrupt()?;
+                let mut offs = vec![0isize; prog.inputs.len()];
+                for (k, p) in part.iter_mut().enumerate() {
+                    *p = partial(g * group + k, regs, &mut offs)?;
+                }
+                Ok(())
+            };
+            if outs * red < PAR_THRESHOLD {
+                let mut regs = Reg::for_steps(prog.steps);
+                for pair in partials.chunks_mut(group).enumerate() {
+                    run(pair, &mut regs)?;
+                }
+            } else {
+                partials
+                    .par_chunks_mut(group)
+                    .enumerate()
+                    .try_for_each_init(|| Reg::for_steps(prog.steps), |regs, pair| run(pair, regs))?;
+            }
+            Ok(partials.chunks(nch).map(|ps| fin(ps.iter().copied().fold(id, comb))).collect())
+        }
+        ReduceMode::Cols => {
+            let kin = shape[kept - 1];
+            let inner: Vec<isize> = prog.inputs.iter().map(|b| b.strides[kept - 1]).collect();
+            let task = |start: usize, part: &mut [MaybeUninit<O>], regs: &mut Vec<Reg>| -> Result<(), Diagnostic> {
+                check_interrupt()?;
+                let mut offs = vec![0isize; prog.inputs.len()];
+                let mut base = vec![0isize; prog.inputs.len()];
+                let mut acc = vec![id; BLOCK];
+                let end = start + part.len();
+                let mut p = start;
+                while p < end {
+                    let (row, col) = (p / kin, p % kin);
+                    let len = BLOCK.min(kin - col).min(end - p);
+                    for (off, b) in base.iter_mut().zip(&prog.inputs) {
+                        *off = b.offset + col as isize * b.strides[kept - 1];
+                    }
+                    add_offsets(&mut base, prog, 0..kept - 1, shape, row);
+                    let acc = &mut acc[..len];
+                    acc.fill(id);
+                    for r in 0..red {
+                        offs.copy_from_slice(&base);
+                        add_offsets(&mut offs, prog, kept..rank, shape, r);
+                        let v = block::eval_block(prog, &offs, &inner, len, regs, None)?;
+                        fold_elems(value::<T>(v)?, acc, map, comb);
+                    }
+                    for (o, &a) in part[p - start..p - start + len].iter_mut().zip(acc.iter()) {
+                        o.write(fin(a));
+                    }
+                    p += len;
+                }
+                Ok(())
+            };
+            fresh(outs, |out| {
+                if outs * red < PAR_THRESHOLD {
+                    let mut regs = Reg::for_steps(prog.steps);
+                    return task(0, out, &mut regs);
+                }
+                // enough outputs per task that the reduced loop amortises
+                let size = (PAR_THRESHOLD / red.max(1)).clamp(BLOCK.min(outs), outs.max(1));
+                let size = size.min(outs.div_ceil(rayon::current_num_threads().max(1))).max(1);
+                out.par_chunks_mut(size)
+                    .enumerate()
+                    .try_for_each_init(|| Reg::for_steps(prog.steps), |regs, (c, part)| task(c * size, part, regs))
+            })
+        }
+    }
+}
+
+/// A segmented reduction: the values' fused expression into a temporary, then the reference kernel.
+fn segmented(kp: &KernelPlan, node: &Rc<Node>, by_id: &HashMap<u64, Rc<Node>>) -> Result<HostData, Diagnostic> {
+    let (op, inputs) = match &*node.state.borrow() {
+        NodeState::Pending { op, inputs } => (op.clone(), inputs.clone()),
+        NodeState::Ready(_) => return Err(internal("a segmented reduction computed twice")),
+    };
+    let bufs = Buffers::of(&kp.operands, by_id)?;
+    let guards = bufs.guards();
+    let bound = bind_with(&kp.operands, &kp.shape, &guards)?;
+    let body_dtype = kp.body.last().map(|s| s.dtype).unwrap_or(node.dtype);
+    let prog = Program {
+        steps: &kp.body,
+        inputs: bound,
+        acc: None,
+    };
+    let values = run_map_alloc(&prog, &kp.shape, body_dtype)?;
+    let values_view = View::contiguous(&kp.shape);
+    let rest: Vec<Buffer> = inputs[1..]
+        .iter()
+        .map(|a| a.node.buffer().ok_or_else(|| internal("segment offsets not realized")))
+        .collect::<Result<_, _>>()?;
+    let guards: Vec<_> = rest.iter().map(|b| b.storage()).collect();
+    let mut args: Vec<(&HostData, &View)> = vec![(&values, &values_view)];
+    for (g, a) in guards.iter().zip(&inputs[1..]) {
+        match &**g {
+            Storage::Host(d) => args.push((d, &a.view)),
+            Storage::Device(_) => return Err(super::host_error()),
+        }
+    }
+    kernels::eval(&op, node.dtype, &node.shape, &args)
+}
+
+
+// ---- explain and profile ----
+
+impl Fused {
+    /// The kernels these nodes would run, as `explain` prints them.
+    pub fn explain(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>], device: &str) -> String {
+        let plan = self.plan(nodes, outputs);
+        let n = plan.kernels.len();
+        let mut out = format!("{n} kernel{} on {device}\n", if n == 1 { "" } else { "s" });
+        for (k, kp) in plan.kernels.iter().enumerate() {
+            out.push_str(&format!("[{k}] {}", explain_kernel(kp)));
+        }
+        out
+    }
+
+    /// Starts recording kernel times, and measures the copy bandwidth they are compared with.
+    pub fn start_profiling(&self) {
+        copy_ceiling();
+        self.profile.borrow_mut().get_or_insert_with(Vec::new);
+    }
+
+    /// Kernel times grouped by kernel, slowest first.
+    pub fn profile_report(&self) -> Option<String> {
+        let prof = self.profile.borrow();
+        let times = prof.as_ref()?;
+        let mut groups: Vec<(String, Vec<f64>, u64)> = Vec::new();
+        for t in times {
+            let key = format!("{} -> {}", t.strategy, t.label);
+            match groups.iter_mut().find(|g| g.0 == key) {
+                Some(g) => g.1.push(t.seconds),
+                None => groups.push((key, vec![t.seconds], t.bytes)),
+            }
+        }
+        let total = |g: &(String, Vec<f64>, u64)| g.1.iter().sum::<f64>();
+        groups.sort_by(|a, b| total(b).total_cmp(&total(a)));
+        let ceiling = copy_ceiling();
+        let mut out = format!(
+            "{:<42} {:>5} {:>10} {:>10} {:>7} {:>6}\n",
+            "kernel", "runs", "total ms", "median ms", "GB/s", "% copy"
+        );
+        let mut sum = 0.0;
+        for g in &groups {
+            let median = crate::trace::median(g.1.clone());
+            let gbs = if median > 0.0 { g.2 as f64 / median / 1e9 } else { 0.0 };
+            sum += total(g);
+            out.push_str(&format!(
+                "{:<42} {:>5} {:>10.3} {:>10.4} {:>7.1} {:>5.0}%\n",
+                g.0,
+                g.1.len(),
+                total(g) * 1e3,
+                median * 1e3,
+                gbs,
+                100.0 * gbs / ceiling.max(1e-9)
+            ));
+        }
+        out.push_str(&format!(
+            "total: {:.3} ms in {} kernel runs on {} threads\ncopy ceiling: {ceiling:.1} GB/s (parallel copy of 2^24 f32, best of 5)\n",
+            sum * 1e3,
+            times.len(),
+            rayon::current_num_threads()
+        ));
+        Some(out)
+    }
+}
+
+/// One planned kernel as the CPU runs it: the planner's description with the
+/// CPU's strategy in place of the GPU's, and no launch shape.
+fn explain_kernel(kp: &KernelPlan) -> String {
+    let text = kp.to_string();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    if let Some(first) = lines.first_mut() {
+        *first = format!(
+            "{} -> {} {}{:?}",
+            cpu_strategy(kp),
+            kp.out_label,
+            kp.out_dtype,
+            kp.out_shape
+        );
+    }
+    if let Some(last) = lines.last_mut()
+        && let Some(k) = last.find("; moves ")
+    {
+        *last = format!("  {}", &last[k + 2..]);
+    }
+    lines.join("\n") + "\n"
+}
+
+/// The bandwidth of a parallel copy of 64 MiB (measured once per process), in GB/s.
+pub fn copy_ceiling() -> f64 {
+    use std::sync::OnceLock;
+    static CEILING: OnceLock<f64> = OnceLock::new();
+    *CEILING.get_or_init(|| {
+        let n = 1usize << 24;
+        let src = vec![1.0f32; n];
+        let mut dst = vec![0.0f32; n];
+        let mut best = f64::INFINITY;
+        for _ in 0..5 {
+            let t = Instant::now();
+            dst.par_chunks_mut(1 << 16)
+                .zip(src.par_chunks(1 << 16))
+                .for_each(|(d, s)| d.copy_from_slice(s));
+            best = best.min(t.elapsed().as_secs_f64());
+        }
+        std::hint::black_box(&dst);
+        (2 * n * 4) as f64 / best / 1e9
+    })
+}
+
+// ---- slice assignment ----
+
+/// A pointer that may cross threads: each thread writes its own elements.
+#[derive(Clone, Copy)]
+struct SendPtr<T>(*mut T);
+// SAFETY: used only to write disjoint elements of one buffer from several threads.
+unsafe impl<T> Send for SendPtr<T> {}
+// SAFETY: as above.
+unsafe impl<T> Sync for SendPtr<T> {}
+
+/// True when no two indices of the view reach one element (strides, largest
+/// first, each step over everything the smaller ones reach): a sufficient test.
+fn injective(view: &View) -> bool {
+    let mut axes: Vec<(usize, usize)> = view
+        .shape
+        .iter()
+        .zip(&view.strides)
+        .filter(|(d, _)| **d > 1)
+        .map(|(&d, &s)| (d, s.unsigned_abs()))
+        .collect();
+    axes.sort_by_key(|a| a.1);
+    let mut reach = 0usize;
+    for (d, s) in axes {
+        if s <= reach {
+            return false;
+        }
+        reach += s * (d - 1);
+    }
+    true
+}
+
+/// Slice assignment from a source in another buffer, copied straight from
+/// its view into the destination's, in parallel over rows: no temporary.
+/// Returns false (nothing done) where the reference path must run: a source
+/// in the destination's own buffer, another dtype, or a destination view that
+/// reaches an element twice.
+pub fn write_direct(dst: &Buffer, dst_view: &View, src: &Buffer, src_view: &View) -> Result<bool, Diagnostic> {
+    let same = {
+        let (a, b) = (dst.storage(), src.storage());
+        std::ptr::eq(&*a, &*b)
+    };
+    if same || dst_view.shape != src_view.shape || !injective(dst_view) {
+        return Ok(false);
+    }
+    let n = dst_view.size();
+    if n == 0 {
+        return Ok(true);
+    }
+    let src_guard = src.storage();
+    let mut dst_guard = dst.storage_mut();
+    let (Storage::Host(s), Storage::Host(d)) = (&*src_guard, &mut *dst_guard) else {
+        return Err(super::host_error());
+    };
+    if s.dtype() != d.dtype() {
+        return Ok(false);
+    }
+    check_reach(s.len(), &src_view.shape, &src_view.strides, src_view.offset)?;
+    check_reach(d.len(), &dst_view.shape, &dst_view.strides, dst_view.offset)?;
+    let mut strides = vec![dst_view.strides.clone(), src_view.strides.clone()];
+    let groups = vec![0u8; dst_view.rank()];
+    let (shape, _) = crate::plan::view_ops::collapse(&dst_view.shape, &groups, &mut strides);
+    let (shape, ds, ss) = if shape.is_empty() {
+        (vec![1], vec![0], vec![0])
+    } else {
+        (shape, strides[0].clone(), strides[1].clone())
+    };
+    macro_rules! go {
+        ($d:expr, $s:expr) => {
+            copy_rows($d, dst_view.offset as isize, &ds, $s, src_view.offset as isize, &ss, &shape)
+        };
+    }
+    match (d, s) {
+        (HostData::Bool(d), HostData::Bool(s)) => go!(d, s),
+        (HostData::I32(d), HostData::I32(s)) => go!(d, s),
+        (HostData::I64(d), HostData::I64(s)) => go!(d, s),
+        (HostData::F32(d), HostData::F32(s)) => go!(d, s),
+        (HostData::F64(d), HostData::F64(s)) => go!(d, s),
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// Copies every element of a strided view of `src` to the same position of one of `dst`.
+fn copy_rows<T: Copy + Send + Sync>(
+    dst: &mut [T],
+    doff: isize,
+    ds: &[isize],
+    src: &[T],
+    soff: isize,
+    ss: &[isize],
+    shape: &[usize],
+) {
+    let rank = shape.len();
+    let inner = shape[rank - 1];
+    let rows: usize = shape[..rank - 1].iter().product();
+    let (dl, sl) = (ds[rank - 1], ss[rank - 1]);
+    let ptr = SendPtr(dst.as_mut_ptr());
+    let row = |r: usize| {
+        let (mut d, mut s) = (doff, soff);
+        let mut rest = r;
+        for ax in (0..rank - 1).rev() {
+            let i = (rest % shape[ax]) as isize;
+            rest /= shape[ax];
+            d += i * ds[ax];
+            s += i * ss[ax];
+        }
+        let p = ptr;
+        if dl == 1 && sl == 1 {
+            let from = &src[s as usize..s as usize + inner];
+            // SAFETY: check_reach proved the destination row in bounds, and the
+            // view is injective, so no other row writes these elements.
+            unsafe { std::ptr::copy_nonoverlapping(from.as_ptr(), p.0.offset(d), inner) };
+        } else {
+            for k in 0..inner as isize {
+                // SAFETY: as above, element by element.
+                unsafe { *p.0.offset(d + k * dl) = src[(s + k * sl) as usize] };
+            }
+        }
+    };
+    if rows * inner < PAR_THRESHOLD {
+        (0..rows).for_each(row);
+    } else {
+        let per = (PAR_THRESHOLD / inner.max(1)).max(1);
+        (0..rows).into_par_iter().with_min_len(per).for_each(row);
+    }
+}

@@ -1,0 +1,183 @@
+//! The fused CPU executor against the reference (node-by-node) executor: every
+//! program in `tests/cases`, `examples` and the error corpus `tests/errors`,
+//! plus targeted programs for each kernel shape (maps over strided and
+//! broadcast views, reductions of every op and layout with their epilogues,
+//! generators), run on both; what they print must agree.
+//!
+//! Tolerance: words, integers and booleans must be equal; floats must agree
+//! within a relative 1e-5 (absolute 1e-9 near zero), because a fused reduction
+//! adds in lanes and chunks where the reference adds in one sequence, and the
+//! vectorised transcendentals (`vmath`) may differ by a few ulps. Error
+//! diagnostics must render identically.
+
+mod common;
+use arr::backend::cpu::{CpuBackend, CpuMode};
+use common::Captured;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// What a program (a file, or source text) prints on one executor, followed by its rendered errors.
+fn run(mode: CpuMode, file: Option<&Path>, source: &str) -> String {
+    let out = Captured::default();
+    let mut text = {
+        let mut session = arr::Session::with_backend(Rc::new(CpuBackend::with_mode(mode)));
+        session.set_output(Box::new(out.clone()));
+        let result = match file {
+            Some(path) => session.run_file(path).map(|_| None),
+            None => session.eval(source),
+        };
+        match result {
+            Ok(value) => value.unwrap_or_default(),
+            Err(diags) => format!("\nERRORS:\n{}", session.render(&diags, false)),
+        }
+    };
+    text.insert_str(0, &out.text());
+    text
+}
+
+fn tokens(text: &str) -> Vec<&str> {
+    text.split(|c: char| c.is_whitespace() || matches!(c, '[' | ']' | '(' | ')' | ',' | ';' | ':' | '='))
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+/// A float token's value; integers and words are compared as text.
+fn float_token(t: &str) -> Option<f64> {
+    let body = t.trim_start_matches(['-', '+']);
+    let numeric = body.starts_with(|c: char| c.is_ascii_digit() || c == '.');
+    let is_float = body.contains(['.', 'e', 'E']);
+    match body {
+        "nan" => Some(f64::NAN),
+        "inf" => Some(if t.starts_with('-') { f64::NEG_INFINITY } else { f64::INFINITY }),
+        _ if numeric && is_float => t.parse().ok(),
+        _ => None,
+    }
+}
+
+fn close(a: f64, b: f64) -> bool {
+    if a.is_nan() || b.is_nan() {
+        return a.is_nan() && b.is_nan();
+    }
+    if a == b {
+        return true;
+    }
+    (a - b).abs() <= 1e-5 * a.abs().max(b.abs()) || (a - b).abs() <= 1e-9
+}
+
+/// Compares the two outputs token by token; the first difference, if any.
+fn differ(fused: &str, reference: &str) -> Option<String> {
+    let (f, r) = (tokens(fused), tokens(reference));
+    if f.len() != r.len() {
+        return Some(format!("{} tokens vs {}", f.len(), r.len()));
+    }
+    for (k, (a, b)) in f.iter().zip(&r).enumerate() {
+        let same = match (float_token(a), float_token(b)) {
+            (Some(x), Some(y)) => close(x, y),
+            _ => a == b,
+        };
+        if !same {
+            return Some(format!("token {k}: fused {a:?}, reference {b:?}"));
+        }
+    }
+    None
+}
+
+fn programs_in(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "arr"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn compare_dir(dir: &str) {
+    let files = programs_in(&root().join(dir));
+    assert!(!files.is_empty(), "no programs in {dir}");
+    let mut bad = Vec::new();
+    for path in files {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let fused = run(CpuMode::Fused, Some(&path), "");
+        let reference = run(CpuMode::Reference, Some(&path), "");
+        if let Some(why) = differ(&fused, &reference) {
+            bad.push(format!("{dir}/{name}: {why}\n--- fused\n{fused}\n--- reference\n{reference}"));
+        }
+    }
+    assert!(bad.is_empty(), "fused and reference CPU executors differ:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn cases_agree() {
+    compare_dir("tests/cases");
+}
+
+#[test]
+fn examples_agree() {
+    compare_dir("examples");
+}
+
+#[test]
+fn error_corpus_agrees() {
+    compare_dir("tests/errors");
+}
+
+/// Kernels of every shape the fused executor distinguishes, on sizes that
+/// cross its block (2048) and parallel (32768) thresholds.
+const TARGETED: &[(&str, &str)] = &[
+    (
+        "map and broadcasts",
+        "let a = rand([300, 517])\nlet b = rand([517])\nlet c = rand([300, 1])\n\
+         let d = (a + b) * c - exp(a) / (1 + tanh(b))\nprint(sum(d), d[7, 9], d[299, 516])\n\
+         let t = transpose(a) * 2\nprint(sum(t), t[500, 299])\n\
+         let s = a[::3, ::-2] + 1\nprint(sum(s), s[5, 5])",
+    ),
+    (
+        "reductions of every layout",
+        "let a = rand([123, 4567])\nprint(sum(a), sum(a, axis=0)[17], sum(a, axis=1)[99])\n\
+         print(max(a, axis=0)[3], min(a, axis=1)[5], prod(a[:4, :9] + 0.5, axis=1))\n\
+         let m = rand([17, 33, 65])\nlet r = sum(m, axis=1)\nprint(r[3, 7], sum(r), sum(m, axis=0)[4, 5], sum(m, axis=2)[16, 32])\n\
+         let tiny = rand([70000, 8])\nprint(sum(tiny, axis=1)[69999], mean(tiny))\n\
+         print(argmax(a, axis=1)[7], argmin(a, axis=0)[9])",
+    ),
+    (
+        "epilogues and integer/bool reductions",
+        "let a = rand([257, 1031])\nlet z = a - mean(a, axis=1, keepdims=true)\nprint(sum(z * z), z[3, 4])\n\
+         let s = sqrt(sum(a * a, axis=1)) + 1\nprint(s[5], sum(s))\n\
+         let i = arange(100000) % 7\nprint(sum(i), max(i), min(i - 3), sum(i == 3), any(i > 5), all(i >= 0))\n\
+         let k = reshape(arange(60000), [300, 200])\nprint(sum(k, axis=0)[199], sum(k, axis=1)[299], prod(k[:3, 1:4], axis=1))",
+    ),
+    (
+        "generators, casts, where",
+        "let x = arange(50000) as f32 * 0.001\nlet y = where(x > 20, sin(x), cos(x) * 2)\nprint(sum(y), y[49999], y[100])\n\
+         let r = randn([40000])\nprint(sum(r > 0), sum(abs(r)))\n\
+         let n = (arange(70000) as f64 / 3) as i32\nprint(sum(n), n[69999], sum(n % 5), sum(-n ** 2 % 11))",
+    ),
+];
+
+#[test]
+fn targeted_kernels_agree() {
+    let mut bad = Vec::new();
+    for (name, source) in TARGETED {
+        let fused = run(CpuMode::Fused, None, source);
+        let reference = run(CpuMode::Reference, None, source);
+        assert!(!reference.contains("ERRORS"), "{name} failed on the reference:\n{reference}");
+        if let Some(why) = differ(&fused, &reference) {
+            bad.push(format!("{name}: {why}\n--- fused\n{fused}\n--- reference\n{reference}"));
+        }
+    }
+    assert!(bad.is_empty(), "fused and reference CPU executors differ:\n{}", bad.join("\n"));
+}
+
+/// The comparison can fail: a perturbed value is caught.
+#[test]
+fn comparison_catches_a_difference() {
+    assert!(differ("x 1.0 [2, 3]", "x 1.0 [2, 3]").is_none());
+    assert!(differ("x 1.0001", "x 1.0").is_some());
+    assert!(differ("x 2", "x 3").is_some());
+    assert!(differ("x 1.0000000001", "x 1.0").is_none());
+}
