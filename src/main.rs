@@ -158,12 +158,12 @@ fn run(cli: &Cli, file: &Path, profile: bool, json: Option<&Path>, time: bool, c
 }
 
 fn check(file: &Path, color: bool) -> Result<bool, ()> {
-    let (_, source) = read_script(file)?;
+    let (name, source) = read_script(file)?;
     // Checking runs nothing, so no device is needed whatever --backend says.
     let mut session = Session::cpu();
-    let diags = session.check(&file.display().to_string(), &source);
+    let diags = session.check(&name, &source);
     if diags.is_empty() {
-        println!("{}: no errors", file.display());
+        println!("{name}: no errors");
         Ok(true)
     } else {
         eprint!("{}", session.render(&diags, color));

@@ -8,10 +8,15 @@ use arr::{Diagnostic, Session};
 use rustyline::completion::{Completer, Pair};
 use rustyline::error::ReadlineError;
 use rustyline::history::DefaultHistory;
-use rustyline::{CompletionType, Config, Context, Editor, Helper, Highlighter, Hinter, Validator};
+use rustyline::{
+    CompletionType, ConditionalEventHandler, Config, Context, Editor, Event, EventContext, EventHandler, Helper,
+    Highlighter, Hinter, KeyEvent, RepeatCount, Validator,
+};
 use std::io::{BufRead, IsTerminal, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The REPL commands, with the line `:help` shows for each.
 const COMMANDS: &[(&str, &str)] = &[
@@ -133,6 +138,11 @@ impl Repl {
         editor.set_helper(Some(ArrHelper {
             names: self.completion_names(),
         }));
+        let ctrl_c_on_empty = Arc::new(AtomicBool::new(false));
+        editor.bind_sequence(
+            KeyEvent::ctrl('C'),
+            EventHandler::Conditional(Box::new(NoteEmptyLine(ctrl_c_on_empty.clone()))),
+        );
         let history = history_path();
         if let Some(path) = &history {
             let _ = editor.load_history(path);
@@ -174,8 +184,9 @@ impl Repl {
                 }
                 // Ctrl-C abandons the current input, as in most shells; twice at an empty prompt leaves.
                 Err(ReadlineError::Interrupted) => {
-                    if !pending.is_empty() {
+                    if !pending.is_empty() || !ctrl_c_on_empty.load(Ordering::Relaxed) {
                         pending.clear();
+                        ctrl_c_once = false;
                     } else if ctrl_c_once {
                         break;
                     } else {
@@ -471,6 +482,17 @@ fn complete_word(line: &str, pos: usize, names: &[String]) -> (usize, Vec<String
         return (pos, Vec::new());
     }
     (start, names.iter().filter(|n| n.starts_with(word)).cloned().collect())
+}
+
+/// Ctrl-C's key binding: keeps the default (abandon the line) and notes
+/// whether the line was empty, which the line editor's error does not say.
+struct NoteEmptyLine(Arc<AtomicBool>);
+
+impl ConditionalEventHandler for NoteEmptyLine {
+    fn handle(&self, _: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<rustyline::Cmd> {
+        self.0.store(ctx.line().is_empty(), Ordering::Relaxed);
+        None
+    }
 }
 
 #[derive(Helper, Hinter, Highlighter, Validator)]

@@ -155,7 +155,16 @@ pos = len(transcript)
 os.write(fd, b"\x15\r")
 read_until(PROMPT, 30)
 
-# 5. Ctrl-C twice at an empty prompt leaves, having written the history.
+# 5. Ctrl-C on a line with text abandons that line only, however often.
+for typed in (b"let gone = 1", b"let gone = 2"):
+    os.write(fd, typed)
+    time.sleep(0.2)
+    os.write(fd, b"\x03")
+    read_until(PROMPT, 30)
+if value_of("x") != "42":
+    fail("the REPL did not survive Ctrl-C on lines with text")
+
+# 6. Ctrl-C twice at an empty prompt leaves, having written the history.
 os.write(fd, b"\x03")
 time.sleep(0.3)
 os.write(fd, b"\x03")
