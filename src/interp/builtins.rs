@@ -202,7 +202,7 @@ impl Interp {
                         &build::scalar(dt, 0.0, false),
                         dt,
                         span,
-                    ));
+                    )?);
                 }
                 let rows = build::arange(0.0, 1.0, n as usize, DType::I64, span);
                 let cols = build::arange(0.0, 1.0, m as usize, DType::I64, span);
