@@ -500,6 +500,7 @@ fn shape_dims(text: &str) -> Option<Vec<u64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use npyz::WriterBuilder;
     use std::path::PathBuf;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
