@@ -15,8 +15,8 @@
 use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// Mutants made from each seed program.
 const MUTANTS_PER_SEED: usize = 30;
@@ -677,8 +677,10 @@ struct Failure {
 /// a mutant that loops forever stops with a diagnostic.
 struct Watchdog {
     start: std::time::Instant,
-    /// Milliseconds since `start` at which to interrupt; 0 when idle.
-    deadline_ms: Arc<AtomicU64>,
+    /// Milliseconds since `start` at which to interrupt; 0 when idle. A mutex,
+    /// not an atomic, so that no request made for one program lands after
+    /// `disarm` (the watchdog checks and requests while holding it).
+    deadline_ms: Arc<Mutex<u64>>,
     stop: Arc<AtomicBool>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -686,14 +688,16 @@ struct Watchdog {
 impl Watchdog {
     fn new() -> Watchdog {
         let start = std::time::Instant::now();
-        let deadline_ms = Arc::new(AtomicU64::new(0));
+        let deadline_ms = Arc::new(Mutex::new(0));
         let stop = Arc::new(AtomicBool::new(false));
         let (d, s) = (deadline_ms.clone(), stop.clone());
         let thread = std::thread::spawn(move || {
             while !s.load(Ordering::Relaxed) {
-                let deadline = d.load(Ordering::Relaxed);
-                if deadline != 0 && start.elapsed().as_millis() as u64 >= deadline {
-                    arr::interrupt::request();
+                {
+                    let deadline = d.lock().unwrap_or_else(|e| e.into_inner());
+                    if *deadline != 0 && start.elapsed().as_millis() as u64 >= *deadline {
+                        arr::interrupt::request();
+                    }
                 }
                 std::thread::sleep(std::time::Duration::from_millis(2));
             }
@@ -707,13 +711,14 @@ impl Watchdog {
     }
 
     fn arm(&self, budget_ms: u64) {
+        let mut deadline = self.deadline_ms.lock().unwrap_or_else(|e| e.into_inner());
         arr::interrupt::clear();
-        let now = self.start.elapsed().as_millis() as u64;
-        self.deadline_ms.store(now + budget_ms, Ordering::Relaxed);
+        *deadline = self.start.elapsed().as_millis() as u64 + budget_ms;
     }
 
     fn disarm(&self) {
-        self.deadline_ms.store(0, Ordering::Relaxed);
+        let mut deadline = self.deadline_ms.lock().unwrap_or_else(|e| e.into_inner());
+        *deadline = 0;
         arr::interrupt::clear();
     }
 }
@@ -759,10 +764,11 @@ fn exercise_front(src: &str) -> Result<bool, (&'static str, String)> {
 
 /// Runs `src` on a fresh CPU session within `budget_ms`.
 fn exercise_run(src: &str, watchdog: &Watchdog, budget_ms: u64) -> Result<(), (&'static str, String)> {
-    watchdog.arm(budget_ms);
     let result = catch_unwind(AssertUnwindSafe(|| {
+        // The stdlib loads before the deadline starts.
         let mut session = arr::Session::cpu();
         session.set_output(Box::new(std::io::sink()));
+        watchdog.arm(budget_ms);
         session.eval(src)
     }));
     watchdog.disarm();
@@ -1016,7 +1022,7 @@ fn run_fuzz(plan: &Plan) -> Result<Counts, String> {
 }
 
 /// The interrupt flag is process-wide: tests that set it take turns.
-static INTERRUPT_FLAG: std::sync::Mutex<()> = std::sync::Mutex::new(());
+static INTERRUPT_FLAG: Mutex<()> = Mutex::new(());
 
 fn fuzz_on_big_stack(plan: Plan) {
     let _turn = INTERRUPT_FLAG.lock().unwrap_or_else(|e| e.into_inner());
@@ -1074,8 +1080,9 @@ fn a_deadline_stops_an_endless_loop_with_e0413() {
         "while true {}\n",
         "fn f(x) = f(x) + f(x)\nprint(f(1))\n",
     ] {
+        let mut session = arr::Session::cpu();
         watchdog.arm(50);
-        let result = arr::Session::cpu().eval(src);
+        let result = session.eval(src);
         watchdog.disarm();
         let diags = result.err().unwrap_or_default();
         let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();

@@ -1,5 +1,9 @@
-//! Element types and NumPy 2 promotion, including "weak" scalars: a literal
-//! (or arithmetic on literals only) adopts the dtype of the array it meets.
+//! Element types and NumPy 2 promotion, including "weak" values: a literal, a
+//! list of literals, or arithmetic on literals only adopts the dtype of the
+//! array it meets. One deliberate difference from NumPy 2, as in JAX and
+//! PyTorch: `bool`/`i32` with `f32` (or a float literal, or a real function of
+//! them) stays `f32`, Arr's default float, where NumPy gives `f64`
+//! (docs/language.md, "dtypes and promotion"; tests/numerics.rs checks every rule).
 
 use std::fmt;
 
@@ -78,8 +82,9 @@ impl DType {
         match self {
             DType::F64 => DType::F64,
             DType::F32 => DType::F32,
-            // NumPy maps int -> f64; Arr's default float is f32, so ints map there too
-            // except i64, whose range would otherwise be lost silently.
+            // NumPy maps int -> f64; Arr's default float is f32 (fast on GPUs), so
+            // bool and i32 map there, a documented difference; i64 maps to f64,
+            // whose 53-bit mantissa keeps far more of its range than f32's 24.
             DType::Bool | DType::I32 => DType::F32,
             DType::I64 => DType::F64,
         }
