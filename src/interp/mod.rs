@@ -565,17 +565,18 @@ impl Interp {
     /// costs). Returns false, having evaluated nothing, when that does not
     /// apply; the caller then takes the general path.
     fn update_in_place(&mut self, name: &str, op: BinOp, value: &Expr) -> R<bool> {
-        let literal = match &value.kind {
+        // The right side's value, dtype and weakness, read without a clone.
+        let (y, y_dtype, y_weak) = match &value.kind {
             ExprKind::Name(n) => match self.lookup(n) {
-                Some(Value::Array(b)) => b.clone(),
+                Some(Value::Array(b)) => match host_scalar(b) {
+                    Some(y) => (y, b.dtype(), b.weak),
+                    None => return Ok(false),
+                },
                 _ => return Ok(false),
             },
-            ExprKind::Int(v) => build::scalar_i64(*v, true),
-            ExprKind::Float(v) => build::scalar(DType::F64, *v, true),
+            ExprKind::Int(v) => (HostScalar::I64(*v), DType::I64, true),
+            ExprKind::Float(v) => (HostScalar::F64(*v), DType::F64, true),
             _ => return Ok(false),
-        };
-        let Some(y) = host_scalar(&literal) else {
-            return Ok(false);
         };
         let Some(Value::Array(a)) = self.slot(name) else {
             return Ok(false);
@@ -583,7 +584,7 @@ impl Interp {
         let Some(x) = host_scalar(a) else {
             return Ok(false);
         };
-        let (dtype, weak) = build::result_dtype(a, &literal);
+        let (dtype, weak) = crate::check::dtype::promote_weak(a.dtype(), a.weak, y_dtype, y_weak);
         if dtype != a.dtype() || weak != a.weak {
             return Ok(false);
         }
