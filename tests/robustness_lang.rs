@@ -251,7 +251,7 @@ fn long_sums_parse_and_add_up() {
     s.eval(&format!("let v = {}", vec!["ones([4])"; 3000].join(" + ")))
         .expect("array chain");
     assert_eq!(s.get("v").expect("v").to_f64_vec(), vec![3000.0; 4]);
-    s.eval(&format!("let w = {}", vec!["ones([4])"; 10].join(" * 2 + ")))
+    s.eval(&format!("let w = {}", ["ones([4])"; 10].join(" * 2 + ")))
         .expect("array chain");
     // `*` binds tighter: nine `ones([4]) * 2` terms and a last `ones([4])`, 9 * 2 + 1 = 19.
     assert_eq!(s.get("w").expect("w").to_f64_vec(), vec![19.0; 4]);

@@ -349,10 +349,10 @@ impl Interp {
     fn assign(&mut self, target: &Expr, op: Option<BinOp>, value: &Expr, span: &Span) -> R<()> {
         match &target.kind {
             ExprKind::Name(name) => {
-                if let Some(op) = op {
-                    if self.update_in_place(name, op, value)? {
-                        return Ok(());
-                    }
+                if let Some(op) = op
+                    && self.update_in_place(name, op, value)?
+                {
+                    return Ok(());
                 }
                 let current = match self.frames.last() {
                     Some(f) => f.get(name).cloned(),
@@ -551,10 +551,11 @@ impl Interp {
 
     /// Binds a loop counter, reusing its scalar when nothing else holds it.
     fn set_counter(&mut self, name: &str, i: i64) -> R<()> {
-        if let Some(Value::Array(a)) = self.slot(name) {
-            if a.weak && overwrite_scalar(a, HostScalar::I64(i)) {
-                return Ok(());
-            }
+        if let Some(Value::Array(a)) = self.slot(name)
+            && a.weak
+            && overwrite_scalar(a, HostScalar::I64(i))
+        {
+            return Ok(());
         }
         self.define(name, Value::Array(build::scalar_i64(i, true)))
     }
