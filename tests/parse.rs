@@ -753,8 +753,9 @@ fn e0007_too_deep() {
     let src = format!("x = {}1", "-".repeat(100_000));
     let (d, _) = one_error(&src);
     assert_eq!(d.code, "E0007");
+    // An operator chain is not nesting: 100000 terms parse (tests/robustness_lang.rs runs them).
     let src = format!("x = 1{}", " + 1".repeat(100_000));
-    assert_eq!(one_error(&src).0.code, "E0007");
+    assert!(parse_program(&src, 0).is_ok(), "a long chain parses");
     let src = format!("x = {}1{}", "[".repeat(10_000), "]".repeat(10_000));
     assert_eq!(one_error(&src).0.code, "E0007");
     let src = format!("{}{}", "{".repeat(10_000), "}".repeat(10_000));

@@ -251,7 +251,7 @@ fn long_sums_parse_and_add_up() {
     s.eval(&format!("let v = {}", vec!["ones([4])"; 3000].join(" + ")))
         .expect("array chain");
     assert_eq!(s.get("v").expect("v").to_f64_vec(), vec![3000.0; 4]);
-    s.eval(&format!("let w = {}", vec!["ones([4])"; 10].join(" * 2 + ")))
+    s.eval(&format!("let w = {}", ["ones([4])"; 10].join(" * 2 + ")))
         .expect("array chain");
     // `*` binds tighter: nine `ones([4]) * 2` terms and a last `ones([4])`, 9 * 2 + 1 = 19.
     assert_eq!(s.get("w").expect("w").to_f64_vec(), vec![19.0; 4]);
@@ -282,4 +282,31 @@ fn ten_thousand_top_level_names() {
     // 19998 + 0 + 10000
     assert_eq!(scalar(&mut s, "last"), 29_998.0);
     assert_eq!(scalar(&mut s, "x1234"), 2468.0);
+}
+
+// ---- issue 11: the scalar fast path keeps the language's meaning ----------------
+
+#[test]
+fn updating_a_scalar_in_place_never_changes_another_name() {
+    let (mut s, out) = session();
+    let src = "let s = 0\nlet t = s\nlet keep = 0\nlet p = s * ones([2])\nfor i in 0..4 {\n    s += i\n    keep = i\n}\nprint(t, s, keep, p)";
+    s.eval(src).expect("runs");
+    // s = 0 + 1 + 2 + 3; t, and the pending p built from the old s, still see 0; keep saw the counter at 3.
+    assert_eq!(out.text(), "0 6 3 [0.0, 0.0]\n");
+}
+
+#[test]
+fn scalar_fast_path_follows_promotion_and_wrapping() {
+    let (mut s, out) = session();
+    // i64 wraps like NumPy's int64: 9223372036854775807 + 1 = -9223372036854775808.
+    s.eval("let big = 9223372036854775807\nbig += 1\nprint(big)")
+        .expect("runs");
+    // An int variable plus a float becomes a float (Python: 1 + 0.5 = 1.5).
+    s.eval("let m = 1\nm += 0.5\nprint(m)").expect("runs");
+    // A comparison of host scalars, and NaN: every comparison is false but `!=`.
+    s.eval("let n = nan\nprint(n == n, n != n, 2 < 3)").expect("runs");
+    // f32 stays f32: 0.1 as f32 added ten times, as NumPy float32 does it.
+    s.eval("let f = 0.0 as f32\nfor i in 0..10 {\n    f += 0.1\n}\nprint(dtype(f))")
+        .expect("runs");
+    assert_eq!(out.text(), "-9223372036854775808\n1.5\nfalse true true\nf32\n");
 }

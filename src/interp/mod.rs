@@ -358,10 +358,10 @@ impl Interp {
     fn assign(&mut self, target: &Expr, op: Option<BinOp>, value: &Expr, span: &Span) -> R<()> {
         match &target.kind {
             ExprKind::Name(name) => {
-                if let Some(op) = op {
-                    if self.update_in_place(name, op, value)? {
-                        return Ok(());
-                    }
+                if let Some(op) = op
+                    && self.update_in_place(name, op, value)?
+                {
+                    return Ok(());
                 }
                 let current = match self.frames.last() {
                     Some(f) => f.get(name).cloned(),
@@ -571,10 +571,11 @@ impl Interp {
 
     /// Binds a loop counter, reusing its scalar when nothing else holds it.
     fn set_counter(&mut self, name: &str, i: i64) -> R<()> {
-        if let Some(Value::Array(a)) = self.slot(name) {
-            if a.weak && overwrite_scalar(a, HostScalar::I64(i)) {
-                return Ok(());
-            }
+        if let Some(Value::Array(a)) = self.slot(name)
+            && a.weak
+            && overwrite_scalar(a, HostScalar::I64(i))
+        {
+            return Ok(());
         }
         self.define(name, Value::Array(build::scalar_i64(i, true)))
     }
@@ -585,17 +586,18 @@ impl Interp {
     /// costs). Returns false, having evaluated nothing, when that does not
     /// apply; the caller then takes the general path.
     fn update_in_place(&mut self, name: &str, op: BinOp, value: &Expr) -> R<bool> {
-        let literal = match &value.kind {
+        // The right side's value, dtype and weakness, read without a clone.
+        let (y, y_dtype, y_weak) = match &value.kind {
             ExprKind::Name(n) => match self.lookup(n) {
-                Some(Value::Array(b)) => b.clone(),
+                Some(Value::Array(b)) => match host_scalar(b) {
+                    Some(y) => (y, b.dtype(), b.weak),
+                    None => return Ok(false),
+                },
                 _ => return Ok(false),
             },
-            ExprKind::Int(v) => build::scalar_i64(*v, true),
-            ExprKind::Float(v) => build::scalar(DType::F64, *v, true),
+            ExprKind::Int(v) => (HostScalar::I64(*v), DType::I64, true),
+            ExprKind::Float(v) => (HostScalar::F64(*v), DType::F64, true),
             _ => return Ok(false),
-        };
-        let Some(y) = host_scalar(&literal) else {
-            return Ok(false);
         };
         let Some(Value::Array(a)) = self.slot(name) else {
             return Ok(false);
@@ -603,7 +605,7 @@ impl Interp {
         let Some(x) = host_scalar(a) else {
             return Ok(false);
         };
-        let (dtype, weak) = build::result_dtype(a, &literal);
+        let (dtype, weak) = crate::check::dtype::promote_weak(a.dtype(), a.weak, y_dtype, y_weak);
         if dtype != a.dtype() || weak != a.weak {
             return Ok(false);
         }
