@@ -335,13 +335,14 @@ mod drive {
         }
     }
 
-    /// `a[i] = a[i] ** b[i]` in f32 as exp(b log a) in f64; the lanes that
+    /// `a[i] = a[i] ** b[i]` in f32 as `pow(a, b)` = exp(b log a) in f64 (a
+    /// closure from the entry point, so it carries the target features); the lanes that
     /// formula does not cover (a <= 0, non-finite a or b) go to `powf`.
     ///
     /// # Safety
     /// As for `map`.
     #[inline(always)]
-    pub(super) unsafe fn pow_f32<V: Vf<S = f64>>(a: &mut [f32], b: &[f32]) {
+    pub(super) unsafe fn pow_f32<V: Vf<S = f64>>(a: &mut [f32], b: &[f32], pow: impl Fn(V, V) -> V) {
         let mut ab = [1.0f64; 256];
         let mut bb = [1.0f64; 256];
         for (ca, cb) in a.chunks_mut(256).zip(b.chunks(256)) {
@@ -359,9 +360,7 @@ mod drive {
             while i < len {
                 // SAFETY: i + N <= len <= 256 lanes of each buffer; the caller vouches for the ISA.
                 unsafe {
-                    let y = super::kernels::exp_d(
-                        V::load(bb.as_ptr().add(i)) * super::kernels::log_d(V::load(ab.as_ptr().add(i))),
-                    );
+                    let y = pow(V::load(ab.as_ptr().add(i)), V::load(bb.as_ptr().add(i)));
                     y.store(ab.as_mut_ptr().add(i));
                 }
                 i += V::N;
@@ -431,7 +430,7 @@ macro_rules! isa_entry {
             #[target_feature(enable = $feat)]
             pub(super) unsafe fn pow_f32(a: &mut [f32], b: &[f32]) {
                 // SAFETY: as for `apply_f64`.
-                unsafe { super::drive::pow_f32::<$f64>(a, b) }
+                unsafe { super::drive::pow_f32::<$f64>(a, b, |x, y| exp_d(y * log_d(x))) }
             }
         }
     };
