@@ -236,6 +236,10 @@ def peer_call(peer, mods, name, inputs, np_fn):
                  "sum_short_rows": k["sum_rows"], "sum_medium_rows": k["sum_rows"], "sum_long_rows": k["sum_rows"],
                  "sum_middle": k["sum_middle"], "segsum_ragged": k["segsum"], "cumsum_rows": k["cumsum_rows"],
                  "cumsum_all": k["cumsum_all"], "nbody_stream": k["nbody_stream"], "matmul": k["matmul"]}
+        if name.startswith("add_"):
+            # Numba's parallel array expressions need equal shapes: broadcast views (no copy)
+            shape = np.broadcast_shapes(*(a.shape for a in inputs))
+            return table[name], [np.broadcast_to(a, shape) for a in inputs]
         return table.get(name), inputs
     if peer == "jax":
         import jax
