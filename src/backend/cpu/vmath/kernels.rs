@@ -222,6 +222,15 @@ pub(super) fn tan_d<V: Vf<S = f64>>(x: V) -> V {
     V::select(x.eq(V::splat(0.0)), x, y)
 }
 
+/// `k[piece]` per lane (a function, not a closure: a closure here would be
+/// compiled without the caller's target features and not inlined).
+#[inline(always)]
+fn pick<V: Vf<S = f64>>(m2: V::M, m3: V::M, m4: V::M, k: [f64; 4]) -> V {
+    let v = V::select(m2, V::splat(k[1]), V::splat(k[0]));
+    let v = V::select(m3, V::splat(k[2]), v);
+    V::select(m4, V::splat(k[3]), v)
+}
+
 #[inline(always)]
 pub(super) fn erf_d<V: Vf<S = f64>>(x: V) -> V {
     let ax = x.abs();
@@ -234,27 +243,32 @@ pub(super) fn erf_d<V: Vf<S = f64>>(x: V) -> V {
     let m2 = a.ge(V::splat(2.0));
     let m3 = a.ge(V::splat(3.0));
     let m4 = a.ge(V::splat(4.0));
-    let pick = |k: [f64; 4]| {
-        let v = V::select(m2, V::splat(k[1]), V::splat(k[0]));
-        let v = V::select(m3, V::splat(k[2]), v);
-        V::select(m4, V::splat(k[3]), v)
-    };
-    let t = a - pick([1.5, 2.5, 3.5, 5.0]);
-    let mut erfc = pick([
-        ERFC_PIECES[0][0],
-        ERFC_PIECES[1][0],
-        ERFC_PIECES[2][0],
-        ERFC_PIECES[3][0],
-    ]);
+    let t = a - pick::<V>(m2, m3, m4, [1.5, 2.5, 3.5, 5.0]);
+    let mut erfc = pick::<V>(
+        m2,
+        m3,
+        m4,
+        [
+            ERFC_PIECES[0][0],
+            ERFC_PIECES[1][0],
+            ERFC_PIECES[2][0],
+            ERFC_PIECES[3][0],
+        ],
+    );
     // the i-th coefficient of all four pieces at once
     #[allow(clippy::needless_range_loop)]
     for i in 1..ERFC_PIECES[0].len() {
-        let c = pick([
-            ERFC_PIECES[0][i],
-            ERFC_PIECES[1][i],
-            ERFC_PIECES[2][i],
-            ERFC_PIECES[3][i],
-        ]);
+        let c = pick::<V>(
+            m2,
+            m3,
+            m4,
+            [
+                ERFC_PIECES[0][i],
+                ERFC_PIECES[1][i],
+                ERFC_PIECES[2][i],
+                ERFC_PIECES[3][i],
+            ],
+        );
         erfc = erfc.fma(t, c);
     }
     let big = (V::splat(1.0) - erfc).copysign(x);
