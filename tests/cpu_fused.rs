@@ -52,7 +52,11 @@ fn float_token(t: &str) -> Option<f64> {
     let is_float = body.contains(['.', 'e', 'E']);
     match body {
         "nan" => Some(f64::NAN),
-        "inf" => Some(if t.starts_with('-') { f64::NEG_INFINITY } else { f64::INFINITY }),
+        "inf" => Some(if t.starts_with('-') {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        }),
         _ if numeric && is_float => t.parse().ok(),
         _ => None,
     }
@@ -105,10 +109,16 @@ fn compare_dir(dir: &str) {
         let fused = run(CpuMode::Fused, Some(&path), "");
         let reference = run(CpuMode::Reference, Some(&path), "");
         if let Some(why) = differ(&fused, &reference) {
-            bad.push(format!("{dir}/{name}: {why}\n--- fused\n{fused}\n--- reference\n{reference}"));
+            bad.push(format!(
+                "{dir}/{name}: {why}\n--- fused\n{fused}\n--- reference\n{reference}"
+            ));
         }
     }
-    assert!(bad.is_empty(), "fused and reference CPU executors differ:\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "fused and reference CPU executors differ:\n{}",
+        bad.join("\n")
+    );
 }
 
 #[test]
@@ -165,12 +175,19 @@ fn targeted_kernels_agree() {
     for (name, source) in TARGETED {
         let fused = run(CpuMode::Fused, None, source);
         let reference = run(CpuMode::Reference, None, source);
-        assert!(!reference.contains("ERRORS"), "{name} failed on the reference:\n{reference}");
+        assert!(
+            !reference.contains("ERRORS"),
+            "{name} failed on the reference:\n{reference}"
+        );
         if let Some(why) = differ(&fused, &reference) {
             bad.push(format!("{name}: {why}\n--- fused\n{fused}\n--- reference\n{reference}"));
         }
     }
-    assert!(bad.is_empty(), "fused and reference CPU executors differ:\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "fused and reference CPU executors differ:\n{}",
+        bad.join("\n")
+    );
 }
 
 /// The comparison can fail: a perturbed value is caught.

@@ -189,9 +189,8 @@ fn map2<A: Copy, B: Copy, O: Copy>(a: Src<A>, b: Src<B>, out: &mut [MaybeUninit<
     match (a, b) {
         (Src::Slice(x), Src::Slice(y)) => {
             let n = out.len();
-            let (x, y) = (&x[..n], &y[..n]);
-            for i in 0..n {
-                out[i].write(f(x[i], y[i]));
+            for ((o, &x), &y) in out.iter_mut().zip(&x[..n]).zip(&y[..n]) {
+                o.write(f(x, y));
             }
         }
         (Src::Slice(x), Src::Scalar(y)) => {
@@ -242,21 +241,18 @@ fn select<T: Copy>(c: Src<bool>, a: Src<T>, b: Src<T>, out: &mut [MaybeUninit<T>
     let n = out.len();
     match (c, a, b) {
         (Src::Slice(c), Src::Slice(x), Src::Slice(y)) => {
-            let (c, x, y) = (&c[..n], &x[..n], &y[..n]);
-            for i in 0..n {
-                out[i].write(if c[i] { x[i] } else { y[i] });
+            for (((o, &c), &x), &y) in out.iter_mut().zip(&c[..n]).zip(&x[..n]).zip(&y[..n]) {
+                o.write(if c { x } else { y });
             }
         }
         (Src::Slice(c), Src::Slice(x), Src::Scalar(y)) => {
-            let (c, x) = (&c[..n], &x[..n]);
-            for i in 0..n {
-                out[i].write(if c[i] { x[i] } else { y });
+            for ((o, &c), &x) in out.iter_mut().zip(&c[..n]).zip(&x[..n]) {
+                o.write(if c { x } else { y });
             }
         }
         (Src::Slice(c), Src::Scalar(x), Src::Slice(y)) => {
-            let (c, y) = (&c[..n], &y[..n]);
-            for i in 0..n {
-                out[i].write(if c[i] { x } else { y[i] });
+            for ((o, &c), &y) in out.iter_mut().zip(&c[..n]).zip(&y[..n]) {
+                o.write(if c { x } else { y });
             }
         }
         (Src::Scalar(c), a, b) => copy(if c { a } else { b }, out),
@@ -307,7 +303,9 @@ fn load<'a>(input: Input<'a>, dtype: DType, off: isize, s: isize, len: usize, re
             } else if s == 0 || len == 1 {
                 Value::$V(Src::Scalar(x[off as usize]))
             } else {
-                let Reg::$R(r) = reg else { unreachable!("registers follow step dtypes") };
+                let Reg::$R(r) = reg else {
+                    unreachable!("registers follow step dtypes")
+                };
                 gather(x, off, s, &mut r[..len]);
                 Value::$V(Src::Slice(&r[..len]))
             }
@@ -330,9 +328,9 @@ fn load<'a>(input: Input<'a>, dtype: DType, off: isize, s: isize, len: usize, re
             generate(dtype, off, s, len, reg, at)
         }
         Input::Random { key, dist } => match (dtype, dist) {
-            (DType::F32, Distribution::Uniform) => {
-                generate(dtype, off, s, len, reg, |o| Val::F(random::uniform_f32(key, o as u64) as f64))
-            }
+            (DType::F32, Distribution::Uniform) => generate(dtype, off, s, len, reg, |o| {
+                Val::F(random::uniform_f32(key, o as u64) as f64)
+            }),
             (DType::F64, Distribution::Uniform) => {
                 generate(dtype, off, s, len, reg, |o| Val::F(random::uniform_f64(key, o as u64)))
             }
@@ -352,7 +350,9 @@ fn generate(dtype: DType, off: isize, s: isize, len: usize, reg: &mut Reg, at: i
             if s == 0 {
                 return Value::$V(Src::Scalar(<$T>::from_val(at(off))));
             }
-            let Reg::$R(r) = reg else { unreachable!("registers follow step dtypes") };
+            let Reg::$R(r) = reg else {
+                unreachable!("registers follow step dtypes")
+            };
             for (k, o) in r[..len].iter_mut().enumerate() {
                 *o = <$T>::from_val(at(off + k as isize * s));
             }
@@ -447,7 +447,11 @@ macro_rules! impl_dst_of {
             fn dst_of(d: Dst<'_>) -> Result<&mut [MaybeUninit<$t>], Diagnostic> {
                 match d {
                     Dst::$V(x) => Ok(x),
-                    _ => Err(internal(concat!("a step expected a ", stringify!($t), " register"))),
+                    _ => Err(internal(concat!(
+                        "a step expected a ",
+                        stringify!($t),
+                        " register"
+                    ))),
                 }
             }
         }

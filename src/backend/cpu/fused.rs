@@ -85,7 +85,9 @@ impl Fused {
     pub fn plan(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Plan {
         self.plans
             .borrow_mut()
-            .get_or_plan(nodes, outputs, || crate::plan::plan(nodes, outputs, &DeviceInfo::reference()))
+            .get_or_plan(nodes, outputs, || {
+                crate::plan::plan(nodes, outputs, &DeviceInfo::reference())
+            })
             .plan
     }
 
@@ -203,7 +205,12 @@ fn bind_with<'a>(
     for (o, g) in operands.iter().zip(guards) {
         let mut strides = o.view.strides.clone();
         if strides.len() != shape.len() {
-            return Err(internal(format!("operand {} has rank {} in a rank-{} kernel", o.label, strides.len(), shape.len())));
+            return Err(internal(format!(
+                "operand {} has rank {} in a rank-{} kernel",
+                o.label,
+                strides.len(),
+                shape.len()
+            )));
         }
         if strides.is_empty() {
             strides.push(0);
@@ -214,7 +221,12 @@ fn bind_with<'a>(
                     return Err(super::host_error());
                 };
                 if data.dtype() != o.dtype {
-                    return Err(internal(format!("operand {} is {} data read as {}", o.label, data.dtype(), o.dtype)));
+                    return Err(internal(format!(
+                        "operand {} is {} data read as {}",
+                        o.label,
+                        data.dtype(),
+                        o.dtype
+                    )));
                 }
                 check_reach(data.len(), shape, &strides, o.view.offset)?;
                 Input::Data(Data::of(data))
@@ -255,13 +267,18 @@ fn check_reach(len: usize, shape: &[usize], strides: &[isize], offset: usize) ->
         }
     }
     if lo < 0 || hi >= len as i128 {
-        return Err(internal(format!("an operand of shape {shape:?} reaches outside its buffer of {len}")));
+        return Err(internal(format!(
+            "an operand of shape {shape:?} reaches outside its buffer of {len}"
+        )));
     }
     Ok(())
 }
 
 /// A fresh vector of `n` elements of `T`, written by `f` and never zero-filled.
-fn fresh<T: Lane>(n: usize, f: impl FnOnce(&mut [MaybeUninit<T>]) -> Result<(), Diagnostic>) -> Result<Vec<T>, Diagnostic> {
+fn fresh<T: Lane>(
+    n: usize,
+    f: impl FnOnce(&mut [MaybeUninit<T>]) -> Result<(), Diagnostic>,
+) -> Result<Vec<T>, Diagnostic> {
     let mut v: Vec<T> = Vec::with_capacity(n);
     f(&mut v.spare_capacity_mut()[..n])?;
     // SAFETY: `f` returned Ok, which every caller does only after writing all n elements.
@@ -336,9 +353,10 @@ fn run_map<T: Lane>(prog: &Program, shape: &[usize], out: &mut [MaybeUninit<T>])
         return task(0, out, &mut regs);
     }
     let size = task_size(n);
-    out.par_chunks_mut(size)
-        .enumerate()
-        .try_for_each_init(|| Reg::for_steps(prog.steps), |regs, (c, part)| task(c * size, part, regs))
+    out.par_chunks_mut(size).enumerate().try_for_each_init(
+        || Reg::for_steps(prog.steps),
+        |regs, (c, part)| task(c * size, part, regs),
+    )
 }
 
 // ---- reductions ----
@@ -388,7 +406,11 @@ fn reduced_dtype(op: ReduceOp, body: DType) -> DType {
 
 fn reduce(kp: &KernelPlan, by_id: &HashMap<u64, Rc<Node>>) -> Result<HostData, Diagnostic> {
     let rop = kp.reduce.ok_or_else(|| internal("a reduction without its op"))?;
-    let body_dtype = kp.body.last().map(|s| s.dtype).ok_or_else(|| internal("an empty reduction body"))?;
+    let body_dtype = kp
+        .body
+        .last()
+        .map(|s| s.dtype)
+        .ok_or_else(|| internal("an empty reduction body"))?;
     let rank = kp.shape.len();
     let kept = kp.kept.min(rank);
     let kept_shape = &kp.shape[..kept];
@@ -455,20 +477,59 @@ fn fused_reduce(
 ) -> Result<HostData, Diagnostic> {
     macro_rules! go {
         ($T:ty, $id:expr, $map:expr, $comb:expr, $fin:expr, $wrap:ident) => {
-            HostData::$wrap(fold_reduce::<$T, _, _>(prog, shape, kept, mode, $id, $map, $comb, $fin)?)
+            HostData::$wrap(fold_reduce::<$T, _, _>(
+                prog, shape, kept, mode, $id, $map, $comb, $fin,
+            )?)
         };
     }
     macro_rules! num {
         ($T:ty, $V:ident) => {{
             type A = <$T as Num>::Acc;
             match rop {
-                ReduceOp::Sum => go!($T, <A as Num>::ZERO, |x: $T| x.to_acc(), |a: A, b: A| a.add(b), <$T>::from_acc, $V),
-                ReduceOp::Prod => go!($T, <A as Num>::ONE, |x: $T| x.to_acc(), |a: A, b: A| a.mul(b), <$T>::from_acc, $V),
+                ReduceOp::Sum => go!(
+                    $T,
+                    <A as Num>::ZERO,
+                    |x: $T| x.to_acc(),
+                    |a: A, b: A| a.add(b),
+                    <$T>::from_acc,
+                    $V
+                ),
+                ReduceOp::Prod => go!(
+                    $T,
+                    <A as Num>::ONE,
+                    |x: $T| x.to_acc(),
+                    |a: A, b: A| a.mul(b),
+                    <$T>::from_acc,
+                    $V
+                ),
                 ReduceOp::Min => go!($T, top::<$T>(), |x: $T| x, |a: $T, b: $T| Num::minimum(a, b), |a| a, $V),
-                ReduceOp::Max => go!($T, bottom::<$T>(), |x: $T| x, |a: $T, b: $T| Num::maximum(a, b), |a| a, $V),
-                ReduceOp::Any => go!($T, false, |x: $T| x != <$T as Num>::ZERO, |a: bool, b: bool| a | b, |a| a, Bool),
-                ReduceOp::All => go!($T, true, |x: $T| x != <$T as Num>::ZERO, |a: bool, b: bool| a & b, |a| a, Bool),
-                ReduceOp::ArgMin | ReduceOp::ArgMax => return Err(internal("arg-reductions run on the reference kernels")),
+                ReduceOp::Max => go!(
+                    $T,
+                    bottom::<$T>(),
+                    |x: $T| x,
+                    |a: $T, b: $T| Num::maximum(a, b),
+                    |a| a,
+                    $V
+                ),
+                ReduceOp::Any => go!(
+                    $T,
+                    false,
+                    |x: $T| x != <$T as Num>::ZERO,
+                    |a: bool, b: bool| a | b,
+                    |a| a,
+                    Bool
+                ),
+                ReduceOp::All => go!(
+                    $T,
+                    true,
+                    |x: $T| x != <$T as Num>::ZERO,
+                    |a: bool, b: bool| a & b,
+                    |a| a,
+                    Bool
+                ),
+                ReduceOp::ArgMin | ReduceOp::ArgMax => {
+                    return Err(internal("arg-reductions run on the reference kernels"));
+                }
             }
         }};
     }
@@ -479,8 +540,12 @@ fn fused_reduce(
         DType::I64 => num!(i64, I64),
         DType::Bool => match rop {
             // bool arithmetic is logic: sum/max are `any`, prod/min are `all`
-            ReduceOp::Any | ReduceOp::Sum | ReduceOp::Max => go!(bool, false, |x: bool| x, |a: bool, b: bool| a | b, |a| a, Bool),
-            ReduceOp::All | ReduceOp::Prod | ReduceOp::Min => go!(bool, true, |x: bool| x, |a: bool, b: bool| a & b, |a| a, Bool),
+            ReduceOp::Any | ReduceOp::Sum | ReduceOp::Max => {
+                go!(bool, false, |x: bool| x, |a: bool, b: bool| a | b, |a| a, Bool)
+            }
+            ReduceOp::All | ReduceOp::Prod | ReduceOp::Min => {
+                go!(bool, true, |x: bool| x, |a: bool, b: bool| a & b, |a| a, Bool)
+            }
             ReduceOp::ArgMin | ReduceOp::ArgMax => return Err(internal("arg-reductions run on the reference kernels")),
         },
     })
@@ -496,18 +561,24 @@ fn bottom<T: Num>() -> T {
 }
 
 #[inline(always)]
-fn fold_lanes_impl<T: Copy, A: Copy>(x: Src<T>, len: usize, lanes: &mut [A; LANES], map: impl Fn(T) -> A, comb: impl Fn(A, A) -> A) {
+fn fold_lanes_impl<T: Copy, A: Copy>(
+    x: Src<T>,
+    len: usize,
+    lanes: &mut [A; LANES],
+    map: impl Fn(T) -> A,
+    comb: impl Fn(A, A) -> A,
+) {
     match x {
         Src::Slice(xs) => {
             let xs = &xs[..len];
             let mut chunks = xs.chunks_exact(LANES);
             for c in &mut chunks {
-                for j in 0..LANES {
-                    lanes[j] = comb(lanes[j], map(c[j]));
+                for (l, &v) in lanes.iter_mut().zip(c) {
+                    *l = comb(*l, map(v));
                 }
             }
-            for (j, &v) in chunks.remainder().iter().enumerate() {
-                lanes[j] = comb(lanes[j], map(v));
+            for (l, &v) in lanes.iter_mut().zip(chunks.remainder()) {
+                *l = comb(*l, map(v));
             }
         }
         Src::Scalar(v) => {
@@ -533,7 +604,13 @@ unsafe fn fold_lanes_avx2<T: Copy, A: Copy>(
 
 /// Folds a block's values into lane accumulators (lane k takes elements k, k + LANES, ...).
 #[inline(always)]
-fn fold_lanes<T: Copy, A: Copy>(x: Src<T>, len: usize, lanes: &mut [A; LANES], map: impl Fn(T) -> A, comb: impl Fn(A, A) -> A) {
+fn fold_lanes<T: Copy, A: Copy>(
+    x: Src<T>,
+    len: usize,
+    lanes: &mut [A; LANES],
+    map: impl Fn(T) -> A,
+    comb: impl Fn(A, A) -> A,
+) {
     #[cfg(target_arch = "x86_64")]
     if block::has_avx2() {
         // SAFETY: the CPU supports AVX2 and FMA (checked at run time).
@@ -592,7 +669,8 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
     let outs: usize = shape[..kept].iter().product();
     let red: usize = shape[kept..].iter().product();
     fn value<T: Lane>(v: Option<Value<'_>>) -> Result<Src<'_, T>, Diagnostic> {
-        v.and_then(T::src).ok_or_else(|| internal("a reduction body of another dtype"))
+        v.and_then(T::src)
+            .ok_or_else(|| internal("a reduction body of another dtype"))
     }
     match mode {
         ReduceMode::Rows => {
@@ -620,7 +698,7 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
                 }
                 Ok(lanes.into_iter().fold(id, comb))
             };
-            let work_per_item = red.min(RED_CHUNK).max(1);
+            let work_per_item = red.clamp(1, RED_CHUNK);
             let group = (RED_CHUNK * 2 / work_per_item).max(1);
             let mut partials: Vec<A> = vec![id; items];
             let run = |(g, part): (usize, &mut [A]), regs: &mut Vec<Reg>| -> Result<(), Diagnostic> {
@@ -642,7 +720,10 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
                     .enumerate()
                     .try_for_each_init(|| Reg::for_steps(prog.steps), |regs, pair| run(pair, regs))?;
             }
-            Ok(partials.chunks(nch).map(|ps| fin(ps.iter().copied().fold(id, comb))).collect())
+            Ok(partials
+                .chunks(nch)
+                .map(|ps| fin(ps.iter().copied().fold(id, comb)))
+                .collect())
         }
         ReduceMode::Cols => {
             let kin = shape[kept - 1];
@@ -651,7 +732,7 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
                 check_interrupt()?;
                 let mut offs = vec![0isize; prog.inputs.len()];
                 let mut base = vec![0isize; prog.inputs.len()];
-                let mut acc = vec![id; BLOCK];
+                let mut acc = [id; BLOCK];
                 let end = start + part.len();
                 let mut p = start;
                 while p < end {
@@ -684,9 +765,10 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
                 // enough outputs per task that the reduced loop amortises
                 let size = (PAR_THRESHOLD / red.max(1)).clamp(BLOCK.min(outs), outs.max(1));
                 let size = size.min(outs.div_ceil(rayon::current_num_threads().max(1))).max(1);
-                out.par_chunks_mut(size)
-                    .enumerate()
-                    .try_for_each_init(|| Reg::for_steps(prog.steps), |regs, (c, part)| task(c * size, part, regs))
+                out.par_chunks_mut(size).enumerate().try_for_each_init(
+                    || Reg::for_steps(prog.steps),
+                    |regs, (c, part)| task(c * size, part, regs),
+                )
             })
         }
     }
@@ -724,7 +806,6 @@ fn segmented(kp: &KernelPlan, node: &Rc<Node>, by_id: &HashMap<u64, Rc<Node>>) -
     kernels::eval(&op, node.dtype, &node.shape, &args)
 }
 
-
 // ---- explain and profile ----
 
 impl Fused {
@@ -732,7 +813,17 @@ impl Fused {
     pub fn explain(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>], device: &str) -> String {
         let plan = self.plan(nodes, outputs);
         let n = plan.kernels.len();
-        let mut out = format!("{n} kernel{} on {device}\n", if n == 1 { "" } else { "s" });
+        // the first line names every kernel: a profile shows only it
+        let names: Vec<String> = plan
+            .kernels
+            .iter()
+            .map(|kp| format!("{} [{}]", cpu_strategy(kp), kp.ops.join(", ")))
+            .collect();
+        let mut out = format!(
+            "{n} kernel{} on {device}: {}\n",
+            if n == 1 { "" } else { "s" },
+            names.join("; ")
+        );
         for (k, kp) in plan.kernels.iter().enumerate() {
             out.push_str(&format!("[{k}] {}", explain_kernel(kp)));
         }
@@ -900,7 +991,15 @@ pub fn write_direct(dst: &Buffer, dst_view: &View, src: &Buffer, src_view: &View
     };
     macro_rules! go {
         ($d:expr, $s:expr) => {
-            copy_rows($d, dst_view.offset as isize, &ds, $s, src_view.offset as isize, &ss, &shape)
+            copy_rows(
+                $d,
+                dst_view.offset as isize,
+                &ds,
+                $s,
+                src_view.offset as isize,
+                &ss,
+                &shape,
+            )
         };
     }
     match (d, s) {
