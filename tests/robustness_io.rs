@@ -352,11 +352,13 @@ fn arange_matches_numpy() {
 fn allocations_past_ulimit_are_e0403_not_an_abort() {
     let dir = Scratch::new("ulimit");
     // 8 GiB under a 4 GiB address-space limit: refused with a diagnostic before the
-    // allocator is asked (which would abort the process with SIGABRT).
+    // allocator is asked (which would abort the process with SIGABRT). The array is
+    // bound and indexed, so it must exist: a bare `sum(zeros(...))` fuses into its
+    // reduction and allocates nothing.
     let (out, _) = run_arr(
         &dir.0,
         "ulimit -v 4194304",
-        "print(sum(zeros([1073741824], dtype=f64)))\n",
+        "let z = zeros([1073741824], dtype=f64) + 1\nprint(z[0])\n",
         Duration::from_secs(60),
     );
     assert_diagnostic(&out, "E0403", "out of memory");

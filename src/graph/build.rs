@@ -316,8 +316,6 @@ pub fn reduce(
 ) -> Result<Array, Diagnostic> {
     let axes = axes.unwrap_or_else(|| (0..a.rank()).collect());
     let input = match op {
-        // A bool sum counts in i64 inside the reduction (no widened copy of the input).
-        ReduceOp::Sum if a.dtype() == DType::Bool => a.clone(),
         ReduceOp::Sum | ReduceOp::Prod => cast(a, accumulate_dtype(a.dtype()), None),
         ReduceOp::Any | ReduceOp::All => cast(a, DType::Bool, None),
         _ => a.clone(),
@@ -347,7 +345,6 @@ pub fn reduce(
         .collect();
     let out_dtype = match op {
         ReduceOp::ArgMin | ReduceOp::ArgMax => DType::I64,
-        ReduceOp::Sum => accumulate_dtype(input.dtype()),
         _ => input.dtype(),
     };
     let r = Array::pending(

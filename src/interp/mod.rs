@@ -1230,7 +1230,6 @@ fn outside_loop(span: Span) -> Diagnostic {
         .with_hint("they can only appear in `for` and `while` bodies")
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
