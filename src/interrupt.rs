@@ -8,6 +8,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 static REQUESTED: AtomicBool = AtomicBool::new(false);
 
+/// Whether the REPL is waiting at its prompt, where nothing runs that a
+/// Ctrl-C could stop: a SIGINT then (the terminal not yet in raw mode) is only
+/// recorded, and never counts as the second Ctrl-C that ends the process.
+static AT_PROMPT: AtomicBool = AtomicBool::new(false);
+
+/// Tells the SIGINT handler whether the REPL is waiting for input.
+pub fn set_at_prompt(waiting: bool) {
+    AT_PROMPT.store(waiting, Ordering::Relaxed);
+}
+
 /// Asks the running computation to stop at its next check. Safe to call from a
 /// signal handler: it only stores to an atomic.
 pub fn request() {
@@ -43,7 +53,7 @@ pub fn install_handler() {
     #[cfg(unix)]
     {
         extern "C" fn on_sigint(_: libc::c_int) {
-            if requested() {
+            if requested() && !AT_PROMPT.load(Ordering::Relaxed) {
                 // SAFETY: `_exit` is async-signal-safe; it ends the process without running
                 // anything that could deadlock inside a signal handler.
                 unsafe { libc::_exit(130) };

@@ -157,7 +157,10 @@ impl Repl {
         let mut ctrl_c_once = false;
         loop {
             let prompt = if pending.is_empty() { "arr> " } else { "...  " };
-            match editor.readline(prompt) {
+            arr::interrupt::set_at_prompt(true);
+            let read = editor.readline(prompt);
+            arr::interrupt::set_at_prompt(false);
+            match read {
                 Ok(line) => {
                     ctrl_c_once = false;
                     if !pending.is_empty() {

@@ -61,6 +61,18 @@ def send(line):
     read_until(b"\n", 30)
 
 
+def wait_for_raw_mode(timeout=30):
+    """Waits until the line editor has put the terminal in raw mode, as it is by the
+    time a person types at the prompt: before that, on a loaded machine, a Ctrl-C
+    would still be a signal and typed text would be the terminal's own line."""
+    import termios
+    deadline = time.monotonic() + timeout
+    while termios.tcgetattr(fd)[3] & termios.ICANON:
+        if time.monotonic() > deadline:
+            fail("the terminal never left canonical mode at the prompt")
+        time.sleep(0.01)
+
+
 def value_of(expr):
     send(f"print({expr})")
     out = read_until(PROMPT, 60)
@@ -139,6 +151,7 @@ if value_of("acc - i") != "300":
     fail("the multi-line loop did not run once as a whole")
 
 # 4. Tab lists the candidates when there are several.
+wait_for_raw_mode()
 os.write(fd, b"cum\t\t")
 listing = b""
 deadline = time.monotonic() + 30
@@ -157,6 +170,7 @@ read_until(PROMPT, 30)
 
 # 5. Ctrl-C on a line with text abandons that line only, however often.
 for typed in (b"let gone = 1", b"let gone = 2"):
+    wait_for_raw_mode()
     os.write(fd, typed)
     time.sleep(0.2)
     os.write(fd, b"\x03")
@@ -165,6 +179,7 @@ if value_of("x") != "42":
     fail("the REPL did not survive Ctrl-C on lines with text")
 
 # 6. Ctrl-C twice at an empty prompt leaves, having written the history.
+wait_for_raw_mode()
 os.write(fd, b"\x03")
 time.sleep(0.3)
 os.write(fd, b"\x03")
