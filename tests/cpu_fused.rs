@@ -155,6 +155,12 @@ const TARGETED: &[(&str, &str)] = &[
          print(argmax(a, axis=1)[7], argmin(a, axis=0)[9])",
     ),
     (
+        "cols reductions over several panels",
+        "let w = rand([40, 40000])\nlet c = sum(w, axis=0)\nprint(sum(c), c[0], c[16383], c[16384], c[39999])\n\
+         let m = rand([300, 20, 70])\nlet r = sum(m * 2 - 1, axis=1)\nprint(sum(r), r[234, 3], r[234, 4], r[299, 69])\n\
+         let g = rand([40000, 32])\nlet q = max(g, axis=1)\nprint(sum(q), q[2047], q[2048], q[39999])",
+    ),
+    (
         "epilogues and integer/bool reductions",
         "let a = rand([257, 1031])\nlet z = a - mean(a, axis=1, keepdims=true)\nprint(sum(z * z), z[3, 4])\n\
          let s = sqrt(sum(a * a, axis=1)) + 1\nprint(s[5], sum(s))\n\

@@ -679,11 +679,39 @@ fn eval_block_impl<'p: 'r, 'r>(
     out: Option<Dst>,
 ) -> Result<Option<Value<'r>>, Diagnostic> {
     let steps = prog.steps;
+    // A body that only reads one operand (a plain reduction or copy): its
+    // value is the operand's, without the value stack below, whose set-up
+    // and reload cost more than a short block's loop.
+    if let [step] = steps {
+        let k = match step.inst {
+            Inst::Load(k) => Some(k),
+            Inst::Acc => prog.acc,
+            _ => None,
+        };
+        if let Some(k) = k {
+            let b = prog
+                .inputs
+                .get(k)
+                .ok_or_else(|| internal("a load of a missing operand"))?;
+            let reg = regs.first_mut().ok_or_else(|| internal("fewer registers than steps"))?;
+            let v = load(b.input, b.dtype, offs[k], inner[k], len, reg);
+            return match out {
+                Some(dst) => store(v, dst).map(|()| None),
+                None => Ok(Some(v)),
+            };
+        }
+    }
+    const SMALL: usize = 8;
     const STACK: usize = 32;
     let filler = Value::B(Src::Scalar(false));
-    let mut stack = [filler; STACK];
+    let mut small;
+    let mut stack;
     let mut heap;
-    let vals: &mut [Value<'r>] = if steps.len() <= STACK {
+    let vals: &mut [Value<'r>] = if steps.len() <= SMALL {
+        small = [filler; SMALL];
+        &mut small[..]
+    } else if steps.len() <= STACK {
+        stack = [filler; STACK];
         &mut stack[..]
     } else {
         heap = vec![filler; steps.len()];

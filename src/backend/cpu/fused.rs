@@ -45,6 +45,9 @@ use std::time::Instant;
 /// so sums do not depend on the thread count).
 const RED_CHUNK: usize = 1 << 15;
 
+/// Outputs per panel of a "cols" reduction (its accumulators stay in L2).
+const COLS_PANEL: usize = 8 * BLOCK;
+
 /// Lane accumulators per partial: enough independent chains to hide the add latency.
 const LANES: usize = 8;
 
@@ -400,6 +403,8 @@ fn reduced_dtype(op: ReduceOp, body: DType) -> DType {
     match op {
         ReduceOp::Any | ReduceOp::All => DType::Bool,
         ReduceOp::ArgMin | ReduceOp::ArgMax => DType::I64,
+        // a bool sum counts (graph::build keeps the bool operand, typed i64)
+        ReduceOp::Sum if body == DType::Bool => DType::I64,
         _ => body,
     }
 }
@@ -539,8 +544,17 @@ fn fused_reduce(
         DType::I32 => num!(i32, I32),
         DType::I64 => num!(i64, I64),
         DType::Bool => match rop {
-            // bool arithmetic is logic: sum/max are `any`, prod/min are `all`
-            ReduceOp::Any | ReduceOp::Sum | ReduceOp::Max => {
+            // a sum counts the true values, as the reference does for an i64 sum of bools
+            ReduceOp::Sum => go!(
+                bool,
+                0i64,
+                |x: bool| i64::from(x),
+                |a: i64, b: i64| a.wrapping_add(b),
+                |a| a,
+                I64
+            ),
+            // otherwise bool arithmetic is logic: max is `any`, prod/min are `all`
+            ReduceOp::Any | ReduceOp::Max => {
                 go!(bool, false, |x: bool| x, |a: bool, b: bool| a | b, |a| a, Bool)
             }
             ReduceOp::All | ReduceOp::Prod | ReduceOp::Min => {
@@ -728,32 +742,64 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
         ReduceMode::Cols => {
             let kin = shape[kept - 1];
             let inner: Vec<isize> = prog.inputs.iter().map(|b| b.strides[kept - 1]).collect();
+            let ni = prog.inputs.len();
+            // panels only where the kept axis is contiguous: a gathered one's
+            // blocks stay in cache across the reduced loop only when small
+            let contiguous = inner
+                .iter()
+                .zip(&prog.inputs)
+                .all(|(&s, b)| !matches!(b.input, Input::Data(_)) || matches!(s, 0 | 1));
+            let panel = if contiguous { COLS_PANEL } else { BLOCK };
+            // A task's outputs go in panels of up to COLS_PANEL: for each reduced
+            // index, every block of the panel in turn, so a contiguous kept axis
+            // is read in long runs and a short one's blocks share the reduced
+            // index's offsets. Each output still folds its values in reduced
+            // order, so the result is the one-block-at-a-time result bitwise.
             let task = |start: usize, part: &mut [MaybeUninit<O>], regs: &mut Vec<Reg>| -> Result<(), Diagnostic> {
                 check_interrupt()?;
-                let mut offs = vec![0isize; prog.inputs.len()];
-                let mut base = vec![0isize; prog.inputs.len()];
-                let mut acc = [id; BLOCK];
+                let mut offs = vec![0isize; ni];
+                let mut roff = vec![0isize; ni];
+                let mut acc = vec![id; panel.min(part.len())];
+                // per block of the panel: its first output (relative to the panel), length, base offsets
+                let mut blocks: Vec<(usize, usize)> = Vec::new();
+                let mut bases: Vec<isize> = Vec::new();
                 let end = start + part.len();
-                let mut p = start;
-                while p < end {
-                    let (row, col) = (p / kin, p % kin);
-                    let len = BLOCK.min(kin - col).min(end - p);
-                    for (off, b) in base.iter_mut().zip(&prog.inputs) {
-                        *off = b.offset + col as isize * b.strides[kept - 1];
+                let mut p0 = start;
+                while p0 < end {
+                    let pend = (p0 + panel).min(end);
+                    blocks.clear();
+                    bases.clear();
+                    let mut p = p0;
+                    while p < pend {
+                        let (row, col) = (p / kin, p % kin);
+                        let len = BLOCK.min(kin - col).min(pend - p);
+                        let at = bases.len();
+                        bases.extend(
+                            prog.inputs
+                                .iter()
+                                .map(|b| b.offset + col as isize * b.strides[kept - 1]),
+                        );
+                        add_offsets(&mut bases[at..], prog, 0..kept - 1, shape, row);
+                        blocks.push((p - p0, len));
+                        p += len;
                     }
-                    add_offsets(&mut base, prog, 0..kept - 1, shape, row);
-                    let acc = &mut acc[..len];
+                    let acc = &mut acc[..pend - p0];
                     acc.fill(id);
                     for r in 0..red {
-                        offs.copy_from_slice(&base);
-                        add_offsets(&mut offs, prog, kept..rank, shape, r);
-                        let v = block::eval_block(prog, &offs, &inner, len, regs, None)?;
-                        fold_elems(value::<T>(v)?, acc, map, comb);
+                        roff.fill(0);
+                        add_offsets(&mut roff, prog, kept..rank, shape, r);
+                        for (&(q, len), base) in blocks.iter().zip(bases.chunks_exact(ni.max(1))) {
+                            for ((o, &b), &d) in offs.iter_mut().zip(base).zip(&roff) {
+                                *o = b + d;
+                            }
+                            let v = block::eval_block(prog, &offs, &inner, len, regs, None)?;
+                            fold_elems(value::<T>(v)?, &mut acc[q..q + len], map, comb);
+                        }
                     }
-                    for (o, &a) in part[p - start..p - start + len].iter_mut().zip(acc.iter()) {
+                    for (o, &a) in part[p0 - start..pend - start].iter_mut().zip(acc.iter()) {
                         o.write(fin(a));
                     }
-                    p += len;
+                    p0 = pend;
                 }
                 Ok(())
             };
@@ -762,9 +808,11 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
                     let mut regs = Reg::for_steps(prog.steps);
                     return task(0, out, &mut regs);
                 }
-                // enough outputs per task that the reduced loop amortises
-                let size = (PAR_THRESHOLD / red.max(1)).clamp(BLOCK.min(outs), outs.max(1));
-                let size = size.min(outs.div_ceil(rayon::current_num_threads().max(1))).max(1);
+                // enough outputs per task that the reduced loop amortises, and
+                // a few tasks per thread (outputs are independent: any split
+                // gives the same result)
+                let threads = rayon::current_num_threads().max(1);
+                let size = outs.div_ceil(2 * threads).max(PAR_THRESHOLD / red.max(1)).max(1);
                 out.par_chunks_mut(size).enumerate().try_for_each_init(
                     || Reg::for_steps(prog.steps),
                     |regs, (c, part)| task(c * size, part, regs),
