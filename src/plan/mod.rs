@@ -707,7 +707,9 @@ impl<'a> Planner<'a> {
         match self.pending(a) {
             Some(p) if !self.materialised[p] => {
                 let e = b.epilogue;
-                self.expr(p, view, b, kp, e)
+                // A fused chain is as deep as the graph (thousands of nodes between realizes):
+                // grow the stack rather than overflow it.
+                stacker::maybe_grow(64 * 1024, 4 * 1024 * 1024, || self.expr(p, view, b, kp, e))
             }
             _ => {
                 let label = self.label(&a.node);
