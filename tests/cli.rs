@@ -1,10 +1,12 @@
 //! Runs the built `arr` binary: argument handling, file errors, and (once the
 //! Session works) scripts, checks and piped REPL input.
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+mod common;
+use common::{output_with_stdin, text};
 
 fn arr(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_arr"))
@@ -14,24 +16,9 @@ fn arr(args: &[&str]) -> Output {
 }
 
 fn arr_with_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arr"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start arr");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write stdin");
-    child.wait_with_output().expect("wait for arr")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+    let mut command = Command::new(env!("CARGO_BIN_EXE_arr"));
+    command.args(args);
+    output_with_stdin(command, input)
 }
 
 /// A script in the temp dir, removed when dropped.

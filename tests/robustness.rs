@@ -5,11 +5,14 @@
 //! worked out by hand in the comments. The interactive case drives the REPL on
 //! a pseudo-terminal with `tests/robustness/repl_sigint.py`.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+
+mod common;
+use common::{output_with_stdin, text};
 
 fn arr() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_arr"));
@@ -17,24 +20,8 @@ fn arr() -> Command {
     command
 }
 
-fn with_stdin(mut command: Command, input: &str) -> Output {
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start arr");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write stdin");
-    child.wait_with_output().expect("wait for arr")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+fn with_stdin(command: Command, input: &str) -> Output {
+    output_with_stdin(command, input)
 }
 
 /// A fresh directory under the system's temp dir, removed when dropped.

@@ -1,7 +1,11 @@
 //! Shared by the test programs that run Arr source and read what it printed.
 
+// Each test program compiles this module for itself and uses only some of it.
+#![allow(dead_code)]
+
 use std::cell::RefCell;
 use std::io::Write;
+use std::process::{Command, Output, Stdio};
 use std::rc::Rc;
 
 /// A `Write` that a test can read back after handing a clone to a session.
@@ -23,4 +27,26 @@ impl Write for Captured {
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
     }
+}
+
+/// Runs `command` with `input` on its standard input and collects its output.
+pub fn output_with_stdin(mut command: Command, input: &str) -> Output {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start arr");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write stdin");
+    child.wait_with_output().expect("wait for arr")
+}
+
+/// A process's output as text.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
 }
