@@ -665,6 +665,15 @@ pub struct Program<'a> {
     pub acc: Option<usize>,
 }
 
+/// The operand a step reads as it is (a load, or the reduction's accumulator), if any.
+fn loaded_operand(prog: &Program<'_>, inst: &Inst) -> Option<usize> {
+    match *inst {
+        Inst::Load(k) => Some(k),
+        Inst::Acc => prog.acc,
+        _ => None,
+    }
+}
+
 /// Evaluates the program over one block. `offs[k]` is operand k's buffer
 /// offset of the block's first element and `inner[k]` its step between the
 /// block's elements. With `out`, the last step is written there and `None`
@@ -682,24 +691,19 @@ fn eval_block_impl<'p: 'r, 'r>(
     // A body that only reads one operand (a plain reduction or copy): its
     // value is the operand's, without the value stack below, whose set-up
     // and reload cost more than a short block's loop.
-    if let [step] = steps {
-        let k = match step.inst {
-            Inst::Load(k) => Some(k),
-            Inst::Acc => prog.acc,
-            _ => None,
+    if let [step] = steps
+        && let Some(k) = loaded_operand(prog, &step.inst)
+    {
+        let b = prog
+            .inputs
+            .get(k)
+            .ok_or_else(|| internal("a load of a missing operand"))?;
+        let reg = regs.first_mut().ok_or_else(|| internal("fewer registers than steps"))?;
+        let v = load(b.input, b.dtype, offs[k], inner[k], len, reg);
+        return match out {
+            Some(dst) => store(v, dst).map(|()| None),
+            None => Ok(Some(v)),
         };
-        if let Some(k) = k {
-            let b = prog
-                .inputs
-                .get(k)
-                .ok_or_else(|| internal("a load of a missing operand"))?;
-            let reg = regs.first_mut().ok_or_else(|| internal("fewer registers than steps"))?;
-            let v = load(b.input, b.dtype, offs[k], inner[k], len, reg);
-            return match out {
-                Some(dst) => store(v, dst).map(|()| None),
-                None => Ok(Some(v)),
-            };
-        }
     }
     const SMALL: usize = 8;
     const STACK: usize = 32;
@@ -725,12 +729,7 @@ fn eval_block_impl<'p: 'r, 'r>(
         };
         rest = tail;
         let last = i + 1 == steps.len();
-        let k = match step.inst {
-            Inst::Load(k) => Some(k),
-            Inst::Acc => prog.acc,
-            _ => None,
-        };
-        if let Some(k) = k {
+        if let Some(k) = loaded_operand(prog, &step.inst) {
             let b = prog
                 .inputs
                 .get(k)

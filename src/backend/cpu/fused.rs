@@ -231,7 +231,7 @@ fn bind_with<'a>(
                         o.dtype
                     )));
                 }
-                check_reach(data.len(), shape, &strides, o.view.offset)?;
+                kernels::check_reach(data.len(), shape, &strides, o.view.offset)?;
                 Input::Data(Data::of(data))
             }
             (Source::Arange { start, step }, _) => {
@@ -253,28 +253,6 @@ fn bind_with<'a>(
         });
     }
     Ok(out)
-}
-
-/// Rejects an operand that would reach outside its buffer, so no block indexes out of bounds.
-fn check_reach(len: usize, shape: &[usize], strides: &[isize], offset: usize) -> Result<(), Diagnostic> {
-    if shape.contains(&0) {
-        return Ok(());
-    }
-    let (mut lo, mut hi) = (offset as i128, offset as i128);
-    for (&d, &s) in shape.iter().zip(strides) {
-        let reach = (d as i128 - 1) * s as i128;
-        if reach < 0 {
-            lo += reach;
-        } else {
-            hi += reach;
-        }
-    }
-    if lo < 0 || hi >= len as i128 {
-        return Err(internal(format!(
-            "an operand of shape {shape:?} reaches outside its buffer of {len}"
-        )));
-    }
-    Ok(())
 }
 
 /// A fresh vector of `n` elements of `T`, written by `f` and never zero-filled.
@@ -1027,8 +1005,8 @@ pub fn write_direct(dst: &Buffer, dst_view: &View, src: &Buffer, src_view: &View
     if s.dtype() != d.dtype() {
         return Ok(false);
     }
-    check_reach(s.len(), &src_view.shape, &src_view.strides, src_view.offset)?;
-    check_reach(d.len(), &dst_view.shape, &dst_view.strides, dst_view.offset)?;
+    kernels::check_reach(s.len(), &src_view.shape, &src_view.strides, src_view.offset)?;
+    kernels::check_reach(d.len(), &dst_view.shape, &dst_view.strides, dst_view.offset)?;
     let mut strides = vec![dst_view.strides.clone(), src_view.strides.clone()];
     let groups = vec![0u8; dst_view.rank()];
     let (shape, _) = crate::plan::view_ops::collapse(&dst_view.shape, &groups, &mut strides);

@@ -578,11 +578,17 @@ fn check_view(len: usize, view: &View) -> Result<(), Diagnostic> {
     if view.shape.len() != view.strides.len() {
         return Err(internal("a view's shape and strides differ in rank"));
     }
-    if view.size() == 0 {
+    check_reach(len, &view.shape, &view.strides, view.offset)
+}
+
+/// Rejects elements at `offset` with these sizes and strides that would reach
+/// outside a buffer of `len`: the bound every CPU kernel's indexing relies on.
+pub(crate) fn check_reach(len: usize, shape: &[usize], strides: &[isize], offset: usize) -> Result<(), Diagnostic> {
+    if shape.contains(&0) {
         return Ok(());
     }
-    let (mut lo, mut hi) = (view.offset as i128, view.offset as i128);
-    for (&d, &s) in view.shape.iter().zip(&view.strides) {
+    let (mut lo, mut hi) = (offset as i128, offset as i128);
+    for (&d, &s) in shape.iter().zip(strides) {
         let reach = (d as i128 - 1) * s as i128;
         if reach < 0 {
             lo += reach;
@@ -592,8 +598,7 @@ fn check_view(len: usize, view: &View) -> Result<(), Diagnostic> {
     }
     if lo < 0 || hi >= len as i128 {
         return Err(internal(format!(
-            "a view of shape {:?} reaches outside its buffer of {len}",
-            view.shape
+            "a view of shape {shape:?} reaches outside its buffer of {len}"
         )));
     }
     Ok(())
