@@ -161,6 +161,24 @@ builtins! {
         "load"(s("path")) "load(path)" "Reads an array from a NumPy .npy file." "load(\"x.npy\")";
         "save"(s("path"), a("x")) "save(path, x)" "Writes an array to a NumPy .npy file." "save(\"x.npy\", arange(3))";
     }
+    "sorting, searching and counting" {
+        "sort"(a("a"), so("axis")) "sort(a, axis=-1)" "A sorted copy along `axis` (flattened first when `axis=none`); stable, NaN last, as NumPy." "sort([3, 1, 2])";
+        "argsort"(a("a"), so("axis")) "argsort(a, axis=-1)" "The indices (i64) that sort `a` along `axis` (of the flattened array when none); stable: equal elements keep their order; NaN last." "argsort([3, 1, 2])";
+        "unique"(a("ar"), so("return_index"), so("return_inverse"), so("return_counts")) "unique(ar, return_index=false, return_inverse=false, return_counts=false)" "The sorted distinct elements of the flattened `ar` (NaNs count as one). With any `return_*` flag, a tuple: the values, then in this order the first index of each, each element's position in the values (`ar`'s shape), the count of each." "unique([3, 1, 3, 2], return_counts=true)";
+        "unique_counts"(a("x")) "unique_counts(x)" "The tuple `(values, counts)` of `unique(x, return_counts=true)` (NumPy 2's `unique_counts`)." "unique_counts([1, 2, 2])";
+        "searchsorted"(a("a"), a("v"), so("side"), ao("sorter")) "searchsorted(a, v, side=\"left\", sorter=none)" "Where each of `v` goes in the sorted 1-D `a` to keep it sorted (i64, `v`'s shape): before equal elements for side=\"left\", after them for \"right\". `sorter`: indices that sort `a`." "searchsorted([1, 2, 4], [2, 3])";
+        "median"(a("a"), so("axis"), so("keepdims")) "median(a, axis=none, keepdims=false)" "The median over the given axes (all when none); a float; NaN if a line holds one." "median([3, 1, 4, 1])";
+        "percentile"(a("a"), a("q"), so("axis"), so("keepdims")) "percentile(a, q, axis=none, keepdims=false)" "The q-th percentiles (q in [0, 100], a number or an array: its axes come first) by linear interpolation, NumPy's default method." "percentile(arange(5), 25)";
+        "quantile"(a("a"), a("q"), so("axis"), so("keepdims")) "quantile(a, q, axis=none, keepdims=false)" "The q-th quantiles (q in [0, 1]) by linear interpolation, as `percentile`." "quantile(arange(5), [0.25, 0.5])";
+        "bincount"(a("x"), ao("weights"), so("minlength")) "bincount(x, weights=none, minlength=0)" "How often each of 0..max(x) occurs in the 1-D non-negative integers `x` (i64), at least `minlength` bins; with `weights` the sum of the weights (f64)." "bincount([0, 1, 1, 3])";
+        "histogram"(a("a"), ao("bins"), so("range"), ao("weights"), so("density")) "histogram(a, bins=10, range=none, weights=none, density=false)" "The tuple `(counts, edges)`: counts (i64; f64 with weights or density) of the flattened `a` in `bins` equal bins over `range` (the min and max when none) or between the given 1-D edges; the last bin includes its right edge." "histogram([1, 2, 2, 3], bins=2)";
+        "histogram_bin_edges"(a("a"), ao("bins"), so("range")) "histogram_bin_edges(a, bins=10, range=none)" "The bin edges `histogram` would use." "histogram_bin_edges([1, 2, 3], bins=2)";
+        "nonzero"(a("a")) "nonzero(a)" "A tuple of i64 arrays, one per axis, with the coordinates of the nonzero elements in row-major order (`nonzero(x)[0]` for a 1-D `x`)." "nonzero([0, 2, 0, 3])";
+        "flatnonzero"(a("a")) "flatnonzero(a)" "The flat indices (i64) of the nonzero elements." "flatnonzero([0, 2, 0, 3])";
+        "argwhere"(a("a")) "argwhere(a)" "The coordinates of the nonzero elements, one row each (i64, shape [count, ndim])." "argwhere(eye(2))";
+        "count_nonzero"(a("a"), so("axis"), so("keepdims")) "count_nonzero(a, axis=none, keepdims=false)" "How many elements are nonzero (true), over the given axes (all when none); i64." "count_nonzero([0, 2, 0, 3])";
+        "take"(a("a"), a("indices"), so("axis")) "take(a, indices, axis=none)" "The elements at integer `indices` along `axis` (of the flattened array when none); negative indices count from the end; one out of range is an error." "take([4, 5, 6], [2, -1])";
+    }
 }
 
 pub fn find(name: &str) -> Option<&'static Builtin> {

@@ -528,6 +528,7 @@ impl Interp {
                     .map_err(|e| Diagnostic::new(e.code, e.message, sp(0).unwrap_or(span.clone())))?;
                 Ok(Value::Unit)
             }
+            _ if super::npfuncs::NAMES.contains(&name) => self.np_builtin(name, &s, span),
             _ => Err(Diagnostic::new(
                 "E0101",
                 format!("the builtin `{name}` is declared but not implemented"),

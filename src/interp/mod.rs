@@ -5,6 +5,7 @@
 
 mod builtins;
 mod index;
+mod npfuncs;
 mod statics;
 pub mod value;
 

@@ -47,6 +47,7 @@ macro_rules! with_dtype {
 mod elementwise;
 pub(crate) use elementwise::{modulo_by_zero, negative_power};
 mod reduce;
+pub mod sort;
 mod structural;
 #[cfg(test)]
 mod tests;

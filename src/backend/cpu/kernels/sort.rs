@@ -1,0 +1,378 @@
+//! Host kernels for sorting, searching and counting (`sort`, `argsort`,
+//! `unique`, `searchsorted`, quantiles, `bincount`, `histogram`) and for
+//! boolean-mask and integer-array indexing. They define these functions'
+//! meaning for every backend: NumPy's, with NaN ordered after every number
+//! (and NaNs equal to each other), sorts stable.
+//!
+//! Data is contiguous row-major; an axis is described by `(outer, len,
+//! inner)`: line `(o, i)` is the elements `o * len * inner + k * inner + i`.
+
+use crate::graph::data::HostData;
+use rayon::prelude::*;
+use std::cmp::Ordering;
+
+/// An element type that can be sorted with NumPy's order (NaN last).
+pub trait Key: Copy + PartialOrd + Send + Sync + 'static {
+    fn is_nan_key(self) -> bool {
+        false
+    }
+    fn as_f64(self) -> f64;
+    /// The host storage of a vector of these.
+    fn wrap(v: Vec<Self>) -> HostData;
+}
+
+impl Key for bool {
+    fn wrap(v: Vec<Self>) -> HostData {
+        HostData::Bool(v)
+    }
+    fn as_f64(self) -> f64 {
+        self as u8 as f64
+    }
+}
+impl Key for i32 {
+    fn wrap(v: Vec<Self>) -> HostData {
+        HostData::I32(v)
+    }
+    fn as_f64(self) -> f64 {
+        self as f64
+    }
+}
+impl Key for i64 {
+    fn wrap(v: Vec<Self>) -> HostData {
+        HostData::I64(v)
+    }
+    fn as_f64(self) -> f64 {
+        self as f64
+    }
+}
+impl Key for f32 {
+    fn wrap(v: Vec<Self>) -> HostData {
+        HostData::F32(v)
+    }
+    fn is_nan_key(self) -> bool {
+        self.is_nan()
+    }
+    fn as_f64(self) -> f64 {
+        self as f64
+    }
+}
+impl Key for f64 {
+    fn wrap(v: Vec<Self>) -> HostData {
+        HostData::F64(v)
+    }
+    fn is_nan_key(self) -> bool {
+        self.is_nan()
+    }
+    fn as_f64(self) -> f64 {
+        self
+    }
+}
+
+/// NumPy's sort order: numbers ascending (-0.0 equal to 0.0), NaN after all of them.
+pub fn order<T: Key>(a: T, b: T) -> Ordering {
+    match (a.is_nan_key(), b.is_nan_key()) {
+        (false, false) => a.partial_cmp(&b).unwrap_or(Ordering::Equal),
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Greater,
+        (false, true) => Ordering::Less,
+    }
+}
+
+/// Lines this long are sorted with rayon's parallel (still stable) merge sort.
+const PAR_LINE: usize = 1 << 16;
+
+fn stable_sort_by<T: Send, F: Fn(&T, &T) -> Ordering + Sync>(v: &mut [T], f: F) {
+    if v.len() >= PAR_LINE {
+        v.par_sort_by(f);
+    } else {
+        v.sort_by(f);
+    }
+}
+
+/// Calls `each(line)` for every line of the `(outer, len, inner)` layout,
+/// with the line's elements gathered contiguously; writes the result back to
+/// the same positions of `out`.
+fn per_line<T: Key, U: Copy + Send + Sync + Default>(
+    v: &[T],
+    (outer, len, inner): (usize, usize, usize),
+    each: impl Fn(&mut Vec<T>) -> Vec<U> + Sync,
+) -> Vec<U> {
+    let mut out = vec![U::default(); v.len()];
+    if len == 0 {
+        return out;
+    }
+    if inner == 1 {
+        out.par_chunks_mut(len).zip(v.par_chunks(len)).for_each(|(o, src)| {
+            let mut line = src.to_vec();
+            o.copy_from_slice(&each(&mut line));
+        });
+        return out;
+    }
+    let results: Vec<Vec<U>> = (0..outer * inner)
+        .into_par_iter()
+        .map(|l| {
+            let (o, i) = (l / inner, l % inner);
+            let base = o * len * inner + i;
+            let mut line: Vec<T> = (0..len).map(|k| v[base + k * inner]).collect();
+            each(&mut line)
+        })
+        .collect();
+    for (l, r) in results.into_iter().enumerate() {
+        let (o, i) = (l / inner, l % inner);
+        let base = o * len * inner + i;
+        for (k, x) in r.into_iter().enumerate() {
+            out[base + k * inner] = x;
+        }
+    }
+    out
+}
+
+/// Sorts every line ascending (NaN last), stable.
+pub fn sort_lines<T: Key + Default>(v: &[T], lines: (usize, usize, usize)) -> Vec<T> {
+    per_line(v, lines, |line| {
+        stable_sort_by(line, |a, b| order(*a, *b));
+        std::mem::take(line)
+    })
+}
+
+/// For every line, the indices that sort it (stable: ties keep their order).
+pub fn argsort_lines<T: Key>(v: &[T], lines: (usize, usize, usize)) -> Vec<i64> {
+    per_line(v, lines, |line| {
+        let mut idx: Vec<i64> = (0..line.len() as i64).collect();
+        stable_sort_by(&mut idx, |&a, &b| order(line[a as usize], line[b as usize]));
+        idx
+    })
+}
+
+/// NumPy's `unique` of flattened values: the sorted distinct values (all
+/// NaNs count as one, as `equal_nan=True`), the index of each one's first
+/// occurrence, each element's position among the distinct values, and how
+/// often each occurs.
+pub struct Unique<T> {
+    pub values: Vec<T>,
+    pub first: Vec<i64>,
+    pub inverse: Vec<i64>,
+    pub counts: Vec<i64>,
+}
+
+pub fn unique<T: Key>(v: &[T]) -> Unique<T> {
+    let mut perm: Vec<i64> = (0..v.len() as i64).collect();
+    stable_sort_by(&mut perm, |&a, &b| order(v[a as usize], v[b as usize]));
+    let mut u = Unique {
+        values: Vec::new(),
+        first: Vec::new(),
+        inverse: vec![0; v.len()],
+        counts: Vec::new(),
+    };
+    for &p in &perm {
+        let x = v[p as usize];
+        match u.values.last() {
+            Some(&last) if order(last, x) == Ordering::Equal => {
+                if let Some(c) = u.counts.last_mut() {
+                    *c += 1;
+                }
+            }
+            _ => {
+                u.values.push(x);
+                // the sort is stable, so the first of a run is the first occurrence
+                u.first.push(p);
+                u.counts.push(1);
+            }
+        }
+        u.inverse[p as usize] = u.values.len() as i64 - 1;
+    }
+    u
+}
+
+/// Where each of `v` would be inserted into the sorted `a` to keep it sorted:
+/// before equal elements (`right == false`) or after them.
+pub fn searchsorted<T: Key>(a: &[T], v: &[T], right: bool) -> Vec<i64> {
+    v.par_iter()
+        .map(|&x| {
+            let p = if right {
+                a.partition_point(|&e| order(e, x) != Ordering::Greater)
+            } else {
+                a.partition_point(|&e| order(e, x) == Ordering::Less)
+            };
+            p as i64
+        })
+        .collect()
+}
+
+/// NumPy's linear interpolation between `a` and `b` (`_lerp`): exact at
+/// both ends, computed from the nearer one.
+fn lerp(a: f64, b: f64, t: f64) -> f64 {
+    let d = b - a;
+    if t >= 0.5 { b - d * (1.0 - t) } else { a + d * t }
+}
+
+/// Quantiles `q` (each in [0, 1]) of every line by linear interpolation
+/// (NumPy's default method). The result holds, for each q in turn, one value
+/// per line (lines in `(outer, inner)` order). A line with a NaN gives NaN;
+/// an empty line gives NaN.
+pub fn quantile_lines<T: Key>(v: &[T], (outer, len, inner): (usize, usize, usize), q: &[f64]) -> Vec<f64> {
+    let per: Vec<Vec<f64>> = (0..outer * inner)
+        .into_par_iter()
+        .map(|l| {
+            let (o, i) = (l / inner, l % inner);
+            let base = o * len * inner + i;
+            let mut line: Vec<f64> = (0..len).map(|k| v[base + k * inner].as_f64()).collect();
+            if line.is_empty() || line.iter().any(|x| x.is_nan()) {
+                return vec![f64::NAN; q.len()];
+            }
+            stable_sort_by(&mut line, |a, b| order(*a, *b));
+            q.iter()
+                .map(|&q| {
+                    let pos = q * (len - 1) as f64;
+                    let lo = pos.floor();
+                    let lo_i = (lo as usize).min(len - 1);
+                    let hi_i = (lo_i + 1).min(len - 1);
+                    lerp(line[lo_i], line[hi_i], pos - lo)
+                })
+                .collect()
+        })
+        .collect();
+    let lines = outer * inner;
+    let mut out = vec![0.0; lines * q.len()];
+    for (l, vals) in per.into_iter().enumerate() {
+        for (j, x) in vals.into_iter().enumerate() {
+            out[j * lines + l] = x;
+        }
+    }
+    out
+}
+
+/// Counts of each value 0..n of `x` (all already checked to lie in 0..n),
+/// weighted when `weights` is given.
+pub fn bincount(x: &[i64], weights: Option<&[f64]>, n: usize) -> (Vec<i64>, Vec<f64>) {
+    match weights {
+        None => {
+            let mut c = vec![0i64; n];
+            for &k in x {
+                c[k as usize] += 1;
+            }
+            (c, Vec::new())
+        }
+        Some(w) => {
+            let mut c = vec![0f64; n];
+            for (&k, &wt) in x.iter().zip(w) {
+                c[k as usize] += wt;
+            }
+            (Vec::new(), c)
+        }
+    }
+}
+
+/// The bins between consecutive `edges` (ascending): bin i holds
+/// edges[i] <= x < edges[i + 1], the last bin also its right edge.
+/// `uniform` says the edges are evenly spaced (NumPy's fast path: an
+/// estimate, then a fix against the edges, which gives the same bins).
+pub struct Bins<'a> {
+    edges: &'a [f64],
+    uniform: bool,
+    norm: f64,
+}
+
+impl<'a> Bins<'a> {
+    pub fn new(edges: &'a [f64], uniform: bool) -> Bins<'a> {
+        let bins = edges.len().saturating_sub(1);
+        let norm = if bins == 0 {
+            0.0
+        } else {
+            bins as f64 / (edges[bins] - edges[0])
+        };
+        Bins { edges, uniform, norm }
+    }
+
+    /// The bin of `x`; none for values outside the edges and NaN.
+    pub fn of(&self, x: f64) -> Option<usize> {
+        let e = self.edges;
+        let bins = e.len().checked_sub(1).filter(|&b| b > 0)?;
+        if !(x >= e[0] && x <= e[bins]) {
+            return None;
+        }
+        let mut i = if self.uniform && self.norm.is_finite() {
+            (((x - e[0]) * self.norm) as usize).min(bins - 1)
+        } else {
+            e.partition_point(|&v| v <= x).saturating_sub(1).min(bins - 1)
+        };
+        while i > 0 && x < e[i] {
+            i -= 1;
+        }
+        while i + 1 < bins && x >= e[i + 1] {
+            i += 1;
+        }
+        Some(i)
+    }
+}
+
+/// Counts of `a`'s values in each bin (see `Bins`).
+pub fn histogram(a: &[f64], edges: &[f64], uniform: bool) -> Vec<i64> {
+    let bins = Bins::new(edges, uniform);
+    let mut counts = vec![0i64; edges.len().saturating_sub(1)];
+    for &x in a {
+        if let Some(i) = bins.of(x) {
+            counts[i] += 1;
+        }
+    }
+    counts
+}
+
+/// The flat positions (over the mask's own elements) where `mask` is true.
+pub fn true_positions(mask: &[bool]) -> Vec<i64> {
+    mask.iter()
+        .enumerate()
+        .filter(|(_, m)| **m)
+        .map(|(i, _)| i as i64)
+        .collect()
+}
+
+/// Writes `values` (shape `(outer, positions.len(), inner)`) into `dst`
+/// (shape `(outer, n, inner)`) at the given positions along the middle
+/// axis; a repeated position keeps the last value written, as NumPy.
+pub fn scatter_rows<T: Copy>(dst: &mut [T], (outer, n, inner): (usize, usize, usize), positions: &[i64], values: &[T]) {
+    let m = positions.len();
+    for o in 0..outer {
+        for (k, &p) in positions.iter().enumerate() {
+            let d = (o * n + p as usize) * inner;
+            let s = (o * m + k) * inner;
+            dst[d..d + inner].copy_from_slice(&values[s..s + inner]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sorts_put_nan_last_and_keep_ties_stable() {
+        let v = [3.0, f64::NAN, -1.0, 3.0, 0.0, -0.0];
+        let s = sort_lines(&v, (1, 6, 1));
+        assert_eq!(&s[..5], &[-1.0, 0.0, -0.0, 3.0, 3.0]);
+        assert!(s[5].is_nan());
+        assert_eq!(argsort_lines(&v, (1, 6, 1)), vec![2, 4, 5, 0, 3, 1]);
+        // columns of a (2, 2) array: axis 0 has inner 2
+        assert_eq!(argsort_lines(&[5, 1, 2, 7], (1, 2, 2)), vec![1, 0, 0, 1]);
+    }
+
+    #[test]
+    fn unique_counts_and_searches() {
+        let u = unique(&[2.0, f64::NAN, 1.0, 2.0, f64::NAN]);
+        assert_eq!(u.counts, vec![1, 2, 2]);
+        assert_eq!(&u.values[..2], &[1.0, 2.0]);
+        assert_eq!(u.first, vec![2, 0, 1]);
+        assert_eq!(u.inverse, vec![1, 2, 0, 1, 2]);
+        assert_eq!(searchsorted(&[1, 2, 2, 3], &[2, 0, 9], false), vec![1, 0, 4]);
+        assert_eq!(searchsorted(&[1, 2, 2, 3], &[2, 0, 9], true), vec![3, 0, 4]);
+    }
+
+    #[test]
+    fn quantiles_interpolate_and_histograms_close_the_last_bin() {
+        // hand-derived: positions 0.25 * 3 = 0.75 between 1 and 2
+        assert_eq!(quantile_lines(&[4, 1, 3, 2], (1, 4, 1), &[0.25, 0.5, 1.0]), vec![1.75, 2.5, 4.0]);
+        assert_eq!(histogram(&[0.0, 0.5, 1.0, 2.0, -1.0, f64::NAN], &[0.0, 0.5, 1.0], true), vec![1, 2]);
+        let (c, _) = bincount(&[1, 1, 3], None, 5);
+        assert_eq!(c, vec![0, 2, 0, 1, 0]);
+    }
+}

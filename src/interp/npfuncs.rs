@@ -1,0 +1,582 @@
+//! Run-time behaviour of NumPy's sorting, searching and counting builtins
+//! (`sort`, `argsort`, `unique`, `searchsorted`, `median`, `percentile`,
+//! `quantile`, `bincount`, `histogram`, `nonzero`, `count_nonzero`, `take`,
+//! ...). Results whose size depends on the data (`unique`, `nonzero`,
+//! `bincount`) and the sorts are computed on the host by the kernels of
+//! `backend::cpu::kernels::sort` from realized inputs, then handed to the
+//! backend (an upload on a GPU); `take` and `count_nonzero` stay lazy graph
+//! nodes.
+
+use super::value::Value;
+use super::{Interp, R};
+use crate::backend::cpu::kernels::sort::{self as k, Key};
+use crate::check::dtype::{DType, promote_weak};
+use crate::check::shape;
+use crate::diag::Diagnostic;
+use crate::graph::data::HostData;
+use crate::graph::op::{Op, ReduceOp};
+use crate::graph::{self, Array, build};
+use crate::syntax::ast::{BinOp, Span};
+use crate::with_data;
+
+type Slot = Option<(Value, Span)>;
+
+/// The builtins this module runs.
+pub(super) const NAMES: &[&str] = &[
+    "sort",
+    "argsort",
+    "unique",
+    "unique_counts",
+    "searchsorted",
+    "median",
+    "percentile",
+    "quantile",
+    "bincount",
+    "histogram",
+    "histogram_bin_edges",
+    "nonzero",
+    "flatnonzero",
+    "argwhere",
+    "count_nonzero",
+    "take",
+];
+
+/// `(outer, len, inner)` of `axis` in a row-major `shape`.
+fn lines_of(shape: &[usize], axis: usize) -> (usize, usize, usize) {
+    let outer = shape[..axis].iter().product();
+    let inner = shape[axis + 1..].iter().product();
+    (outer, shape[axis], inner)
+}
+
+fn wrap<T: Key>(v: Vec<T>) -> HostData {
+    T::wrap(v)
+}
+
+/// E0212: an argument's shape that the function does not take.
+pub(super) fn bad_shape(message: impl Into<String>, span: &Span) -> Diagnostic {
+    Diagnostic::new("E0212", message, span.clone())
+}
+
+/// E0413: an argument's value outside what the function takes.
+pub(super) fn bad_value(message: impl Into<String>, span: &Span) -> Diagnostic {
+    Diagnostic::new("E0413", message, span.clone())
+}
+
+fn require_int(a: &Array, what: &str, span: &Span) -> R<()> {
+    if !a.dtype().is_int() && a.dtype() != DType::Bool {
+        return Err(Diagnostic::new(
+            "E0300",
+            format!("{what} must be integers, not {}", a.dtype()),
+            span.clone(),
+        )
+        .with_hint(format!("cast with `{what} as i64`")));
+    }
+    Ok(())
+}
+
+impl Interp {
+    /// Realizes `a` and reads its elements (row-major) to the host.
+    pub(super) fn host_of(&self, a: &Array, span: &Span) -> R<HostData> {
+        graph::to_host(&*self.backend, a).map_err(|d| d.or_span(span))
+    }
+
+    /// A realized array of `shape` holding `data` on this backend.
+    pub(super) fn adopt_array(&self, data: HostData, shape: &[usize]) -> R<Array> {
+        let dt = data.dtype();
+        Ok(Array::from_buffer(self.backend.adopt(data)?, dt, shape))
+    }
+
+    /// An `axis` argument: the default when absent, `None` for `axis=none`.
+    fn axis_arg(&self, slot: &Slot, rank: usize, default: Option<i64>) -> R<Option<usize>> {
+        let ax = match slot {
+            None => default,
+            Some((Value::None, _)) => None,
+            Some((v, vs)) => Some(self.static_int_named(v, vs, "an axis")?),
+        };
+        let span = slot.as_ref().map(|s| s.1.clone()).unwrap_or_default();
+        ax.map(|a| shape::normalize_axis(a, rank, &span)).transpose()
+    }
+
+    pub(super) fn np_builtin(&mut self, name: &str, s: &[Slot], span: &Span) -> R<Value> {
+        let sp = |k: usize| s[k].as_ref().map(|x| x.1.clone()).unwrap_or(span.clone());
+        let arr = |k: usize| match &s[k] {
+            Some((Value::Array(a), _)) => Some(a.clone()),
+            _ => None,
+        };
+        let x = arr(0).ok_or_else(|| Diagnostic::new("E0105", "missing argument", span.clone()))?;
+        let flat = |a: &Array| build::reshape(a, &[a.size()], span);
+        match name {
+            "sort" | "argsort" => {
+                let axis = self.axis_arg(&s[1], x.rank(), Some(-1))?;
+                let (x, axis) = match axis {
+                    None => (flat(&x), 0),
+                    Some(ax) => (x, ax),
+                };
+                let host = self.host_of(&x, &sp(0))?;
+                let lines = lines_of(x.shape(), axis);
+                let data = if name == "sort" {
+                    with_data!(&host, v => wrap(k::sort_lines(v, lines)))
+                } else {
+                    with_data!(&host, v => HostData::I64(k::argsort_lines(v, lines)))
+                };
+                Ok(Value::Array(self.adopt_array(data, x.shape())?))
+            }
+            "unique" | "unique_counts" => {
+                let flags = if name == "unique" {
+                    [
+                        self.static_bool(s[1].as_ref(), false)?,
+                        self.static_bool(s[2].as_ref(), false)?,
+                        self.static_bool(s[3].as_ref(), false)?,
+                    ]
+                } else {
+                    [false, false, true]
+                };
+                let host = self.host_of(&x, &sp(0))?;
+                let shape = x.shape().to_vec();
+                let (values, rest) = with_data!(&host, v => {
+                    let u = k::unique(v);
+                    (wrap(u.values), [u.first, u.inverse, u.counts])
+                });
+                let n = values.len();
+                let mut out = vec![Value::Array(self.adopt_array(values, &[n])?)];
+                for ((want, data), shape) in flags.iter().zip(rest).zip([vec![n], shape, vec![n]]) {
+                    if *want {
+                        out.push(Value::Array(self.adopt_array(HostData::I64(data), &shape)?));
+                    }
+                }
+                Ok(if out.len() == 1 {
+                    out.remove(0)
+                } else {
+                    Value::Tuple(out)
+                })
+            }
+            "searchsorted" => {
+                let v = arr(1).ok_or_else(|| Diagnostic::new("E0105", "missing argument `v`", span.clone()))?;
+                if x.rank() != 1 {
+                    return Err(bad_shape(
+                        format!("`searchsorted` needs a 1-D `a`, not one of shape {:?}", x.shape()),
+                        &sp(0),
+                    ));
+                }
+                let right = match &s[2] {
+                    None | Some((Value::None, _)) => false,
+                    Some((v, vs)) => match self.static_str(v, vs, "`side`")?.as_str() {
+                        "left" => false,
+                        "right" => true,
+                        other => {
+                            return Err(bad_value(
+                                format!("`side` must be \"left\" or \"right\", not \"{other}\""),
+                                vs,
+                            ));
+                        }
+                    },
+                };
+                let a = match arr(3) {
+                    None => x.clone(),
+                    Some(sorter) => self.take_along(&x, &sorter, 0, &sp(3), span)?,
+                };
+                let (dt, _) = promote_weak(a.dtype(), a.weak, v.dtype(), v.weak);
+                let a_host = self.host_of(&build::cast(&a, dt, Some(span)), &sp(0))?;
+                let v_host = self.host_of(&build::cast(&v, dt, Some(span)), &sp(1))?;
+                let found = with_data!(&a_host, av => {
+                    let vv = crate::graph::data::HostData::clone(&v_host);
+                    k::searchsorted(av, &same_type(av, vv), right)
+                });
+                Ok(Value::Array(self.adopt_array(HostData::I64(found), v.shape())?))
+            }
+            "median" | "percentile" | "quantile" => {
+                let (q, rest) = if name == "median" {
+                    (build::scalar(DType::F64, 0.5, true), 1)
+                } else {
+                    let q = arr(1).ok_or_else(|| Diagnostic::new("E0105", "missing argument `q`", span.clone()))?;
+                    (q, 2)
+                };
+                self.quantile(name, &x, &q, &s[rest], s[rest + 1].as_ref(), (&sp(0), &sp(1)), span)
+            }
+            "bincount" => {
+                require_int(&x, "`x` of bincount", &sp(0))?;
+                if x.rank() != 1 {
+                    return Err(bad_shape(
+                        format!("`bincount` needs a 1-D `x`, not one of shape {:?}", x.shape()),
+                        &sp(0),
+                    ));
+                }
+                let minlength = match &s[2] {
+                    None | Some((Value::None, _)) => 0,
+                    Some((v, vs)) => {
+                        let m = self.static_int_named(v, vs, "`minlength`")?;
+                        if m < 0 {
+                            return Err(bad_value("`minlength` must not be negative", vs));
+                        }
+                        m as usize
+                    }
+                };
+                let host = self.host_of(&x, &sp(0))?;
+                let xs: Vec<i64> = (0..host.len()).map(|i| host.get_i64(i)).collect();
+                if let Some((at, &bad)) = xs.iter().enumerate().find(|(_, v)| **v < 0) {
+                    return Err(bad_value(
+                        format!("`bincount` counts non-negative integers; element {at} is {bad}"),
+                        &sp(0),
+                    ));
+                }
+                let n = (xs.iter().max().map_or(0, |&m| m as usize + 1)).max(minlength);
+                shape::check_size(&[n], &sp(0))?;
+                crate::backend::memory::check_bytes(n as u128 * 8, "bincount's counts", Some(span))?;
+                match arr(1) {
+                    None => {
+                        let (c, _) = k::bincount(&xs, None, n);
+                        Ok(Value::Array(self.adopt_array(HostData::I64(c), &[n])?))
+                    }
+                    Some(w) => {
+                        if w.shape() != x.shape() {
+                            return Err(bad_shape(
+                                format!(
+                                    "`weights` must have the shape of `x`: {:?}, not {:?}",
+                                    x.shape(),
+                                    w.shape()
+                                ),
+                                &sp(1),
+                            ));
+                        }
+                        let wh = self.host_of(&build::cast(&w, DType::F64, Some(span)), &sp(1))?;
+                        let HostData::F64(wv) = wh else {
+                            return Err(Diagnostic::new("E0499", "internal: weights not f64", span.clone()));
+                        };
+                        let (_, c) = k::bincount(&xs, Some(&wv), n);
+                        Ok(Value::Array(self.adopt_array(HostData::F64(c), &[n])?))
+                    }
+                }
+            }
+            "histogram" | "histogram_bin_edges" => self.histogram(name, &x, s, span),
+            "nonzero" | "flatnonzero" | "argwhere" => {
+                if x.rank() == 0 && name == "nonzero" {
+                    return Err(bad_shape(
+                        "`nonzero` of a 0-d array is not defined (NumPy raises too)",
+                        &sp(0),
+                    )
+                    .with_hint("use `nonzero(reshape(x, [1]))`"));
+                }
+                let nz = build::binary(BinOp::Ne, &x, &build::scalar(x.dtype(), 0.0, true), (None, None), span)?;
+                let host = self.host_of(&nz, &sp(0))?;
+                let HostData::Bool(mask) = host else {
+                    return Err(Diagnostic::new("E0499", "internal: a comparison is not bool", span.clone()));
+                };
+                let flat_pos = k::true_positions(&mask);
+                let count = flat_pos.len();
+                if name == "flatnonzero" {
+                    return Ok(Value::Array(self.adopt_array(HostData::I64(flat_pos), &[count])?));
+                }
+                let coords = unravel(&flat_pos, x.shape());
+                if name == "argwhere" {
+                    let r = x.rank();
+                    let mut rows = vec![0i64; count * r];
+                    for (d, c) in coords.iter().enumerate() {
+                        for (i, &v) in c.iter().enumerate() {
+                            rows[i * r + d] = v;
+                        }
+                    }
+                    return Ok(Value::Array(self.adopt_array(HostData::I64(rows), &[count, r])?));
+                }
+                let mut out = Vec::with_capacity(coords.len());
+                for c in coords {
+                    out.push(Value::Array(self.adopt_array(HostData::I64(c), &[count])?));
+                }
+                Ok(Value::Tuple(out))
+            }
+            "count_nonzero" => {
+                let axes = match self.static_axes(s[1].as_ref())? {
+                    None => None,
+                    Some(axes) => Some(shape::normalize_axes(&axes, x.rank(), &sp(1))?),
+                };
+                let keepdims = self.static_bool(s[2].as_ref(), false)?;
+                let nz = build::binary(BinOp::Ne, &x, &build::scalar(x.dtype(), 0.0, true), (None, None), span)?;
+                Ok(Value::Array(build::reduce(ReduceOp::Sum, &nz, axes, keepdims, span)?))
+            }
+            "take" => {
+                let idx =
+                    arr(1).ok_or_else(|| Diagnostic::new("E0105", "missing argument `indices`", span.clone()))?;
+                let axis = self.axis_arg(&s[2], x.rank(), None)?;
+                let (src, axis) = match axis {
+                    None => (flat(&x), 0),
+                    Some(ax) => (x, ax),
+                };
+                Ok(Value::Array(self.take_along(&src, &idx, axis, &sp(1), span)?))
+            }
+            _ => Err(Diagnostic::new(
+                "E0101",
+                format!("the builtin `{name}` is declared but not implemented"),
+                span.clone(),
+            )),
+        }
+    }
+
+    /// Gathers `src` along `axis` at `idx` (any integer shape; negative
+    /// indices count from the end; one out of range is E0204 at `idx_span`).
+    /// The indices are read and checked on the host; the gather stays a lazy node.
+    pub(super) fn take_along(&self, src: &Array, idx: &Array, axis: usize, idx_span: &Span, span: &Span) -> R<Array> {
+        require_int(idx, "indices", idx_span)?;
+        if idx.dtype() == DType::Bool {
+            return Err(Diagnostic::new("E0300", "indices must be integers, not bool", idx_span.clone())
+                .with_hint("for a boolean mask index with `a[mask]`, or use `nonzero(mask)`"));
+        }
+        let n = src.shape()[axis] as i64;
+        let host = self.host_of(idx, idx_span)?;
+        let mut positions = crate::backend::memory::try_vec(host.len(), "indices", Some(span))?;
+        for i in 0..host.len() {
+            let v = host.get_i64(i);
+            let j = if v < 0 { v + n } else { v };
+            if j < 0 || j >= n {
+                return Err(Diagnostic::new(
+                    "E0204",
+                    format!("index {v} is out of range for an axis of size {n}"),
+                    idx_span.clone(),
+                )
+                .with_hint(format!("valid indices are {} to {}", -n, n - 1)));
+            }
+            positions.push(j);
+        }
+        let idx_shape = idx.shape().to_vec();
+        let positions = self.adopt_array(HostData::I64(positions), &idx_shape)?;
+        let mut out_shape = src.shape()[..axis].to_vec();
+        out_shape.extend(&idx_shape);
+        out_shape.extend(&src.shape()[axis + 1..]);
+        Ok(Array::pending(
+            Op::Take { axis },
+            vec![src.clone(), positions],
+            src.dtype(),
+            &out_shape,
+            Some(span.clone()),
+        ))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn quantile(
+        &mut self,
+        name: &str,
+        x: &Array,
+        q: &Array,
+        axis_slot: &Slot,
+        keep_slot: Option<&(Value, Span)>,
+        (x_span, q_span): (&Span, &Span),
+        span: &Span,
+    ) -> R<Value> {
+        if x.dtype() == DType::Bool {
+            return Err(Diagnostic::new("E0300", format!("`{name}` of bools is not defined"), x_span.clone())
+                .with_hint("cast first: `x as f32`"));
+        }
+        let keepdims = self.static_bool(keep_slot, false)?;
+        let axes: Vec<usize> = match self.static_axes(axis_slot.as_ref())? {
+            None => (0..x.rank()).collect(),
+            Some(axes) => {
+                let s = axis_slot.as_ref().map(|s| s.1.clone()).unwrap_or_default();
+                shape::normalize_axes(&axes, x.rank(), &s)?
+            }
+        };
+        // kept axes first, reduced ones last: every line is one contiguous run
+        let kept: Vec<usize> = (0..x.rank()).filter(|a| !axes.contains(a)).collect();
+        let perm: Vec<usize> = kept.iter().chain(&axes).copied().collect();
+        let moved = x.with_view(x.view.permute(&perm));
+        let outer: usize = kept.iter().map(|&a| x.shape()[a]).product();
+        let len: usize = axes.iter().map(|&a| x.shape()[a]).product();
+        let qh = self.host_of(&build::cast(q, DType::F64, Some(span)), q_span)?;
+        let scale = if name == "percentile" { 100.0 } else { 1.0 };
+        let qs: Vec<f64> = (0..qh.len()).map(|i| qh.get_f64(i) / scale).collect();
+        if let Some(bad) = qs.iter().find(|v| !(0.0..=1.0).contains(*v)) {
+            let (lo, hi) = if name == "percentile" { (0, 100) } else { (0, 1) };
+            return Err(bad_value(
+                format!("`q` must lie in [{lo}, {hi}], found {}", bad * scale),
+                q_span,
+            ));
+        }
+        let host = self.host_of(&moved, x_span)?;
+        let vals = with_data!(&host, v => k::quantile_lines(v, (outer, len, 1), &qs));
+        let (dt, _) = promote_weak(x.dtype().to_float(), false, q.dtype().to_float(), q.weak);
+        let mut shape: Vec<usize> = q.shape().to_vec();
+        for a in 0..x.rank() {
+            if !axes.contains(&a) {
+                shape.push(x.shape()[a]);
+            } else if keepdims {
+                shape.push(1);
+            }
+        }
+        let data = HostData::F64(vals);
+        let out = self.adopt_array(data, &shape)?;
+        Ok(Value::Array(if dt == DType::F64 {
+            out
+        } else {
+            build::cast(&out, dt, Some(span))
+        }))
+    }
+
+    fn histogram(&mut self, name: &str, x: &Array, s: &[Slot], span: &Span) -> R<Value> {
+        let sp = |k: usize| s[k].as_ref().map(|x| x.1.clone()).unwrap_or(span.clone());
+        if x.dtype() == DType::Bool {
+            return Err(
+                Diagnostic::new("E0300", format!("`{name}` of bools is not defined"), sp(0))
+                    .with_hint("cast first: `x as i64`"),
+            );
+        }
+        let edge_dt = if x.dtype().is_float() { x.dtype() } else { DType::F64 };
+        let xh = self.host_of(&build::cast(x, DType::F64, Some(span)), &sp(0))?;
+        let HostData::F64(xs) = xh else {
+            return Err(Diagnostic::new("E0499", "internal: not f64", span.clone()));
+        };
+        let bins_arr = match &s[1] {
+            Some((Value::Array(b), _)) => Some(b.clone()),
+            _ => None,
+        };
+        let range = match &s[2] {
+            None | Some((Value::None, _)) => None,
+            Some((Value::Tuple(items), rs)) if items.len() == 2 => {
+                let lo = self.static_f64(&items[0], rs, "the range's start")?;
+                let hi = self.static_f64(&items[1], rs, "the range's end")?;
+                if !(lo <= hi) || !lo.is_finite() || !hi.is_finite() {
+                    return Err(bad_value(
+                        format!("`range` must be finite with start <= end, not ({lo}, {hi})"),
+                        rs,
+                    ));
+                }
+                Some((lo, hi))
+            }
+            Some((_, rs)) => {
+                return Err(Diagnostic::new("E0303", "`range` must be a tuple `(lo, hi)`", rs.clone()));
+            }
+        };
+        let (edges, uniform) = match bins_arr {
+            Some(b) if b.rank() == 1 => {
+                let eh = self.host_of(&build::cast(&b, DType::F64, Some(span)), &sp(1))?;
+                let e: Vec<f64> = (0..eh.len()).map(|i| eh.get_f64(i)).collect();
+                if e.len() < 2 || e.windows(2).any(|w| !(w[0] <= w[1])) {
+                    return Err(bad_value(
+                        "`bins` as edges must be at least two, increasing monotonically",
+                        &sp(1),
+                    ));
+                }
+                (e, false)
+            }
+            Some(b) if b.rank() > 1 => {
+                return Err(bad_shape("`bins` must be an integer or a 1-D array of edges", &sp(1)));
+            }
+            other => {
+                let n = match other {
+                    None => 10,
+                    Some(b) => {
+                        let v = Value::Array(b);
+                        self.static_int_named(&v, &sp(1), "`bins`")?
+                    }
+                };
+                if n < 1 {
+                    return Err(bad_value(format!("`bins` must be at least 1, not {n}"), &sp(1)));
+                }
+                shape::check_size(&[n as usize + 1], &sp(1))?;
+                let (mut lo, mut hi) = match range {
+                    Some(r) => r,
+                    None if xs.is_empty() => (0.0, 1.0),
+                    None => {
+                        let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
+                        let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                        if xs.iter().any(|v| !v.is_finite()) {
+                            return Err(bad_value(
+                                "the range of values with NaN or inf is not finite: give `range`",
+                                &sp(0),
+                            ));
+                        }
+                        (lo, hi)
+                    }
+                };
+                if lo == hi {
+                    lo -= 0.5;
+                    hi += 0.5;
+                }
+                let n = n as usize;
+                // NumPy's linspace in f64, then the edges' dtype
+                let step = (hi - lo) / n as f64;
+                let mut e: Vec<f64> = (0..=n).map(|i| lo + i as f64 * step).collect();
+                e[n] = hi;
+                if edge_dt == DType::F32 {
+                    e.iter_mut().for_each(|v| *v = *v as f32 as f64);
+                }
+                (e, true)
+            }
+        };
+        let edges_arr = {
+            let n = edges.len();
+            let a = self.adopt_array(HostData::F64(edges.clone()), &[n])?;
+            if edge_dt == DType::F64 {
+                a
+            } else {
+                build::cast(&a, edge_dt, Some(span))
+            }
+        };
+        if name == "histogram_bin_edges" {
+            return Ok(Value::Array(edges_arr));
+        }
+        let weights = match &s[3] {
+            Some((Value::Array(w), ws)) => {
+                if w.shape() != x.shape() {
+                    return Err(bad_shape(
+                        format!("`weights` must have the shape of `a`: {:?}, not {:?}", x.shape(), w.shape()),
+                        ws,
+                    ));
+                }
+                let wh = self.host_of(&build::cast(w, DType::F64, Some(span)), ws)?;
+                Some((0..wh.len()).map(|i| wh.get_f64(i)).collect::<Vec<f64>>())
+            }
+            _ => None,
+        };
+        let density = self.static_bool(s[4].as_ref(), false)?;
+        let bins = edges.len() - 1;
+        let counts = k::histogram(&xs, &edges, uniform);
+        let counts = match (&weights, density) {
+            (None, false) => self.adopt_array(HostData::I64(counts), &[bins])?,
+            _ => {
+                let mut c = vec![0f64; bins];
+                match &weights {
+                    None => c.iter_mut().zip(&counts).for_each(|(o, &n)| *o = n as f64),
+                    Some(w) => {
+                        let bins = k::Bins::new(&edges, uniform);
+                        for (&v, &wt) in xs.iter().zip(w) {
+                            if let Some(b) = bins.of(v) {
+                                c[b] += wt;
+                            }
+                        }
+                    }
+                }
+                if density {
+                    let total: f64 = c.iter().sum();
+                    for (b, v) in c.iter_mut().enumerate() {
+                        *v /= total * (edges[b + 1] - edges[b]);
+                    }
+                }
+                self.adopt_array(HostData::F64(c), &[bins])?
+            }
+        };
+        Ok(Value::Tuple(vec![Value::Array(counts), Value::Array(edges_arr)]))
+    }
+}
+
+/// The elements of `v` (read to the host in the same dtype as `like`).
+fn same_type<T: Key>(_like: &[T], v: HostData) -> Vec<T> {
+    let any: Box<dyn std::any::Any> = match v {
+        HostData::Bool(x) => Box::new(x),
+        HostData::I32(x) => Box::new(x),
+        HostData::I64(x) => Box::new(x),
+        HostData::F32(x) => Box::new(x),
+        HostData::F64(x) => Box::new(x),
+    };
+    any.downcast::<Vec<T>>().map(|b| *b).unwrap_or_default()
+}
+
+/// One coordinate vector per axis of `shape` for each flat position.
+fn unravel(flat: &[i64], shape: &[usize]) -> Vec<Vec<i64>> {
+    let mut coords = vec![Vec::with_capacity(flat.len()); shape.len()];
+    for &p in flat {
+        let mut rem = p as usize;
+        for d in (0..shape.len()).rev() {
+            let n = shape[d].max(1);
+            coords[d].push((rem % n) as i64);
+            rem /= n;
+        }
+    }
+    coords
+}
