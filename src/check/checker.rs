@@ -588,19 +588,31 @@ impl Checker {
             }
             ExprKind::Call { func, args } => self.call(func, args, &e.span),
             ExprKind::Index { base, indices } => {
+                use super::npsort::IndexTy;
                 let t = self.expr(base);
+                let mut items = Vec::with_capacity(indices.len());
                 for item in indices {
-                    match &item.kind {
-                        IndexKind::Expr(x) => {
-                            self.expr(x);
-                        }
-                        IndexKind::Slice { start, stop, step } => {
-                            for x in [start, stop, step].into_iter().flatten() {
-                                self.expr(x);
+                    items.push((
+                        match &item.kind {
+                            IndexKind::Expr(x) if matches!(&x.kind, ExprKind::Name(n) if n == "None" || n == "none") => {
+                                IndexTy::NewAxis
                             }
-                        }
-                        _ => {}
-                    }
+                            IndexKind::Expr(x) => IndexTy::Expr(self.expr(x)),
+                            IndexKind::Slice { start, stop, step } => {
+                                for x in [start, stop, step].into_iter().flatten() {
+                                    self.expr(x);
+                                }
+                                IndexTy::Slice
+                            }
+                            IndexKind::NewAxis => IndexTy::NewAxis,
+                            IndexKind::Ellipsis => IndexTy::Ellipsis,
+                        },
+                        item.span.clone(),
+                    ));
+                }
+                if let Some(d) = super::npsort::check_index(&t, &items) {
+                    self.errors.push(d);
+                    return Ty::Unknown;
                 }
                 match t {
                     Ty::Array { dtype, .. } => Ty::Array {
@@ -987,6 +999,12 @@ impl Checker {
                 }
                 _ => Ty::Unknown,
             },
+            _ if super::npsort::NAMES.contains(&name) => {
+                super::npsort::builtin_result(name, slots, span).unwrap_or_else(|d| {
+                    self.errors.push(d);
+                    Ty::Unknown
+                })
+            }
             _ => Ty::Unknown,
         }
     }

@@ -1,5 +1,7 @@
 //! Indexing: integers, slices (with negative indices and steps), `newaxis`
-//! and `...` make views; one integer-array index gathers.
+//! (also `none`/`None`) and `...` make views; one integer-array index or one
+//! boolean mask gathers (NumPy's advanced indexing), and assigning through
+//! either scatters, the last of repeated indices winning.
 
 use super::value::Value;
 use super::{Interp, R};
@@ -8,19 +10,37 @@ use crate::diag::Diagnostic;
 use crate::graph::data::HostData;
 use crate::graph::op::Op;
 use crate::graph::{self, Array};
-use crate::syntax::ast::{IndexItem, IndexKind, Span};
+use crate::backend::cpu::kernels::sort::scatter_rows;
+use crate::graph::build;
+use crate::syntax::ast::{BinOp, Expr, IndexItem, IndexKind, Span};
 
 pub enum Indexed {
     /// Shares the buffer (and writes through).
     View(Array),
-    /// A new array gathered by an integer-array index.
-    Gathered(Array),
+    /// A new array gathered by an integer-array index or a boolean mask.
+    Gathered(Gather),
+}
+
+/// An advanced index resolved against its array: the gathered result
+/// (lazy) and what a write through it needs.
+pub struct Gather {
+    /// The gathered values (a pending `Take`).
+    pub array: Array,
+    /// The indexed array after the basic items (a view of its buffer).
+    viewed: Array,
+    /// The first axis of `viewed` the advanced index consumes, and how many
+    /// (a mask consumes its rank; an integer array one).
+    axis: usize,
+    merged: usize,
+    /// Flat positions over the consumed axes, checked and non-negative.
+    positions: Vec<i64>,
 }
 
 enum Item {
     Int(i64, Span),
     Slice(Option<i64>, Option<i64>, Option<i64>, Span),
     Gather(Array, Span),
+    Mask(Array, Span),
     NewAxis,
     Ellipsis,
 }
@@ -66,24 +86,35 @@ impl Interp {
                     let p = match step { Some(e) => self.index_int(e, "a slice step")?, None => None };
                     Item::Slice(s, t, p, item.span.clone())
                 }
+                IndexKind::Expr(e)
+                    if matches!(&e.kind, crate::syntax::ast::ExprKind::Name(n) if n == "None" && self.lookup(n).is_none()) =>
+                {
+                    Item::NewAxis
+                }
                 IndexKind::Expr(e) => {
                     let v = self.eval(e)?;
                     match &v {
+                        Value::None => Item::NewAxis,
+                        Value::Array(x) if x.dtype() == DType::Bool => Item::Mask(x.clone(), item.span.clone()),
                         Value::Array(x) if x.rank() == 0 => Item::Int(self.static_int_named(&v, &e.span, "an index")?, item.span.clone()),
                         Value::Array(x) if x.dtype().is_int() => Item::Gather(x.clone(), item.span.clone()),
                         Value::Array(x) => {
                             return Err(Diagnostic::new("E0300", format!("arrays of {} cannot index", x.dtype()), e.span.clone())
-                                .with_hint("index with integers; for a boolean mask use `where(mask, x, 0)` or `sum(where(mask, x, 0))`"));
+                                .with_hint("index with integers, or with a boolean mask (`a[a > 0]`)"));
                         }
                         other => return Err(Diagnostic::new("E0303", format!("an index must be an integer or a slice, found {}", other.kind_name()), e.span.clone())),
                     }
                 }
             });
         }
-        let consuming = parsed
+        let consuming: usize = parsed
             .iter()
-            .filter(|i| matches!(i, Item::Int(..) | Item::Slice(..) | Item::Gather(..)))
-            .count();
+            .map(|i| match i {
+                Item::Int(..) | Item::Slice(..) | Item::Gather(..) => 1,
+                Item::Mask(m, _) => m.rank(),
+                _ => 0,
+            })
+            .sum();
         let ellipses = parsed.iter().filter(|i| matches!(i, Item::Ellipsis)).count();
         if ellipses > 1 {
             return Err(Diagnostic::new(
@@ -116,7 +147,7 @@ impl Interp {
         }
         let mut view = a.view.clone();
         let mut axis = 0;
-        let mut gather: Option<(usize, Array, Span)> = None;
+        let mut gather: Option<(usize, Array, Span, bool)> = None;
         for item in expanded {
             match item {
                 Item::Int(i, s) => {
@@ -149,49 +180,205 @@ impl Interp {
                     view = view.insert_axis(axis);
                     axis += 1;
                 }
-                Item::Gather(x, s) => {
+                Item::Gather(x, s) | Item::Mask(x, s) => {
                     if gather.is_some() {
-                        return Err(Diagnostic::new("E0205", "only one integer-array index is supported", s));
+                        return Err(Diagnostic::new(
+                            "E0205",
+                            "only one integer-array or boolean-mask index is supported",
+                            s,
+                        ));
                     }
-                    gather = Some((axis, x, s));
-                    axis += 1;
+                    let mask = x.dtype() == DType::Bool;
+                    let r = if mask { x.rank() } else { 1 };
+                    if mask && view.shape[axis..axis + r] != *x.shape() {
+                        return Err(Diagnostic::new(
+                            "E0212",
+                            format!(
+                                "a boolean mask of shape {:?} does not match the indexed axes, of shape {:?}",
+                                x.shape(),
+                                &view.shape[axis..axis + r]
+                            ),
+                            s,
+                        )
+                        .with_hint("a mask has the shape of the array or of its leading axes"));
+                    }
+                    gather = Some((axis, x, s, mask));
+                    axis += r;
                 }
                 Item::Ellipsis => {}
             }
         }
         let viewed = a.with_view(view);
-        let Some((axis, idx, s)) = gather else {
+        let Some((axis, idx, s, mask)) = gather else {
             return Ok(Indexed::View(viewed));
         };
-        let n = viewed.shape()[axis] as i64;
+        let merged = if mask { idx.rank() } else { 1 };
         let host = graph::to_host(&*self.backend, &idx).map_err(|d| d.or_span(&s))?;
-        let mut positions = Vec::with_capacity(host.len());
-        for k in 0..host.len() {
-            let i = host.get_i64(k);
-            let j = if i < 0 { i + n } else { i };
-            if j < 0 || j >= n {
-                return Err(Diagnostic::new(
-                    "E0204",
-                    format!("index {i} is out of range for an axis of size {n}"),
-                    s,
-                ));
+        let (positions, idx_shape) = if mask {
+            let HostData::Bool(m) = &host else {
+                return Err(Diagnostic::new("E0499", "internal: a mask is not bool", s));
+            };
+            let p = crate::backend::cpu::kernels::sort::true_positions(m);
+            let n = p.len();
+            (p, vec![n])
+        } else {
+            let n = viewed.shape()[axis] as i64;
+            let mut positions = crate::backend::memory::try_vec(host.len(), "indices", Some(&s))?;
+            for k in 0..host.len() {
+                let i = host.get_i64(k);
+                let j = if i < 0 { i + n } else { i };
+                if j < 0 || j >= n {
+                    return Err(Diagnostic::new(
+                        "E0204",
+                        format!("index {i} is out of range for an axis of size {n}"),
+                        s,
+                    )
+                    .with_hint(format!("valid indices are {} to {}", -n, n - 1)));
+                }
+                positions.push(j);
             }
-            positions.push(j);
-        }
-        let idx_shape = idx.shape().to_vec();
-        let positions = Array::from_buffer(self.backend.adopt(HostData::I64(positions))?, DType::I64, &idx_shape);
-        let mut out_shape = viewed.shape()[..axis].to_vec();
+            (positions, idx.shape().to_vec())
+        };
+        let source = merge_axes(&viewed, axis, merged, span);
+        let pos = Array::from_buffer(
+            self.backend.adopt(HostData::I64(positions.clone()))?,
+            DType::I64,
+            &idx_shape,
+        );
+        let mut out_shape = source.shape()[..axis].to_vec();
         out_shape.extend(&idx_shape);
-        out_shape.extend(&viewed.shape()[axis + 1..]);
+        out_shape.extend(&source.shape()[axis + 1..]);
         let dt = viewed.dtype();
-        Ok(Indexed::Gathered(Array::pending(
-            Op::Take { axis },
-            vec![viewed, positions],
-            dt,
-            &out_shape,
-            Some(span.clone()),
-        )))
+        let array = Array::pending(Op::Take { axis }, vec![source, pos], dt, &out_shape, Some(span.clone()));
+        Ok(Indexed::Gathered(Gather {
+            array,
+            viewed,
+            axis,
+            merged,
+            positions,
+        }))
     }
+
+    /// `t[i]` of a tuple (`nonzero(x)[0]`, `shape(x)[1]`): one constant
+    /// integer, negative counting from the end.
+    pub(super) fn index_tuple(&mut self, items: Vec<Value>, index: &[IndexItem], span: &Span) -> R<Value> {
+        let [IndexItem {
+            kind: IndexKind::Expr(e),
+            span: item_span,
+        }] = index
+        else {
+            return Err(Diagnostic::new("E0303", "a tuple takes one integer index", span.clone()));
+        };
+        let v = self.eval(e)?;
+        let i = self.static_int_named(&v, item_span, "a tuple index")?;
+        let n = items.len() as i64;
+        let j = if i < 0 { i + n } else { i };
+        if j < 0 || j >= n {
+            return Err(Diagnostic::new(
+                "E0204",
+                format!("index {i} is out of range for a tuple of {n}"),
+                item_span.clone(),
+            ));
+        }
+        Ok(items.into_iter().nth(j as usize).unwrap_or(Value::Unit))
+    }
+
+    /// `a[idx] = v` (or `a[idx] op= v`) through an integer-array or mask
+    /// index: `v` broadcasts to the gathered shape; repeated indices keep the
+    /// last value, as NumPy. The indexed part is read to the host, updated
+    /// and written back through its view (on a GPU, a round trip).
+    pub(super) fn assign_gathered(
+        &mut self,
+        g: Gather,
+        op: Option<BinOp>,
+        value: &Expr,
+        target_span: &Span,
+        span: &Span,
+    ) -> R<()> {
+        let dst = &g.viewed;
+        if dst.view.shape.iter().zip(&dst.view.strides).any(|(&d, &s)| d > 1 && s == 0) {
+            return Err(
+                Diagnostic::new("E0208", "cannot write into a broadcast view", target_span.clone())
+                    .with_hint("its elements share memory; make a copy first with `copy(x)`"),
+            );
+        }
+        let rhs = self.eval(value)?;
+        let rhs = self.expect_array(rhs, &value.span)?;
+        let src = match op {
+            None => rhs,
+            Some(op) => build::binary(op, &g.array, &rhs, (Some(target_span), Some(&value.span)), span)?,
+        };
+        let target_shape = g.array.shape().to_vec();
+        // NumPy drops leading size-1 axes of a value with more axes than the selection
+        let extra = src.rank().saturating_sub(target_shape.len());
+        let src = if extra > 0 && src.shape()[..extra].iter().all(|&d| d == 1) {
+            let kept = src.shape()[extra..].to_vec();
+            build::reshape(&src, &kept, span)
+        } else {
+            src
+        };
+        let fits = src.rank() <= target_shape.len()
+            && src
+                .shape()
+                .iter()
+                .rev()
+                .zip(target_shape.iter().rev())
+                .all(|(&s, &t)| s == t || s == 1);
+        if !fits {
+            return Err(Diagnostic::new(
+                "E0208",
+                format!(
+                    "cannot assign an array of shape {:?} to the {} selected elements of shape {:?}",
+                    src.shape(),
+                    g.positions.len(),
+                    target_shape
+                ),
+                span.clone(),
+            )
+            .with_label(value.span.clone(), format!("this has shape {:?}", src.shape()))
+            .with_hint("the value must have the selection's shape or broadcast to it"));
+        }
+        let src = build::broadcast_view(&build::convert(&src, dst.dtype(), Some(&value.span))?, &target_shape);
+        // Every pending computation must read the old contents before we overwrite them.
+        self.realize_all()?;
+        let values = graph::to_host(&*self.backend, &src).map_err(|d| d.or_span(span))?;
+        let mut current = graph::to_host(&*self.backend, dst).map_err(|d| d.or_span(span))?;
+        let shape = dst.shape();
+        let outer: usize = shape[..g.axis].iter().product();
+        let n: usize = shape[g.axis..g.axis + g.merged].iter().product();
+        let inner: usize = shape[g.axis + g.merged..].iter().product();
+        let lines = (outer, n, inner);
+        match (&mut current, &values) {
+            (HostData::Bool(d), HostData::Bool(v)) => scatter_rows(d, lines, &g.positions, v),
+            (HostData::I32(d), HostData::I32(v)) => scatter_rows(d, lines, &g.positions, v),
+            (HostData::I64(d), HostData::I64(v)) => scatter_rows(d, lines, &g.positions, v),
+            (HostData::F32(d), HostData::F32(v)) => scatter_rows(d, lines, &g.positions, v),
+            (HostData::F64(d), HostData::F64(v)) => scatter_rows(d, lines, &g.positions, v),
+            _ => return Err(Diagnostic::new("E0499", "internal: assigned dtypes differ", span.clone())),
+        }
+        let updated = Array::from_buffer(self.backend.adopt(current)?, dst.dtype(), shape);
+        let buffer = dst
+            .node
+            .buffer()
+            .ok_or_else(|| Diagnostic::new("E0499", "internal: target not realized", span.clone()))?;
+        graph::write(&*self.backend, &buffer, &dst.view, &updated).map_err(|d| d.or_span(span))
+    }
+}
+
+/// `a` with axes `axis..axis + count` merged into one (a new size-1 axis when
+/// `count` is 0, as a 0-d mask indexes).
+fn merge_axes(a: &Array, axis: usize, count: usize, span: &Span) -> Array {
+    if count == 0 {
+        return a.with_view(a.view.insert_axis(axis));
+    }
+    if count == 1 {
+        return a.clone();
+    }
+    let shape = a.shape();
+    let mut target = shape[..axis].to_vec();
+    target.push(shape[axis..axis + count].iter().product());
+    target.extend(&shape[axis + count..]);
+    build::reshape(a, &target, span)
 }
 
 #[cfg(test)]

@@ -403,13 +403,9 @@ impl Interp {
                 let base_arr = self.expect_array(base_val, &base.span)?;
                 graph::realize(&*self.backend, &[&base_arr])?;
                 let view = self.index(&base_arr, indices, &target.span)?;
-                let index::Indexed::View(dst) = view else {
-                    return Err(Diagnostic::new(
-                        "E0208",
-                        "assignment through an integer-array index is not supported yet",
-                        target.span.clone(),
-                    )
-                    .with_hint("use `where` to build the new array"));
+                let dst = match view {
+                    index::Indexed::View(dst) => dst,
+                    index::Indexed::Gathered(g) => return self.assign_gathered(g, op, value, &target.span, span),
                 };
                 if dst
                     .view
@@ -736,9 +732,14 @@ impl Interp {
             }
             ExprKind::Call { func, args } => self.call(func, args, span)?,
             ExprKind::Index { base, indices } => {
-                let a = self.eval_array(base)?;
+                let b = self.eval(base)?;
+                if let Value::Tuple(items) = b {
+                    return self.index_tuple(items, indices, span);
+                }
+                let a = self.expect_array(b, &base.span)?;
                 match self.index(&a, indices, span)? {
-                    index::Indexed::View(v) | index::Indexed::Gathered(v) => Value::Array(v),
+                    index::Indexed::View(v) => Value::Array(v),
+                    index::Indexed::Gathered(g) => Value::Array(g.array),
                 }
             }
             ExprKind::If { cond, then, otherwise } => {

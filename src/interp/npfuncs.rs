@@ -22,24 +22,7 @@ use crate::with_data;
 type Slot = Option<(Value, Span)>;
 
 /// The builtins this module runs.
-pub(super) const NAMES: &[&str] = &[
-    "sort",
-    "argsort",
-    "unique",
-    "unique_counts",
-    "searchsorted",
-    "median",
-    "percentile",
-    "quantile",
-    "bincount",
-    "histogram",
-    "histogram_bin_edges",
-    "nonzero",
-    "flatnonzero",
-    "argwhere",
-    "count_nonzero",
-    "take",
-];
+pub(super) use crate::check::npsort::NAMES;
 
 /// `(outer, len, inner)` of `axis` in a row-major `shape`.
 fn lines_of(shape: &[usize], axis: usize) -> (usize, usize, usize) {

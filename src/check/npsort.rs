@@ -1,0 +1,264 @@
+//! Static checks and result types of the indexing, sorting, searching and
+//! counting builtins (`interp::npfuncs`) and of advanced indices (`a[mask]`,
+//! `a[[1, 4]]`): what does not depend on the data (dtypes of masks, indices
+//! and counted values, axes, ranks, constant quantiles) is reported before
+//! the program runs, with the same codes the run gives.
+
+use super::checker::Ty;
+use super::dtype::DType;
+use super::shape::{self, Dim};
+use crate::diag::Diagnostic;
+use crate::syntax::ast::Span;
+
+/// The builtins whose checks live here (and whose run-time behaviour is `interp::npfuncs`).
+pub const NAMES: &[&str] = &[
+    "sort",
+    "argsort",
+    "unique",
+    "unique_counts",
+    "searchsorted",
+    "median",
+    "percentile",
+    "quantile",
+    "bincount",
+    "histogram",
+    "histogram_bin_edges",
+    "nonzero",
+    "flatnonzero",
+    "argwhere",
+    "count_nonzero",
+    "take",
+];
+
+type Slots<'a> = &'a [Option<(Ty, Span)>];
+
+fn arg<'a>(slots: Slots<'a>, k: usize) -> Option<&'a (Ty, Span)> {
+    slots.get(k).and_then(|s| s.as_ref())
+}
+
+fn value_of(t: &Ty) -> Option<f64> {
+    match t {
+        Ty::Array { value, .. } => *value,
+        _ => None,
+    }
+}
+
+fn array_parts(t: &Ty) -> Option<(Option<DType>, Option<&Vec<Dim>>)> {
+    match t {
+        Ty::Array { dtype, shape, .. } => Some((*dtype, shape.as_ref())),
+        _ => None,
+    }
+}
+
+fn array(dtype: Option<DType>, shape: Option<Vec<Dim>>) -> Ty {
+    Ty::Array {
+        dtype,
+        shape,
+        weak: false,
+        value: None,
+    }
+}
+
+/// A constant axis argument checked against a known rank; `Ok(None)` when
+/// absent, `none`, or not known.
+fn axis(slots: Slots, k: usize, rank: Option<usize>) -> Result<Option<usize>, Diagnostic> {
+    let (Some((t, span)), Some(rank)) = (arg(slots, k), rank) else {
+        return Ok(None);
+    };
+    match value_of(t) {
+        Some(v) => shape::normalize_axis(v as i64, rank, span).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// The result of one of these builtins, or the first error found.
+pub fn builtin_result(name: &str, slots: Slots, span: &Span) -> Result<Ty, Diagnostic> {
+    let Some((x, x_span)) = arg(slots, 0) else {
+        return Ok(Ty::Unknown);
+    };
+    let Some((dtype, shape)) = array_parts(x) else {
+        return Ok(Ty::Unknown);
+    };
+    let rank = shape.map(|s| s.len());
+    let size: Option<usize> = shape.and_then(|s| s.iter().copied().product::<Option<usize>>());
+    let not_bool = |what: &str| -> Result<(), Diagnostic> {
+        if dtype == Some(DType::Bool) {
+            return Err(
+                Diagnostic::new("E0300", format!("`{what}` of bools is not defined"), x_span.clone())
+                    .with_hint("cast first: `x as f32`"),
+            );
+        }
+        Ok(())
+    };
+    match name {
+        "sort" | "argsort" => {
+            let out_dt = if name == "sort" { dtype } else { Some(DType::I64) };
+            if matches!(arg(slots, 1), Some((Ty::None, _))) {
+                return Ok(array(out_dt, Some(vec![size])));
+            }
+            let default_axis = rank.map(|r| shape::normalize_axis(-1, r, x_span)).transpose()?;
+            let _ = axis(slots, 1, rank)?.or(default_axis);
+            Ok(array(out_dt, shape.cloned()))
+        }
+        "take" => {
+            if let Some((idx, is)) = arg(slots, 1)
+                && let Some((Some(dt), _)) = array_parts(idx)
+                && !dt.is_int()
+            {
+                return Err(Diagnostic::new("E0300", format!("indices must be integers, not {dt}"), is.clone())
+                    .with_hint("cast with `indices as i64`"));
+            }
+            axis(slots, 2, rank)?;
+            Ok(array(dtype, None))
+        }
+        "bincount" => {
+            if let Some(dt) = dtype
+                && dt.is_float()
+            {
+                return Err(Diagnostic::new(
+                    "E0300",
+                    format!("`x` of bincount must be integers, not {dt}"),
+                    x_span.clone(),
+                )
+                .with_hint("cast with `x as i64`"));
+            }
+            if let Some(r) = rank
+                && r != 1
+            {
+                return Err(Diagnostic::new(
+                    "E0212",
+                    format!("`bincount` needs a 1-D `x`, not one of rank {r}"),
+                    x_span.clone(),
+                ));
+            }
+            let dt = if arg(slots, 1).is_some() { DType::F64 } else { DType::I64 };
+            Ok(array(Some(dt), Some(vec![None])))
+        }
+        "searchsorted" => {
+            if let Some(r) = rank
+                && r != 1
+            {
+                return Err(Diagnostic::new(
+                    "E0212",
+                    format!("`searchsorted` needs a 1-D `a`, not one of rank {r}"),
+                    x_span.clone(),
+                ));
+            }
+            let v_shape = arg(slots, 1).and_then(|(t, _)| array_parts(t)).and_then(|(_, s)| s.cloned());
+            Ok(array(Some(DType::I64), v_shape))
+        }
+        "median" | "percentile" | "quantile" => {
+            not_bool(name)?;
+            let axis_k = if name == "median" { 1 } else { 2 };
+            if let Some((Ty::Array { .. }, _)) = arg(slots, axis_k) {
+                axis(slots, axis_k, rank)?;
+            }
+            if name != "median"
+                && let Some((q, qs)) = arg(slots, 1)
+                && let Some(v) = value_of(q)
+            {
+                let hi = if name == "percentile" { 100.0 } else { 1.0 };
+                if !(0.0..=hi).contains(&v) {
+                    return Err(Diagnostic::new(
+                        "E0413",
+                        format!("`q` must lie in [0, {hi}], found {v}"),
+                        qs.clone(),
+                    ));
+                }
+            }
+            Ok(array(dtype.map(|d| d.to_float()), None))
+        }
+        "histogram" | "histogram_bin_edges" => {
+            not_bool(name)?;
+            Ok(Ty::Unknown)
+        }
+        "count_nonzero" => {
+            if let Some((Ty::Array { .. }, _)) = arg(slots, 1) {
+                axis(slots, 1, rank)?;
+            }
+            Ok(array(Some(DType::I64), None))
+        }
+        "nonzero" => match rank {
+            Some(0) => Err(Diagnostic::new(
+                "E0212",
+                "`nonzero` of a 0-d array is not defined (NumPy raises too)",
+                x_span.clone(),
+            )),
+            Some(r) => Ok(Ty::Tuple(vec![array(Some(DType::I64), Some(vec![None])); r])),
+            None => Ok(Ty::Unknown),
+        },
+        "flatnonzero" => Ok(array(Some(DType::I64), Some(vec![None]))),
+        "argwhere" => Ok(array(Some(DType::I64), Some(vec![None, rank]))),
+        _ => {
+            let _ = span;
+            Ok(Ty::Unknown)
+        }
+    }
+}
+
+/// One item of an index, as the checker sees it.
+pub enum IndexTy {
+    /// A slice: consumes one axis.
+    Slice,
+    /// `newaxis`, `none`, `None`: consumes none.
+    NewAxis,
+    /// `...`: the axes after it are no longer known.
+    Ellipsis,
+    /// An expression: an integer, an index array or a mask.
+    Expr(Ty),
+}
+
+/// Checks the advanced items of `base[items]`: an index array must be
+/// integers (or bools, a mask), and a mask's shape must match the axes it
+/// indexes where both are known.
+pub fn check_index(base: &Ty, items: &[(IndexTy, Span)]) -> Option<Diagnostic> {
+    let base_shape = array_parts(base).and_then(|(_, s)| s.cloned());
+    let mut axis = Some(0usize);
+    for (item, span) in items {
+        let t = match item {
+            IndexTy::Slice => {
+                axis = axis.map(|a| a + 1);
+                continue;
+            }
+            IndexTy::NewAxis => continue,
+            IndexTy::Ellipsis => {
+                axis = None;
+                continue;
+            }
+            IndexTy::Expr(t) => t,
+        };
+        let Some((dt, shape)) = array_parts(t) else {
+            axis = None;
+            continue;
+        };
+        match (dt, shape) {
+            (Some(dt), Some(s)) if dt.is_float() && !s.is_empty() => {
+                return Some(
+                    Diagnostic::new("E0300", format!("arrays of {dt} cannot index"), span.clone())
+                        .with_hint("index with integers, or with a boolean mask (`a[a > 0]`)"),
+                );
+            }
+            (Some(DType::Bool), Some(ms)) => {
+                if let (Some(at), Some(bs)) = (axis, &base_shape)
+                    && at + ms.len() <= bs.len()
+                {
+                    let want = &bs[at..at + ms.len()];
+                    let differs = want
+                        .iter()
+                        .zip(ms)
+                        .any(|(a, b)| matches!((a, b), (Some(x), Some(y)) if x != y));
+                    if differs {
+                        return Some(
+                            Diagnostic::new("E0212", "a boolean mask does not match the indexed axes", span.clone())
+                                .with_hint("a mask has the shape of the array or of its leading axes"),
+                        );
+                    }
+                }
+                axis = axis.map(|a| a + ms.len());
+            }
+            (Some(DType::Bool), None) => axis = None,
+            _ => axis = axis.map(|a| a + 1),
+        }
+    }
+    None
+}
