@@ -999,12 +999,11 @@ impl Checker {
                 }
                 _ => Ty::Unknown,
             },
-            _ if super::npsort::NAMES.contains(&name) => {
-                super::npsort::builtin_result(name, slots, span).unwrap_or_else(|d| {
+            _ if super::npsort::NAMES.contains(&name) => super::npsort::builtin_result(name, slots, span)
+                .unwrap_or_else(|d| {
                     self.errors.push(d);
                     Ty::Unknown
-                })
-            }
+                }),
             _ => Ty::Unknown,
         }
     }

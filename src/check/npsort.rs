@@ -76,9 +76,17 @@ pub fn builtin_result(name: &str, slots: Slots, span: &Span) -> Result<Ty, Diagn
     let Some((x, x_span)) = arg(slots, 0) else {
         return Ok(Ty::Unknown);
     };
-    let Some((dtype, shape)) = array_parts(x) else {
-        return Ok(Ty::Unknown);
-    };
+    if name == "take"
+        && let Some((idx, is)) = arg(slots, 1)
+        && let Some((Some(dt), _)) = array_parts(idx)
+        && !dt.is_int()
+    {
+        return Err(
+            Diagnostic::new("E0300", format!("indices must be integers, not {dt}"), is.clone())
+                .with_hint("cast with `indices as i64`"),
+        );
+    }
+    let (dtype, shape) = array_parts(x).unwrap_or((None, None));
     let rank = shape.map(|s| s.len());
     let size: Option<usize> = shape.and_then(|s| s.iter().copied().product::<Option<usize>>());
     let not_bool = |what: &str| -> Result<(), Diagnostic> {
@@ -101,13 +109,6 @@ pub fn builtin_result(name: &str, slots: Slots, span: &Span) -> Result<Ty, Diagn
             Ok(array(out_dt, shape.cloned()))
         }
         "take" => {
-            if let Some((idx, is)) = arg(slots, 1)
-                && let Some((Some(dt), _)) = array_parts(idx)
-                && !dt.is_int()
-            {
-                return Err(Diagnostic::new("E0300", format!("indices must be integers, not {dt}"), is.clone())
-                    .with_hint("cast with `indices as i64`"));
-            }
             axis(slots, 2, rank)?;
             Ok(array(dtype, None))
         }
@@ -131,7 +132,11 @@ pub fn builtin_result(name: &str, slots: Slots, span: &Span) -> Result<Ty, Diagn
                     x_span.clone(),
                 ));
             }
-            let dt = if arg(slots, 1).is_some() { DType::F64 } else { DType::I64 };
+            let dt = if arg(slots, 1).is_some() {
+                DType::F64
+            } else {
+                DType::I64
+            };
             Ok(array(Some(dt), Some(vec![None])))
         }
         "searchsorted" => {
@@ -144,7 +149,9 @@ pub fn builtin_result(name: &str, slots: Slots, span: &Span) -> Result<Ty, Diagn
                     x_span.clone(),
                 ));
             }
-            let v_shape = arg(slots, 1).and_then(|(t, _)| array_parts(t)).and_then(|(_, s)| s.cloned());
+            let v_shape = arg(slots, 1)
+                .and_then(|(t, _)| array_parts(t))
+                .and_then(|(_, s)| s.cloned());
             Ok(array(Some(DType::I64), v_shape))
         }
         "median" | "percentile" | "quantile" => {

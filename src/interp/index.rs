@@ -5,13 +5,13 @@
 
 use super::value::Value;
 use super::{Interp, R};
+use crate::backend::cpu::kernels::sort::scatter_rows;
 use crate::check::dtype::DType;
 use crate::diag::Diagnostic;
+use crate::graph::build;
 use crate::graph::data::HostData;
 use crate::graph::op::Op;
 use crate::graph::{self, Array};
-use crate::backend::cpu::kernels::sort::scatter_rows;
-use crate::graph::build;
 use crate::syntax::ast::{BinOp, Expr, IndexItem, IndexKind, Span};
 
 pub enum Indexed {
@@ -262,12 +262,18 @@ impl Interp {
     /// `t[i]` of a tuple (`nonzero(x)[0]`, `shape(x)[1]`): one constant
     /// integer, negative counting from the end.
     pub(super) fn index_tuple(&mut self, items: Vec<Value>, index: &[IndexItem], span: &Span) -> R<Value> {
-        let [IndexItem {
-            kind: IndexKind::Expr(e),
-            span: item_span,
-        }] = index
+        let [
+            IndexItem {
+                kind: IndexKind::Expr(e),
+                span: item_span,
+            },
+        ] = index
         else {
-            return Err(Diagnostic::new("E0303", "a tuple takes one integer index", span.clone()));
+            return Err(Diagnostic::new(
+                "E0303",
+                "a tuple takes one integer index",
+                span.clone(),
+            ));
         };
         let v = self.eval(e)?;
         let i = self.static_int_named(&v, item_span, "a tuple index")?;
@@ -296,7 +302,13 @@ impl Interp {
         span: &Span,
     ) -> R<()> {
         let dst = &g.viewed;
-        if dst.view.shape.iter().zip(&dst.view.strides).any(|(&d, &s)| d > 1 && s == 0) {
+        if dst
+            .view
+            .shape
+            .iter()
+            .zip(&dst.view.strides)
+            .any(|(&d, &s)| d > 1 && s == 0)
+        {
             return Err(
                 Diagnostic::new("E0208", "cannot write into a broadcast view", target_span.clone())
                     .with_hint("its elements share memory; make a copy first with `copy(x)`"),
@@ -354,7 +366,13 @@ impl Interp {
             (HostData::I64(d), HostData::I64(v)) => scatter_rows(d, lines, &g.positions, v),
             (HostData::F32(d), HostData::F32(v)) => scatter_rows(d, lines, &g.positions, v),
             (HostData::F64(d), HostData::F64(v)) => scatter_rows(d, lines, &g.positions, v),
-            _ => return Err(Diagnostic::new("E0499", "internal: assigned dtypes differ", span.clone())),
+            _ => {
+                return Err(Diagnostic::new(
+                    "E0499",
+                    "internal: assigned dtypes differ",
+                    span.clone(),
+                ));
+            }
         }
         let updated = Array::from_buffer(self.backend.adopt(current)?, dst.dtype(), shape);
         let buffer = dst

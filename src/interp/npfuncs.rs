@@ -233,16 +233,19 @@ impl Interp {
             "histogram" | "histogram_bin_edges" => self.histogram(name, &x, s, span),
             "nonzero" | "flatnonzero" | "argwhere" => {
                 if x.rank() == 0 && name == "nonzero" {
-                    return Err(bad_shape(
-                        "`nonzero` of a 0-d array is not defined (NumPy raises too)",
-                        &sp(0),
-                    )
-                    .with_hint("use `nonzero(reshape(x, [1]))`"));
+                    return Err(
+                        bad_shape("`nonzero` of a 0-d array is not defined (NumPy raises too)", &sp(0))
+                            .with_hint("use `nonzero(reshape(x, [1]))`"),
+                    );
                 }
                 let nz = build::binary(BinOp::Ne, &x, &build::scalar(x.dtype(), 0.0, true), (None, None), span)?;
                 let host = self.host_of(&nz, &sp(0))?;
                 let HostData::Bool(mask) = host else {
-                    return Err(Diagnostic::new("E0499", "internal: a comparison is not bool", span.clone()));
+                    return Err(Diagnostic::new(
+                        "E0499",
+                        "internal: a comparison is not bool",
+                        span.clone(),
+                    ));
                 };
                 let flat_pos = k::true_positions(&mask);
                 let count = flat_pos.len();
@@ -276,8 +279,7 @@ impl Interp {
                 Ok(Value::Array(build::reduce(ReduceOp::Sum, &nz, axes, keepdims, span)?))
             }
             "take" => {
-                let idx =
-                    arr(1).ok_or_else(|| Diagnostic::new("E0105", "missing argument `indices`", span.clone()))?;
+                let idx = arr(1).ok_or_else(|| Diagnostic::new("E0105", "missing argument `indices`", span.clone()))?;
                 let axis = self.axis_arg(&s[2], x.rank(), None)?;
                 let (src, axis) = match axis {
                     None => (flat(&x), 0),
@@ -299,8 +301,10 @@ impl Interp {
     pub(super) fn take_along(&self, src: &Array, idx: &Array, axis: usize, idx_span: &Span, span: &Span) -> R<Array> {
         require_int(idx, "indices", idx_span)?;
         if idx.dtype() == DType::Bool {
-            return Err(Diagnostic::new("E0300", "indices must be integers, not bool", idx_span.clone())
-                .with_hint("for a boolean mask index with `a[mask]`, or use `nonzero(mask)`"));
+            return Err(
+                Diagnostic::new("E0300", "indices must be integers, not bool", idx_span.clone())
+                    .with_hint("for a boolean mask index with `a[mask]`, or use `nonzero(mask)`"),
+            );
         }
         let n = src.shape()[axis] as i64;
         let host = self.host_of(idx, idx_span)?;
@@ -344,8 +348,10 @@ impl Interp {
         span: &Span,
     ) -> R<Value> {
         if x.dtype() == DType::Bool {
-            return Err(Diagnostic::new("E0300", format!("`{name}` of bools is not defined"), x_span.clone())
-                .with_hint("cast first: `x as f32`"));
+            return Err(
+                Diagnostic::new("E0300", format!("`{name}` of bools is not defined"), x_span.clone())
+                    .with_hint("cast first: `x as f32`"),
+            );
         }
         let keepdims = self.static_bool(keep_slot, false)?;
         let axes: Vec<usize> = match self.static_axes(axis_slot.as_ref())? {
@@ -422,7 +428,11 @@ impl Interp {
                 Some((lo, hi))
             }
             Some((_, rs)) => {
-                return Err(Diagnostic::new("E0303", "`range` must be a tuple `(lo, hi)`", rs.clone()));
+                return Err(Diagnostic::new(
+                    "E0303",
+                    "`range` must be a tuple `(lo, hi)`",
+                    rs.clone(),
+                ));
             }
         };
         let (edges, uniform) = match bins_arr {
@@ -498,7 +508,11 @@ impl Interp {
             Some((Value::Array(w), ws)) => {
                 if w.shape() != x.shape() {
                     return Err(bad_shape(
-                        format!("`weights` must have the shape of `a`: {:?}, not {:?}", x.shape(), w.shape()),
+                        format!(
+                            "`weights` must have the shape of `a`: {:?}, not {:?}",
+                            x.shape(),
+                            w.shape()
+                        ),
                         ws,
                     ));
                 }

@@ -370,8 +370,14 @@ mod tests {
     #[test]
     fn quantiles_interpolate_and_histograms_close_the_last_bin() {
         // hand-derived: positions 0.25 * 3 = 0.75 between 1 and 2
-        assert_eq!(quantile_lines(&[4, 1, 3, 2], (1, 4, 1), &[0.25, 0.5, 1.0]), vec![1.75, 2.5, 4.0]);
-        assert_eq!(histogram(&[0.0, 0.5, 1.0, 2.0, -1.0, f64::NAN], &[0.0, 0.5, 1.0], true), vec![1, 2]);
+        assert_eq!(
+            quantile_lines(&[4, 1, 3, 2], (1, 4, 1), &[0.25, 0.5, 1.0]),
+            vec![1.75, 2.5, 4.0]
+        );
+        assert_eq!(
+            histogram(&[0.0, 0.5, 1.0, 2.0, -1.0, f64::NAN], &[0.0, 0.5, 1.0], true),
+            vec![1, 2]
+        );
         let (c, _) = bincount(&[1, 1, 3], None, 5);
         assert_eq!(c, vec![0, 2, 0, 1, 0]);
     }

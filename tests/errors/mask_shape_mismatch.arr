@@ -1,0 +1,3 @@
+# expect: E0212
+let m = zeros([3, 4])
+let r = m[[true, false]]
