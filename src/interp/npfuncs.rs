@@ -419,7 +419,7 @@ impl Interp {
             Some((Value::Tuple(items), rs)) if items.len() == 2 => {
                 let lo = self.static_f64(&items[0], rs, "the range's start")?;
                 let hi = self.static_f64(&items[1], rs, "the range's end")?;
-                if !(lo <= hi) || !lo.is_finite() || !hi.is_finite() {
+                if !lo.is_finite() || !hi.is_finite() || lo > hi {
                     return Err(bad_value(
                         format!("`range` must be finite with start <= end, not ({lo}, {hi})"),
                         rs,
@@ -439,7 +439,7 @@ impl Interp {
             Some(b) if b.rank() == 1 => {
                 let eh = self.host_of(&build::cast(&b, DType::F64, Some(span)), &sp(1))?;
                 let e: Vec<f64> = (0..eh.len()).map(|i| eh.get_f64(i)).collect();
-                if e.len() < 2 || e.windows(2).any(|w| !(w[0] <= w[1])) {
+                if e.len() < 2 || e.iter().any(|v| v.is_nan()) || e.windows(2).any(|w| w[0] > w[1]) {
                     return Err(bad_value(
                         "`bins` as edges must be at least two, increasing monotonically",
                         &sp(1),
