@@ -109,9 +109,71 @@ impl Reg {
         }
     }
 
-    /// Registers for every step of `steps`.
-    pub fn for_steps(steps: &[Step]) -> Vec<Reg> {
-        steps.iter().map(|s| Reg::new(s.dtype, BLOCK)).collect()
+    /// Registers for every step of `steps`, taken from this thread's spares
+    /// (a loop runs the same kernels every iteration: allocating and zeroing
+    /// a block per step each time cost more than a small kernel's work).
+    pub fn for_steps(steps: &[Step]) -> Regs {
+        let regs = SPARE_REGS.with(|spare| {
+            let mut spare = spare.borrow_mut();
+            steps
+                .iter()
+                .map(|s| {
+                    match spare.iter().position(|r| r.dtype() == s.dtype) {
+                        Some(k) => spare.swap_remove(k),
+                        None => Reg::new(s.dtype, BLOCK),
+                    }
+                })
+                .collect()
+        });
+        Regs(regs)
+    }
+
+    fn dtype(&self) -> DType {
+        match self {
+            Reg::B(_) => DType::Bool,
+            Reg::I32(_) => DType::I32,
+            Reg::I64(_) => DType::I64,
+            Reg::F32(_) => DType::F32,
+            Reg::F64(_) => DType::F64,
+        }
+    }
+}
+
+/// Spare registers kept for this thread's next kernel, at most this many.
+const MAX_SPARE_REGS: usize = 64;
+
+thread_local! {
+    static SPARE_REGS: std::cell::RefCell<Vec<Reg>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A kernel's registers (one per step); they go back to the thread's spares when dropped.
+pub struct Regs(Vec<Reg>);
+
+impl std::ops::Deref for Regs {
+    type Target = Vec<Reg>;
+    fn deref(&self) -> &Vec<Reg> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Regs {
+    fn deref_mut(&mut self) -> &mut Vec<Reg> {
+        &mut self.0
+    }
+}
+
+impl Drop for Regs {
+    fn drop(&mut self) {
+        let regs = std::mem::take(&mut self.0);
+        // try_with: a thread being torn down has no spares left to keep
+        let _ = SPARE_REGS.try_with(|spare| {
+            let mut spare = spare.borrow_mut();
+            for r in regs {
+                if spare.len() < MAX_SPARE_REGS {
+                    spare.push(r);
+                }
+            }
+        });
     }
 }
 
