@@ -749,6 +749,25 @@ fn eval_block_impl<'p: 'r, 'r>(
     regs: &'r mut [Reg],
     out: Option<Dst>,
 ) -> Result<Option<Value<'r>>, Diagnostic> {
+    eval_body(
+        prog,
+        |k, b, reg| load(b.input, b.dtype, offs[k], inner[k], len, reg),
+        len,
+        regs,
+        out,
+    )
+}
+
+/// Evaluates the program over `len` elements whose operand values `loader`
+/// produces (operand index, its binding, a register to gather into).
+#[inline(always)]
+fn eval_body<'p: 'r, 'r>(
+    prog: &Program<'p>,
+    loader: impl Fn(usize, &Bound<'p>, &'r mut Reg) -> Value<'r>,
+    len: usize,
+    regs: &'r mut [Reg],
+    out: Option<Dst>,
+) -> Result<Option<Value<'r>>, Diagnostic> {
     let steps = prog.steps;
     // A body that only reads one operand (a plain reduction or copy): its
     // value is the operand's, without the value stack below, whose set-up
@@ -761,7 +780,7 @@ fn eval_block_impl<'p: 'r, 'r>(
             .get(k)
             .ok_or_else(|| internal("a load of a missing operand"))?;
         let reg = regs.first_mut().ok_or_else(|| internal("fewer registers than steps"))?;
-        let v = load(b.input, b.dtype, offs[k], inner[k], len, reg);
+        let v = loader(k, b, reg);
         return match out {
             Some(dst) => store(v, dst).map(|()| None),
             None => Ok(Some(v)),
@@ -796,7 +815,7 @@ fn eval_block_impl<'p: 'r, 'r>(
                 .inputs
                 .get(k)
                 .ok_or_else(|| internal("a load of a missing operand"))?;
-            let v = load(b.input, b.dtype, offs[k], inner[k], len, reg);
+            let v = loader(k, b, reg);
             if last && let Some(dst) = out.take() {
                 store(v, dst)?;
                 return Ok(None);
@@ -872,6 +891,132 @@ pub fn eval_block<'p: 'r, 'r>(
         return unsafe { eval_block_avx2(prog, offs, inner, len, regs, out) };
     }
     eval_block_base(prog, offs, inner, len, regs, out)
+}
+
+/// An operand's values over a block of `nrows` rows of `len` elements:
+/// row r starts at buffer offset `offs[r * ni + k]`, elements `s` apart.
+/// Rows that all read one element are one scalar; otherwise the rows are
+/// copied (or gathered) one after another into the register.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn load_rows<'a>(
+    input: Input<'a>,
+    offs: &[isize],
+    ni: usize,
+    k: usize,
+    s: isize,
+    len: usize,
+    nrows: usize,
+    reg: &'a mut Reg,
+) -> Value<'a> {
+    let off = |r: usize| offs[r * ni + k];
+    macro_rules! data {
+        ($x:expr, $V:ident) => {{
+            let x = $x;
+            if s == 0 && (1..nrows).all(|r| off(r) == off(0)) {
+                return Value::$V(Src::Scalar(x[off(0) as usize]));
+            }
+            let Reg::$V(r) = reg else {
+                unreachable!("registers follow step dtypes")
+            };
+            for (row, seg) in r[..nrows * len].chunks_exact_mut(len).enumerate() {
+                let o = off(row);
+                match s {
+                    1 => seg.copy_from_slice(&x[o as usize..o as usize + len]),
+                    0 => seg.fill(x[o as usize]),
+                    _ => gather(x, o, s, seg),
+                }
+            }
+            Value::$V(Src::Slice(&r[..nrows * len]))
+        }};
+    }
+    match input {
+        Input::Data(Data::B(x)) => data!(x, B),
+        Input::Data(Data::I32(x)) => data!(x, I32),
+        Input::Data(Data::I64(x)) => data!(x, I64),
+        Input::Data(Data::F32(x)) => data!(x, F32),
+        Input::Data(Data::F64(x)) => data!(x, F64),
+        // eval_rows runs only programs whose operands are all buffers
+        Input::Arange { .. } | Input::Random { .. } => unreachable!("a generator in a block of rows"),
+    }
+}
+
+#[inline(always)]
+fn eval_rows_impl<'p: 'r, 'r>(
+    prog: &Program<'p>,
+    offs: &[isize],
+    inner: &[isize],
+    len: usize,
+    nrows: usize,
+    regs: &'r mut [Reg],
+    out: Option<Dst>,
+) -> Result<Option<Value<'r>>, Diagnostic> {
+    let ni = prog.inputs.len();
+    eval_body(
+        prog,
+        |k, b, reg| load_rows(b.input, offs, ni, k, inner[k], len, nrows, reg),
+        len * nrows,
+        regs,
+        out,
+    )
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn eval_rows_avx2<'p: 'r, 'r>(
+    prog: &Program<'p>,
+    offs: &[isize],
+    inner: &[isize],
+    len: usize,
+    nrows: usize,
+    regs: &'r mut [Reg],
+    out: Option<Dst>,
+) -> Result<Option<Value<'r>>, Diagnostic> {
+    eval_rows_impl(prog, offs, inner, len, nrows, regs, out)
+}
+
+fn eval_rows_base<'p: 'r, 'r>(
+    prog: &Program<'p>,
+    offs: &[isize],
+    inner: &[isize],
+    len: usize,
+    nrows: usize,
+    regs: &'r mut [Reg],
+    out: Option<Dst>,
+) -> Result<Option<Value<'r>>, Diagnostic> {
+    eval_rows_impl(prog, offs, inner, len, nrows, regs, out)
+}
+
+/// Whether `eval_rows` can run this program: every operand reads a buffer.
+pub fn rows_ok(prog: &Program<'_>) -> bool {
+    prog.inputs.iter().all(|b| matches!(b.input, Input::Data(_)))
+}
+
+/// Evaluates the program over a block of `nrows` short rows of `len`
+/// elements each, as one block of `nrows * len` values (row after row), so
+/// that each step's loop runs over the whole block rather than one short
+/// row: `offs[r * ni + k]` is operand k's offset of row r's first element,
+/// `inner[k]` its step along a row. `nrows * len` is at most `BLOCK`, and
+/// every operand reads a buffer (`rows_ok`).
+#[allow(clippy::too_many_arguments)]
+pub fn eval_rows<'p: 'r, 'r>(
+    prog: &Program<'p>,
+    offs: &[isize],
+    inner: &[isize],
+    len: usize,
+    nrows: usize,
+    regs: &'r mut [Reg],
+    out: Option<Dst>,
+) -> Result<Option<Value<'r>>, Diagnostic> {
+    if len * nrows > BLOCK || offs.len() < nrows * prog.inputs.len() || !rows_ok(prog) {
+        return Err(internal("a block of rows larger than a block"));
+    }
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        // SAFETY: the CPU supports AVX2 and FMA (checked at run time above).
+        return unsafe { eval_rows_avx2(prog, offs, inner, len, nrows, regs, out) };
+    }
+    eval_rows_base(prog, offs, inner, len, nrows, regs, out)
 }
 
 /// Element types a kernel can write: their destination and value variants.

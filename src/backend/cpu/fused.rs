@@ -311,13 +311,34 @@ fn run_map<T: Lane>(prog: &Program, shape: &[usize], out: &mut [MaybeUninit<T>])
     let rank = shape.len();
     let inner = shape[rank - 1];
     let inner_strides: Vec<isize> = prog.inputs.iter().map(|b| b.strides[rank - 1]).collect();
+    // short rows go several to a block, so that each step's loop is long
+    let rows_per_block = if rank >= 2 && inner * 4 <= BLOCK && block::rows_ok(prog) {
+        BLOCK / inner
+    } else {
+        1
+    };
     let task = |start: usize, part: &mut [MaybeUninit<T>], regs: &mut Vec<Reg>| -> Result<(), Diagnostic> {
         check_interrupt()?;
         let mut offs = vec![0isize; prog.inputs.len()];
+        let mut row_offs: Vec<isize> = Vec::new();
         let end = start + part.len();
         let mut p = start;
         while p < end {
             let (row, col) = (p / inner, p % inner);
+            if rows_per_block > 1 && col == 0 && end - p >= 2 * inner {
+                let nrows = rows_per_block.min((end - p) / inner);
+                row_offs.clear();
+                for r in row..row + nrows {
+                    let at = row_offs.len();
+                    row_offs.extend(prog.inputs.iter().map(|b| b.offset));
+                    add_offsets(&mut row_offs[at..], prog, 0..rank - 1, shape, r);
+                }
+                let len = nrows * inner;
+                let dst = T::dst(&mut part[p - start..p - start + len]);
+                block::eval_rows(prog, &row_offs, &inner_strides, inner, nrows, regs, Some(dst))?;
+                p += len;
+                continue;
+            }
             let len = BLOCK.min(inner - col).min(end - p);
             for (o, b) in offs.iter_mut().zip(&prog.inputs) {
                 *o = b.offset + col as isize * b.strides[rank - 1];
