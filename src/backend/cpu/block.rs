@@ -894,27 +894,23 @@ pub fn eval_block<'p: 'r, 'r>(
 }
 
 /// An operand's values over a block of `nrows` rows of `len` elements:
-/// row r starts at buffer offset `offs[r * ni + k]`, elements `s` apart.
+/// row r starts at buffer offset `off + r * rs`, elements `s` apart.
 /// Rows that all read one element are one scalar; otherwise the rows are
 /// copied (or gathered) one after another into the register.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn load_rows<'a>(
-    input: Input<'a>,
-    offs: &[isize],
-    ni: usize,
-    k: usize,
-    s: isize,
-    len: usize,
-    nrows: usize,
-    reg: &'a mut Reg,
-) -> Value<'a> {
-    let off = |r: usize| offs[r * ni + k];
+fn load_rows<'a>(input: Input<'a>, off0: isize, rs: isize, s: isize, len: usize, nrows: usize, reg: &'a mut Reg) -> Value<'a> {
+    let off = |r: usize| off0 + r as isize * rs;
     macro_rules! data {
         ($x:expr, $V:ident) => {{
             let x = $x;
-            if s == 0 && (1..nrows).all(|r| off(r) == off(0)) {
-                return Value::$V(Src::Scalar(x[off(0) as usize]));
+            if s == 0 && rs == 0 {
+                return Value::$V(Src::Scalar(x[off0 as usize]));
+            }
+            // rows that follow one another in the buffer are read in place
+            if s == 1 && rs == len as isize {
+                let o = off(0) as usize;
+                return Value::$V(Src::Slice(&x[o..o + nrows * len]));
             }
             let Reg::$V(r) = reg else {
                 unreachable!("registers follow step dtypes")
@@ -942,19 +938,20 @@ fn load_rows<'a>(
 }
 
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn eval_rows_impl<'p: 'r, 'r>(
     prog: &Program<'p>,
     offs: &[isize],
+    rstep: &[isize],
     inner: &[isize],
     len: usize,
     nrows: usize,
     regs: &'r mut [Reg],
     out: Option<Dst>,
 ) -> Result<Option<Value<'r>>, Diagnostic> {
-    let ni = prog.inputs.len();
     eval_body(
         prog,
-        |k, b, reg| load_rows(b.input, offs, ni, k, inner[k], len, nrows, reg),
+        |k, b, reg| load_rows(b.input, offs[k], rstep[k], inner[k], len, nrows, reg),
         len * nrows,
         regs,
         out,
@@ -963,28 +960,32 @@ fn eval_rows_impl<'p: 'r, 'r>(
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
+#[allow(clippy::too_many_arguments)]
 unsafe fn eval_rows_avx2<'p: 'r, 'r>(
     prog: &Program<'p>,
     offs: &[isize],
+    rstep: &[isize],
     inner: &[isize],
     len: usize,
     nrows: usize,
     regs: &'r mut [Reg],
     out: Option<Dst>,
 ) -> Result<Option<Value<'r>>, Diagnostic> {
-    eval_rows_impl(prog, offs, inner, len, nrows, regs, out)
+    eval_rows_impl(prog, offs, rstep, inner, len, nrows, regs, out)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn eval_rows_base<'p: 'r, 'r>(
     prog: &Program<'p>,
     offs: &[isize],
+    rstep: &[isize],
     inner: &[isize],
     len: usize,
     nrows: usize,
     regs: &'r mut [Reg],
     out: Option<Dst>,
 ) -> Result<Option<Value<'r>>, Diagnostic> {
-    eval_rows_impl(prog, offs, inner, len, nrows, regs, out)
+    eval_rows_impl(prog, offs, rstep, inner, len, nrows, regs, out)
 }
 
 /// Whether `eval_rows` can run this program: every operand reads a buffer.
@@ -995,28 +996,31 @@ pub fn rows_ok(prog: &Program<'_>) -> bool {
 /// Evaluates the program over a block of `nrows` short rows of `len`
 /// elements each, as one block of `nrows * len` values (row after row), so
 /// that each step's loop runs over the whole block rather than one short
-/// row: `offs[r * ni + k]` is operand k's offset of row r's first element,
-/// `inner[k]` its step along a row. `nrows * len` is at most `BLOCK`, and
-/// every operand reads a buffer (`rows_ok`).
+/// row: `offs[k]` is operand k's offset of the first row's first element,
+/// `rstep[k]` its step from one row to the next and `inner[k]` along a row.
+/// `nrows * len` is at most `BLOCK`, and every operand reads a buffer
+/// (`rows_ok`).
 #[allow(clippy::too_many_arguments)]
 pub fn eval_rows<'p: 'r, 'r>(
     prog: &Program<'p>,
     offs: &[isize],
+    rstep: &[isize],
     inner: &[isize],
     len: usize,
     nrows: usize,
     regs: &'r mut [Reg],
     out: Option<Dst>,
 ) -> Result<Option<Value<'r>>, Diagnostic> {
-    if len * nrows > BLOCK || offs.len() < nrows * prog.inputs.len() || !rows_ok(prog) {
+    let ni = prog.inputs.len();
+    if len * nrows > BLOCK || offs.len() < ni || rstep.len() < ni || inner.len() < ni || !rows_ok(prog) {
         return Err(internal("a block of rows larger than a block"));
     }
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
         // SAFETY: the CPU supports AVX2 and FMA (checked at run time above).
-        return unsafe { eval_rows_avx2(prog, offs, inner, len, nrows, regs, out) };
+        return unsafe { eval_rows_avx2(prog, offs, rstep, inner, len, nrows, regs, out) };
     }
-    eval_rows_base(prog, offs, inner, len, nrows, regs, out)
+    eval_rows_base(prog, offs, rstep, inner, len, nrows, regs, out)
 }
 
 /// Element types a kernel can write: their destination and value variants.
