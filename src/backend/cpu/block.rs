@@ -117,11 +117,9 @@ impl Reg {
             let mut spare = spare.borrow_mut();
             steps
                 .iter()
-                .map(|s| {
-                    match spare.iter().position(|r| r.dtype() == s.dtype) {
-                        Some(k) => spare.swap_remove(k),
-                        None => Reg::new(s.dtype, BLOCK),
-                    }
+                .map(|s| match spare.iter().position(|r| r.dtype() == s.dtype) {
+                    Some(k) => spare.swap_remove(k),
+                    None => Reg::new(s.dtype, BLOCK),
                 })
                 .collect()
         });
@@ -899,7 +897,15 @@ pub fn eval_block<'p: 'r, 'r>(
 /// copied (or gathered) one after another into the register.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn load_rows<'a>(input: Input<'a>, off0: isize, rs: isize, s: isize, len: usize, nrows: usize, reg: &'a mut Reg) -> Value<'a> {
+fn load_rows<'a>(
+    input: Input<'a>,
+    off0: isize,
+    rs: isize,
+    s: isize,
+    len: usize,
+    nrows: usize,
+    reg: &'a mut Reg,
+) -> Value<'a> {
     let off = |r: usize| off0 + r as isize * rs;
     macro_rules! data {
         ($x:expr, $V:ident) => {{

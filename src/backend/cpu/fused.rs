@@ -730,7 +730,14 @@ unsafe fn fold_rows_avx2<T: Copy, A: Copy>(
 /// Folds a block of rows (`acc.len()` rows of `len` values, row after row)
 /// into one accumulator per row.
 #[inline(always)]
-fn fold_rows<T: Copy, A: Copy>(x: Src<T>, len: usize, acc: &mut [A], id: A, map: impl Fn(T) -> A, comb: impl Fn(A, A) -> A) {
+fn fold_rows<T: Copy, A: Copy>(
+    x: Src<T>,
+    len: usize,
+    acc: &mut [A],
+    id: A,
+    map: impl Fn(T) -> A,
+    comb: impl Fn(A, A) -> A,
+) {
     #[cfg(target_arch = "x86_64")]
     if block::has_avx2() {
         // SAFETY: the CPU supports AVX2 and FMA (checked at run time).
