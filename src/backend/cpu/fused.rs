@@ -6,13 +6,17 @@
 //! A map cuts its collapsed iteration space into blocks along the inner axis
 //! (`block::BLOCK`), chunks of blocks spread over rayon (one thread below
 //! `PAR_THRESHOLD` elements), each block evaluated by `block::eval_block`
-//! straight into the output, which is never zero-filled.
+//! straight into the output, which is never zero-filled. Rows shorter than a
+//! quarter block go several to a block (`block::eval_rows`), so a step's loop
+//! is never only as long as one short row.
 //!
 //! A reduction evaluates the same block bodies and folds them into lane
 //! accumulators. Along a long reduced axis ("rows") each output's reduced
 //! range is cut into fixed chunks of `RED_CHUNK` elements whose partials are
 //! combined in chunk order; across a short or strided one ("cols") a block
-//! of outputs accumulates element by element over the reduced indices. Both
+//! of outputs accumulates element by element over the reduced indices; one
+//! short reduced axis that moves along memory ("short-rows") reads many rows
+//! per block and folds each into its output in registers. These
 //! decompositions depend only on the shape, never on the thread count, so a
 //! result is the same on every machine with the same build. Epilogues run as
 //! a map over the kept axes, reading the reduced values as an operand.
