@@ -173,6 +173,31 @@ const TARGETED: &[(&str, &str)] = &[
          let r = randn([40000])\nprint(sum(r > 0), sum(abs(r)))\n\
          let n = (arange(70000) as f64 / 3) as i32\nprint(sum(n), n[69999], sum(n % 5), sum(-n ** 2 % 11))",
     ),
+    (
+        // every row length from 1 to 300: many short rows to a block in maps
+        // (strided, reversed, broadcast views) and in row reductions of every
+        // dtype, with position weights so a row in the wrong place shows
+        "short rows, many to a block",
+        r#"let w = arange(37) % 13 - 6
+for L in 1..301 {
+    let a = rand([37, L])
+    let k = reshape(arange(37 * L) % 11 - 5, [37, L])
+    let j = k as i32
+    let b = k as f64 * 0.5
+    let c = rand([5, 3, L])
+    let s = sum(a, axis=1)
+    let m = max(a[::-1, :] * 2, axis=1)
+    let r = sum(a + rand([L]), axis=1)
+    let e = sum(a[:, :1] + zeros([37, L]), axis=1)
+    let v = a[1:, ::2] * 3 - a[:-1, ::2]
+    let g = c[:, 1:, :] + c[:, :-1, ::-1]
+    print(L, sum(s * w), m[3], sum(r * w), sum(e * w), sum(v * (arange(36) % 7)[:, newaxis]), sum(v[:, -1] * (arange(36) % 5)))
+    print(sum(sum(k, axis=1) * w), sum(sum(j, axis=1) * w), prod(j[:, :3] % 3 + 1, axis=1)[1], min(b, axis=1)[36], max(j, axis=1)[4])
+    print(any(k > 4, axis=1)[2], all(k > -5, axis=1)[2], sum(k > 0, axis=1)[5], sum(sum(c * 2 - 1, axis=2) * reshape(arange(15) % 5, [5, 3])), sum(g * reshape(arange(10 * L) % 9, [5, 2, L])))
+}
+print(sum(rand([0, 5]), axis=1), sum(rand([5, 0]), axis=1), max(rand([3, 1]), axis=1))
+"#,
+    ),
 ];
 
 #[test]

@@ -774,8 +774,7 @@ impl Interp {
             graph::NodeState::Ready(_) => false,
         };
         if foldable {
-            let node = a.node.clone();
-            crate::backend::cpu::CpuBackend::new().execute(std::slice::from_ref(&node), std::slice::from_ref(&node))?;
+            crate::backend::cpu::fold_scalar(&a.node)?;
         }
         Ok(a)
     }

@@ -109,9 +109,69 @@ impl Reg {
         }
     }
 
-    /// Registers for every step of `steps`.
-    pub fn for_steps(steps: &[Step]) -> Vec<Reg> {
-        steps.iter().map(|s| Reg::new(s.dtype, BLOCK)).collect()
+    /// Registers for every step of `steps`, taken from this thread's spares
+    /// (a loop runs the same kernels every iteration: allocating and zeroing
+    /// a block per step each time cost more than a small kernel's work).
+    pub fn for_steps(steps: &[Step]) -> Regs {
+        let regs = SPARE_REGS.with(|spare| {
+            let mut spare = spare.borrow_mut();
+            steps
+                .iter()
+                .map(|s| match spare.iter().position(|r| r.dtype() == s.dtype) {
+                    Some(k) => spare.swap_remove(k),
+                    None => Reg::new(s.dtype, BLOCK),
+                })
+                .collect()
+        });
+        Regs(regs)
+    }
+
+    fn dtype(&self) -> DType {
+        match self {
+            Reg::B(_) => DType::Bool,
+            Reg::I32(_) => DType::I32,
+            Reg::I64(_) => DType::I64,
+            Reg::F32(_) => DType::F32,
+            Reg::F64(_) => DType::F64,
+        }
+    }
+}
+
+/// Spare registers kept for this thread's next kernel, at most this many.
+const MAX_SPARE_REGS: usize = 64;
+
+thread_local! {
+    static SPARE_REGS: std::cell::RefCell<Vec<Reg>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A kernel's registers (one per step); they go back to the thread's spares when dropped.
+pub struct Regs(Vec<Reg>);
+
+impl std::ops::Deref for Regs {
+    type Target = Vec<Reg>;
+    fn deref(&self) -> &Vec<Reg> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Regs {
+    fn deref_mut(&mut self) -> &mut Vec<Reg> {
+        &mut self.0
+    }
+}
+
+impl Drop for Regs {
+    fn drop(&mut self) {
+        let regs = std::mem::take(&mut self.0);
+        // try_with: a thread being torn down has no spares left to keep
+        let _ = SPARE_REGS.try_with(|spare| {
+            let mut spare = spare.borrow_mut();
+            for r in regs {
+                if spare.len() < MAX_SPARE_REGS {
+                    spare.push(r);
+                }
+            }
+        });
     }
 }
 
@@ -687,6 +747,25 @@ fn eval_block_impl<'p: 'r, 'r>(
     regs: &'r mut [Reg],
     out: Option<Dst>,
 ) -> Result<Option<Value<'r>>, Diagnostic> {
+    eval_body(
+        prog,
+        |k, b, reg| load(b.input, b.dtype, offs[k], inner[k], len, reg),
+        len,
+        regs,
+        out,
+    )
+}
+
+/// Evaluates the program over `len` elements whose operand values `loader`
+/// produces (operand index, its binding, a register to gather into).
+#[inline(always)]
+fn eval_body<'p: 'r, 'r>(
+    prog: &Program<'p>,
+    loader: impl Fn(usize, &Bound<'p>, &'r mut Reg) -> Value<'r>,
+    len: usize,
+    regs: &'r mut [Reg],
+    out: Option<Dst>,
+) -> Result<Option<Value<'r>>, Diagnostic> {
     let steps = prog.steps;
     // A body that only reads one operand (a plain reduction or copy): its
     // value is the operand's, without the value stack below, whose set-up
@@ -699,7 +778,7 @@ fn eval_block_impl<'p: 'r, 'r>(
             .get(k)
             .ok_or_else(|| internal("a load of a missing operand"))?;
         let reg = regs.first_mut().ok_or_else(|| internal("fewer registers than steps"))?;
-        let v = load(b.input, b.dtype, offs[k], inner[k], len, reg);
+        let v = loader(k, b, reg);
         return match out {
             Some(dst) => store(v, dst).map(|()| None),
             None => Ok(Some(v)),
@@ -734,7 +813,7 @@ fn eval_block_impl<'p: 'r, 'r>(
                 .inputs
                 .get(k)
                 .ok_or_else(|| internal("a load of a missing operand"))?;
-            let v = load(b.input, b.dtype, offs[k], inner[k], len, reg);
+            let v = loader(k, b, reg);
             if last && let Some(dst) = out.take() {
                 store(v, dst)?;
                 return Ok(None);
@@ -810,6 +889,144 @@ pub fn eval_block<'p: 'r, 'r>(
         return unsafe { eval_block_avx2(prog, offs, inner, len, regs, out) };
     }
     eval_block_base(prog, offs, inner, len, regs, out)
+}
+
+/// An operand's values over a block of `nrows` rows of `len` elements:
+/// row r starts at buffer offset `off + r * rs`, elements `s` apart.
+/// Rows that all read one element are one scalar; otherwise the rows are
+/// copied (or gathered) one after another into the register.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn load_rows<'a>(
+    input: Input<'a>,
+    off0: isize,
+    rs: isize,
+    s: isize,
+    len: usize,
+    nrows: usize,
+    reg: &'a mut Reg,
+) -> Value<'a> {
+    let off = |r: usize| off0 + r as isize * rs;
+    macro_rules! data {
+        ($x:expr, $V:ident) => {{
+            let x = $x;
+            if s == 0 && rs == 0 {
+                return Value::$V(Src::Scalar(x[off0 as usize]));
+            }
+            // rows that follow one another in the buffer are read in place
+            if s == 1 && rs == len as isize {
+                let o = off(0) as usize;
+                return Value::$V(Src::Slice(&x[o..o + nrows * len]));
+            }
+            let Reg::$V(r) = reg else {
+                unreachable!("registers follow step dtypes")
+            };
+            for (row, seg) in r[..nrows * len].chunks_exact_mut(len).enumerate() {
+                let o = off(row);
+                match s {
+                    1 => seg.copy_from_slice(&x[o as usize..o as usize + len]),
+                    0 => seg.fill(x[o as usize]),
+                    _ => gather(x, o, s, seg),
+                }
+            }
+            Value::$V(Src::Slice(&r[..nrows * len]))
+        }};
+    }
+    match input {
+        Input::Data(Data::B(x)) => data!(x, B),
+        Input::Data(Data::I32(x)) => data!(x, I32),
+        Input::Data(Data::I64(x)) => data!(x, I64),
+        Input::Data(Data::F32(x)) => data!(x, F32),
+        Input::Data(Data::F64(x)) => data!(x, F64),
+        // eval_rows runs only programs whose operands are all buffers
+        Input::Arange { .. } | Input::Random { .. } => unreachable!("a generator in a block of rows"),
+    }
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn eval_rows_impl<'p: 'r, 'r>(
+    prog: &Program<'p>,
+    offs: &[isize],
+    rstep: &[isize],
+    inner: &[isize],
+    len: usize,
+    nrows: usize,
+    regs: &'r mut [Reg],
+    out: Option<Dst>,
+) -> Result<Option<Value<'r>>, Diagnostic> {
+    eval_body(
+        prog,
+        |k, b, reg| load_rows(b.input, offs[k], rstep[k], inner[k], len, nrows, reg),
+        len * nrows,
+        regs,
+        out,
+    )
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn eval_rows_avx2<'p: 'r, 'r>(
+    prog: &Program<'p>,
+    offs: &[isize],
+    rstep: &[isize],
+    inner: &[isize],
+    len: usize,
+    nrows: usize,
+    regs: &'r mut [Reg],
+    out: Option<Dst>,
+) -> Result<Option<Value<'r>>, Diagnostic> {
+    eval_rows_impl(prog, offs, rstep, inner, len, nrows, regs, out)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn eval_rows_base<'p: 'r, 'r>(
+    prog: &Program<'p>,
+    offs: &[isize],
+    rstep: &[isize],
+    inner: &[isize],
+    len: usize,
+    nrows: usize,
+    regs: &'r mut [Reg],
+    out: Option<Dst>,
+) -> Result<Option<Value<'r>>, Diagnostic> {
+    eval_rows_impl(prog, offs, rstep, inner, len, nrows, regs, out)
+}
+
+/// Whether `eval_rows` can run this program: every operand reads a buffer.
+pub fn rows_ok(prog: &Program<'_>) -> bool {
+    prog.inputs.iter().all(|b| matches!(b.input, Input::Data(_)))
+}
+
+/// Evaluates the program over a block of `nrows` short rows of `len`
+/// elements each, as one block of `nrows * len` values (row after row), so
+/// that each step's loop runs over the whole block rather than one short
+/// row: `offs[k]` is operand k's offset of the first row's first element,
+/// `rstep[k]` its step from one row to the next and `inner[k]` along a row.
+/// `nrows * len` is at most `BLOCK`, and every operand reads a buffer
+/// (`rows_ok`).
+#[allow(clippy::too_many_arguments)]
+pub fn eval_rows<'p: 'r, 'r>(
+    prog: &Program<'p>,
+    offs: &[isize],
+    rstep: &[isize],
+    inner: &[isize],
+    len: usize,
+    nrows: usize,
+    regs: &'r mut [Reg],
+    out: Option<Dst>,
+) -> Result<Option<Value<'r>>, Diagnostic> {
+    let ni = prog.inputs.len();
+    if len * nrows > BLOCK || offs.len() < ni || rstep.len() < ni || inner.len() < ni || !rows_ok(prog) {
+        return Err(internal("a block of rows larger than a block"));
+    }
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        // SAFETY: the CPU supports AVX2 and FMA (checked at run time above).
+        return unsafe { eval_rows_avx2(prog, offs, rstep, inner, len, nrows, regs, out) };
+    }
+    eval_rows_base(prog, offs, rstep, inner, len, nrows, regs, out)
 }
 
 /// Element types a kernel can write: their destination and value variants.

@@ -6,13 +6,17 @@
 //! A map cuts its collapsed iteration space into blocks along the inner axis
 //! (`block::BLOCK`), chunks of blocks spread over rayon (one thread below
 //! `PAR_THRESHOLD` elements), each block evaluated by `block::eval_block`
-//! straight into the output, which is never zero-filled.
+//! straight into the output, which is never zero-filled. Rows shorter than a
+//! quarter block go several to a block (`block::eval_rows`), so a step's loop
+//! is never only as long as one short row.
 //!
 //! A reduction evaluates the same block bodies and folds them into lane
 //! accumulators. Along a long reduced axis ("rows") each output's reduced
 //! range is cut into fixed chunks of `RED_CHUNK` elements whose partials are
 //! combined in chunk order; across a short or strided one ("cols") a block
-//! of outputs accumulates element by element over the reduced indices. Both
+//! of outputs accumulates element by element over the reduced indices; one
+//! short reduced axis that moves along memory ("short-rows") reads many rows
+//! per block and folds each into its output in registers. These
 //! decompositions depend only on the shape, never on the thread count, so a
 //! result is the same on every machine with the same build. Epilogues run as
 //! a map over the kept axes, reading the reduced values as an operand.
@@ -140,6 +144,7 @@ pub fn cpu_strategy(kp: &KernelPlan) -> &'static str {
         s if s.is_reduce() => match reduce_mode(kp) {
             Some(ReduceMode::Rows) => "reduce-rows",
             Some(ReduceMode::Cols) => "reduce-cols",
+            Some(ReduceMode::ShortRows) => "reduce-short-rows",
             None => "reduce (reference)",
         },
         Strategy::Segmented { .. } => "segmented (reference)",
@@ -311,6 +316,13 @@ fn run_map<T: Lane>(prog: &Program, shape: &[usize], out: &mut [MaybeUninit<T>])
     let rank = shape.len();
     let inner = shape[rank - 1];
     let inner_strides: Vec<isize> = prog.inputs.iter().map(|b| b.strides[rank - 1]).collect();
+    // short rows go several to a block, so that each step's loop is long
+    let row_strides: Vec<isize> = prog.inputs.iter().map(|b| b.strides[rank.max(2) - 2]).collect();
+    let rows_per_block = if rank >= 2 && inner * 4 <= BLOCK && block::rows_ok(prog) {
+        BLOCK / inner
+    } else {
+        1
+    };
     let task = |start: usize, part: &mut [MaybeUninit<T>], regs: &mut Vec<Reg>| -> Result<(), Diagnostic> {
         check_interrupt()?;
         let mut offs = vec![0isize; prog.inputs.len()];
@@ -318,6 +330,20 @@ fn run_map<T: Lane>(prog: &Program, shape: &[usize], out: &mut [MaybeUninit<T>])
         let mut p = start;
         while p < end {
             let (row, col) = (p / inner, p % inner);
+            if rows_per_block > 1 && col == 0 && end - p >= 2 * inner {
+                // rows up to the next wrap of the last outer axis are evenly spaced
+                let last = shape[rank - 2];
+                let nrows = rows_per_block.min((end - p) / inner).min(last - row % last);
+                for (o, b) in offs.iter_mut().zip(&prog.inputs) {
+                    *o = b.offset;
+                }
+                add_offsets(&mut offs, prog, 0..rank - 1, shape, row);
+                let len = nrows * inner;
+                let dst = T::dst(&mut part[p - start..p - start + len]);
+                block::eval_rows(prog, &offs, &row_strides, &inner_strides, inner, nrows, regs, Some(dst))?;
+                p += len;
+                continue;
+            }
             let len = BLOCK.min(inner - col).min(end - p);
             for (o, b) in offs.iter_mut().zip(&prog.inputs) {
                 *o = b.offset + col as isize * b.strides[rank - 1];
@@ -348,7 +374,14 @@ enum ReduceMode {
     Rows,
     /// Blocks of outputs along the last kept axis, accumulated over every reduced index.
     Cols,
+    /// One short reduced axis read along its rows: a block holds many rows
+    /// (`block::eval_rows`), each folded into its output in registers.
+    ShortRows,
 }
+
+/// The longest reduced row that `ReduceMode::ShortRows` takes: a block holds
+/// at least four of them.
+const SHORT_ROW: usize = BLOCK / 4;
 
 /// How a reduction runs fused, or `None` for the reference kernels.
 fn reduce_mode(kp: &KernelPlan) -> Option<ReduceMode> {
@@ -369,6 +402,10 @@ fn reduce_mode(kp: &KernelPlan) -> Option<ReduceMode> {
             .all(|o| o.source != Source::Buffer || matches!(o.view.strides[ax], 0 | 1))
     };
     let long = kp.shape[rank - 1] >= 64;
+    let all_buffers = kp.operands.iter().all(|o| o.source == Source::Buffer);
+    if kept == rank - 1 && red <= SHORT_ROW && moves(rank - 1) && all_buffers && outs > 1 {
+        return Some(ReduceMode::ShortRows);
+    }
     if long && (moves(rank - 1) || !moves(kept - 1)) {
         Some(ReduceMode::Rows)
     } else {
@@ -645,6 +682,74 @@ fn fold_elems<T: Copy, A: Copy>(x: Src<T>, acc: &mut [A], map: impl Fn(T) -> A, 
     fold_elems_impl(x, acc, map, comb)
 }
 
+#[inline(always)]
+fn fold_rows_impl<T: Copy, A: Copy>(
+    x: Src<T>,
+    len: usize,
+    acc: &mut [A],
+    id: A,
+    map: impl Fn(T) -> A,
+    comb: impl Fn(A, A) -> A,
+) {
+    match x {
+        Src::Slice(xs) => {
+            if len < 2 * LANES {
+                // tiny rows: each folded in order; the rows' chains are
+                // independent, so the processor overlaps them
+                for (a, row) in acc.iter_mut().zip(xs.chunks_exact(len)) {
+                    *a = row.iter().fold(id, |a, &v| comb(a, map(v)));
+                }
+            } else {
+                for (a, row) in acc.iter_mut().zip(xs.chunks_exact(len)) {
+                    let mut lanes = [id; LANES];
+                    fold_lanes_impl(Src::Slice(row), len, &mut lanes, &map, &comb);
+                    *a = lanes.into_iter().fold(id, &comb);
+                }
+            }
+        }
+        Src::Scalar(v) => {
+            let m = map(v);
+            let mut one = id;
+            for _ in 0..len {
+                one = comb(one, m);
+            }
+            acc.fill(one);
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn fold_rows_avx2<T: Copy, A: Copy>(
+    x: Src<T>,
+    len: usize,
+    acc: &mut [A],
+    id: A,
+    map: impl Fn(T) -> A,
+    comb: impl Fn(A, A) -> A,
+) {
+    fold_rows_impl(x, len, acc, id, map, comb)
+}
+
+/// Folds a block of rows (`acc.len()` rows of `len` values, row after row)
+/// into one accumulator per row.
+#[inline(always)]
+fn fold_rows<T: Copy, A: Copy>(
+    x: Src<T>,
+    len: usize,
+    acc: &mut [A],
+    id: A,
+    map: impl Fn(T) -> A,
+    comb: impl Fn(A, A) -> A,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if block::has_avx2() {
+        // SAFETY: the CPU supports AVX2 and FMA (checked at run time).
+        return unsafe { fold_rows_avx2(x, len, acc, id, map, comb) };
+    }
+    fold_rows_impl(x, len, acc, id, map, comb)
+}
+
 /// The reduction of the body's values over the trailing `shape[kept..]` axes, one output per kept element.
 #[allow(clippy::too_many_arguments)]
 fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
@@ -716,6 +821,52 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
                 .chunks(nch)
                 .map(|ps| fin(ps.iter().copied().fold(id, comb)))
                 .collect())
+        }
+        ReduceMode::ShortRows => {
+            // kept == rank - 1: each output reduces one row of `red` elements
+            let inner: Vec<isize> = prog.inputs.iter().map(|b| b.strides[rank - 1]).collect();
+            let row_strides: Vec<isize> = prog.inputs.iter().map(|b| b.strides[kept - 1]).collect();
+            let per = (BLOCK / red).max(1);
+            let task = |start: usize, part: &mut [MaybeUninit<O>], regs: &mut Vec<Reg>| -> Result<(), Diagnostic> {
+                check_interrupt()?;
+                let mut offs = vec![0isize; prog.inputs.len()];
+                let mut acc = vec![id; per];
+                let end = start + part.len();
+                let mut p = start;
+                while p < end {
+                    // rows up to the next wrap of the last kept axis are evenly spaced
+                    let last = shape[kept - 1];
+                    let nrows = per.min(end - p).min(last - p % last);
+                    for (o, b) in offs.iter_mut().zip(&prog.inputs) {
+                        *o = b.offset;
+                    }
+                    add_offsets(&mut offs, prog, 0..kept, shape, p);
+                    let v = block::eval_rows(prog, &offs, &row_strides, &inner, red, nrows, regs, None)?;
+                    let acc = &mut acc[..nrows];
+                    fold_rows(value::<T>(v)?, red, acc, id, map, comb);
+                    for (o, &a) in part[p - start..p - start + nrows].iter_mut().zip(acc.iter()) {
+                        o.write(fin(a));
+                    }
+                    p += nrows;
+                }
+                Ok(())
+            };
+            fresh(outs, |out| {
+                if outs * red < PAR_THRESHOLD {
+                    let mut regs = Reg::for_steps(prog.steps);
+                    return task(0, out, &mut regs);
+                }
+                // outputs are independent: any split gives the same result
+                let threads = rayon::current_num_threads().max(1);
+                let size = outs
+                    .div_ceil(4 * threads)
+                    .max(PAR_THRESHOLD / red)
+                    .next_multiple_of(per);
+                out.par_chunks_mut(size).enumerate().try_for_each_init(
+                    || Reg::for_steps(prog.steps),
+                    |regs, (c, part)| task(c * size, part, regs),
+                )
+            })
         }
         ReduceMode::Cols => {
             let kin = shape[kept - 1];

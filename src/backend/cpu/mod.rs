@@ -96,6 +96,18 @@ fn eval_node_reference(node: &Node) -> Result<HostData, Diagnostic> {
     })
 }
 
+/// Computes one pending single-element node whose inputs are ready, in place,
+/// with the reference kernel: folding a scalar (a loop counter, `n - 1`, `-1`
+/// in a slice) must cost far less than planning a kernel for it.
+pub fn fold_scalar(node: &Rc<Node>) -> Result<(), Diagnostic> {
+    if node.is_ready() {
+        return Ok(());
+    }
+    let out = eval_node_reference(node)?;
+    *node.state.borrow_mut() = NodeState::Ready(Buffer::host(out));
+    Ok(())
+}
+
 impl Backend for CpuBackend {
     fn describe(&self) -> String {
         match self.mode {
