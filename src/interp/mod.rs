@@ -5,6 +5,7 @@
 
 mod builtins;
 mod index;
+mod shape_linalg;
 mod statics;
 pub mod value;
 
