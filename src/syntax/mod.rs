@@ -4,6 +4,7 @@
 
 pub mod ast;
 mod build;
+mod fstring;
 pub mod layout;
 pub mod token;
 
