@@ -215,9 +215,10 @@ pub fn format_scalar(x: Scalar, spec: &str, plain: &str) -> Result<String, Strin
             };
             Ok(pad(sign, body, &s, true))
         }
-        (Scalar::Float(f), Some('d' | 'x' | 'X' | 'o' | 'b' | 'n')) => {
-            Err(format!("format type '{}' is for integers, not the float {f}", s.ty.unwrap_or('d')))
-        }
+        (Scalar::Float(f), Some('d' | 'x' | 'X' | 'o' | 'b' | 'n')) => Err(format!(
+            "format type '{}' is for integers, not the float {f}",
+            s.ty.unwrap_or('d')
+        )),
         (Scalar::Float(f), _) => Ok(float(f, &s)),
         (Scalar::Int(i), Some('f' | 'F' | 'e' | 'E' | 'g' | 'G' | '%')) => Ok(float(i as f64, &s)),
         (Scalar::Bool(b), Some('f' | 'F' | 'e' | 'E' | 'g' | 'G' | '%')) => Ok(float(b as i64 as f64, &s)),
@@ -253,7 +254,10 @@ pub fn format_scalar(x: Scalar, spec: &str, plain: &str) -> Result<String, Strin
 pub fn format_text(text: &str, spec: &str) -> Result<String, String> {
     let s = parse(spec)?;
     if !matches!(s.ty, None | Some('s')) {
-        return Err(format!("format type '{}' is for numbers, not text", s.ty.unwrap_or('s')));
+        return Err(format!(
+            "format type '{}' is for numbers, not text",
+            s.ty.unwrap_or('s')
+        ));
     }
     let body: String = match s.precision {
         Some(p) => text.chars().take(p).collect(),

@@ -93,11 +93,7 @@ fn small_product(a: &Array, b: &Array, dt: DType, span: &Span) -> Result<Array, 
         p
     };
     let s = build::reduce(ReduceOp::Sum, &p, Some(vec![r - 1]), false, span)?;
-    Ok(if s.dtype() != dt {
-        cast(&s, dt, Some(span))
-    } else {
-        s
-    })
+    Ok(if s.dtype() != dt { cast(&s, dt, Some(span)) } else { s })
 }
 
 /// A contiguous copy of `a` (a no-op view change when it already is one).

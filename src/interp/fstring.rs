@@ -26,8 +26,9 @@ impl Interp {
 
     fn format_value(&mut self, v: &Value, spec: &str, span: &Span) -> R<String> {
         let bad = |m: String| {
-            Diagnostic::new("E0308", m, span.clone())
-                .with_hint("a spec is [[fill]align][sign][0][width][,][.precision][type], type one of d f e g % s x o b")
+            Diagnostic::new("E0308", m, span.clone()).with_hint(
+                "a spec is [[fill]align][sign][0][width][,][.precision][type], type one of d f e g % s x o b",
+            )
         };
         match v {
             Value::Array(a) if !spec.is_empty() => {
@@ -61,6 +62,8 @@ fn nest(items: &[String], shape: &[usize]) -> String {
     }
     let n = shape[0];
     let inner: usize = shape[1..].iter().product();
-    let parts: Vec<String> = (0..n).map(|k| nest(&items[k * inner..(k + 1) * inner], &shape[1..])).collect();
+    let parts: Vec<String> = (0..n)
+        .map(|k| nest(&items[k * inner..(k + 1) * inner], &shape[1..]))
+        .collect();
     format!("[{}]", parts.join(", "))
 }

@@ -4,8 +4,8 @@
 //! of a loop iteration, slice assignment).
 
 mod builtins;
-mod index;
 mod fstring;
+mod index;
 mod shape_linalg;
 mod statics;
 pub mod value;
@@ -281,8 +281,10 @@ impl Interp {
                             Value::Array(_) => "a scalar",
                             o => o.kind_name(),
                         };
-                        return Err(Diagnostic::new("E0303", format!("cannot loop over {what}"), iter.span.clone())
-                            .with_hint("`for v in x` walks the first axis of an array of rank 1 or more"));
+                        return Err(
+                            Diagnostic::new("E0303", format!("cannot loop over {what}"), iter.span.clone())
+                                .with_hint("`for v in x` walks the first axis of an array of rank 1 or more"),
+                        );
                     }
                 };
                 let carried = self.scope_names();
@@ -773,7 +775,11 @@ impl Interp {
             }
             ExprKind::Call { func, args } => self.call(func, args, span)?,
             ExprKind::Index { base, indices } => {
-                let a = self.eval_array(base)?;
+                let b = self.eval(base)?;
+                if let Value::Tuple(items) = &b {
+                    return self.tuple_item(items, indices, span);
+                }
+                let a = self.expect_array(b, &base.span)?;
                 match self.index(&a, indices, span)? {
                     index::Indexed::View(v) | index::Indexed::Gathered(v) => Value::Array(v),
                 }
@@ -1093,6 +1099,35 @@ impl Interp {
     }
 
     /// Text of a value as `print` shows it.
+    /// `t[k]` of a tuple (`meshgrid(x, y)[0]`): one integer, negative from the end.
+    fn tuple_item(&mut self, items: &[Value], indices: &[IndexItem], span: &Span) -> R<Value> {
+        let [
+            IndexItem {
+                kind: IndexKind::Expr(e),
+                span: at,
+            },
+        ] = indices
+        else {
+            return Err(Diagnostic::new(
+                "E0205",
+                "a tuple takes one integer index",
+                span.clone(),
+            ));
+        };
+        let k = self.eval(e)?;
+        let k = self.static_int_named(&k, at, "a tuple index")?;
+        let n = items.len() as i64;
+        let i = if k < 0 { k + n } else { k };
+        if !(0..n).contains(&i) {
+            return Err(Diagnostic::new(
+                "E0204",
+                format!("index {k} is out of range for a tuple of {n} items"),
+                at.clone(),
+            ));
+        }
+        Ok(items[i as usize].clone())
+    }
+
     pub fn display(&mut self, v: &Value) -> R<String> {
         Ok(match v {
             Value::Array(a) => {

@@ -80,22 +80,12 @@ fn diagonal_view(x: &Array, offset: i64, a1: usize, a2: usize) -> Array {
     } else {
         v.offset
     };
-    x.with_view(View {
-        shape,
-        strides,
-        offset,
-    })
+    x.with_view(View { shape, strides, offset })
 }
 
 impl Interp {
     /// Runs one of `NAMES`.
-    pub(super) fn run_shape_linalg(
-        &mut self,
-        name: &str,
-        s: &[Slot],
-        rest: &[(Value, Span)],
-        span: &Span,
-    ) -> R<Value> {
+    pub(super) fn run_shape_linalg(&mut self, name: &str, s: &[Slot], rest: &[(Value, Span)], span: &Span) -> R<Value> {
         let sp = |k: usize| s[k].as_ref().map(|x| x.1.clone()).unwrap_or(span.clone());
         let arr = |k: usize| match &s[k] {
             Some((Value::Array(a), _)) => a.clone(),
@@ -117,7 +107,10 @@ impl Interp {
                     return Err(bad_arg(format!("order must be non-negative but got {n}"), &sp(1)));
                 }
                 if x.rank() == 0 {
-                    return Err(axis_error("diff requires input that is at least one dimensional", &sp(0)));
+                    return Err(axis_error(
+                        "diff requires input that is at least one dimensional",
+                        &sp(0),
+                    ));
                 }
                 let ax = shape::normalize_axis(int_or(self, 2, -1)?, x.rank(), &sp(2))?;
                 for _ in 0..n {
@@ -127,7 +120,11 @@ impl Interp {
                     }
                     let hi = slice(&x, ax, 1, len - 1, 1);
                     let lo = slice(&x, ax, 0, len - 1, 1);
-                    let op = if x.dtype() == DType::Bool { BinOp::Ne } else { BinOp::Sub };
+                    let op = if x.dtype() == DType::Bool {
+                        BinOp::Ne
+                    } else {
+                        BinOp::Sub
+                    };
                     x = build::binary(op, &hi, &lo, (None, None), span)?;
                 }
                 out(x)
@@ -259,7 +256,10 @@ impl Interp {
                         out(build::select(&cond, &vals, &zero, [None, None, None], span)?)
                     }
                     2 => out(diagonal_view(&x, k, 0, 1)),
-                    r => Err(axis_error(format!("diag needs a 1-D or 2-D array, not rank {r}"), &sp(0))),
+                    r => Err(axis_error(
+                        format!("diag needs a 1-D or 2-D array, not rank {r}"),
+                        &sp(0),
+                    )),
                 }
             }
             "diagonal" | "trace" => {
@@ -480,9 +480,13 @@ impl Interp {
                 afull.extend([n, n]);
                 let mut bfull = batch.clone();
                 bfull.extend([n, k]);
-                let bview = if vector { b.with_view(b.view.insert_axis(1)) } else { b.clone() };
-                let ah = graph::to_host(&*self.backend, &build::broadcast_view(&a, &afull))
-                    .map_err(|d| d.or_span(span))?;
+                let bview = if vector {
+                    b.with_view(b.view.insert_axis(1))
+                } else {
+                    b.clone()
+                };
+                let ah =
+                    graph::to_host(&*self.backend, &build::broadcast_view(&a, &afull)).map_err(|d| d.or_span(span))?;
                 let bh = graph::to_host(&*self.backend, &build::broadcast_view(&bview, &bfull))
                     .map_err(|d| d.or_span(span))?;
                 let count: usize = batch.iter().product();
@@ -594,11 +598,7 @@ impl Interp {
     /// f64 results computed on the host, as an array of `dt`.
     fn host_result(&self, vals: Vec<f64>, shape: &[usize], dt: DType) -> R<Array> {
         let a = Array::from_buffer(self.backend.adopt(HostData::F64(vals))?, DType::F64, shape);
-        Ok(if dt == DType::F64 {
-            a
-        } else {
-            build::cast(&a, dt, None)
-        })
+        Ok(if dt == DType::F64 { a } else { build::cast(&a, dt, None) })
     }
 
     /// NumPy's `pad(array, pad_width, mode='constant', constant_values=0)`.
@@ -612,7 +612,10 @@ impl Interp {
         let widths = self.flat_ints(s[1].as_ref().map(|v| &v.0), &sp(1), "pad_width")?;
         let pairs = per_axis_pairs(&widths, r).ok_or_else(|| {
             bad_arg(
-                format!("pad_width of {} numbers does not fit an array of rank {r}", widths.len()),
+                format!(
+                    "pad_width of {} numbers does not fit an array of rank {r}",
+                    widths.len()
+                ),
                 &sp(1),
             )
             .with_hint("give an int, (before, after), or one (before, after) per axis")
@@ -649,7 +652,10 @@ impl Interp {
             shape::check_size(&grown, span)?;
             let too_wide = |limit: usize| {
                 bad_arg(
-                    format!("mode '{mode}' pads axis {ax} of length {n} by at most {limit}, not {}", before.max(after)),
+                    format!(
+                        "mode '{mode}' pads axis {ax} of length {n} by at most {limit}, not {}",
+                        before.max(after)
+                    ),
                     &sp(1),
                 )
             };
@@ -698,11 +704,8 @@ impl Interp {
                             slice(&cur, ax, n - 1, len, -1)
                         })
                     }
-                    other => Err(bad_arg(
-                        format!("unknown pad mode '{other}'"),
-                        &sp(2),
-                    )
-                    .with_hint("the modes are 'constant', 'edge', 'wrap', 'reflect' and 'symmetric'")),
+                    other => Err(bad_arg(format!("unknown pad mode '{other}'"), &sp(2))
+                        .with_hint("the modes are 'constant', 'edge', 'wrap', 'reflect' and 'symmetric'")),
                 }
             };
             let (b, a) = (piece(before, 0)?, piece(after, 1)?);
@@ -884,7 +887,11 @@ pub fn einsum(sub: &str, ops: &[Array], sub_span: &Span, span: &Span) -> R<Array
     let terms: Vec<&str> = lhs.split(',').collect();
     if terms.len() != ops.len() {
         return Err(einsum_error(
-            format!("einsum subscripts name {} operands, but {} were given", terms.len(), ops.len()),
+            format!(
+                "einsum subscripts name {} operands, but {} were given",
+                terms.len(),
+                ops.len()
+            ),
             sub_span,
         ));
     }
@@ -985,23 +992,16 @@ pub fn einsum(sub: &str, ops: &[Array], sub_span: &Span, span: &Span) -> R<Array
             } else if d != sizes[p] {
                 return Err(Diagnostic::new(
                     "E0200",
-                    format!(
-                        "einsum label '{}' has sizes {} and {}",
-                        label_name(l),
-                        sizes[p],
-                        d
-                    ),
+                    format!("einsum label '{}' has sizes {} and {}", label_name(l), sizes[p], d),
                     span.clone(),
                 ));
             }
         }
     }
-    let dt = ops
-        .iter()
-        .skip(1)
-        .fold(ops.first().map(|x| x.dtype()).unwrap_or(DType::DEFAULT_FLOAT), |d, x| {
-            crate::check::dtype::promote(d, x.dtype())
-        });
+    let dt = ops.iter().skip(1).fold(
+        ops.first().map(|x| x.dtype()).unwrap_or(DType::DEFAULT_FLOAT),
+        |d, x| crate::check::dtype::promote(d, x.dtype()),
+    );
     if inputs.len() == 2
         && let Some(r) = einsum_matmul(&inputs, &output, &all, &sizes, span)?
     {
@@ -1068,11 +1068,26 @@ fn einsum_matmul(
     let (la, a) = (&inputs[0].0, &inputs[0].1);
     let (lb, b) = (&inputs[1].0, &inputs[1].1);
     let in_out = |l: &u32| output.contains(l);
-    let batch: Vec<u32> = output.iter().copied().filter(|l| la.contains(l) && lb.contains(l)).collect();
-    let rows: Vec<u32> = output.iter().copied().filter(|l| la.contains(l) && !lb.contains(l)).collect();
-    let cols: Vec<u32> = output.iter().copied().filter(|l| lb.contains(l) && !la.contains(l)).collect();
+    let batch: Vec<u32> = output
+        .iter()
+        .copied()
+        .filter(|l| la.contains(l) && lb.contains(l))
+        .collect();
+    let rows: Vec<u32> = output
+        .iter()
+        .copied()
+        .filter(|l| la.contains(l) && !lb.contains(l))
+        .collect();
+    let cols: Vec<u32> = output
+        .iter()
+        .copied()
+        .filter(|l| lb.contains(l) && !la.contains(l))
+        .collect();
     let contracted: Vec<u32> = la.iter().copied().filter(|l| lb.contains(l) && !in_out(l)).collect();
-    let alone = la.iter().chain(lb).any(|l| !in_out(l) && !(la.contains(l) && lb.contains(l)));
+    let alone = la
+        .iter()
+        .chain(lb)
+        .any(|l| !in_out(l) && !(la.contains(l) && lb.contains(l)));
     if contracted.is_empty() || alone {
         return Ok(None);
     }

@@ -179,7 +179,10 @@ pub enum ExprKind {
 pub enum FPart {
     Text(String),
     /// `{expr}` or `{expr:spec}` (Python's format-spec mini-language).
-    Value { expr: Expr, spec: String },
+    Value {
+        expr: Expr,
+        spec: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]

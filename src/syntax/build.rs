@@ -246,7 +246,15 @@ pub fn for_(var: Ident, start: D<Expr>, end: D<Expr>, body: D<Block>, span: Span
 
 pub fn for_each(var: Ident, iter: D<Expr>, body: D<Block>, span: Span) -> PResult<D<Stmt>> {
     let d = iter.1.max(body.1);
-    stmt(StmtKind::ForEach { var, iter: iter.0, body: body.0 }, d, span)
+    stmt(
+        StmtKind::ForEach {
+            var,
+            iter: iter.0,
+            body: body.0,
+        },
+        d,
+        span,
+    )
 }
 
 /// An f-string token (its text between the quotes) as an expression.

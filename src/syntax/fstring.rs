@@ -68,7 +68,10 @@ pub fn parts(raw: &str, start: usize) -> Result<(Vec<FPart>, u32), Diagnostic> {
                     j += 1;
                 }
                 if j >= bytes.len() {
-                    return Err(bad("an f-string `{` with no closing `}`", start + open..start + raw.len()));
+                    return Err(bad(
+                        "an f-string `{` with no closing `}`",
+                        start + open..start + raw.len(),
+                    ));
                 }
                 let end = expr_end.unwrap_or(j);
                 let spec = match raw[end..j].find(':') {
@@ -76,7 +79,10 @@ pub fn parts(raw: &str, start: usize) -> Result<(Vec<FPart>, u32), Diagnostic> {
                     None => String::new(),
                 };
                 if spec.contains('{') {
-                    return Err(bad("nested `{}` in a format spec are not supported", start + end..start + j));
+                    return Err(bad(
+                        "nested `{}` in a format spec are not supported",
+                        start + end..start + j,
+                    ));
                 }
                 let src = &raw[open + 1..end];
                 if src.trim().is_empty() {
@@ -88,10 +94,18 @@ pub fn parts(raw: &str, start: usize) -> Result<(Vec<FPart>, u32), Diagnostic> {
                         StmtKind::Expr(e) => e,
                         _ => return Err(bad("an f-string holds expressions, not statements", stmt.span)),
                     },
-                    Err(_) => return Err(bad("one expression per `{}` in an f-string", start + open..start + j + 1)),
+                    Err(_) => {
+                        return Err(bad(
+                            "one expression per `{}` in an f-string",
+                            start + open..start + j + 1,
+                        ));
+                    }
                 };
                 // no deeper than its parse allowed, and no deeper than it has operators and brackets
-                let ops = src.chars().filter(|c| !c.is_alphanumeric() && *c != '_' && *c != '.').count()
+                let ops = src
+                    .chars()
+                    .filter(|c| !c.is_alphanumeric() && *c != '_' && *c != '.')
+                    .count()
                     + src.split_whitespace().count();
                 depth = depth.max((ops as u32).min(MAX_DEPTH) + 1);
                 parts.push(FPart::Value { expr, spec });
