@@ -21,6 +21,7 @@ pub mod backend;
 pub mod check;
 pub mod diag;
 pub mod format;
+pub mod format_spec;
 pub mod graph;
 pub mod interp;
 pub mod interrupt;

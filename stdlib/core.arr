@@ -36,6 +36,3 @@ fn logsumexp(x, axis = none, keepdims = false) {
 
 # The Euclidean (L2) norm along `axis` (of all elements when none).
 fn norm(x, axis = none, keepdims = false) = sqrt(sum(x * x, axis=axis, keepdims=keepdims))
-
-# Coordinate grids: (X, Y) with X[i, j] = x[j] and Y[i, j] = y[i], like NumPy's default "xy" indexing.
-fn meshgrid(x: [n], y: [m]) = (copy(broadcast_to(x[newaxis, :], [m, n])), copy(broadcast_to(y[:, newaxis], [m, n])))

@@ -16,6 +16,9 @@ use arr::graph::view::View;
 use arr::graph::{Array, Backend, Storage, realize, to_host};
 use std::time::Instant;
 
+#[path = "golden/shape_linalg/mod.rs"]
+mod shape_linalg_golden;
+
 // ---- random inputs ----
 
 struct Rng(u64);
@@ -1400,4 +1403,13 @@ fn a_loop_plans_once_on_the_gpu() {
     let got = to_host(&gpu, &x).expect("gpu");
     let want = to_host(&cpu, &y).expect("cpu");
     close(DType::F32, &got, &want, false).expect("x + 1.0 fifty times");
+}
+
+/// Batched `@` (every path: shared b, small fused stacks, one product per
+/// matrix), `einsum`, `dot` and the host-side `inv`/`solve`/`det` on CUDA
+/// against NumPy's goldens (the same cases the CPU executors pass).
+#[test]
+#[ignore]
+fn shape_and_linalg_match_numpy_on_cuda() {
+    shape_linalg_golden::run_all(&|| arr::Session::new(arr::BackendChoice::Cuda).expect("a CUDA session"));
 }

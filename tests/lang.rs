@@ -37,5 +37,13 @@ macro_rules! cases {
 }
 
 cases!(
-    arithmetic, views, reductions, functions, control, builtins, stdlib, segments
+    arithmetic,
+    views,
+    reductions,
+    functions,
+    control,
+    builtins,
+    stdlib,
+    segments,
+    loops_and_fstrings
 );

@@ -49,6 +49,9 @@ fn sexp_stmt(s: &Stmt) -> String {
         StmtKind::For { var, start, end, body } => {
             format!("(for {} {} {} {})", var.name, sexp(start), sexp(end), sexp_block(body))
         }
+        StmtKind::ForEach { var, iter, body } => {
+            format!("(for-each {} {} {})", var.name, sexp(iter), sexp_block(body))
+        }
         StmtKind::While { cond, body } => format!("(while {} {})", sexp(cond), sexp_block(body)),
         StmtKind::Break => "break".to_string(),
         StmtKind::Continue => "continue".to_string(),
@@ -92,6 +95,16 @@ fn sexp(e: &Expr) -> String {
         ExprKind::Float(x) => format!("{x:?}"),
         ExprKind::Bool(b) => b.to_string(),
         ExprKind::Str(s) => format!("{s:?}"),
+        ExprKind::FStr(parts) => {
+            let parts: Vec<String> = parts
+                .iter()
+                .map(|p| match p {
+                    FPart::Text(t) => format!("{t:?}"),
+                    FPart::Value { expr, spec } => format!("({} {spec:?})", sexp(expr)),
+                })
+                .collect();
+            format!("(f {})", parts.join(" "))
+        }
         ExprKind::Name(n) => n.clone(),
         ExprKind::ArrayLit(items) => format!("[{}]", items.iter().map(sexp).collect::<Vec<_>>().join(" ")),
         ExprKind::Tuple(items) => format!(
@@ -463,6 +476,30 @@ let b = m[m > 2] as i64 * 3
 let g = m[[1, 0]]
 "#;
     insta::assert_snapshot!(snapshot_text(src));
+}
+
+#[test]
+fn corpus_for_each_and_fstrings() {
+    let src = r#"for row in m[1:] { print(f"row {i:>3d}: {sum(row) / n:.3f}") }
+for v in (a, b) { total += v }
+print(f"{{literal}} {x!r:<8} \t{m[0, ::2]}{f(a, b=2)}")
+"#;
+    insta::assert_snapshot!(snapshot_text(src));
+}
+
+#[test]
+fn fstring_errors_point_into_the_string() {
+    let e = errors("print(f\"a {x:.2f\")");
+    assert_eq!(e[0].code, "E0008");
+    let e = errors("print(f\"a } b\")");
+    assert_eq!((e[0].code, e[0].span.clone()), ("E0008", Some(10..11)));
+    // an error inside the expression is the expression's own, at its place in the line
+    let e = errors("print(f\"a {1 +} b\")");
+    assert_eq!(e[0].code, "E0002");
+    let at = e[0].span.clone().expect("a span");
+    assert!(at.start >= 11 && at.end <= 16, "{at:?} is inside `1 +`");
+    let e = errors("print(f\"{let y = 2}\")");
+    assert_eq!(e[0].code, "E0008");
 }
 
 // ---------------------------------------------------------------------------

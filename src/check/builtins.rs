@@ -88,7 +88,7 @@ builtins! {
         "ones_like"(a("x"), so("dtype")) "ones_like(x, dtype=x's)" "Ones with the shape (and dtype) of `x`." "ones_like(rand([3]))";
         "full_like"(a("x"), a("value"), so("dtype")) "full_like(x, value, dtype=x's)" "`value` with the shape of `x`." "full_like(rand([3]), 2)";
         "arange"(s("start"), so("stop"), so("step"), so("dtype")) "arange(start, stop=none, step=1, dtype=from the arguments)" "Evenly spaced values in [start, stop); `arange(n)` is 0..n. Integers give i64, any float gives f32." "arange(5)";
-        "linspace"(s("start"), s("stop"), so("num"), so("dtype")) "linspace(start, stop, num=50, dtype=f32)" "`num` evenly spaced values from start to stop inclusive." "linspace(0, 1, 5)";
+        "linspace"(s("start"), s("stop"), so("num"), so("endpoint"), so("retstep"), so("dtype")) "linspace(start, stop, num=50, endpoint=true, retstep=false, dtype=f32)" "`num` evenly spaced values from start to stop (stop included when `endpoint`); with `retstep` the tuple (values, step)." "linspace(0, 1, 5)";
         "eye"(s("n"), so("m"), so("dtype")) "eye(n, m=n, dtype=f32)" "The identity matrix (ones on the diagonal)." "eye(3)";
         "rand"(s("shape"), so("dtype")) "rand(shape, dtype=f32)" "Uniform random numbers in [0, 1); reproducible (see `seed`)." "rand([2, 2])";
         "randn"(s("shape"), so("dtype")) "randn(shape, dtype=f32)" "Standard normal random numbers; reproducible (see `seed`)." "randn([3])";
@@ -178,6 +178,35 @@ builtins! {
         "argwhere"(a("a")) "argwhere(a)" "The coordinates of the nonzero elements, one row each (i64, shape [count, ndim])." "argwhere(eye(2))";
         "count_nonzero"(a("a"), so("axis"), so("keepdims")) "count_nonzero(a, axis=none, keepdims=false)" "How many elements are nonzero (true), over the given axes (all when none); i64." "count_nonzero([0, 2, 0, 3])";
         "take"(a("a"), a("indices"), so("axis")) "take(a, indices, axis=none)" "The elements at integer `indices` along `axis` (of the flattened array when none); negative indices count from the end; one out of range is an error." "take([4, 5, 6], [2, -1])";
+    }
+    "shape and construction (NumPy)" {
+        "diff"(a("a"), so("n"), so("axis")) "diff(a, n=1, axis=-1)" "The n-th discrete difference along `axis` (a[1:] - a[:-1], n times; `!=` for bool)." "diff([1, 4, 9, 16])";
+        "roll"(a("a"), s("shift"), so("axis")) "roll(a, shift, axis=none)" "Shifts elements along `axis` (of the flattened array when none), wrapping around; `shift` and `axis` may be tuples." "roll(arange(5), 2)";
+        "repeat"(a("a"), s("repeats"), so("axis")) "repeat(a, repeats, axis=none)" "Repeats each element `repeats` times (an int, or one count per element) along `axis` (of the flattened array when none)." "repeat([1, 2], 2)";
+        "tile"(a("A"), s("reps")) "tile(A, reps)" "A repeated `reps` times along each axis (an int or a tuple; leading axes are added as needed)." "tile([1, 2], (2, 2))";
+        "pad"(a("array"), s("pad_width"), so("mode"), so("constant_values")) "pad(array, pad_width, mode=\"constant\", constant_values=0)" "Pads each axis: `pad_width` is an int, (before, after) or one pair per axis. Modes: \"constant\", \"edge\", \"wrap\", \"reflect\", \"symmetric\"." "pad([1, 2], 1)";
+        "diag"(a("v"), so("k")) "diag(v, k=0)" "A 2-D array with the 1-D `v` on its k-th diagonal, or the k-th diagonal of a 2-D `v`." "diag([1, 2])";
+        "diagonal"(a("a"), so("offset"), so("axis1"), so("axis2")) "diagonal(a, offset=0, axis1=0, axis2=1)" "The diagonal of the axes `axis1` and `axis2` (a view), as the last axis." "diagonal(reshape(arange(9), [3, 3]))";
+        "trace"(a("a"), so("offset"), so("axis1"), so("axis2"), so("dtype")) "trace(a, offset=0, axis1=0, axis2=1, dtype=none)" "The sum along a diagonal (see `diagonal`); bool and i32 sum to i64." "trace(eye(3))";
+        "tril"(a("m"), so("k")) "tril(m, k=0)" "The lower triangle of the last two axes: zeros above the k-th diagonal." "tril(ones([3, 3]))";
+        "triu"(a("m"), so("k")) "triu(m, k=0)" "The upper triangle of the last two axes: zeros below the k-th diagonal." "triu(ones([3, 3]), k=1)";
+        "identity"(s("n"), so("dtype")) "identity(n, dtype=f32)" "The n x n identity matrix." "identity(3)";
+        "empty"(s("shape"), so("dtype")) "empty(shape, dtype=f32)" "A new array of `shape` (its contents are zeros in Arr; NumPy leaves them undefined)." "empty([2, 2])";
+        "empty_like"(a("prototype"), so("dtype"), so("shape")) "empty_like(prototype, dtype=prototype's, shape=prototype's)" "A new array with the shape and dtype of `prototype` (zeros in Arr)." "empty_like(arange(3))";
+        "meshgrid"(rest("xi"), so("copy"), so("sparse"), so("indexing")) "meshgrid(*xi, copy=true, sparse=false, indexing=\"xy\")" "Coordinate grids from 1-D vectors, as a tuple: with \"xy\" the first two axes are swapped (Cartesian), with \"ij\" the k-th grid varies along axis k." "meshgrid(arange(3), arange(2))";
+    }
+    "linear algebra" {
+        "dot"(a("a"), a("b")) "dot(a, b)" "NumPy's dot: a product for scalars, `a @ b` up to rank 2, else a sum over a's last axis and b's second-to-last." "dot([1, 2], [3, 4])";
+        "outer"(a("a"), a("b")) "outer(a, b)" "out[i, j] = a[i] * b[j] of the flattened inputs." "outer([1, 2], [1, 10])";
+        "cross"(a("a"), a("b"), so("axis")) "cross(a, b, axis=-1)" "The cross product of 3-vectors (or 2-vectors, giving the z component) along `axis`, broadcasting the others." "cross([1, 0, 0], [0, 1, 0])";
+        "einsum"(s("subscripts"), rest("operands"), so("dtype")) "einsum(subscripts, *operands, dtype=none)" "Einstein summation: \"ij,jk->ik\", \"bij,bjk->bik\", \"ii->\", \"ij->ji\", \"i,i->\", \"...ij->...ji\"; without `->` the output is the labels seen once, sorted. Contractions of two operands run as a matrix product." "einsum(\"ii->\", eye(3))";
+        "inv"(a("a")) "inv(a)" "The inverse of each square matrix (..., n, n), by LU with partial pivoting (f64 on the host); a singular matrix is error E0420." "inv([[2.0, 0.0], [0.0, 4.0]])";
+        "solve"(a("a"), a("b")) "solve(a, b)" "x with a @ x = b for square a (..., n, n); b is (n,) or (..., n, k), stacks broadcast. A singular a is error E0420." "solve([[2.0, 0.0], [0.0, 4.0]], [2.0, 2.0])";
+        "det"(a("a")) "det(a)" "The determinant of each square matrix (..., n, n); 0 for a singular one." "det([[1.0, 2.0], [3.0, 4.0]])";
+    }
+    "time" {
+        "time"() "time()" "Wall-clock seconds since the Unix epoch, an f64 (Python's time.time())." "time()";
+        "perf_counter"() "perf_counter()" "Seconds from a fixed point in the process, an f64, for timing (Python's time.perf_counter()). Evaluation is lazy: `realize` what you time." "perf_counter()";
     }
 }
 

@@ -92,7 +92,7 @@ fn collect_defined(stmt: &Stmt, out: &mut HashSet<String>) {
         StmtKind::Fn(def) => {
             out.insert(def.name.name.clone());
         }
-        StmtKind::For { var, body, .. } => {
+        StmtKind::For { var, body, .. } | StmtKind::ForEach { var, body, .. } => {
             out.insert(var.name.clone());
             body.stmts.iter().for_each(|s| collect_defined(s, out));
         }
@@ -144,7 +144,7 @@ fn assigned_names(stmts: &[Stmt], out: &mut HashSet<String>) {
                 out.insert(n.clone());
             }
             StmtKind::Let { target, .. } => pattern_names(target, out),
-            StmtKind::For { body, var, .. } => {
+            StmtKind::For { body, var, .. } | StmtKind::ForEach { body, var, .. } => {
                 out.insert(var.name.clone());
                 assigned_names(&body.stmts, out);
             }
@@ -292,6 +292,35 @@ impl Checker {
                         value: None,
                     },
                 );
+                self.loop_depth += 1;
+                self.stmts(&body.stmts);
+                self.loop_depth -= 1;
+                self.forget(&changed);
+                Ty::Unit
+            }
+            StmtKind::ForEach { var, iter, body } => {
+                let t = self.expr(iter);
+                // the element type: the first axis dropped (unknown for a tuple)
+                let elem = match t {
+                    Ty::Array { shape: Some(s), .. } if s.is_empty() => {
+                        self.errors.push(
+                            Diagnostic::new("E0303", "cannot loop over a scalar", iter.span.clone())
+                                .with_hint("`for v in x` walks the first axis of an array of rank 1 or more"),
+                        );
+                        Ty::Unknown
+                    }
+                    Ty::Array { dtype, shape, .. } => Ty::Array {
+                        dtype,
+                        shape: shape.map(|s| s[1..].to_vec()),
+                        weak: false,
+                        value: None,
+                    },
+                    _ => Ty::Unknown,
+                };
+                let mut changed = HashSet::new();
+                assigned_names(&body.stmts, &mut changed);
+                self.forget(&changed);
+                self.define(&var.name, elem);
                 self.loop_depth += 1;
                 self.stmts(&body.stmts);
                 self.loop_depth -= 1;
@@ -466,6 +495,14 @@ impl Checker {
                 value: None,
             },
             ExprKind::Str(_) => Ty::Str,
+            ExprKind::FStr(parts) => {
+                for part in parts {
+                    if let FPart::Value { expr, .. } = part {
+                        self.expr(expr);
+                    }
+                }
+                Ty::Str
+            }
             ExprKind::Name(n) => {
                 if let Some(t) = self.lookup(n) {
                     return t.clone();

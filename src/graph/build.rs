@@ -411,7 +411,7 @@ pub fn reshape(a: &Array, shape: &[usize], span: &Span) -> Array {
     }
 }
 
-/// `a @ b` (NumPy matmul for ranks 1 and 2).
+/// `a @ b` (NumPy matmul: stacks of matrices broadcast, see `linalg`).
 pub fn matmul(a: &Array, b: &Array, spans: (Option<&Span>, Option<&Span>), span: &Span) -> Result<Array, Diagnostic> {
     let (sa, sb) = (dims(a.shape()), dims(b.shape()));
     let out = shape::matmul_shape(
@@ -427,16 +427,6 @@ pub fn matmul(a: &Array, b: &Array, spans: (Option<&Span>, Option<&Span>), span:
         },
         span,
     )?;
-    if a.rank() > 2 || b.rank() > 2 {
-        return Err(Diagnostic::new(
-            "E0202",
-            "batched matrix products (rank above 2) are not supported yet",
-            span.clone(),
-        )
-        .with_hint(
-            "multiply the matrices one by one, or use sum(a[..., :, :, newaxis] * b[..., newaxis, :, :], axis=-2)",
-        ));
-    }
     let (mut dt, _) = result_dtype(a, b);
     if dt == DType::Bool {
         dt = DType::DEFAULT_INT;
@@ -453,9 +443,13 @@ pub fn matmul(a: &Array, b: &Array, spans: (Option<&Span>, Option<&Span>), span:
     } else {
         b2
     };
+    let out: Vec<usize> = out.into_iter().map(|d| d.unwrap_or(0)).collect();
+    if a2.rank() > 2 || b2.rank() > 2 {
+        let r = super::linalg::batched_matmul(&a2, &b2, dt, span)?;
+        return Ok(reshape(&r, &out, span));
+    }
     let (m, n) = (a2.shape()[0], b2.shape()[1]);
     let r = Array::pending(Op::MatMul, vec![a2, b2], dt, &[m, n], Some(span.clone()));
-    let out: Vec<usize> = out.into_iter().map(|d| d.unwrap_or(0)).collect();
     Ok(r.with_view(r.view.reshape(&out).unwrap_or_else(|| View::contiguous(&out))))
 }
 

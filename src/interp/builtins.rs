@@ -180,9 +180,18 @@ impl Interp {
                     ));
                 }
                 shape::check_size(&[num as usize], span)?;
-                let dt = self.static_dtype(s[3].as_ref())?.unwrap_or(DType::DEFAULT_FLOAT);
-                let step = if num > 1 { (hi - lo) / (num - 1) as f64 } else { 0.0 };
-                out(build::arange(lo, step, num as usize, dt, span))
+                let endpoint = self.static_bool(s[3].as_ref(), true)?;
+                let dt = self.static_dtype(s[5].as_ref())?.unwrap_or(DType::DEFAULT_FLOAT);
+                let div = if endpoint { num - 1 } else { num };
+                let step = if div > 0 { (hi - lo) / div as f64 } else { f64::NAN };
+                let values = build::arange(lo, if num > 1 { step } else { 0.0 }, num as usize, dt, span);
+                if self.static_bool(s[4].as_ref(), false)? {
+                    return Ok(Value::Tuple(vec![
+                        Value::Array(values),
+                        Value::Array(build::scalar(DType::F64, step, false)),
+                    ]));
+                }
+                out(values)
             }
             "eye" => {
                 let n = self.static_int(val(0).unwrap_or(&Value::None), &sp(0).unwrap_or(span.clone()))?;
@@ -529,11 +538,7 @@ impl Interp {
                 Ok(Value::Unit)
             }
             _ if super::npfuncs::NAMES.contains(&name) => self.np_builtin(name, &s, span),
-            _ => Err(Diagnostic::new(
-                "E0101",
-                format!("the builtin `{name}` is declared but not implemented"),
-                span.clone(),
-            )),
+            _ => self.run_shape_linalg(name, &s, &rest, span),
         }
     }
 

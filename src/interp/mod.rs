@@ -4,8 +4,10 @@
 //! of a loop iteration, slice assignment).
 
 mod builtins;
+mod fstring;
 mod index;
 mod npfuncs;
+mod shape_linalg;
 mod statics;
 pub mod value;
 
@@ -258,6 +260,43 @@ impl Interp {
                 for i in lo..hi {
                     self.set_counter(&var.name, i)?;
                     // After binding the counter: a stopped loop leaves it at the iteration that did not run.
+                    crate::interrupt::check()?;
+                    let binds = self.pending_binds;
+                    match self.exec_stmts(&body.stmts)? {
+                        Flow::Break(_) => break,
+                        Flow::Continue(_) | Flow::Normal(_) => {}
+                    }
+                    if first || self.pending_binds != binds {
+                        self.end_iteration(&carried)?;
+                    }
+                    first = false;
+                }
+            }
+            StmtKind::ForEach { var, iter, body } => {
+                let items = self.eval(iter)?;
+                let count = match &items {
+                    Value::Array(a) if a.rank() > 0 => a.shape()[0],
+                    Value::Tuple(t) => t.len(),
+                    other => {
+                        let what = match other {
+                            Value::Array(_) => "a scalar",
+                            o => o.kind_name(),
+                        };
+                        return Err(
+                            Diagnostic::new("E0303", format!("cannot loop over {what}"), iter.span.clone())
+                                .with_hint("`for v in x` walks the first axis of an array of rank 1 or more"),
+                        );
+                    }
+                };
+                let carried = self.scope_names();
+                let mut first = true;
+                for i in 0..count {
+                    let item = match &items {
+                        Value::Array(a) => Value::Array(a.with_view(a.view.select_axis(0, i))),
+                        Value::Tuple(t) => t[i].clone(),
+                        _ => Value::Unit,
+                    };
+                    self.define(&var.name, item)?;
                     crate::interrupt::check()?;
                     let binds = self.pending_binds;
                     match self.exec_stmts(&body.stmts)? {
@@ -689,6 +728,7 @@ impl Interp {
             ExprKind::Float(v) => Value::Array(build::scalar(DType::F64, *v, true)),
             ExprKind::Bool(v) => Value::Array(build::scalar(DType::Bool, *v as u8 as f64, false)),
             ExprKind::Str(s) => Value::Str(s.clone()),
+            ExprKind::FStr(parts) => self.fstring(parts)?,
             ExprKind::Name(name) => match self.lookup(name) {
                 Some(v) => v.clone(),
                 None => {
@@ -1056,6 +1096,7 @@ impl Interp {
     }
 
     /// Text of a value as `print` shows it.
+    /// `t[k]` of a tuple (`meshgrid(x, y)[0]`): one integer, negative from the end.
     pub fn display(&mut self, v: &Value) -> R<String> {
         Ok(match v {
             Value::Array(a) => {

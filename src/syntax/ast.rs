@@ -43,6 +43,13 @@ pub enum StmtKind {
         end: Expr,
         body: Block,
     },
+    /// `for v in iterable { body }`: each `v` a view of the next element
+    /// along the first axis of an array (or the next item of a tuple).
+    ForEach {
+        var: Ident,
+        iter: Expr,
+        body: Block,
+    },
     /// `while cond { body }`
     While {
         cond: Expr,
@@ -163,6 +170,19 @@ pub enum ExprKind {
         otherwise: Option<Box<Expr>>,
     },
     Block(Block),
+    /// `f"x = {x:.3f}"`: literal text and formatted values, in order.
+    FStr(Vec<FPart>),
+}
+
+/// One piece of an f-string.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FPart {
+    Text(String),
+    /// `{expr}` or `{expr:spec}` (Python's format-spec mini-language).
+    Value {
+        expr: Expr,
+        spec: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -219,7 +219,7 @@ fn assignable(target: &Expr) -> bool {
 
 fn describe(e: &Expr) -> &'static str {
     match &e.kind {
-        ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Str(_) => "a literal",
+        ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::FStr(_) => "a literal",
         ExprKind::Call { .. } => "a function call",
         ExprKind::Index { .. } => "an index into a temporary value",
         ExprKind::Tuple(_) => "a tuple (use `let (a, b) = ...` to unpack)",
@@ -242,6 +242,25 @@ pub fn for_(var: Ident, start: D<Expr>, end: D<Expr>, body: D<Block>, span: Span
         d,
         span,
     )
+}
+
+pub fn for_each(var: Ident, iter: D<Expr>, body: D<Block>, span: Span) -> PResult<D<Stmt>> {
+    let d = iter.1.max(body.1);
+    stmt(
+        StmtKind::ForEach {
+            var,
+            iter: iter.0,
+            body: body.0,
+        },
+        d,
+        span,
+    )
+}
+
+/// An f-string token (its text between the quotes) as an expression.
+pub fn fstring(raw: &str, span: Span) -> PResult<D<Expr>> {
+    let (parts, d) = super::fstring::parts(raw, span.start + 2).map_err(|error| ParseError::User { error })?;
+    expr(ExprKind::FStr(parts), d, span)
 }
 
 pub fn while_(cond: D<Expr>, body: D<Block>, span: Span) -> PResult<D<Stmt>> {

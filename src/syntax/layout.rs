@@ -84,6 +84,7 @@ fn can_end_statement(tok: &Tok) -> bool {
         Tok::Int(_)
             | Tok::Float(_)
             | Tok::Str(_)
+            | Tok::FStr(_)
             | Tok::Ident(_)
             | Tok::True
             | Tok::False

@@ -4,6 +4,7 @@
 
 pub mod ast;
 mod build;
+mod fstring;
 pub mod layout;
 pub mod token;
 
@@ -275,6 +276,7 @@ const EXPR_START: &[&str] = &[
     "Int",
     "Float",
     "Str",
+    "FStr",
     "Ident",
     "\"true\"",
     "\"false\"",
@@ -331,7 +333,7 @@ fn expected_in_words(expected: &[String]) -> Option<String> {
         } else {
             let word = match name.as_str() {
                 "Int" | "Float" => "a number",
-                "Str" => "a string",
+                "Str" | "FStr" => "a string",
                 "Ident" => "a name",
                 other => other,
             };

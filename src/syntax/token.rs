@@ -12,6 +12,9 @@ pub enum Tok {
     Int(i64),
     Float(f64),
     Str(String),
+    /// `f"..."`: the text between the quotes, escapes not yet decoded
+    /// (`syntax::fstring` splits it into literal text and expressions).
+    FStr(String),
     Ident(String),
     Let,
     Fn,
@@ -76,6 +79,7 @@ impl fmt::Display for Tok {
             Tok::Int(n) => return write!(f, "number `{n}`"),
             Tok::Float(x) => return write!(f, "number `{x:?}`"),
             Tok::Str(_) => "string",
+            Tok::FStr(_) => "f-string",
             Tok::Ident(name) => return write!(f, "name `{name}`"),
             Tok::Newline | Tok::Sep => "end of line",
             other => return write!(f, "`{}`", other.symbol()),
@@ -134,7 +138,7 @@ impl Tok {
             Tok::Ellipsis => "...",
             Tok::Arrow => "->",
             Tok::Semi | Tok::Sep => ";",
-            Tok::Int(_) | Tok::Float(_) | Tok::Str(_) | Tok::Ident(_) | Tok::Newline => "",
+            Tok::Int(_) | Tok::Float(_) | Tok::Str(_) | Tok::FStr(_) | Tok::Ident(_) | Tok::Newline => "",
         }
     }
 }
@@ -155,6 +159,8 @@ enum Raw {
     BadFloat,
     #[regex(r#""([^"\\\n]|\\[^\n])*""#)]
     Str,
+    #[regex(r#"f"([^"\\\n]|\\[^\n])*""#)]
+    FStr,
     /// A string that reaches the end of its line without a closing quote.
     #[regex(r#""([^"\\\n]|\\[^\n])*\\?"#)]
     UnterminatedStr,
@@ -303,6 +309,7 @@ pub fn lex(source: &str, base: usize) -> (Vec<Spanned>, Vec<Diagnostic>) {
                 Tok::Float(0.0)
             }
             Raw::Str => Tok::Str(string_value(text, at.start, &mut diags)),
+            Raw::FStr => Tok::FStr(text[2..text.len() - 1].to_string()),
             Raw::UnterminatedStr => {
                 diags.push(
                     Diagnostic::new("E0006", "unterminated string", at.clone())
@@ -435,7 +442,7 @@ fn float_value(text: &str, at: &std::ops::Range<usize>, diags: &mut Vec<Diagnost
 
 /// Decodes the escapes of a string literal (`text` includes the quotes;
 /// `start` is its position, base included).
-fn string_value(text: &str, start: usize, diags: &mut Vec<Diagnostic>) -> String {
+pub(super) fn string_value(text: &str, start: usize, diags: &mut Vec<Diagnostic>) -> String {
     let inner = &text[1..text.len() - 1];
     let mut out = String::with_capacity(inner.len());
     let mut chars = inner.char_indices();

@@ -1,0 +1,69 @@
+//! Running `for v in array` and f-strings (`f"x = {x:.3f}"`).
+
+use super::value::Value;
+use super::{Interp, R};
+use crate::diag::Diagnostic;
+use crate::format_spec::{Scalar, format_scalar, format_text};
+use crate::graph::{self, data::HostData};
+use crate::syntax::ast::{FPart, Span};
+
+impl Interp {
+    /// The text of an f-string: its literal parts and each value formatted by
+    /// its spec (as `print` shows it when the spec is empty).
+    pub(super) fn fstring(&mut self, parts: &[FPart]) -> R<Value> {
+        let mut out = String::new();
+        for part in parts {
+            match part {
+                FPart::Text(t) => out.push_str(t),
+                FPart::Value { expr, spec } => {
+                    let v = self.eval(expr)?;
+                    out.push_str(&self.format_value(&v, spec, &expr.span)?);
+                }
+            }
+        }
+        Ok(Value::Str(out))
+    }
+
+    fn format_value(&mut self, v: &Value, spec: &str, span: &Span) -> R<String> {
+        let bad = |m: String| {
+            Diagnostic::new("E0308", m, span.clone()).with_hint(
+                "a spec is [[fill]align][sign][0][width][,][.precision][type], type one of d f e g % s x o b",
+            )
+        };
+        match v {
+            Value::Array(a) if !spec.is_empty() => {
+                let host = graph::to_host(&*self.backend, a).map_err(|d| d.or_span(span))?;
+                let mut items = Vec::with_capacity(host.len());
+                for i in 0..host.len() {
+                    let one = HostData::scalar(host.dtype(), host.get_f64(i));
+                    let plain = crate::format::format_array(&one, &[]);
+                    let x = match &host {
+                        HostData::Bool(b) => Scalar::Bool(b[i]),
+                        HostData::I32(_) | HostData::I64(_) => Scalar::Int(host.get_i64(i)),
+                        _ => Scalar::Float(host.get_f64(i)),
+                    };
+                    items.push(format_scalar(x, spec, &plain).map_err(bad)?);
+                }
+                Ok(nest(&items, a.shape()))
+            }
+            Value::Str(s) => format_text(s, spec).map_err(bad),
+            other => {
+                let text = self.display(other).map_err(|d| d.or_span(span))?;
+                format_text(&text, spec).map_err(bad)
+            }
+        }
+    }
+}
+
+/// Formatted elements in nested brackets by `shape` (a scalar alone).
+fn nest(items: &[String], shape: &[usize]) -> String {
+    if shape.is_empty() {
+        return items.first().cloned().unwrap_or_default();
+    }
+    let n = shape[0];
+    let inner: usize = shape[1..].iter().product();
+    let parts: Vec<String> = (0..n)
+        .map(|k| nest(&items[k * inner..(k + 1) * inner], &shape[1..]))
+        .collect();
+    format!("[{}]", parts.join(", "))
+}

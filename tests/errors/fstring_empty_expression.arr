@@ -1,0 +1,3 @@
+# expect: E0008
+let x = 2
+print(f"x = {x:.2f} {}")
