@@ -124,7 +124,7 @@ impl CudaBackend {
         let prep = match prepared {
             Some(p) => p.clone(),
             None => {
-                let g = codegen::generate(kp);
+                let g = self.classes.borrow_mut().kernel(kp);
                 let module = self.module(&g)?;
                 Rc::new(Prepared {
                     module,
@@ -156,6 +156,7 @@ impl CudaBackend {
                 Param::Ptr(k) => ptrs[k],
                 Param::Off(k) => operands[k].view.offset as u64,
                 Param::Aux(k) => aux[k],
+                Param::Dim(v) => v as u64,
                 Param::Key(k) => match operands[k].source {
                     Source::Random { key, .. } => key,
                     _ => 0,
@@ -226,6 +227,21 @@ impl CudaBackend {
                     by_id.insert(a.node.id, a.node.clone());
                 }
             }
+        }
+        // a fresh plan's new modules compile together, on host threads
+        let fresh: Vec<codegen::Generated> = plan
+            .kernels
+            .iter()
+            .enumerate()
+            .filter(|(k, kp)| {
+                self.plans.borrow().payload(planned.entry, *k).is_none()
+                    && kp.out_size() > 0
+                    && blas::gemm_for(kp).is_none()
+            })
+            .map(|(_, kp)| self.classes.borrow_mut().kernel(kp))
+            .collect();
+        if fresh.len() > 1 {
+            self.precompile(&fresh);
         }
         for (k, kp) in plan.kernels.iter().enumerate() {
             let prepared = self.plans.borrow().payload(planned.entry, k).cloned();

@@ -16,6 +16,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod blas;
+pub mod classes;
 pub mod codegen;
 mod compile;
 mod launch;
@@ -33,7 +34,7 @@ use crate::graph::view::View;
 use crate::graph::{Array, Backend, Buffer, Node};
 use crate::plan::cache::{CacheStats, PlanCache};
 use crate::plan::{DeviceInfo, Plan};
-use codegen::Generated;
+use codegen::Param;
 use cudarc::driver::sys;
 use launch::Prepared;
 use module::Module;
@@ -59,9 +60,11 @@ pub struct CudaBackend {
     ctx: Arc<cudarc::driver::CudaContext>,
     pool: Rc<Pool>,
     info: DeviceInfo,
-    nvrtc_version: (i32, i32),
+    /// NVRTC with its options and the disk cache.
+    compiler: compile::Compiler,
     modules: RefCell<HashMap<u64, Rc<Module>>>,
-    cache_dir: Option<PathBuf>,
+    /// CUBINs compiled ahead by `precompile`, not yet loaded.
+    images: RefCell<HashMap<u64, Vec<u8>>>,
     /// Per-kernel timings of the launches since profiling was switched on.
     profile: RefCell<Option<Vec<KernelTiming>>>,
     /// Device-to-device copy bandwidth, measured once, the first time profiling starts.
@@ -72,10 +75,10 @@ pub struct CudaBackend {
     pub compile_seconds: RefCell<f64>,
     /// Host seconds by activity, for the profile.
     host: RefCell<HostSeconds>,
-    /// NVRTC options from `ARR_NVRTC_OPTS`.
-    extra_opts: Vec<String>,
     /// Plans by graph structure, each kernel with its module: a loop plans once.
     plans: RefCell<PlanCache<Rc<Prepared>>>,
+    /// Which kernels have met a second shape and get shape-generic modules.
+    classes: RefCell<classes::ShapeClasses>,
     /// cuBLAS, loaded on the first f32/f64 matmul (`Some(None)`: not available).
     blas: RefCell<Option<Option<Rc<blas::Blas>>>>,
 }
@@ -114,9 +117,19 @@ impl CudaBackend {
         unsafe {
             let _ = cudarc::nvrtc::sys::nvrtcVersion(&mut v.0, &mut v.1);
         }
-        let cache_dir = std::env::var_os("ARR_CACHE_DIR")
-            .map(PathBuf::from)
-            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("arr")));
+        let compiler = compile::Compiler {
+            arch: info.arch,
+            // `-minimal` (NVRTC 12.4+) leaves out texture, device-runtime and driver-type
+            // headers the kernels never use: 62 ms -> 8 ms per module on an H200
+            extra_opts: std::env::var("ARR_NVRTC_OPTS")
+                .map(|v| v.split_whitespace().map(str::to_string).collect())
+                .unwrap_or_else(|_| vec!["-minimal".to_string()]),
+            cache_dir: std::env::var_os("ARR_CACHE_DIR")
+                .map(PathBuf::from)
+                .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("arr"))),
+            dump_dir: std::env::var_os("ARR_DUMP_DIR").map(PathBuf::from),
+            nvrtc_version: v,
+        };
         let pool = Rc::new(Pool {
             _ctx: ctx.clone(),
             free: RefCell::new(HashMap::new()),
@@ -127,20 +140,16 @@ impl CudaBackend {
             ctx,
             pool,
             info,
-            nvrtc_version: v,
+            compiler,
             modules: RefCell::new(HashMap::new()),
-            cache_dir,
+            images: RefCell::new(HashMap::new()),
             profile: RefCell::new(None),
             copy_gb_s: RefCell::new(None),
             stats: RefCell::new([0; 3]),
             compile_seconds: RefCell::new(0.0),
             host: RefCell::new(HostSeconds::default()),
-            // `-minimal` (NVRTC 12.4+) leaves out texture, device-runtime and driver-type
-            // headers the kernels never use: 62 ms -> 8 ms per module on an H200
-            extra_opts: std::env::var("ARR_NVRTC_OPTS")
-                .map(|v| v.split_whitespace().map(str::to_string).collect())
-                .unwrap_or_else(|_| vec!["-minimal".to_string()]),
             plans: RefCell::new(PlanCache::new()),
+            classes: RefCell::new(classes::ShapeClasses::new()),
             blas: RefCell::new(None),
         })
     }
@@ -201,15 +210,19 @@ impl Backend for CudaBackend {
         if dst_view.size() == 0 {
             return Ok(());
         }
-        let source = codegen::scatter_source(src.dtype(), dst_view, self.info.arch);
-        let g = Generated {
-            source,
-            params: Vec::new(),
-            finish: false,
-            part_bytes: 0,
-        };
+        let g = self.classes.borrow_mut().scatter(src.dtype(), dst_view);
         let module = self.module(&g)?;
-        let mut values = vec![dp, 0, sp, 0, dst_view.offset as u64];
+        let mut values: Vec<u64> = g
+            .params
+            .iter()
+            .map(|p| match *p {
+                Param::Out => dp,
+                Param::Ptr(_) => sp,
+                Param::Off(1) => dst_view.offset as u64,
+                Param::Dim(v) => v as u64,
+                Param::Part | Param::Off(_) | Param::Key(_) | Param::Aux(_) => 0,
+            })
+            .collect();
         let grid = (dst_view.size() as u64)
             .div_ceil(256)
             .min(self.info.sm_count as u64 * 32) as u32;

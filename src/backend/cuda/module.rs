@@ -10,7 +10,6 @@ use crate::diag::Diagnostic;
 use cudarc::driver::result as cu;
 use cudarc::driver::sys;
 use std::ffi::{CString, c_void};
-use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
 pub(super) struct Module {
@@ -25,54 +24,55 @@ impl Module {
     /// Another entry point of the module, by name.
     pub(super) fn function(&self, name: &str) -> Result<sys::CUfunction, Diagnostic> {
         let cname = CString::new(name).map_err(|e| cuda_error("naming a kernel", e))?;
+        // SAFETY: the module is loaded for as long as `self` lives.
         unsafe { cu::module::get_function(self._module, cname) }.map_err(|e| cuda_error("finding a kernel", e))
     }
 }
 
 impl CudaBackend {
+    /// The loaded module for `g`: from memory, else from a CUBIN compiled
+    /// ahead (`precompile`), the disk cache or NVRTC, then loaded.
     pub(super) fn module(&self, g: &Generated) -> Result<Rc<Module>, Diagnostic> {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        g.source.hash(&mut h);
-        self.info.arch.hash(&mut h);
-        self.nvrtc_version.hash(&mut h);
-        self.extra_opts.hash(&mut h);
-        let key = h.finish();
+        if !g.problems.is_empty() {
+            return Err(Diagnostic::spanless(
+                "E0499",
+                format!("internal: a generated kernel is malformed ({})", g.problems.join("; ")),
+            ));
+        }
+        let key = self.compiler.key(&g.source);
         if let Some(m) = self.modules.borrow().get(&key) {
             self.stats.borrow_mut()[2] += 1;
             return Ok(m.clone());
         }
-        let path = self
-            .cache_dir
-            .as_ref()
-            .map(|d| d.join(format!("{key:016x}-sm{}.cubin", self.info.arch)));
-        let cached = self.host_timed(|h| &mut h.load, || path.as_ref().and_then(|p| std::fs::read(p).ok()));
-        let image = match cached {
-            Some(img) => {
-                self.stats.borrow_mut()[1] += 1;
-                img
-            }
-            None => {
-                let t = std::time::Instant::now();
-                let img = self.compile(&g.source)?;
-                *self.compile_seconds.borrow_mut() += t.elapsed().as_secs_f64();
-                self.stats.borrow_mut()[0] += 1;
-                if let (Some(p), Some(d)) = (&path, &self.cache_dir) {
-                    // the cache is an optimisation: failing to write it is not an error
-                    let _ = std::fs::create_dir_all(d);
-                    let tmp = p.with_extension(format!("tmp{}", std::process::id()));
-                    if std::fs::write(&tmp, &img).is_ok() {
-                        let _ = std::fs::rename(&tmp, p);
-                    }
+        if let Some(dir) = &self.compiler.dump_dir {
+            self.compiler.dump(dir, key, g);
+        }
+        let ahead = self.images.borrow_mut().remove(&key);
+        let image = match ahead {
+            Some(img) => img,
+            None => match self.host_timed(|h| &mut h.load, || self.compiler.cached(key)) {
+                Some(img) => {
+                    self.stats.borrow_mut()[1] += 1;
+                    img
                 }
-                img
-            }
+                None => {
+                    let t = std::time::Instant::now();
+                    let img = self.compiler.compile_and_store(key, g)?;
+                    *self.compile_seconds.borrow_mut() += t.elapsed().as_secs_f64();
+                    self.stats.borrow_mut()[0] += 1;
+                    img
+                }
+            },
         };
         let module = self
             .host_timed(
                 |h| &mut h.load,
+                // SAFETY: `image` is a complete CUBIN from NVRTC (or the cache
+                // of its earlier output) and outlives the call, which copies it.
                 || unsafe { cu::module::load_data(image.as_ptr() as *const c_void) },
             )
             .map_err(|e| cuda_error("loading a compiled kernel", e))?;
+        // SAFETY: `module` was loaded above and is never unloaded while the backend lives.
         let get = |name: &str| unsafe { cu::module::get_function(module, CString::new(name).unwrap_or_default()) };
         let main = get("arr_main").map_err(|e| cuda_error("finding a kernel", e))?;
         let finish = if g.finish {
@@ -80,10 +80,10 @@ impl CudaBackend {
         } else {
             None
         };
-        let raises = g.source.contains(" arr_imod(s") || g.source.contains(" arr_ipow(s");
-        let error_flag = if raises {
+        let error_flag = if g.raises {
             let name = CString::new("arr_error").unwrap_or_default();
             Some(
+                // SAFETY: as above; `arr_error` is the prelude's flag, present in every module.
                 unsafe { cu::module::get_global(module, name) }
                     .map_err(|e| cuda_error("finding a flag", e))?
                     .0,
