@@ -10,7 +10,9 @@
 //! Files: `pool.rs` (device memory and host transfers), `codegen.rs` (CUDA C
 //! from a plan), `compile.rs` (NVRTC), `module.rs` (module caches in memory
 //! and on disk, loading), `launch.rs` (the realize loop and launches),
-//! `profile.rs` (kernel timings and host seconds), `blas.rs` (cuBLAS).
+//! `profile.rs` (kernel timings and host seconds), `blas.rs` (cuBLAS),
+//! `classes.rs` (specialised or shape-generic modules), `lazy.rs` (starting
+//! CUDA at the first computation).
 
 // Diagnostic is the crate's one error type; boxing it here alone would buy nothing.
 #![allow(clippy::result_large_err)]
@@ -20,6 +22,7 @@ pub mod classes;
 pub mod codegen;
 mod compile;
 mod launch;
+pub mod lazy;
 mod module;
 mod pool;
 mod profile;
