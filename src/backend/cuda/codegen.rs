@@ -1233,3 +1233,86 @@ fn strided_unit(dims: &Dims, ops: &[&Operand], inner: &[isize], kp: &KernelPlan,
         .collect();
     lanes(ops, &offs, inner, kp.vec, "f_body", kp.out_dtype, ind) + &store_out(out_t, kp.vec, "i", ind)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEMPLATES: &[(&str, &str)] = &[
+        ("prelude", PRELUDE),
+        ("elementwise", ELEMENTWISE),
+        ("reduce", REDUCE),
+        ("special", SPECIAL),
+        ("segment", SEGMENT),
+    ];
+
+    /// The sections of a template file: `//@@ name` markers.
+    fn sections(file: &str) -> Vec<String> {
+        file.lines()
+            .filter_map(|l| l.strip_prefix("//@@ "))
+            .map(|s| s.trim().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn every_template_section_fills_to_code_with_no_hole_left() {
+        let mut count = 0;
+        for (file, text) in TEMPLATES {
+            for name in sections(text) {
+                let body = section(text, &name);
+                let holes = leftover_holes(&body);
+                assert!(!body.trim().is_empty(), "{file}/{name} is empty");
+                let names: Vec<String> = holes.iter().map(|h| h.trim_matches('@').to_string()).collect();
+                let given: Vec<(&str, String)> = names.iter().map(|n| (n.as_str(), "1".to_string())).collect();
+                PROBLEMS.with(|p| p.borrow_mut().clear());
+                let filled = fill(body.clone(), &given);
+                assert!(leftover_holes(&filled).is_empty(), "{file}/{name}: {filled}");
+                assert!(PROBLEMS.with(|p| p.borrow().is_empty()), "{file}/{name}");
+                // a hole left out is found; a hole the section lacks is reported
+                if let Some(first) = names.first() {
+                    let fewer: Vec<(&str, String)> = given.iter().filter(|(n, _)| n != first).cloned().collect();
+                    assert!(!leftover_holes(&fill(body.clone(), &fewer)).is_empty(), "{file}/{name}");
+                }
+                let mut more = given.clone();
+                more.push(("NOT_A_HOLE", "x".into()));
+                fill(body, &more);
+                let problems = PROBLEMS.with(|p| std::mem::take(&mut *p.borrow_mut()));
+                assert_eq!(
+                    problems,
+                    vec!["hole @NOT_A_HOLE@ given but not in the template".to_string()]
+                );
+                count += 1;
+            }
+        }
+        assert!(count >= 15, "only {count} template sections found");
+    }
+
+    #[test]
+    fn leftover_holes_finds_names_between_at_signs_only() {
+        assert_eq!(leftover_holes("a @N@ b @V1@ c"), vec!["@N@", "@V1@"]);
+        assert!(leftover_holes("x @ y @@ z @lower@").is_empty());
+    }
+
+    #[test]
+    fn scatter_is_generic_only_when_asked() {
+        let v = crate::graph::view::View::contiguous(&[6, 6])
+            .slice_axis(0, 1, 5, 1)
+            .slice_axis(1, 1, 5, 1);
+        let spec = scatter(DType::F64, &v, Kind::Specialised);
+        let generic = scatter(DType::F64, &v, Kind::Generic);
+        assert!(spec.problems.is_empty() && generic.problems.is_empty());
+        assert!(spec.params.iter().all(|p| !matches!(p, Param::Dim(_))));
+        // sizes 5x5 = 25, the row stride 6 and the column size 5 become parameters
+        let dims: Vec<i64> = generic
+            .params
+            .iter()
+            .filter_map(|p| if let Param::Dim(d) = p { Some(*d) } else { None })
+            .collect();
+        assert!(dims.contains(&25) && dims.contains(&6) && dims.contains(&5), "{dims:?}");
+        let w = crate::graph::view::View::contiguous(&[9, 9])
+            .slice_axis(0, 2, 7, 1)
+            .slice_axis(1, 2, 7, 1);
+        assert_eq!(scatter(DType::F64, &w, Kind::Generic).source, generic.source);
+        assert_ne!(scatter(DType::F64, &w, Kind::Specialised).source, spec.source);
+    }
+}

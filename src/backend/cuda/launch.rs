@@ -26,6 +26,8 @@ pub(super) struct Prepared {
     pub(super) module: Rc<Module>,
     pub(super) params: Vec<Param>,
     pub(super) part_bytes: usize,
+    /// Specialised or shape-generic, for the profile.
+    pub(super) kind: codegen::Kind,
 }
 
 impl CudaBackend {
@@ -130,6 +132,7 @@ impl CudaBackend {
                     module,
                     params: g.params,
                     part_bytes: g.part_bytes,
+                    kind: g.kind,
                 })
             }
         };
@@ -163,7 +166,11 @@ impl CudaBackend {
                 },
             })
             .collect();
-        self.timed(kp, strategy_label(&kp.strategy), || {
+        let label = match prep.kind {
+            codegen::Kind::Generic => format!("{} generic", strategy_label(&kp.strategy)),
+            codegen::Kind::Specialised => strategy_label(&kp.strategy),
+        };
+        self.timed(kp, label, || {
             if let Strategy::Segmented { .. } = kp.strategy {
                 for (name, grid) in codegen::segment_launches(kp) {
                     let f = match name {
