@@ -154,3 +154,30 @@ fn generic_modules_take_the_sizes_and_strides_as_parameters() {
         }
     }
 }
+
+/// Every strategy's source fills every template hole it names and no other:
+/// scans of several lengths (one chunk, chunked, warp-per-line, look-back)
+/// over both axes, on the reference device.
+#[test]
+fn scan_modules_have_no_template_problems() {
+    use arr::graph::op::ScanOp;
+    for (rows, cols) in [(3, 5), (64, 33), (4500, 131), (1, 100_000), (100_000, 2)] {
+        let a = Array::from_host(HostData::F32(vec![1.0; rows * cols]), &[rows, cols]);
+        for axis in 0..2 {
+            for op in [ScanOp::Sum, ScanOp::Max] {
+                let s = Array::pending(Op::Scan { op, axis }, vec![a.clone()], DType::F32, &[rows, cols], None);
+                for kp in kernels(&s) {
+                    for kind in [Kind::Specialised, Kind::Generic] {
+                        let g = codegen::generate_kind(&kp, kind);
+                        assert!(
+                            g.problems.is_empty(),
+                            "{:?} {rows}x{cols}: {:?}",
+                            kp.strategy,
+                            g.problems
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -922,7 +922,8 @@ fn special(kp: &KernelPlan) -> Generated {
                 src.push_str(&common);
             }
             let name = if *chunks > 1 { "scan_chunked" } else { "scan" };
-            fill(
+            // the single-chunk scan has no chunk holes
+            fill_shared(
                 section(SPECIAL, name),
                 &[
                     ("CHUNK", crate::plan::SCAN_CHUNK.to_string()),
@@ -1093,8 +1094,9 @@ fn contiguous_scan(kp: &KernelPlan, op: ScanOp, axis: usize, src: &mut String) -
         ("LINE_BASE", lb),
         ("PACKED", u8::from(t.size_bytes() <= 4).to_string()),
     ];
-    src.push_str(&fill(section(SPECIAL, "scan_warp"), &holes));
-    fill(section(SPECIAL, name), &holes)
+    // one hole list serves the warp pieces and the entry point, which use different parts of it
+    src.push_str(&fill_shared(section(SPECIAL, "scan_warp"), &holes));
+    fill_shared(section(SPECIAL, name), &holes)
 }
 
 /// The entry points of a segmented reduction's module, in launch order, with

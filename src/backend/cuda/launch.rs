@@ -40,6 +40,10 @@ impl CudaBackend {
         values: &mut [u64],
     ) -> Result<(), Diagnostic> {
         let mut ptrs: Vec<*mut c_void> = values.iter_mut().map(|v| v as *mut u64 as *mut c_void).collect();
+        // SAFETY: `values` holds one 64-bit value per kernel parameter, in the order
+        // the codegen declared them (pointers and integers are all 8 bytes), and
+        // outlives the call, which copies them; the buffers they name are kept alive
+        // by the caller until the launch is queued on the ordered default stream.
         unsafe {
             cu::launch_kernel(
                 f,
@@ -113,6 +117,7 @@ impl CudaBackend {
                 if gemm.k == 0 {
                     // an empty sum: cuBLAS may leave C alone, so write the zeros here
                     let bytes = kp.out_size() * kp.out_dtype.size_bytes();
+                    // SAFETY: `out` was allocated for `bytes` bytes above.
                     return unsafe { sys::cuMemsetD8_v2(out.ptr, 0, bytes).result() }
                         .map_err(|e| cuda_error("clearing a matrix", e));
                 }
@@ -198,8 +203,10 @@ impl CudaBackend {
         if let Some(flag) = module.error_flag {
             // integer modulo by zero or negative power: the CPU backend's errors
             let mut v = [0i32];
+            // SAFETY: `flag` is the module's `int arr_error`, four bytes like `v`.
             unsafe { cu::memcpy_dtoh_sync(&mut v, flag) }.map_err(|e| cuda_error("running a kernel", e))?;
             if v[0] != 0 {
+                // SAFETY: as above.
                 unsafe { cu::memcpy_htod_sync(flag, &[0i32]) }.map_err(|e| cuda_error("resetting a flag", e))?;
                 return Err(match v[0] {
                     1 => Diagnostic::spanless("E0400", "integer modulo by zero").with_hint(

@@ -87,6 +87,7 @@ pub struct CudaBackend {
 }
 
 fn probe() -> Result<(), Diagnostic> {
+    // SAFETY: these only try to load the shared libraries; a failure is caught.
     let present = std::panic::catch_unwind(|| unsafe {
         (
             cudarc::driver::sys::is_culib_present(),
@@ -117,6 +118,7 @@ impl CudaBackend {
             max_threads_per_sm: attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR).max(256) as u32,
         };
         let mut v = (0i32, 0i32);
+        // SAFETY: NVRTC is loaded (`probe`) and writes two ints into `v`.
         unsafe {
             let _ = cudarc::nvrtc::sys::nvrtcVersion(&mut v.0, &mut v.1);
         }

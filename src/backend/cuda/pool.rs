@@ -76,6 +76,7 @@ impl Pool {
 
     pub(super) fn driver_alloc(&self, bytes: usize) -> Result<sys::CUdeviceptr, Diagnostic> {
         let t = std::time::Instant::now();
+        // SAFETY: a plain allocation in the backend's current context; the result is checked.
         let fresh = unsafe { cu::malloc_sync(bytes) };
         let (n, secs) = self.driver_allocs.get();
         self.driver_allocs.set((n + 1, secs + t.elapsed().as_secs_f64()));
@@ -84,6 +85,7 @@ impl Pool {
             Err(_) => {
                 // give every cached block back to the driver and try once more
                 self.trim();
+                // SAFETY: as above, after the cached blocks went back to the driver.
                 unsafe { cu::malloc_sync(bytes) }.map_err(|e| {
                     let (free, total) = cu::mem_get_info().unwrap_or((0, 0));
                     Diagnostic::spanless(
@@ -114,6 +116,8 @@ impl Pool {
     /// Gives the free blocks of large classes back to the driver (slab blocks
     /// stay: a slab can only be freed whole).
     pub(super) fn trim(&self) {
+        // SAFETY: after the synchronisation no queued launch uses a free block;
+        // each pointer came from `malloc_sync` and leaves the free list as it is freed.
         unsafe {
             let _ = cu::ctx::synchronize();
             for (_, ptrs) in self.free.borrow_mut().iter_mut().filter(|(c, _)| **c > SLAB_CLASS_MAX) {
@@ -189,8 +193,11 @@ impl CudaBackend {
         // large ones gain nothing from it.
         fn put<T>(dst: sys::CUdeviceptr, src: &[T]) -> Result<(), cudarc::driver::DriverError> {
             if std::mem::size_of_val(src) <= 64 << 10 {
+                // SAFETY: `dst` holds at least `src`'s bytes (allocated for it); the driver
+                // stages pageable memory of this size before returning, so `src` may go.
                 unsafe { cu::memcpy_htod_async(dst, src, std::ptr::null_mut()) }
             } else {
+                // SAFETY: `dst` holds at least `src`'s bytes; the copy ends before the call returns.
                 unsafe { cu::memcpy_htod_sync(dst, src) }
             }
         }
@@ -213,6 +220,8 @@ impl CudaBackend {
         if len == 0 {
             return Ok(HostData::zeros(dtype, 0));
         }
+        // SAFETY: `ptr` is a live device buffer of at least `len` elements of `dtype`
+        // (the caller's view lies inside it), and each host vector has `len` of them.
         unsafe {
             Ok(match dtype {
                 DType::Bool => {

@@ -155,10 +155,12 @@ impl CudaBackend {
     pub fn measure_copy(&self) -> Option<f64> {
         const N: usize = 1 << 26;
         let bytes = N * 4;
+        // SAFETY: plain allocations, freed below on every path.
         let src = unsafe { cu::malloc_sync(bytes) }.ok()?;
         let dst = match unsafe { cu::malloc_sync(bytes) } {
             Ok(p) => p,
             Err(_) => {
+                // SAFETY: `src` came from `malloc_sync` and is not used after.
                 unsafe {
                     let _ = cu::free_sync(src);
                 }
@@ -170,6 +172,8 @@ impl CudaBackend {
             let (e0, e1) = (new_event()?, new_event()?);
             let mut times = Vec::new();
             let mut result = Ok(());
+            // SAFETY: `src` and `dst` hold `bytes` bytes each; the events are live
+            // until destroyed at the end of this block.
             unsafe {
                 // 1.0f: real contents, not untouched pages
                 result = result.and(sys::cuMemsetD32_v2(src, 0x3f80_0000, N).result().map_err(err));
@@ -197,6 +201,7 @@ impl CudaBackend {
             Ok((2 * bytes) as f64 / (ms * 1e-3) / 1e9)
         };
         let gbs = timed();
+        // SAFETY: both came from `malloc_sync`, and the timed copies have finished.
         unsafe {
             let _ = cu::free_sync(src);
             let _ = cu::free_sync(dst);
@@ -245,8 +250,10 @@ impl CudaBackend {
         let (start, end) = (new_event()?, new_event()?);
         let mut ms = 0f32;
         let run = || -> Result<(), Diagnostic> {
+            // SAFETY: `start` and `end` are live events until destroyed below.
             unsafe { sys::cuEventRecord(start, std::ptr::null_mut()).result() }.map_err(|e| cuda_error("timing", e))?;
             launch()?;
+            // SAFETY: as above; `ms` is a valid place for the elapsed time.
             unsafe {
                 sys::cuEventRecord(end, std::ptr::null_mut())
                     .result()
@@ -259,6 +266,7 @@ impl CudaBackend {
             Ok(())
         };
         let result = run();
+        // SAFETY: both events are live and not used after.
         unsafe {
             let _ = sys::cuEventDestroy_v2(start);
             let _ = sys::cuEventDestroy_v2(end);
@@ -290,6 +298,7 @@ impl CudaBackend {
 pub(super) fn new_event() -> Result<sys::CUevent, Diagnostic> {
     let mut e: sys::CUevent = std::ptr::null_mut();
     // CU_EVENT_DEFAULT: cudarc's default flags disable timing
+    // SAFETY: `e` is a valid place for the new event's handle.
     unsafe { sys::cuEventCreate(&mut e, sys::CUevent_flags::CU_EVENT_DEFAULT as u32).result() }
         .map_err(|err| cuda_error("creating an event", err))?;
     Ok(e)
