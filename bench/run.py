@@ -20,6 +20,11 @@ Whole programs: Arr is the wall time of the script as `arr run --time` reports
 it (after start-up: CUDA context, standard library; the disk cache warm),
 median of 3; the start-up is reported apart; the peers run the same statements in-process, one warm-up call, then the
 median of 3 calls, each synchronised (bench/programs/programs.py).
+
+Cold columns: Arr's first run of each program with an empty kernel cache, as the
+wall time of the whole `arr run` process (start-up included); each peer in a
+fresh process with an empty CuPy kernel cache, from the process's start (import,
+CUDA context) to the end of its first run (`first_total_ms`).
 """
 
 import argparse
@@ -140,7 +145,7 @@ def run_arr_programs(args):
 
 def run_peer_programs(args):
     cmd = [sys.executable, os.path.join(common.PROGRAMS, "programs.py"), "--peers", args.program_peers,
-           "--divisor", str(args.divisor), "--only", ",".join(args.programs)]
+           "--divisor", str(args.divisor), "--only", ",".join(args.programs), "--fresh"]
     log("$", " ".join(cmd))
     p = subprocess.run(cmd, capture_output=True, text=True)
     log(p.stderr[-3000:])
@@ -239,8 +244,9 @@ def tables(args, peers, arr_rows, prog_rows, peer_prog_rows, latency):
     out.append("Arr / best peer is the best peer's time over Arr's (above 1: Arr is faster). "
                "Arr / ceiling is Arr's GB/s over the copy ceiling.")
     out.append("")
-    out.append("| program | size | Arr ms | PyTorch ms | CuPy ms | best peer / Arr | Arr result | peer result |")
-    out.append("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    out.append("| program | size | Arr cold ms | PyTorch cold ms | CuPy cold ms | Arr NVRTC s (modules) "
+               "| Arr ms | PyTorch ms | CuPy ms | best peer / Arr | Arr result | peer result |")
+    out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for r in prog_rows:
         name = r["program"]
         pr = {p["peer"]: p for p in peer_prog_rows if p["program"] == name}
@@ -249,7 +255,9 @@ def tables(args, peers, arr_rows, prog_rows, peer_prog_rows, latency):
         best = min([x["ms"] for x in (t, c) if x.get("ms")], default=None)
         ratio = best / r["ms"] if best and r.get("ms") else None
         size = json.dumps(t.get("size") or c.get("size") or "")
-        out.append(f"| {name} | {size} | {fmt(r.get('ms'), '.1f')} | {fmt(t.get('ms'), '.1f')} | "
+        nvrtc = f"{fmt(r.get('first_compile_s'), '.2f')} ({r.get('first_compiles')})"
+        out.append(f"| {name} | {size} | {fmt(r.get('first_wall_ms'), '.0f')} | {fmt(t.get('first_total_ms'), '.0f')} | "
+                   f"{fmt(c.get('first_total_ms'), '.0f')} | {nvrtc} | {fmt(r.get('ms'), '.1f')} | {fmt(t.get('ms'), '.1f')} | "
                    f"{fmt(c.get('ms'), '.1f')} | {fmt(ratio, '.2f')}x | {r.get('result', r.get('error', ''))} | "
                    f"{json.dumps(t.get('result', t.get('error', '')))} |")
     out.append("")
@@ -268,7 +276,7 @@ def main():
     p.add_argument("--quick", action="store_true", help="sizes / 16 (smoke test)")
     p.add_argument("--only", help="comma-separated workload names")
     p.add_argument("--programs", default=",".join(["heat", "shallow_water", "nbody", "leibniz_pi",
-                                                    "monte_carlo_pi", "black_scholes"]))
+                                                    "monte_carlo_pi", "black_scholes", "lu"]))
     p.add_argument("--program-peers", default="torch,cupy")
     p.add_argument("--skip-peers", action="store_true", help="Arr alone (no PyTorch here)")
     p.add_argument("--backend", default="cuda", help="arr --backend (cpu only to test this script)")

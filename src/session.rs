@@ -1,7 +1,7 @@
 //! The embedding API and the state a REPL or a script run keeps: a `Session`.
 
 use crate::backend::cpu::CpuBackend;
-use crate::backend::cuda::CudaBackend;
+use crate::backend::cuda::lazy::LazyCuda;
 use crate::check::checker::{self, Ty, TypeEnv};
 use crate::check::dtype::DType;
 use crate::check::shape::{describe, dims};
@@ -93,15 +93,16 @@ impl Session {
         session
     }
 
-    /// A session on the chosen backend; `Cuda` fails with a diagnostic when no GPU is usable.
+    /// A session on the chosen backend. CUDA starts at the first computation:
+    /// with `Cuda` and no usable GPU, that computation fails with E0404; with
+    /// `Auto`, it runs on the CPU.
     pub fn new(choice: BackendChoice) -> Result<Session, Diagnostic> {
         match choice {
             BackendChoice::Cpu => Ok(Session::cpu()),
-            BackendChoice::Cuda => Ok(Session::with_backend(Rc::new(CudaBackend::new()?))),
-            BackendChoice::Auto => Ok(match CudaBackend::new() {
-                Ok(cuda) => Session::with_backend(Rc::new(cuda)),
-                Err(_) => Session::cpu(),
-            }),
+            // CUDA starts at the first computation (`LazyCuda`): a prompt, a
+            // syntax error or a script that computes nothing never waits for it
+            BackendChoice::Cuda => Ok(Session::with_backend(Rc::new(LazyCuda::new(false)))),
+            BackendChoice::Auto => Ok(Session::with_backend(Rc::new(LazyCuda::new(true)))),
         }
     }
 

@@ -15,9 +15,12 @@ result on the host (the device synchronised). One JSON object per line.
 import argparse
 import json
 import math
+import os
 import statistics
 import sys
 import time
+
+STARTED = time.perf_counter()
 
 # name -> (size parameters, which of them `# scale` divides) as in the .arr files
 FULL = {
@@ -27,6 +30,7 @@ FULL = {
     "leibniz_pi": ({"n": 100_000_000}, ("n",)),
     "monte_carlo_pi": ({"n": 100_000_000}, ("n",)),
     "black_scholes": ({"n": 10_000_000}, ("n",)),
+    "lu": ({"n": 1000}, ("n",)),
 }
 
 
@@ -221,19 +225,38 @@ def shallow_water(xp, n, iters):
     return {"water": xp.item(H[1:-1, 1:-1].sum()), "highest": xp.item(H.max())}
 
 
+def lu(xp, n):
+    # Benchpress's LU without pivoting: each step updates a shrinking trailing slice
+    m, dev = xp.m, xp._dev()
+    a = xp.rand((n, n), xp.f64) + n * m.eye(n, dtype=xp.f64, **dev)
+    for k in range(n - 1):
+        a[k + 1:, k] = a[k + 1:, k] / a[k, k]
+        a[k + 1:, k + 1:] = a[k + 1:, k + 1:] - a[k + 1:, k:k + 1] * a[k:k + 1, k + 1:]
+    return xp.item(m.sum(m.diagonal(a)))
+
+
 PROGRAMS = {"heat": heat, "shallow_water": shallow_water, "nbody": nbody,
             "leibniz_pi": leibniz_pi, "monte_carlo_pi": monte_carlo_pi,
-            "black_scholes": black_scholes}
+            "black_scholes": black_scholes, "lu": lu}
 
 
-def time_program(name, peer, divisor, runs, iters=None):
+def time_program(name, peer, divisor, runs, iters=None, started=None):
+    """`started`: when the process began (perf_counter), for `first_total_ms`."""
     params = sizes(name, divisor, iters)
     line = {"program": name, "peer": peer, "size": params}
     try:
         xp = Xp(peer)
         fn = PROGRAMS[name]
-        result = fn(xp, **params)  # warm-up
         xp.sync()
+        t0 = time.perf_counter()
+        result = fn(xp, **params)  # warm-up: the first run, which compiles
+        xp.sync()
+        t1 = time.perf_counter()
+        # first run alone, and (in a fresh process) from the start of the process:
+        # the import, the CUDA context and the first run, as Arr's cold figure counts its start-up
+        line.update(first_ms=round((t1 - t0) * 1e3, 3))
+        if started is not None:
+            line.update(first_total_ms=round((t1 - started) * 1e3, 3))
         times = []
         for _ in range(runs):
             xp.sync()
@@ -271,12 +294,29 @@ def main():
     p.add_argument("--divisor", type=int, default=1, help="divide the `# scale` sizes (16: --quick)")
     p.add_argument("--iters", type=int, help="replace the iteration counts")
     p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--fresh", action="store_true",
+                   help="run each program and peer in its own process, with an empty CuPy kernel cache")
     args = p.parse_args()
+    if args.fresh:
+        import subprocess
+        import tempfile
+        names = args.only.split(",") if args.only else list(PROGRAMS)
+        for name in names:
+            for peer in args.peers.split(","):
+                env = {**os.environ, "CUPY_CACHE_DIR": tempfile.mkdtemp(prefix="cupy-cache-")}
+                cmd = [sys.executable, __file__, "--peers", peer, "--only", name, "--divisor", str(args.divisor),
+                       "--runs", str(args.runs)] + (["--iters", str(args.iters)] if args.iters else [])
+                print(f"[programs] {name} / {peer} (fresh process) ...", file=sys.stderr, flush=True)
+                p2 = subprocess.run(cmd, capture_output=True, text=True, env=env)
+                sys.stderr.write(p2.stderr[-2000:])
+                sys.stdout.write(p2.stdout)
+                sys.stdout.flush()
+        return
     names = args.only.split(",") if args.only else list(PROGRAMS)
     for name in names:
         for peer in args.peers.split(","):
             print(f"[programs] {name} / {peer} ...", file=sys.stderr, flush=True)
-            print(json.dumps(time_program(name, peer, args.divisor, args.runs, args.iters)), flush=True)
+            print(json.dumps(time_program(name, peer, args.divisor, args.runs, args.iters, STARTED)), flush=True)
 
 
 if __name__ == "__main__":

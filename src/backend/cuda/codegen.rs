@@ -1,8 +1,14 @@
 //! CUDA C generation: specialises the templates in `kernels/*.cu` for one
 //! `KernelPlan` (dtypes, collapsed shape and strides as constants, the fused
 //! expression, vector width, block size). Pure string work, so it is tested
-//! on machines without a GPU; only buffer offsets and random keys stay
+//! on machines without a GPU; buffer offsets and random keys are always
 //! run-time parameters, so loops over sliding windows reuse one module.
+//!
+//! A kernel comes in two kinds (`Kind`): specialised, with sizes and strides
+//! as constants, and shape-generic, with them as parameters (`Param::Dim`),
+//! so that one module serves every shape of a class (same strategy, vector
+//! width, rank, dtypes, 32-bit indexing and pattern of zero and unit strides).
+//! `classes.rs` decides which kind a kernel gets.
 
 use crate::check::dtype::DType;
 use crate::graph::op::{BinaryOp, Distribution, ReduceOp, ScanOp, UnaryOp};
@@ -30,6 +36,24 @@ pub enum Param {
     Key(usize),
     /// Index buffer k (`KernelPlan::aux`), already at its view's offset.
     Aux(usize),
+    /// A size or stride of a shape-generic kernel, by value.
+    Dim(i64),
+}
+
+/// Whether a module's sizes and strides are constants or parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    Specialised,
+    Generic,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Specialised => "specialised",
+            Kind::Generic => "shape-generic",
+        }
+    }
 }
 
 /// A generated module.
@@ -41,6 +65,55 @@ pub struct Generated {
     pub finish: bool,
     /// Bytes of partials scratch the kernel needs.
     pub part_bytes: usize,
+    /// Whether the code can set the module's `arr_error` flag (integer modulo
+    /// by zero, negative integer powers), so the launcher must read it back.
+    pub raises: bool,
+    /// What the source was made as: a generic request for a strategy with
+    /// no generic form gives a specialised module.
+    pub kind: Kind,
+    /// Template holes given but not in their template, or left unfilled: a
+    /// codegen bug, reported by the launcher as E0499 rather than compiled.
+    pub problems: Vec<String>,
+    /// The plan line the source is dumped under (`ARR_DUMP_DIR`); set by the caller.
+    pub label: String,
+}
+
+/// The sizes and strides a kernel's source names: literals in a specialised
+/// kernel, parameters `dim0, dim1, ...` (recorded with their values) in a
+/// generic one.
+pub struct Dims {
+    kind: Kind,
+    values: std::cell::RefCell<Vec<i64>>,
+}
+
+impl Dims {
+    pub fn new(kind: Kind) -> Dims {
+        Dims {
+            kind,
+            values: Default::default(),
+        }
+    }
+
+    /// `v` as the source names it.
+    pub fn c(&self, v: impl TryInto<i64>) -> String {
+        let v: i64 = v.try_into().unwrap_or(i64::MAX);
+        match self.kind {
+            Kind::Specialised => v.to_string(),
+            Kind::Generic => {
+                let mut vals = self.values.borrow_mut();
+                vals.push(v);
+                format!("dim{}", vals.len() - 1)
+            }
+        }
+    }
+
+    /// Appends the dimension parameters to a kernel's parameter text and list.
+    fn finish(&self, text: &mut String, list: &mut Vec<Param>) {
+        for (i, v) in self.values.borrow().iter().enumerate() {
+            let _ = write!(text, ", i64 dim{i}");
+            list.push(Param::Dim(*v));
+        }
+    }
 }
 
 pub fn ctype(d: DType) -> &'static str {
@@ -61,11 +134,53 @@ fn section(file: &str, name: &str) -> String {
     file[start..end].to_string()
 }
 
-fn fill(mut s: String, holes: &[(&str, String)]) -> String {
+thread_local! {
+    /// Problems `fill` found while generating the current module (see `Generated::problems`).
+    static PROBLEMS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Fills `@NAME@` holes; a hole given that `s` does not have is recorded as a problem.
+fn fill(s: String, holes: &[(&str, String)]) -> String {
+    for (k, _) in holes {
+        if !s.contains(&format!("@{k}@")) {
+            PROBLEMS.with(|p| p.borrow_mut().push(format!("hole @{k}@ given but not in the template")));
+        }
+    }
+    fill_shared(s, holes)
+}
+
+/// Fills holes that some of the templates it serves do not have (the final
+/// pass over a strategy's text: `@PARAMS@`, `@ACC@`, ...).
+fn fill_shared(mut s: String, holes: &[(&str, String)]) -> String {
     for (k, v) in holes {
         s = s.replace(&format!("@{k}@"), v);
     }
     s
+}
+
+/// The `@NAME@` holes left in `s`.
+pub fn leftover_holes(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'@' {
+            let j = b[i + 1..]
+                .iter()
+                .position(|c| !(c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_'))
+                .map(|p| i + 1 + p);
+            if let Some(j) = j
+                && j > i + 1
+                && b[j] == b'@'
+            {
+                out.push(s[i..=j].to_string());
+                i = j + 1;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out
 }
 
 fn all_operands(kp: &KernelPlan) -> Vec<&Operand> {
@@ -231,7 +346,7 @@ fn expr_fn(name: &str, steps: &[Step], ops: &[&Operand], acc: Option<DType>) -> 
 }
 
 /// `const IDX c{first+d} = ...` for the coordinates of linear `var` over `dims`.
-fn unravel(var: &str, dims: &[usize], first: usize, indent: &str) -> String {
+fn unravel(d_: &Dims, var: &str, dims: &[usize], first: usize, indent: &str) -> String {
     if dims.is_empty() {
         return String::new();
     }
@@ -240,15 +355,16 @@ fn unravel(var: &str, dims: &[usize], first: usize, indent: &str) -> String {
         if d == 0 {
             let _ = writeln!(s, "{indent}const IDX c{} = rem_{var};", first + d);
         } else {
-            let _ = writeln!(s, "{indent}const IDX c{} = rem_{var} % (IDX){};", first + d, dims[d]);
-            let _ = writeln!(s, "{indent}rem_{var} /= (IDX){};", dims[d]);
+            let size = d_.c(dims[d]);
+            let _ = writeln!(s, "{indent}const IDX c{} = rem_{var} % (IDX){size};", first + d);
+            let _ = writeln!(s, "{indent}rem_{var} /= (IDX){size};");
         }
     }
     s
 }
 
 /// `base + c{first}*s0 + ...` over `strides` (zero strides skipped).
-fn offset(base: &str, strides: &[isize], first: usize) -> String {
+fn offset(d_: &Dims, base: &str, strides: &[isize], first: usize) -> String {
     let mut s = base.to_string();
     for (d, &st) in strides.iter().enumerate() {
         match st {
@@ -257,7 +373,7 @@ fn offset(base: &str, strides: &[isize], first: usize) -> String {
                 let _ = write!(s, " + c{}", first + d);
             }
             _ => {
-                let _ = write!(s, " + c{} * (IDX){st}", first + d);
+                let _ = write!(s, " + c{} * (IDX){}", first + d, d_.c(st));
             }
         }
     }
@@ -336,29 +452,61 @@ fn header_idx(index32: bool) -> String {
 
 /// A kernel writing a contiguous source (`p0` at `off0`) through `view` of
 /// `out` (at run-time offset `off1`): slice assignment.
-pub fn scatter_source(dtype: DType, view: &crate::graph::view::View, _arch: u32) -> String {
+pub fn scatter(dtype: DType, view: &crate::graph::view::View, kind: Kind) -> Generated {
+    PROBLEMS.with(|p| p.borrow_mut().clear());
+    let dims = Dims::new(kind);
     let t = ctype(dtype);
     let ind = "        ";
     let mut dst = "(IDX)off1".to_string();
     for (d, &st) in view.strides.iter().enumerate() {
         if st != 0 {
-            let _ = write!(dst, " + c{d} * (IDX){st}");
+            let _ = write!(dst, " + c{d} * (IDX){}", dims.c(st));
         }
     }
     let g = format!("{ind}out[{dst}] = p0[(IDX)off0 + i];\n");
-    let params =
+    let mut params =
         format!("{t}* __restrict__ out, {t}* __restrict__ part, const {t}* __restrict__ p0, i64 off0, i64 off1");
-    let mut s = header_idx(false);
-    s.push_str(&fill(
+    let mut list = vec![Param::Out, Param::Part, Param::Ptr(0), Param::Off(0), Param::Off(1)];
+    let body = fill(
         section(SPECIAL, "gather"),
         &[
-            ("N", view.size().to_string()),
-            ("UNRAVEL", unravel("i", &view.shape, 0, ind)),
+            ("N", dims.c(view.size())),
+            ("UNRAVEL", unravel(&dims, "i", &view.shape, 0, ind)),
             ("GATHER", g),
-            ("PARAMS", params),
         ],
-    ));
-    s
+    );
+    dims.finish(&mut params, &mut list);
+    let mut s = header_idx(false);
+    s.push_str(&fill(body, &[("PARAMS", params)]));
+    checked(Generated {
+        source: s,
+        params: list,
+        finish: false,
+        part_bytes: 0,
+        raises: false,
+        kind,
+        problems: Vec::new(),
+        label: String::new(),
+    })
+}
+
+/// Adds the template problems `fill` recorded and any hole left unfilled.
+fn checked(mut g: Generated) -> Generated {
+    g.problems = PROBLEMS.with(|p| std::mem::take(&mut *p.borrow_mut()));
+    g.problems.extend(
+        leftover_holes(&g.source)
+            .into_iter()
+            .map(|h| format!("hole {h} left unfilled")),
+    );
+    g
+}
+
+/// Whether `steps` use integer modulo or integer powers, which set the
+/// module's error flag on a zero divisor or a negative exponent.
+fn steps_raise(steps: &[Step]) -> bool {
+    steps
+        .iter()
+        .any(|s| matches!(&s.inst, Inst::Binary(BinaryOp::Rem | BinaryOp::Pow, a, _) if !steps[*a].dtype.is_float()))
 }
 
 pub fn reduce_ident(op: ReduceOp, d: DType) -> String {
@@ -428,10 +576,17 @@ template <> __device__ __forceinline__ ArgAcc arr_shfl_xor<ArgAcc>(ArgAcc x, int
     )
 }
 
-/// Generates the module for one kernel plan.
+/// Generates the specialised module for one kernel plan.
 pub fn generate(kp: &KernelPlan) -> Generated {
-    match &kp.strategy {
-        Strategy::Map | Strategy::Broadcast | Strategy::Sliding { .. } => elementwise(kp),
+    generate_kind(kp, Kind::Specialised)
+}
+
+/// Generates the module of the given kind for one kernel plan (strategies
+/// with no generic form give a specialised module: see `Generated::kind`).
+pub fn generate_kind(kp: &KernelPlan, kind: Kind) -> Generated {
+    PROBLEMS.with(|p| p.borrow_mut().clear());
+    let mut g = match &kp.strategy {
+        Strategy::Map | Strategy::Broadcast | Strategy::Sliding { .. } => elementwise(kp, kind),
         Strategy::Scan { .. }
         | Strategy::ScanRows { .. }
         | Strategy::ScanLookback { .. }
@@ -439,12 +594,15 @@ pub fn generate(kp: &KernelPlan) -> Generated {
         | Strategy::Concat { .. }
         | Strategy::Take { .. } => special(kp),
         Strategy::Segmented { .. } => segment(kp),
-        _ => reduce(kp),
-    }
+        _ => reduce(kp, kind),
+    };
+    g.raises = steps_raise(&kp.body) || steps_raise(&kp.epilogue);
+    checked(g)
 }
 
-fn elementwise(kp: &KernelPlan) -> Generated {
-    let (ptext, plist) = params(kp, ctype(kp.out_dtype));
+fn elementwise(kp: &KernelPlan, kind: Kind) -> Generated {
+    let dims = Dims::new(kind);
+    let (mut ptext, mut plist) = params(kp, ctype(kp.out_dtype));
     let ops = all_operands(kp);
     let rank = kp.shape.len();
     let mut src = header(kp);
@@ -474,7 +632,7 @@ fn elementwise(kp: &KernelPlan) -> Generated {
             fill(
                 section(ELEMENTWISE, "map"),
                 &[
-                    ("N", kp.work().to_string()),
+                    ("N", dims.c(kp.work())),
                     ("V", kp.vec.to_string()),
                     ("UNIT", unit),
                     ("SCALAR_UNIT", scalar),
@@ -482,25 +640,25 @@ fn elementwise(kp: &KernelPlan) -> Generated {
             )
         }
         Strategy::Broadcast => {
-            let unit = strided_unit(&ops, &inner, kp, out_t, ind);
+            let unit = strided_unit(&dims, &ops, &inner, kp, out_t, ind);
             fill(
                 section(ELEMENTWISE, "broadcast"),
                 &[
-                    ("N", kp.work().to_string()),
+                    ("N", dims.c(kp.work())),
                     ("V", kp.vec.to_string()),
-                    ("UNRAVEL", unravel("i", &kp.shape, 0, ind)),
+                    ("UNRAVEL", unravel(&dims, "i", &kp.shape, 0, ind)),
                     ("UNIT", unit),
                 ],
             )
         }
         Strategy::Sliding { rows } => {
             let ind = "                ";
-            let unit = strided_unit(&ops, &inner, kp, out_t, ind);
+            let unit = strided_unit(&dims, &ops, &inner, kp, out_t, ind);
             fill(
                 section(ELEMENTWISE, "sliding"),
                 &[
-                    ("N0", kp.shape[0].to_string()),
-                    ("N1", kp.shape[1].to_string()),
+                    ("N0", dims.c(kp.shape[0])),
+                    ("N1", dims.c(kp.shape[1])),
                     ("V", kp.vec.to_string()),
                     ("ROWS", rows.to_string()),
                     ("UNIT", unit),
@@ -509,16 +667,27 @@ fn elementwise(kp: &KernelPlan) -> Generated {
         }
         _ => String::new(),
     };
+    dims.finish(&mut ptext, &mut plist);
     src.push_str(&fill(body, &[("PARAMS", ptext)]));
     Generated {
         source: src,
         params: plist,
         finish: false,
         part_bytes: 0,
+        raises: false,
+        kind,
+        problems: Vec::new(),
+        label: String::new(),
     }
 }
 
-fn reduce(kp: &KernelPlan) -> Generated {
+fn reduce(kp: &KernelPlan, kind: Kind) -> Generated {
+    // the split rows' arrival counters are a static array sized by the row count
+    let kind = match kp.strategy {
+        Strategy::ReduceRows { split, .. } if split > 1 => Kind::Specialised,
+        _ => kind,
+    };
+    let dims = Dims::new(kind);
     let rop = kp.reduce.unwrap_or(ReduceOp::Sum);
     let arg = matches!(rop, ReduceOp::ArgMin | ReduceOp::ArgMax);
     let body_t = kp.body.last().map(|s| s.dtype).unwrap_or(kp.out_dtype);
@@ -541,7 +710,7 @@ fn reduce(kp: &KernelPlan) -> Generated {
         ctype(acc).to_string()
     };
     let acc_bytes = if arg { 16 } else { acc.size_bytes() };
-    let (ptext, plist) = params(kp, &acc_t);
+    let (mut ptext, mut plist) = params(kp, &acc_t);
     let body_ops: Vec<&Operand> = kp.operands.iter().collect();
     let epi_ops: Vec<&Operand> = kp.epi_operands.iter().collect();
     let nb = body_ops.len();
@@ -562,12 +731,12 @@ fn reduce(kp: &KernelPlan) -> Generated {
     let result = if arg { "a.i" } else { "a" };
     let ind = "            ";
     // row bases: kept coordinates from `row`
-    let mut row_base = unravel("row", &kp.shape[..kept], 0, ind);
+    let mut row_base = unravel(&dims, "row", &kp.shape[..kept], 0, ind);
     for (k, o) in body_ops.iter().enumerate() {
         let _ = writeln!(
             row_base,
             "{ind}const IDX b{k} = {};",
-            offset(&format!("(IDX)off{k}"), &o.view.strides[..kept], 0)
+            offset(&dims, &format!("(IDX)off{k}"), &o.view.strides[..kept], 0)
         );
     }
     // the store recomputes the kept coordinates in its own scope: in some
@@ -576,10 +745,10 @@ fn reduce(kp: &KernelPlan) -> Generated {
         format!("{ind}out[row] = {result};\n")
     } else {
         let mut st = format!("{ind}{{\n");
-        st.push_str(&unravel("row", &kp.shape[..kept], 0, ind));
+        st.push_str(&unravel(&dims, "row", &kp.shape[..kept], 0, ind));
         for (e, o) in epi_ops.iter().enumerate() {
             let k = nb + e;
-            let off = offset(&format!("(IDX)off{k}"), &o.view.strides[..kept], 0);
+            let off = offset(&dims, &format!("(IDX)off{k}"), &o.view.strides[..kept], 0);
             let _ = writeln!(st, "{ind}const IDX e{k} = {off};");
         }
         let args: Vec<String> = epi_ops
@@ -597,7 +766,7 @@ fn reduce(kp: &KernelPlan) -> Generated {
     let step_offs: Vec<String> = body_ops
         .iter()
         .enumerate()
-        .map(|(k, o)| offset(&format!("b{k}"), &red_strides(o), kept))
+        .map(|(k, o)| offset(&dims, &format!("b{k}"), &red_strides(o), kept))
         .collect();
     let red_dims = kp.shape[kept..].to_vec();
     let inner: Vec<isize> = body_ops
@@ -605,7 +774,7 @@ fn reduce(kp: &KernelPlan) -> Generated {
         .map(|o| if rank > kept { o.view.strides[rank - 1] } else { 0 })
         .collect();
     let step_with = |vec: u32| {
-        let mut s = unravel("j", &red_dims, kept, ind);
+        let mut s = unravel(&dims, "j", &red_dims, kept, ind);
         s.push_str(&lanes(&body_ops, &step_offs, &inner, vec, "f_body", body_t, ind));
         let value = if arg {
             "arr_arg(r[l], (i64)(j + l))".to_string()
@@ -683,8 +852,8 @@ fn reduce(kp: &KernelPlan) -> Generated {
         }
         _ => {
             let mut lp = format!("{ind}{acc_t} a = {ident};\n");
-            let _ = writeln!(lp, "{ind}for (IDX j = 0; j < (IDX){red}; ++j) {{");
-            lp.push_str(&unravel("j", &red_dims, kept, ind));
+            let _ = writeln!(lp, "{ind}for (IDX j = 0; j < (IDX){}; ++j) {{", dims.c(red));
+            lp.push_str(&unravel(&dims, "j", &red_dims, kept, ind));
             lp.push_str(&lanes(&body_ops, &step_offs, &inner, 1, "f_body", body_t, ind));
             let value = if arg {
                 "arr_arg(r[0], (i64)j)".to_string()
@@ -699,14 +868,16 @@ fn reduce(kp: &KernelPlan) -> Generated {
             )
         }
     };
-    let text = fill(
+    let (rows, len) = (dims.c(outs), dims.c(red));
+    dims.finish(&mut ptext, &mut plist);
+    let text = fill_shared(
         text,
         &[
             ("PARAMS", ptext),
             ("ACC", acc_t),
             ("IDENT", ident),
-            ("ROWS", outs.to_string()),
-            ("LEN", red.to_string()),
+            ("ROWS", rows),
+            ("LEN", len),
             ("V", kp.vec.to_string()),
         ],
     );
@@ -716,10 +887,15 @@ fn reduce(kp: &KernelPlan) -> Generated {
         params: plist,
         finish,
         part_bytes,
+        raises: false,
+        kind,
+        problems: Vec::new(),
+        label: String::new(),
     }
 }
 
 fn special(kp: &KernelPlan) -> Generated {
+    let dims = Dims::new(Kind::Specialised);
     let (ptext, plist) = params(kp, ctype(kp.out_dtype));
     let mut src = header(kp);
     let t = ctype(kp.out_dtype);
@@ -746,7 +922,8 @@ fn special(kp: &KernelPlan) -> Generated {
                 src.push_str(&common);
             }
             let name = if *chunks > 1 { "scan_chunked" } else { "scan" };
-            fill(
+            // the single-chunk scan has no chunk holes
+            fill_shared(
                 section(SPECIAL, name),
                 &[
                     ("CHUNK", crate::plan::SCAN_CHUNK.to_string()),
@@ -809,7 +986,7 @@ fn special(kp: &KernelPlan) -> Generated {
                 section(SPECIAL, "gather"),
                 &[
                     ("N", kp.out_size().to_string()),
-                    ("UNRAVEL", unravel("i", &kp.out_shape, 0, ind)),
+                    ("UNRAVEL", unravel(&dims, "i", &kp.out_shape, 0, ind)),
                     ("GATHER", g),
                 ],
             )
@@ -841,19 +1018,23 @@ fn special(kp: &KernelPlan) -> Generated {
                 section(SPECIAL, "gather"),
                 &[
                     ("N", kp.out_size().to_string()),
-                    ("UNRAVEL", unravel("i", &kp.out_shape, 0, ind)),
+                    ("UNRAVEL", unravel(&dims, "i", &kp.out_shape, 0, ind)),
                     ("GATHER", g),
                 ],
             )
         }
         _ => String::new(),
     };
-    src.push_str(&fill(text, &[("PARAMS", ptext), ("T", t.into())]));
+    src.push_str(&fill_shared(text, &[("PARAMS", ptext), ("T", t.into())]));
     Generated {
         source: src,
         params: plist,
         finish,
         part_bytes,
+        raises: false,
+        kind: Kind::Specialised,
+        problems: Vec::new(),
+        label: String::new(),
     }
 }
 
@@ -870,16 +1051,17 @@ fn scan_reduce_op(op: ScanOp) -> ReduceOp {
 /// line `line` starts (from its coordinates on the axes other than `axis`),
 /// and the number of lines.
 fn scan_line_bases(kp: &KernelPlan, axis: usize, ind: &str) -> (String, usize) {
+    let dims = Dims::new(Kind::Specialised);
     let v = &kp.operands[0].view;
     let others: Vec<usize> = (0..v.rank()).filter(|d| *d != axis).collect();
-    let dims: Vec<usize> = others.iter().map(|&d| v.shape[d]).collect();
+    let line_dims: Vec<usize> = others.iter().map(|&d| v.shape[d]).collect();
     let out_strides = contiguous_strides(&kp.out_shape);
-    let mut lb = unravel("line", &dims, 0, ind);
+    let mut lb = unravel(&dims, "line", &line_dims, 0, ind);
     let in_s: Vec<isize> = others.iter().map(|&d| v.strides[d]).collect();
     let out_s: Vec<isize> = others.iter().map(|&d| out_strides[d]).collect();
-    let _ = writeln!(lb, "{ind}const IDX ib = {};", offset("(IDX)off0", &in_s, 0));
-    let _ = writeln!(lb, "{ind}const IDX ob = {};", offset("(IDX)0", &out_s, 0));
-    (lb, dims.iter().product())
+    let _ = writeln!(lb, "{ind}const IDX ib = {};", offset(&dims, "(IDX)off0", &in_s, 0));
+    let _ = writeln!(lb, "{ind}const IDX ob = {};", offset(&dims, "(IDX)0", &out_s, 0));
+    (lb, line_dims.iter().product())
 }
 
 /// The warp-per-line and look-back scans (`kernels/special.cu`): line bases
@@ -912,8 +1094,9 @@ fn contiguous_scan(kp: &KernelPlan, op: ScanOp, axis: usize, src: &mut String) -
         ("LINE_BASE", lb),
         ("PACKED", u8::from(t.size_bytes() <= 4).to_string()),
     ];
-    src.push_str(&fill(section(SPECIAL, "scan_warp"), &holes));
-    fill(section(SPECIAL, name), &holes)
+    // one hole list serves the warp pieces and the entry point, which use different parts of it
+    src.push_str(&fill_shared(section(SPECIAL, "scan_warp"), &holes));
+    fill_shared(section(SPECIAL, name), &holes)
 }
 
 /// The entry points of a segmented reduction's module, in launch order, with
@@ -1035,16 +1218,103 @@ fn segment(kp: &KernelPlan) -> Generated {
         params: plist,
         finish: layout.split > 0,
         part_bytes: layout.chunks * acc.size_bytes(),
+        raises: false,
+        kind: Kind::Specialised,
+        problems: Vec::new(),
+        label: String::new(),
     }
 }
 
 /// The loads, fused body and store of one element of a strided elementwise
 /// kernel (broadcast and sliding share it).
-fn strided_unit(ops: &[&Operand], inner: &[isize], kp: &KernelPlan, out_t: &str, ind: &str) -> String {
+fn strided_unit(dims: &Dims, ops: &[&Operand], inner: &[isize], kp: &KernelPlan, out_t: &str, ind: &str) -> String {
     let offs: Vec<String> = ops
         .iter()
         .enumerate()
-        .map(|(k, o)| offset(&format!("(IDX)off{k}"), &o.view.strides, 0))
+        .map(|(k, o)| offset(dims, &format!("(IDX)off{k}"), &o.view.strides, 0))
         .collect();
     lanes(ops, &offs, inner, kp.vec, "f_body", kp.out_dtype, ind) + &store_out(out_t, kp.vec, "i", ind)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEMPLATES: &[(&str, &str)] = &[
+        ("prelude", PRELUDE),
+        ("elementwise", ELEMENTWISE),
+        ("reduce", REDUCE),
+        ("special", SPECIAL),
+        ("segment", SEGMENT),
+    ];
+
+    /// The sections of a template file: `//@@ name` markers.
+    fn sections(file: &str) -> Vec<String> {
+        file.lines()
+            .filter_map(|l| l.strip_prefix("//@@ "))
+            .map(|s| s.trim().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn every_template_section_fills_to_code_with_no_hole_left() {
+        let mut count = 0;
+        for (file, text) in TEMPLATES {
+            for name in sections(text) {
+                let body = section(text, &name);
+                let holes = leftover_holes(&body);
+                assert!(!body.trim().is_empty(), "{file}/{name} is empty");
+                let names: Vec<String> = holes.iter().map(|h| h.trim_matches('@').to_string()).collect();
+                let given: Vec<(&str, String)> = names.iter().map(|n| (n.as_str(), "1".to_string())).collect();
+                PROBLEMS.with(|p| p.borrow_mut().clear());
+                let filled = fill(body.clone(), &given);
+                assert!(leftover_holes(&filled).is_empty(), "{file}/{name}: {filled}");
+                assert!(PROBLEMS.with(|p| p.borrow().is_empty()), "{file}/{name}");
+                // a hole left out is found; a hole the section lacks is reported
+                if let Some(first) = names.first() {
+                    let fewer: Vec<(&str, String)> = given.iter().filter(|(n, _)| n != first).cloned().collect();
+                    assert!(!leftover_holes(&fill(body.clone(), &fewer)).is_empty(), "{file}/{name}");
+                }
+                let mut more = given.clone();
+                more.push(("NOT_A_HOLE", "x".into()));
+                fill(body, &more);
+                let problems = PROBLEMS.with(|p| std::mem::take(&mut *p.borrow_mut()));
+                assert_eq!(
+                    problems,
+                    vec!["hole @NOT_A_HOLE@ given but not in the template".to_string()]
+                );
+                count += 1;
+            }
+        }
+        assert!(count >= 15, "only {count} template sections found");
+    }
+
+    #[test]
+    fn leftover_holes_finds_names_between_at_signs_only() {
+        assert_eq!(leftover_holes("a @N@ b @V1@ c"), vec!["@N@", "@V1@"]);
+        assert!(leftover_holes("x @ y @@ z @lower@").is_empty());
+    }
+
+    #[test]
+    fn scatter_is_generic_only_when_asked() {
+        let v = crate::graph::view::View::contiguous(&[6, 6])
+            .slice_axis(0, 1, 5, 1)
+            .slice_axis(1, 1, 5, 1);
+        let spec = scatter(DType::F64, &v, Kind::Specialised);
+        let generic = scatter(DType::F64, &v, Kind::Generic);
+        assert!(spec.problems.is_empty() && generic.problems.is_empty());
+        assert!(spec.params.iter().all(|p| !matches!(p, Param::Dim(_))));
+        // sizes 5x5 = 25, the row stride 6 and the column size 5 become parameters
+        let dims: Vec<i64> = generic
+            .params
+            .iter()
+            .filter_map(|p| if let Param::Dim(d) = p { Some(*d) } else { None })
+            .collect();
+        assert!(dims.contains(&25) && dims.contains(&6) && dims.contains(&5), "{dims:?}");
+        let w = crate::graph::view::View::contiguous(&[9, 9])
+            .slice_axis(0, 2, 7, 1)
+            .slice_axis(1, 2, 7, 1);
+        assert_eq!(scatter(DType::F64, &w, Kind::Generic).source, generic.source);
+        assert_ne!(scatter(DType::F64, &w, Kind::Specialised).source, spec.source);
+    }
 }

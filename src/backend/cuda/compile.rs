@@ -1,0 +1,195 @@
+//! Compilation: NVRTC for the device's own architecture, with the extra
+//! options (`-minimal`, `ARR_NVRTC_OPTS`) and the plain compile as fallback;
+//! the disk cache of CUBINs (`ARR_CACHE_DIR`); several modules at once on
+//! host threads (NVRTC is thread-safe); and the source dumps of
+//! `ARR_DUMP_DIR`.
+
+// Diagnostic is the crate's one error type; boxing it here alone would buy nothing.
+#![allow(clippy::result_large_err)]
+
+use super::codegen::Generated;
+use super::{CudaBackend, cuda_error};
+use crate::diag::Diagnostic;
+use std::ffi::CString;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+
+/// What a compile needs, shareable with the compiling threads.
+#[derive(Clone)]
+pub(super) struct Compiler {
+    pub(super) arch: u32,
+    /// NVRTC options from `ARR_NVRTC_OPTS` (default `-minimal`).
+    pub(super) extra_opts: Vec<String>,
+    pub(super) cache_dir: Option<PathBuf>,
+    /// Where every generated source is written (`ARR_DUMP_DIR`).
+    pub(super) dump_dir: Option<PathBuf>,
+    pub(super) nvrtc_version: (i32, i32),
+}
+
+impl Compiler {
+    /// The module cache key: the source and everything the CUBIN depends on.
+    pub(super) fn key(&self, source: &str) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        source.hash(&mut h);
+        self.arch.hash(&mut h);
+        self.nvrtc_version.hash(&mut h);
+        self.extra_opts.hash(&mut h);
+        h.finish()
+    }
+
+    fn cubin_path(&self, key: u64) -> Option<PathBuf> {
+        self.cache_dir
+            .as_ref()
+            .map(|d| d.join(format!("{key:016x}-sm{}.cubin", self.arch)))
+    }
+
+    /// The cached CUBIN for `key`, if the disk cache has it.
+    pub(super) fn cached(&self, key: u64) -> Option<Vec<u8>> {
+        self.cubin_path(key).and_then(|p| std::fs::read(p).ok())
+    }
+
+    /// Compiles `g` and stores the CUBIN in the disk cache.
+    pub(super) fn compile_and_store(&self, key: u64, g: &Generated) -> Result<Vec<u8>, Diagnostic> {
+        let img = self.compile(g)?;
+        if let (Some(p), Some(d)) = (self.cubin_path(key), &self.cache_dir) {
+            // the cache is an optimisation: failing to write it is not an error
+            let _ = std::fs::create_dir_all(d);
+            let tmp = p.with_extension(format!("tmp{}-{:?}", std::process::id(), std::thread::current().id()));
+            if std::fs::write(&tmp, &img).is_ok() {
+                let _ = std::fs::rename(&tmp, p);
+            }
+        }
+        Ok(img)
+    }
+
+    /// Writes `g`'s source, headed by its plan line, into `dir` as
+    /// `<key>.cu`; returns the path written.
+    pub(super) fn dump(&self, dir: &Path, key: u64, g: &Generated) -> Option<PathBuf> {
+        let _ = std::fs::create_dir_all(dir);
+        let path = dir.join(format!("{key:016x}.cu"));
+        let text = format!("// {}\n// module: {}\n{}", g.label, g.kind.name(), g.source);
+        std::fs::write(&path, text).ok().map(|_| path)
+    }
+
+    fn compile(&self, g: &Generated) -> Result<Vec<u8>, Diagnostic> {
+        let result = match self.compile_with(&g.source, &self.extra_opts) {
+            // an older NVRTC may not know an extra option: the plain compile is the reference
+            Err(_) if !self.extra_opts.is_empty() => self.compile_with(&g.source, &[]),
+            other => other,
+        };
+        result.map_err(|d| {
+            // keep the source that failed, and name it: the log's line numbers refer to it
+            let dir = self.dump_dir.clone().unwrap_or_else(std::env::temp_dir);
+            match self.dump(&dir, self.key(&g.source), g) {
+                Some(p) => d.with_hint(format!("the kernel's source is in {}", p.display())),
+                None => d,
+            }
+        })
+    }
+
+    fn compile_with(&self, source: &str, extra: &[String]) -> Result<Vec<u8>, Diagnostic> {
+        use cudarc::nvrtc::{result as nv, sys as nvsys};
+        let src = CString::new(source).map_err(|e| cuda_error("preparing kernel source", e))?;
+        let prog = nv::create_program(&src, Some(c"arr.cu")).map_err(|e| cuda_error("creating an NVRTC program", e))?;
+        let mut opts = vec![
+            format!("--gpu-architecture=sm_{}", self.arch),
+            "--std=c++17".to_string(),
+        ];
+        // extra options (`-minimal`, or ARR_NVRTC_OPTS) are part of the cache key
+        opts.extend(extra.iter().cloned());
+        // SAFETY: `prog` is a live program made above and destroyed only below.
+        let res = unsafe { nv::compile_program(prog, &opts) };
+        if let Err(e) = res {
+            // SAFETY: `prog` is live; the log is copied out before it is destroyed.
+            let log = unsafe { nv::get_program_log(prog) }
+                .map(|l| {
+                    l.iter()
+                        .take_while(|&&c| c != 0)
+                        .map(|&c| c as u8 as char)
+                        .collect::<String>()
+                })
+                .unwrap_or_default();
+            // SAFETY: `prog` is live and not used after this.
+            unsafe {
+                let _ = nv::destroy_program(prog);
+            }
+            let first = log.lines().take(20).collect::<Vec<_>>().join("\n");
+            return Err(cuda_error("compiling a generated kernel", e).with_hint(format!("NVRTC log:\n{first}")));
+        }
+        let mut size = 0usize;
+        let mut img;
+        // SAFETY: `prog` compiled; `img` has the size NVRTC reported for the
+        // CUBIN it then writes; `prog` is destroyed last and not used after.
+        unsafe {
+            let sized = nvsys::nvrtcGetCUBINSize(prog, &mut size).result();
+            img = vec![0u8; size];
+            let got = sized.and_then(|_| nvsys::nvrtcGetCUBIN(prog, img.as_mut_ptr() as *mut _).result());
+            let _ = nv::destroy_program(prog);
+            got.map_err(|e| cuda_error("reading a CUBIN", e))?;
+        }
+        Ok(img)
+    }
+}
+
+/// A compile's result and its seconds in NVRTC.
+type Compiled = (Result<Vec<u8>, Diagnostic>, f64);
+
+impl CudaBackend {
+    /// Compiles the sources of `gens` not in either cache, on up to one host
+    /// thread per core, into the disk cache and `self.images`, so that the
+    /// launches that follow find them; a realize that needs several new
+    /// modules waits for the slowest compile rather than for their sum.
+    /// Errors are left for the launch that needs the module to report.
+    pub(super) fn precompile(&self, gens: &[Generated]) {
+        let mut todo: Vec<(u64, &Generated)> = Vec::new();
+        for g in gens {
+            let key = self.compiler.key(&g.source);
+            if self.modules.borrow().contains_key(&key)
+                || self.images.borrow().contains_key(&key)
+                || todo.iter().any(|(k, _)| *k == key)
+            {
+                continue;
+            }
+            if !g.problems.is_empty() || self.compiler.cubin_path(key).is_some_and(|p| p.exists()) {
+                continue;
+            }
+            todo.push((key, g));
+        }
+        if todo.len() < 2 {
+            return;
+        }
+        let threads = std::thread::available_parallelism()
+            .map_or(4, |n| n.get())
+            .min(todo.len());
+        let compiler = &self.compiler;
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let results: Vec<Vec<(usize, Compiled)>> = std::thread::scope(|s| {
+            let workers: Vec<_> = (0..threads)
+                .map(|_| {
+                    s.spawn(|| {
+                        let mut done = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some((key, g)) = todo.get(i) else { break };
+                            let t = std::time::Instant::now();
+                            let r = compiler.compile_and_store(*key, g);
+                            done.push((i, (r, t.elapsed().as_secs_f64())));
+                        }
+                        done
+                    })
+                })
+                .collect();
+            workers.into_iter().filter_map(|w| w.join().ok()).collect()
+        });
+        let mut wall = 0f64;
+        for (i, (r, secs)) in results.into_iter().flatten() {
+            wall = wall.max(secs);
+            if let Ok(img) = r {
+                self.stats.borrow_mut()[0] += 1;
+                self.images.borrow_mut().insert(todo[i].0, img);
+            }
+        }
+        // the profile's NVRTC seconds are wall time: what the user waited
+        *self.compile_seconds.borrow_mut() += wall;
+    }
+}

@@ -1,0 +1,132 @@
+//! Starting CUDA at the first computation, not with the session: creating the
+//! context and loading the driver and NVRTC take hundreds of milliseconds, which
+//! a REPL prompt, a script that computes nothing, or a syntax error should not
+//! wait for. `LazyCuda` is the session's backend for `--backend cuda` and
+//! `auto`; it starts `CudaBackend` on the first call that needs a device
+//! (`execute`, `adopt`, ...) and forwards everything to it, or, for `auto`
+//! where no GPU is usable, to the CPU backend.
+
+// Diagnostic is the crate's one error type; boxing it here alone would buy nothing.
+#![allow(clippy::result_large_err)]
+
+use super::CudaBackend;
+use crate::backend::cpu::CpuBackend;
+use crate::check::dtype::DType;
+use crate::diag::Diagnostic;
+use crate::graph::data::HostData;
+use crate::graph::view::View;
+use crate::graph::{Array, Backend, Buffer, Node, Storage};
+use crate::plan::DeviceInfo;
+use std::cell::{Cell, OnceCell};
+use std::rc::Rc;
+
+pub struct LazyCuda {
+    /// `auto`: the CPU backend when CUDA cannot start.
+    fallback: bool,
+    started: OnceCell<Result<Rc<dyn Backend>, Diagnostic>>,
+    /// Profiling asked for before the start: switched on at the start.
+    profiling: Cell<bool>,
+    /// Started as the CPU backend (`auto` without a usable GPU).
+    cpu: Cell<bool>,
+}
+
+impl LazyCuda {
+    /// `fallback`: run on the CPU where no GPU is usable (`auto`), instead of
+    /// failing the first computation with E0404 (`cuda`).
+    pub fn new(fallback: bool) -> LazyCuda {
+        LazyCuda {
+            fallback,
+            started: OnceCell::new(),
+            profiling: Cell::new(false),
+            cpu: Cell::new(false),
+        }
+    }
+
+    /// Whether the backend has started (for tests and start-up checks).
+    pub fn is_started(&self) -> bool {
+        self.started.get().is_some()
+    }
+
+    /// Whether `auto` fell back to the CPU.
+    fn on_cpu(&self) -> bool {
+        self.fallback && self.cpu.get()
+    }
+
+    fn get(&self) -> Result<&Rc<dyn Backend>, Diagnostic> {
+        let started = self.started.get_or_init(|| {
+            let backend: Result<Rc<dyn Backend>, Diagnostic> = match CudaBackend::new() {
+                Ok(cuda) => Ok(Rc::new(cuda)),
+                Err(_) if self.fallback => {
+                    self.cpu.set(true);
+                    Ok(Rc::new(CpuBackend::new()))
+                }
+                Err(e) => Err(e),
+            };
+            if let Ok(b) = &backend
+                && self.profiling.get()
+            {
+                b.start_profiling();
+            }
+            backend
+        });
+        started.as_ref().map_err(Clone::clone)
+    }
+}
+
+impl Backend for LazyCuda {
+    fn describe(&self) -> String {
+        match self.started.get() {
+            Some(Ok(b)) => b.describe(),
+            Some(Err(e)) => format!("cuda (not usable: {})", e.message),
+            None if self.fallback => "auto (CUDA when usable, else CPU; starts at the first computation)".into(),
+            None => "cuda (starts at the first computation)".into(),
+        }
+    }
+
+    fn execute(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Result<(), Diagnostic> {
+        self.get()?.execute(nodes, outputs)
+    }
+
+    fn read(&self, buffer: &Buffer, view: &View, dtype: DType) -> Result<HostData, Diagnostic> {
+        // host values (the constants `pi`, `inf`, ... the checker looks at) need no device
+        if !self.is_started()
+            && let Storage::Host(data) = &*buffer.storage()
+        {
+            return Ok(super::pool::host_gather(data, view));
+        }
+        self.get()?.read(buffer, view, dtype)
+    }
+
+    fn write(&self, dst: &Buffer, dst_view: &View, src: &Array) -> Result<(), Diagnostic> {
+        self.get()?.write(dst, dst_view, src)
+    }
+
+    fn adopt(&self, data: HostData) -> Result<Buffer, Diagnostic> {
+        self.get()?.adopt(data)
+    }
+
+    fn explain(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> String {
+        match self.get() {
+            // the CPU's own explain is a line per node: show the plan, as a CPU session does
+            Ok(_) if self.on_cpu() => crate::plan::plan(nodes, outputs, &DeviceInfo::reference()).to_string(),
+            Ok(b) => b.explain(nodes, outputs),
+            Err(e) => e.message,
+        }
+    }
+
+    fn start_profiling(&self) {
+        match self.started.get() {
+            Some(Ok(b)) => b.start_profiling(),
+            Some(Err(_)) => {}
+            None => self.profiling.set(true),
+        }
+    }
+
+    fn profile_report(&self) -> Option<String> {
+        self.started.get()?.as_ref().ok()?.profile_report()
+    }
+
+    fn profile_json(&self) -> Option<String> {
+        self.started.get()?.as_ref().ok()?.profile_json()
+    }
+}
