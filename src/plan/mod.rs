@@ -11,6 +11,7 @@
 //! it, or when its consumer is not elementwise (scan, matmul, concat, take).
 
 pub mod cache;
+mod rows;
 pub mod view_ops;
 
 use crate::check::dtype::DType;
@@ -32,6 +33,9 @@ pub struct DeviceInfo {
     /// Compute capability as major * 10 + minor (90 for Hopper).
     pub arch: u32,
     pub max_threads_per_sm: u32,
+    /// Whether the backend runs `Strategy::RowResident` kernels (the CUDA
+    /// backend does; the fused CPU executor plans without them).
+    pub row_resident: bool,
 }
 
 impl DeviceInfo {
@@ -42,6 +46,16 @@ impl DeviceInfo {
             sm_count: 132,
             arch: 90,
             max_threads_per_sm: 2048,
+            row_resident: true,
+        }
+    }
+
+    /// The reference device without the GPU-only strategies: what the fused
+    /// CPU executor plans for.
+    pub fn for_cpu() -> DeviceInfo {
+        DeviceInfo {
+            row_resident: false,
+            ..DeviceInfo::reference()
         }
     }
 
@@ -84,6 +98,9 @@ pub enum Inst {
     Unary(UnaryOp, usize),
     Binary(BinaryOp, usize, usize),
     Where(usize, usize, usize),
+    /// The result of reduction stage k of a row-resident kernel (the same
+    /// value for every element of a row).
+    Row(usize),
 }
 
 /// An instruction and the dtype it produces.
@@ -170,6 +187,30 @@ pub enum Strategy {
         block_grid: u32,
         split_grid: u32,
     },
+    /// Several reductions over the same rows with elementwise work between
+    /// them (softmax, layer norm, variance): `shape` is [rows, cols], `lanes`
+    /// threads per row (a warp, or a whole block past 32) read the row once
+    /// into registers (`units` accesses of `vec` elements per lane; 0 when
+    /// the row does not fit and each pass re-reads it), reduce it once per
+    /// stage in order (a stage's value may use the earlier stages' results,
+    /// `Inst::Row`), and write body step `out` per element, or per row when
+    /// `per_row`.
+    RowResident {
+        stages: Vec<RowStage>,
+        out: usize,
+        per_row: bool,
+        lanes: u32,
+        units: u32,
+    },
+}
+
+/// One reduction of a row-resident kernel: body step `value` reduced along
+/// the row with `op` into an accumulator of dtype `acc`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowStage {
+    pub op: ReduceOp,
+    pub value: usize,
+    pub acc: DType,
 }
 
 impl Strategy {
@@ -189,6 +230,7 @@ impl Strategy {
             Strategy::Concat { .. } => "concat",
             Strategy::Take { .. } => "take",
             Strategy::Segmented { .. } => "segmented",
+            Strategy::RowResident { .. } => "row-resident",
         }
     }
 
@@ -553,6 +595,9 @@ impl<'a> Planner<'a> {
             }
             let k = self.kernel(i, device);
             kernels.push(k);
+        }
+        if device.row_resident {
+            kernels = rows::fuse_rows(kernels, &self.outputs, device);
         }
         Plan {
             device: device.name.clone(),
@@ -1165,10 +1210,16 @@ fn op_name(op: &Op, dtype: DType) -> String {
 
 /// Renders an SSA expression as one nested expression, for `explain`.
 pub fn render_expr(steps: &[Step], operands: &[Operand]) -> String {
+    render_step(steps, operands, None)
+}
+
+/// Renders step `at` (the last when none) of an SSA expression.
+pub fn render_step(steps: &[Step], operands: &[Operand], at: Option<usize>) -> String {
     fn go(steps: &[Step], operands: &[Operand], i: usize) -> String {
         match &steps[i].inst {
             Inst::Load(k) => operands[*k].label.clone(),
             Inst::Acc => "acc".into(),
+            Inst::Row(k) => format!("row{k}"),
             Inst::Cast(a) => format!("{}({})", steps[i].dtype, go(steps, operands, *a)),
             Inst::Unary(u, a) => {
                 let arg = go(steps, operands, *a);
@@ -1210,7 +1261,7 @@ pub fn render_expr(steps: &[Step], operands: &[Operand]) -> String {
     if steps.is_empty() {
         String::new()
     } else {
-        go(steps, operands, steps.len() - 1)
+        go(steps, operands, at.unwrap_or(steps.len() - 1))
     }
 }
 
@@ -1264,6 +1315,24 @@ impl fmt::Display for KernelPlan {
                 scan_tile(self.vec, self.out_dtype.size_bytes())
             ),
             Strategy::Concat { axis } | Strategy::Take { axis } => format!(" (axis {axis})"),
+            Strategy::RowResident {
+                stages,
+                lanes,
+                units,
+                per_row,
+                ..
+            } => {
+                let held = if *units > 0 {
+                    format!("row held in registers, {units} x {} per lane", self.vec)
+                } else {
+                    "row re-read for each pass".to_string()
+                };
+                format!(
+                    " ({} reductions per row, {lanes} lanes per row, {held}, written per {})",
+                    stages.len(),
+                    if *per_row { "row" } else { "element" }
+                )
+            }
             Strategy::Segmented {
                 layout,
                 tile,
@@ -1325,7 +1394,17 @@ impl fmt::Display for KernelPlan {
             self.vec,
             if self.index32 { 32 } else { 64 }
         )?;
-        if !self.body.is_empty() {
+        if let Strategy::RowResident { stages, out, .. } = &self.strategy {
+            for (k, st) in stages.iter().enumerate() {
+                writeln!(
+                    f,
+                    "  row{k} = {}({})",
+                    reduce_name(st.op),
+                    render_step(&self.body, &self.operands, Some(st.value))
+                )?;
+            }
+            writeln!(f, "  writes {}", render_step(&self.body, &self.operands, Some(*out)))?;
+        } else if !self.body.is_empty() {
             let what = if self.reduce.is_some() { "reduces" } else { "computes" };
             writeln!(f, "  {what} {}", render_expr(&self.body, &self.operands))?;
         }

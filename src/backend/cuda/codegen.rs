@@ -16,6 +16,9 @@ const REDUCE: &str = include_str!("../../../kernels/reduce.cu");
 const SPECIAL: &str = include_str!("../../../kernels/special.cu");
 const SEGMENT: &str = include_str!("../../../kernels/segment.cu");
 
+#[path = "codegen_rows.rs"]
+mod rows;
+
 /// One kernel parameter, in launch order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Param {
@@ -219,6 +222,7 @@ fn expr_fn(name: &str, steps: &[Step], ops: &[&Operand], acc: Option<DType>) -> 
         let e = match &st.inst {
             Inst::Load(k) => format!("v{k}"),
             Inst::Acc => "acc".to_string(),
+            Inst::Row(k) => format!("red{k}"),
             Inst::Cast(a) => cast_expr(steps[*a].dtype, st.dtype, &r(*a)),
             Inst::Unary(u, a) => unary(*u, steps[*a].dtype, &r(*a)),
             Inst::Binary(b, a, c) => binary(*b, steps[*a].dtype, &r(*a), &r(*c)),
@@ -439,6 +443,7 @@ pub fn generate(kp: &KernelPlan) -> Generated {
         | Strategy::Concat { .. }
         | Strategy::Take { .. } => special(kp),
         Strategy::Segmented { .. } => segment(kp),
+        Strategy::RowResident { .. } => rows::generate(kp),
         _ => reduce(kp),
     }
 }
