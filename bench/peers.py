@@ -234,6 +234,15 @@ def var_rows(q):
     return rows_case(q, lambda x: x.var(dim=1, unbiased=False), lambda x: x.var(axis=1), per_row=True)
 
 
+@workload("transpose_add")
+def transpose_add(q):
+    n = 16384 // q
+    a = rand(n, n)
+    # a is read once (both operands are a), the output written once
+    return Case(f"transpose(a) + a of ({n},{n})", [a], lambda a: a.t() + a, 2 * F32 * n * n,
+                lambda a: a.T + a)
+
+
 @workload("sum_middle")
 def sum_middle(q):
     return reduction((64, 4096 // q, 64), 1)

@@ -1507,3 +1507,42 @@ fn row_normalisations_match_cpu() {
     println!("{} passed, {} failed", h.passed, h.failed.len());
     assert!(h.failed.is_empty(), "failed: {:#?}", h.failed);
 }
+
+/// Elementwise kernels reading an operand down the columns (a transpose, a
+/// permuted or reversed view), which the planner stages through shared tiles,
+/// over tile-aligned and ragged shapes and every dtype.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn transposed_operands_match_cpu() {
+    let (mut h, mut rng) = Harness::start();
+    for dtype in [DType::F32, DType::F64, DType::I32, DType::I64, DType::Bool] {
+        for s in [[2, 2], [32, 32], [33, 65], [1000, 3], [3, 1000], [517, 1029]] {
+            let a = [leaf(&mut rng, dtype, &[s[1], s[0]], Values::Signed)];
+            let op = if dtype == DType::Bool {
+                BinaryOp::Eq
+            } else {
+                BinaryOp::Add
+            };
+            h.case("transpose(a) + a[..]", &a, false, |x| {
+                let t = x[0].with_view(x[0].view.permute(&[1, 0]));
+                let b = x[0].with_view(x[0].view.slice_axis(0, 0, s[0].min(s[1]), 1));
+                let b = b.with_view(b.view.slice_axis(1, 0, s[0].min(s[1]), 1));
+                let sq = t.with_view(t.view.slice_axis(0, 0, s[0].min(s[1]), 1));
+                let sq = sq.with_view(sq.view.slice_axis(1, 0, s[0].min(s[1]), 1));
+                bin(op, &sq, &b)
+            });
+            let b = leaf(&mut rng, dtype, &s, Values::Signed);
+            h.case("permuted + row-major", &[a[0].clone(), b], false, |x| {
+                bin(op, &x[0].with_view(x[0].view.permute(&[1, 0])), &x[1])
+            });
+            // a reversed, offset transposed view
+            let (l, f) = strided_leaf(&mut rng, dtype, &[s[1], s[0]]);
+            h.case("strided transposed", &[l], false, |x| {
+                let v = f(&x[0]);
+                un(UnaryOp::Abs, &v.with_view(v.view.permute(&[1, 0])))
+            });
+        }
+    }
+    println!("{} passed, {} failed", h.passed, h.failed.len());
+    assert!(h.failed.is_empty(), "failed: {:#?}", h.failed);
+}

@@ -580,6 +580,54 @@ fn variance_and_norm_write_one_value_per_row() {
 }
 
 #[test]
+fn log_softmax_with_a_per_row_shift_is_one_kernel() {
+    // the standard library's logsumexp shape: a map of the row maxima (the
+    // shift), a reduction over the kept size-1 axis, then x - (f(sum) + shift)
+    let x = input(&[24, 50]);
+    let m = reduce(ReduceOp::Max, &x, &[1]);
+    let one = scalar(1.0, DType::F64);
+    let shift = bin(BinaryOp::Mul, &keep(&m, 1), &one);
+    let z = reduce(ReduceOp::Sum, &un(UnaryOp::Exp, &bin(BinaryOp::Sub, &x, &shift)), &[1]);
+    let back = reduce(ReduceOp::Max, &shift, &[1]);
+    let lse = bin(BinaryOp::Add, &un(UnaryOp::Sqrt, &z), &back);
+    let out = bin(BinaryOp::Sub, &x, &keep(&lse, 1));
+    let p = check(&out, &[&x, &one]);
+    assert_eq!(strategies(&p), vec!["row-resident"]);
+    assert_eq!(row_resident(&p, 0).0, 2, "max and sum; the size-1 reduction is per row");
+}
+
+#[test]
+fn transposed_operands_go_through_shared_tiles() {
+    // transpose(a) + a, and a permuted view plus a row-major one
+    for shape in [[64, 64], [100, 37], [1, 50]] {
+        let a = input(&[shape[1], shape[0]]);
+        let t = a.with_view(a.view.permute(&[1, 0]));
+        let b = input(&shape);
+        let out = bin(BinaryOp::Add, &t, &b);
+        let p = check(&out, &[&a, &b]);
+        let want = if shape[0] >= 2 { "transpose-tiled" } else { "broadcast" };
+        assert!(
+            strategies(&p) == vec![want] || (shape[0] < 2 && strategies(&p) != vec!["transpose-tiled"]),
+            "{shape:?}: {:?}",
+            strategies(&p)
+        );
+        let outputs = vec![out.node.clone()];
+        let cpu = plan(&pending_in_order(&outputs), &outputs, &DeviceInfo::for_cpu());
+        assert!(!strategies(&cpu).contains(&"transpose-tiled"));
+    }
+    let a = input(&[48, 48]);
+    let out = bin(BinaryOp::Add, &a.with_view(a.view.permute(&[1, 0])), &a);
+    let p = check(&out, &[&a]);
+    assert_eq!(strategies(&p), vec!["transpose-tiled"]);
+    let src = codegen::generate(&p.kernels[0]).source;
+    assert!(src.contains("tile0[32][33]"), "the transposed read is staged, padded");
+    assert!(!src.contains("tile1"), "the row-major read is not");
+    if let Some(dir) = std::env::var_os("ARR_DUMP_CUDA") {
+        std::fs::write(std::path::Path::new(&dir).join("tiles.cu"), &src).expect("dump");
+    }
+}
+
+#[test]
 fn a_reduction_used_outside_the_run_keeps_its_kernel() {
     // the max is an output too: it must be stored, so nothing merges
     let x = input(&[20, 30]);

@@ -33,9 +33,10 @@ pub struct DeviceInfo {
     /// Compute capability as major * 10 + minor (90 for Hopper).
     pub arch: u32,
     pub max_threads_per_sm: u32,
-    /// Whether the backend runs `Strategy::RowResident` kernels (the CUDA
-    /// backend does; the fused CPU executor plans without them).
-    pub row_resident: bool,
+    /// Whether the backend runs the GPU-only strategies (`RowResident`,
+    /// `TransposeTiled`): the CUDA backend does; the fused CPU executor plans
+    /// without them.
+    pub gpu_kernels: bool,
 }
 
 impl DeviceInfo {
@@ -46,7 +47,7 @@ impl DeviceInfo {
             sm_count: 132,
             arch: 90,
             max_threads_per_sm: 2048,
-            row_resident: true,
+            gpu_kernels: true,
         }
     }
 
@@ -54,7 +55,7 @@ impl DeviceInfo {
     /// CPU executor plans for.
     pub fn for_cpu() -> DeviceInfo {
         DeviceInfo {
-            row_resident: false,
+            gpu_kernels: false,
             ..DeviceInfo::reference()
         }
     }
@@ -117,6 +118,11 @@ pub enum Strategy {
     /// Any strides: coordinates from the linear index by constant divisors;
     /// `vec` consecutive elements of the inner axis per thread when all operands allow it.
     Broadcast,
+    /// Rank 2 with a buffer operand contiguous down the columns (a
+    /// transpose, a permuted view): 32 x 32 tiles, those operands staged
+    /// through shared memory so that their reads and the output's writes
+    /// both coalesce.
+    TransposeTiled,
     /// Rank 2, some operand broadcast down the rows: a thread owns `vec`
     /// columns and walks `rows` rows, reusing the broadcast values.
     Sliding {
@@ -219,6 +225,7 @@ impl Strategy {
             Strategy::Map => "map",
             Strategy::Broadcast => "broadcast",
             Strategy::Sliding { .. } => "sliding",
+            Strategy::TransposeTiled => "transpose-tiled",
             Strategy::ReduceAll { .. } => "reduce-all",
             Strategy::ReduceRows { .. } => "reduce-rows",
             Strategy::ReduceCols { .. } => "reduce-cols",
@@ -596,7 +603,7 @@ impl<'a> Planner<'a> {
             let k = self.kernel(i, device);
             kernels.push(k);
         }
-        if device.row_resident {
+        if device.gpu_kernels {
             kernels = rows::fuse_rows(kernels, &self.outputs, device);
         }
         Plan {
@@ -885,6 +892,18 @@ impl<'a> Planner<'a> {
             kp.strategy = Strategy::Sliding { rows: rows as u32 };
             let threads = cols * rows_total.div_ceil(rows);
             kp.grid = (grid_for(threads, 256, device, 16), 1);
+            return;
+        }
+        // an operand read down the columns: stage it through shared-memory tiles
+        let transposed = |o: &Operand| {
+            o.source == Source::Buffer && o.view.strides[0].unsigned_abs() == 1 && o.view.strides[1].unsigned_abs() > 1
+        };
+        if device.gpu_kernels && rank == 2 && kp.shape[0] >= 2 && kp.shape[1] >= 2 && kp.operands.iter().any(transposed)
+        {
+            kp.vec = 1;
+            kp.strategy = Strategy::TransposeTiled;
+            let tiles = (kp.shape[0] as u64).div_ceil(32) * (kp.shape[1] as u64).div_ceil(32);
+            kp.grid = (tiles.min(device.resident_blocks(256) * 8).max(1) as u32, 1);
             return;
         }
         kp.strategy = Strategy::Broadcast;

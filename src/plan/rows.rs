@@ -199,6 +199,9 @@ impl Merger {
     /// Merges one more kernel; None when it does not fit the run.
     fn add(&mut self, kp: &KernelPlan) -> Option<()> {
         let (rows, cols) = (self.rows, self.cols);
+        if kp.shape == [rows] && rows != rows * cols {
+            return self.add_per_row(kp);
+        }
         let views: Vec<View> = kp
             .operands
             .iter()
@@ -239,9 +242,6 @@ impl Merger {
             self.values.insert(kp.output, (result, true));
             self.last = (result, true);
             return Some(());
-        }
-        if kp.shape == [rows] && rows != rows * cols {
-            return self.add_per_row(kp);
         }
         if !elementwise(kp) || kp.out_size() != rows * cols {
             return None;

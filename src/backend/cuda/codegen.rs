@@ -18,6 +18,8 @@ const SEGMENT: &str = include_str!("../../../kernels/segment.cu");
 
 #[path = "codegen_rows.rs"]
 mod rows;
+#[path = "codegen_tiles.rs"]
+mod tiles;
 
 /// One kernel parameter, in launch order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -444,6 +446,7 @@ pub fn generate(kp: &KernelPlan) -> Generated {
         | Strategy::Take { .. } => special(kp),
         Strategy::Segmented { .. } => segment(kp),
         Strategy::RowResident { .. } => rows::generate(kp),
+        Strategy::TransposeTiled => tiles::generate(kp),
         _ => reduce(kp),
     }
 }

@@ -379,7 +379,7 @@ impl CudaBackend {
             sm_count: attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).max(1) as u32,
             arch: (major * 10 + minor) as u32,
             max_threads_per_sm: attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR).max(256) as u32,
-            row_resident: true,
+            gpu_kernels: true,
         };
         let mut v = (0i32, 0i32);
         unsafe {
