@@ -1079,13 +1079,22 @@ impl Backend for CudaBackend {
             .node
             .buffer()
             .ok_or_else(|| Diagnostic::spanless("E0499", "internal: source not realized"))?;
-        // copy the source first: it may view the very buffer being written
-        let tmp = self.gather(&src_buffer, &src.view, src.dtype())?;
-        let tmp_buf = tmp
-            .buffer()
-            .ok_or_else(|| Diagnostic::spanless("E0499", "internal: gather failed"))?;
-        let (sp, _) = device_ptr(&tmp_buf).ok_or_else(|| Diagnostic::spanless("E0499", "internal: gather failed"))?;
         let (dp, _) = device_ptr(dst).ok_or_else(|| Diagnostic::spanless("E0499", "internal: no device buffer"))?;
+        // A contiguous source in another buffer (a stencil's freshly computed
+        // interior) is scattered as it is; otherwise copy it first, since it
+        // may view the very buffer being written.
+        let direct = src.view.is_contiguous()
+            && device_ptr(&src_buffer).is_some_and(|(p, len)| p != dp && src.view.offset + src.view.size() <= len);
+        let (tmp_buf, src_off) = if direct {
+            (src_buffer.clone(), src.view.offset as u64)
+        } else {
+            let tmp = self.gather(&src_buffer, &src.view, src.dtype())?;
+            let b = tmp
+                .buffer()
+                .ok_or_else(|| Diagnostic::spanless("E0499", "internal: gather failed"))?;
+            (b, 0)
+        };
+        let (sp, _) = device_ptr(&tmp_buf).ok_or_else(|| Diagnostic::spanless("E0499", "internal: gather failed"))?;
         if dst_view.size() == 0 {
             return Ok(());
         }
@@ -1097,7 +1106,7 @@ impl Backend for CudaBackend {
             part_bytes: 0,
         };
         let module = self.module(&g)?;
-        let mut values = vec![dp, 0, sp, 0, dst_view.offset as u64];
+        let mut values = vec![dp, 0, sp, src_off, dst_view.offset as u64];
         let grid = (dst_view.size() as u64)
             .div_ceil(256)
             .min(self.info.sm_count as u64 * 32) as u32;
