@@ -181,6 +181,7 @@ example_tests!(
     black_scholes,
     game_of_life,
     softmax,
+    lbm,
 );
 
 /// Names of the files in `dir` that end in `.ext`, without the extension.

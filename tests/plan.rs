@@ -571,7 +571,7 @@ fn variance_and_norm_write_one_value_per_row() {
     );
     let p = check(&var, &[&x, &n]);
     assert_eq!(strategies(&p), vec!["row-resident"]);
-    assert_eq!(row_resident(&p, 0).1, true, "written per row");
+    assert!(row_resident(&p, 0).1, "written per row");
     // x / norm(x): a reduction and a broadcast
     let nrm = un(UnaryOp::Sqrt, &reduce(ReduceOp::Sum, &bin(BinaryOp::Mul, &x, &x), &[1]));
     let unit = bin(BinaryOp::Div, &x, &keep(&nrm, 1));
