@@ -193,6 +193,56 @@ def sum_long_rows(q):
     return reduction((64, 2**22 // q), 1)
 
 
+def rows_case(q, torch_fn, cupy_fn, extra_inputs=(), per_row=False):
+    """A row normalisation of (2^15, 4096): x (and `extra_inputs` of one row each) read once, the output written."""
+    x = rand(2**15 // q, 4096)
+    extra = [rand(4096) for _ in extra_inputs]
+    out_bytes = x.shape[0] * F32 if per_row else x.numel() * F32
+    return Case(f"{x.shape[0]}x4096 f32", [x] + extra, torch_fn, tensor_bytes(x, *extra) + out_bytes, cupy_fn)
+
+
+@workload("softmax_rows")
+def softmax_rows(q):
+    def cupy_softmax(x):
+        e = cp.exp(x - x.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+    return rows_case(q, lambda x: torch.softmax(x, dim=1), cupy_softmax)
+
+
+@workload("log_softmax_rows")
+def log_softmax_rows(q):
+    def cupy_log_softmax(x):
+        m = x.max(axis=1, keepdims=True)
+        return x - (cp.log(cp.exp(x - m).sum(axis=1, keepdims=True)) + m)
+    return rows_case(q, lambda x: torch.log_softmax(x, dim=1), cupy_log_softmax)
+
+
+@workload("layer_norm_rows")
+def layer_norm_rows(q):
+    def torch_ln(x, g, b):
+        return torch.nn.functional.layer_norm(x, (x.shape[1],), g, b, eps=1e-5)
+
+    def cupy_ln(x, g, b):
+        m = x.mean(axis=1, keepdims=True)
+        d = x - m
+        return d / cp.sqrt((d * d).mean(axis=1, keepdims=True) + 1e-5) * g + b
+    return rows_case(q, torch_ln, cupy_ln, extra_inputs=("g", "b"))
+
+
+@workload("var_rows")
+def var_rows(q):
+    return rows_case(q, lambda x: x.var(dim=1, unbiased=False), lambda x: x.var(axis=1), per_row=True)
+
+
+@workload("transpose_add")
+def transpose_add(q):
+    n = 16384 // q
+    a = rand(n, n)
+    # a is read once (both operands are a), the output written once
+    return Case(f"transpose(a) + a of ({n},{n})", [a], lambda a: a.t() + a, 2 * F32 * n * n,
+                lambda a: a.T + a)
+
+
 @workload("sum_middle")
 def sum_middle(q):
     return reduction((64, 4096 // q, 64), 1)

@@ -178,7 +178,7 @@ fn check(file: &Path, color: bool) -> Result<bool, ()> {
 fn explain(cli: &Cli, file: &Path, color: bool) -> Result<bool, ()> {
     let (name, source) = read_script(file)?;
     let (target, device) = match cli.backend {
-        Backend::Cpu => ("cpu".to_string(), DeviceInfo::reference()),
+        Backend::Cpu => ("cpu".to_string(), DeviceInfo::for_cpu()),
         Backend::Cuda | Backend::Auto => match arr::backend::cuda::CudaBackend::new() {
             Ok(cuda) => ("cuda".to_string(), cuda.device_info().clone()),
             Err(_) if cli.backend == Backend::Cuda => (

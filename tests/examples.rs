@@ -182,6 +182,7 @@ example_tests!(
     game_of_life,
     softmax,
     lu,
+    lbm,
 );
 
 /// Names of the files in `dir` that end in `.ext`, without the extension.

@@ -1413,3 +1413,153 @@ fn a_loop_plans_once_on_the_gpu() {
 fn shape_and_linalg_match_numpy_on_cuda() {
     shape_linalg_golden::run_all(&|| arr::Session::new(arr::BackendChoice::Cuda).expect("a CUDA session"));
 }
+
+fn scalar_leaf(dtype: DType, x: f64) -> Leaf {
+    Leaf {
+        data: HostData::scalar(dtype, x),
+        shape: Vec::new(),
+    }
+}
+
+/// `a[:, newaxis]` of a rank-1 array: the reduced row value broadcast back along the row.
+fn keep_rows(a: &Array) -> Array {
+    a.with_view(a.view.insert_axis(1))
+}
+
+/// Row normalisations, which the planner turns into one row-resident kernel
+/// (softmax, log-softmax, layer norm, variance, normalising by a norm) over
+/// warp rows, block rows and rows too long to hold, strided and transposed
+/// inputs, and rows of one element.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn row_normalisations_match_cpu() {
+    let (mut h, mut rng) = Harness::start();
+    let shapes: [[usize; 2]; 9] = [
+        [1, 1],
+        [3, 7],
+        [100, 33],
+        [64, 1000],
+        [17, 4096],
+        [5, 40_000],
+        [2000, 256],
+        [9, 1],
+        [70_000, 24],
+    ];
+    for dtype in [DType::F32, DType::F64] {
+        for s in shapes {
+            let x = [leaf(&mut rng, dtype, &s, Values::Signed)];
+            let softmax = |x: &Array| {
+                let m = red(ReduceOp::Max, x, &[1]);
+                let e = un(UnaryOp::Exp, &bin(BinaryOp::Sub, x, &keep_rows(&m)));
+                let z = red(ReduceOp::Sum, &e, &[1]);
+                bin(BinaryOp::Div, &e, &keep_rows(&z))
+            };
+            h.case("softmax", &x, true, |a| softmax(&a[0]));
+            h.case("log_softmax", &x, true, |a| {
+                let m = red(ReduceOp::Max, &a[0], &[1]);
+                let d = bin(BinaryOp::Sub, &a[0], &keep_rows(&m));
+                let z = red(ReduceOp::Sum, &un(UnaryOp::Exp, &d), &[1]);
+                bin(BinaryOp::Sub, &d, &keep_rows(&un(UnaryOp::Log, &z)))
+            });
+            let n = scalar_leaf(dtype, s[1] as f64);
+            let g = leaf(&mut rng, dtype, &s[1..], Values::Positive);
+            let b = leaf(&mut rng, dtype, &s[1..], Values::Signed);
+            h.case("layer_norm", &[x[0].clone(), n.clone(), g, b], true, |a| {
+                let m = bin(BinaryOp::Div, &red(ReduceOp::Sum, &a[0], &[1]), &a[1]);
+                let d = bin(BinaryOp::Sub, &a[0], &keep_rows(&m));
+                let v = bin(
+                    BinaryOp::Div,
+                    &red(ReduceOp::Sum, &bin(BinaryOp::Mul, &d, &d), &[1]),
+                    &a[1],
+                );
+                let r = un(UnaryOp::Sqrt, &v);
+                bin(
+                    BinaryOp::Add,
+                    &bin(BinaryOp::Mul, &bin(BinaryOp::Div, &d, &keep_rows(&r)), &a[2]),
+                    &a[3],
+                )
+            });
+            h.case("var_rows", &[x[0].clone(), n], true, |a| {
+                let m = bin(BinaryOp::Div, &red(ReduceOp::Sum, &a[0], &[1]), &a[1]);
+                let d = bin(BinaryOp::Sub, &a[0], &keep_rows(&m));
+                bin(
+                    BinaryOp::Div,
+                    &red(ReduceOp::Sum, &bin(BinaryOp::Mul, &d, &d), &[1]),
+                    &a[1],
+                )
+            });
+            h.case("x / norm", &x, true, |a| {
+                let nrm = un(
+                    UnaryOp::Sqrt,
+                    &red(ReduceOp::Sum, &bin(BinaryOp::Mul, &a[0], &a[0]), &[1]),
+                );
+                bin(BinaryOp::Div, &a[0], &keep_rows(&nrm))
+            });
+            // strided, maybe reversed rows; and the transposed array's rows
+            let (l, f) = strided_leaf(&mut rng, dtype, &s);
+            h.case("softmax strided", &[l], true, |a| softmax(&f(&a[0])));
+            let t = [leaf(&mut rng, dtype, &[s[1], s[0]], Values::Signed)];
+            h.case("softmax transposed", &t, true, |a| {
+                softmax(&a[0].with_view(a[0].view.permute(&[1, 0])))
+            });
+        }
+    }
+    // integer rows: sums and maxima into a per-element result
+    let s = [300, 77];
+    let x = [leaf(&mut rng, DType::I32, &s, Values::Signed)];
+    h.case("i32 x - max + sum", &x, false, |a| {
+        let m = red(ReduceOp::Max, &a[0], &[1]);
+        let z = red(ReduceOp::Sum, &a[0], &[1]);
+        bin(
+            BinaryOp::Add,
+            &bin(BinaryOp::Sub, &a[0], &keep_rows(&m)),
+            &keep_rows(&z),
+        )
+    });
+    println!("{} passed, {} failed", h.passed, h.failed.len());
+    assert!(h.failed.is_empty(), "failed: {:#?}", h.failed);
+}
+
+/// Elementwise kernels reading an operand down the columns (a transpose, a
+/// permuted or reversed view), which the planner stages through shared tiles,
+/// over tile-aligned and ragged shapes and every dtype.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn transposed_operands_match_cpu() {
+    let (mut h, mut rng) = Harness::start();
+    for dtype in [DType::F32, DType::F64, DType::I32, DType::I64, DType::Bool] {
+        for s in [[2, 2], [32, 32], [33, 65], [1000, 3], [3, 1000], [517, 1029]] {
+            let a = [leaf(&mut rng, dtype, &[s[1], s[0]], Values::Signed)];
+            let op = if dtype == DType::Bool {
+                BinaryOp::Eq
+            } else {
+                BinaryOp::Add
+            };
+            h.case("transpose(a) + a[..]", &a, false, |x| {
+                let t = x[0].with_view(x[0].view.permute(&[1, 0]));
+                let b = x[0].with_view(x[0].view.slice_axis(0, 0, s[0].min(s[1]), 1));
+                let b = b.with_view(b.view.slice_axis(1, 0, s[0].min(s[1]), 1));
+                let sq = t.with_view(t.view.slice_axis(0, 0, s[0].min(s[1]), 1));
+                let sq = sq.with_view(sq.view.slice_axis(1, 0, s[0].min(s[1]), 1));
+                bin(op, &sq, &b)
+            });
+            let b = leaf(&mut rng, dtype, &s, Values::Signed);
+            h.case("permuted + row-major", &[a[0].clone(), b], false, |x| {
+                bin(op, &x[0].with_view(x[0].view.permute(&[1, 0])), &x[1])
+            });
+            // a reversed, offset transposed view
+            let (l, f) = strided_leaf(&mut rng, dtype, &[s[1], s[0]]);
+            h.case("strided transposed", &[l], false, |x| {
+                let v = f(&x[0]);
+                let u = if dtype == DType::Bool {
+                    UnaryOp::Not
+                } else {
+                    UnaryOp::Neg
+                };
+                un(u, &v.with_view(v.view.permute(&[1, 0])))
+            });
+        }
+    }
+    println!("{} passed, {} failed", h.passed, h.failed.len());
+    assert!(h.failed.is_empty(), "failed: {:#?}", h.failed);
+}

@@ -196,11 +196,17 @@ fn at(view: &View, c: &[usize]) -> usize {
 }
 
 fn eval_steps(kp_steps: &[arr::plan::Step], loads: &dyn Fn(usize) -> f64, acc: f64) -> f64 {
+    eval_upto(kp_steps, kp_steps.len() - 1, loads, acc, &[])
+}
+
+/// Evaluates steps up to `target`; `rows` are a row-resident kernel's stage results.
+fn eval_upto(kp_steps: &[arr::plan::Step], target: usize, loads: &dyn Fn(usize) -> f64, acc: f64, rows: &[f64]) -> f64 {
     let mut vals: Vec<f64> = Vec::new();
-    for st in kp_steps {
+    for st in &kp_steps[..=target] {
         let v = match &st.inst {
             Inst::Load(k) => loads(*k),
             Inst::Acc => acc,
+            Inst::Row(k) => rows[*k],
             Inst::Cast(a) => vals[*a],
             Inst::Unary(u, a) => apply_un(*u, vals[*a]),
             Inst::Binary(b, x, y) => apply_bin(*b, vals[*x], vals[*y]),
@@ -214,7 +220,7 @@ fn eval_steps(kp_steps: &[arr::plan::Step], loads: &dyn Fn(usize) -> f64, acc: f
         };
         vals.push(v);
     }
-    *vals.last().expect("non-empty")
+    vals[target]
 }
 
 fn run_plan(p: &Plan, leaves: &[&Array]) -> HashMap<u64, Vec<f64>> {
@@ -227,6 +233,44 @@ fn run_plan(p: &Plan, leaves: &[&Array]) -> HashMap<u64, Vec<f64>> {
             assert_eq!(o.source, Source::Buffer, "tests use buffers only");
             bufs[&o.node][at(&o.view, c)]
         };
+        if let Strategy::RowResident {
+            stages, out, per_row, ..
+        } = &kp.strategy
+        {
+            // stage by stage over each row, as the kernel does
+            let (rows, cols) = (kp.shape[0], kp.shape[1]);
+            let mut result = Vec::new();
+            for r in 0..rows {
+                let mut reds: Vec<f64> = Vec::new();
+                for st in stages {
+                    let mut acc = if st.op == ReduceOp::Max { f64::NEG_INFINITY } else { 0.0 };
+                    for c in 0..cols {
+                        let v = eval_upto(
+                            &kp.body,
+                            st.value,
+                            &|k| read(&kp.operands[k], &[r, c], &bufs),
+                            0.0,
+                            &reds,
+                        );
+                        acc = if st.op == ReduceOp::Max { acc.max(v) } else { acc + v };
+                    }
+                    reds.push(acc);
+                }
+                let cs = if *per_row { 1 } else { cols };
+                for c in 0..cs {
+                    result.push(eval_upto(
+                        &kp.body,
+                        *out,
+                        &|k| read(&kp.operands[k], &[r, c], &bufs),
+                        0.0,
+                        &reds,
+                    ));
+                }
+            }
+            assert_eq!(result.len(), kp.out_size(), "kernel covers its output");
+            bufs.insert(kp.output, result);
+            continue;
+        }
         let out: Vec<f64> = match kp.reduce {
             None => (0..kp.work())
                 .map(|i| {
@@ -414,13 +458,188 @@ fn reduction_epilogue_fuses() {
 
 #[test]
 fn softmax_style_broadcast_of_a_reduction_materialises_it() {
-    // x - max(x, axis=1)[:, newaxis]: the max is read through a broadcast, so it is stored
+    // x - max(x, axis=1)[:, newaxis]: the max is read through a broadcast, so it is
+    // stored (on the CPU); a GPU reads the row once and does both in one kernel
     let x = input(&[20, 30]);
     let m = reduce(ReduceOp::Max, &x, &[1]);
     let out = bin(BinaryOp::Sub, &x, &newaxis(&m, 1));
     let p = check(&out, &[&x]);
-    assert_eq!(strategies(&p), vec!["reduce-rows", "broadcast"]);
+    assert_eq!(strategies(&p), vec!["row-resident"]);
+    let outputs = vec![out.node.clone()];
+    let cpu = plan(&pending_in_order(&outputs), &outputs, &DeviceInfo::for_cpu());
+    assert_eq!(strategies(&cpu), vec!["reduce-rows", "broadcast"]);
     insta::assert_snapshot!("softmax_shift", explain(&[&out], &DeviceInfo::reference()));
+}
+
+fn keep(a: &Array, axis: usize) -> Array {
+    newaxis(a, axis)
+}
+
+/// softmax(x) along axis 1, as the standard library writes it.
+fn softmax_rows(x: &Array) -> Array {
+    let m = reduce(ReduceOp::Max, x, &[1]);
+    let e = un(UnaryOp::Exp, &bin(BinaryOp::Sub, x, &keep(&m, 1)));
+    let s = reduce(ReduceOp::Sum, &e, &[1]);
+    bin(BinaryOp::Div, &e, &keep(&s, 1))
+}
+
+fn row_resident(p: &Plan, k: usize) -> (usize, bool, u32) {
+    match &p.kernels[k].strategy {
+        Strategy::RowResident {
+            stages, per_row, units, ..
+        } => (stages.len(), *per_row, *units),
+        other => panic!("kernel {k} is {other:?}, not row-resident"),
+    }
+}
+
+#[test]
+fn softmax_is_one_row_resident_kernel() {
+    for shape in [[20, 30], [7, 1000], [3, 5000], [1100, 16000]] {
+        let x = input(&shape);
+        let out = softmax_rows(&x);
+        // the interpreter is slow on the largest: its plan differs only in `units`
+        let p = if shape[1] < 10000 {
+            check(&out, &[&x])
+        } else {
+            plan_of(&[&out])
+        };
+        assert_eq!(strategies(&p), vec!["row-resident"], "{shape:?}");
+        let (stages, per_row, units) = row_resident(&p, 0);
+        assert_eq!((stages, per_row), (2, false));
+        // long rows no longer fit the registers: re-read per pass
+        assert_eq!(units == 0, shape[1] == 16000, "{shape:?}: {units}");
+        assert_eq!(
+            p.kernels[0].bytes_read,
+            (shape[0] * shape[1] * 8) as u64,
+            "one read of x"
+        );
+    }
+    // few long rows keep the split reductions, which spread a row over many blocks
+    let x = input(&[9, 40000]);
+    assert!(!strategies(&plan_of(&[&softmax_rows(&x)])).contains(&"row-resident"));
+    let x = input(&[20, 30]);
+    insta::assert_snapshot!("softmax_rows", explain(&[&softmax_rows(&x)], &DeviceInfo::reference()));
+}
+
+#[test]
+fn softmax_of_a_shared_temporary_starts_the_run() {
+    // y = 2 * x is stored (two consumers), then the softmax of y is one kernel
+    let x = input(&[16, 64]);
+    let two = scalar(2.0, DType::F64);
+    let y = bin(BinaryOp::Mul, &x, &two);
+    let out = softmax_rows(&y);
+    let p = check(&out, &[&x, &two]);
+    assert_eq!(strategies(&p), vec!["row-resident"]);
+}
+
+#[test]
+fn layer_norm_is_one_kernel_and_reads_gamma_beta_along_the_row() {
+    let (x, g, b) = (input(&[12, 256]), input(&[256]), input(&[256]));
+    let n = scalar(256.0, DType::F64);
+    let m = bin(BinaryOp::Div, &reduce(ReduceOp::Sum, &x, &[1]), &n);
+    let d = bin(BinaryOp::Sub, &x, &keep(&m, 1));
+    let v = bin(
+        BinaryOp::Div,
+        &reduce(ReduceOp::Sum, &bin(BinaryOp::Mul, &d, &d), &[1]),
+        &n,
+    );
+    let eps = scalar(1e-5, DType::F64);
+    let r = un(UnaryOp::Sqrt, &bin(BinaryOp::Add, &v, &eps));
+    let y = bin(
+        BinaryOp::Add,
+        &bin(BinaryOp::Mul, &bin(BinaryOp::Div, &d, &keep(&r, 1)), &g),
+        &b,
+    );
+    let p = check(&y, &[&x, &g, &b, &n, &eps]);
+    assert_eq!(strategies(&p), vec!["row-resident"]);
+    assert_eq!(row_resident(&p, 0).0, 2, "mean and centred variance");
+    let kp = &p.kernels[0];
+    let gv = kp.operands.iter().find(|o| o.node == g.node.id).expect("gamma read");
+    assert_eq!(gv.view.strides, vec![0, 1], "gamma moves along the row, not down it");
+}
+
+#[test]
+fn variance_and_norm_write_one_value_per_row() {
+    let x = input(&[33, 70]);
+    let n = scalar(70.0, DType::F64);
+    let m = bin(BinaryOp::Div, &reduce(ReduceOp::Sum, &x, &[1]), &n);
+    let d = bin(BinaryOp::Sub, &x, &keep(&m, 1));
+    let var = bin(
+        BinaryOp::Div,
+        &reduce(ReduceOp::Sum, &bin(BinaryOp::Mul, &d, &d), &[1]),
+        &n,
+    );
+    let p = check(&var, &[&x, &n]);
+    assert_eq!(strategies(&p), vec!["row-resident"]);
+    assert!(row_resident(&p, 0).1, "written per row");
+    // x / norm(x): a reduction and a broadcast
+    let nrm = un(UnaryOp::Sqrt, &reduce(ReduceOp::Sum, &bin(BinaryOp::Mul, &x, &x), &[1]));
+    let unit = bin(BinaryOp::Div, &x, &keep(&nrm, 1));
+    let p = check(&unit, &[&x]);
+    assert_eq!(strategies(&p), vec!["row-resident"]);
+}
+
+#[test]
+fn log_softmax_with_a_per_row_shift_is_one_kernel() {
+    // the standard library's logsumexp shape: a map of the row maxima (the
+    // shift), a reduction over the kept size-1 axis, then x - (f(sum) + shift)
+    let x = input(&[24, 50]);
+    let m = reduce(ReduceOp::Max, &x, &[1]);
+    let one = scalar(1.0, DType::F64);
+    let shift = bin(BinaryOp::Mul, &keep(&m, 1), &one);
+    let z = reduce(ReduceOp::Sum, &un(UnaryOp::Exp, &bin(BinaryOp::Sub, &x, &shift)), &[1]);
+    let back = reduce(ReduceOp::Max, &shift, &[1]);
+    let lse = bin(BinaryOp::Add, &un(UnaryOp::Sqrt, &z), &back);
+    let out = bin(BinaryOp::Sub, &x, &keep(&lse, 1));
+    let p = check(&out, &[&x, &one]);
+    assert_eq!(strategies(&p), vec!["row-resident"]);
+    assert_eq!(row_resident(&p, 0).0, 2, "max and sum; the size-1 reduction is per row");
+}
+
+#[test]
+fn transposed_operands_go_through_shared_tiles() {
+    // transpose(a) + a, and a permuted view plus a row-major one
+    for shape in [[64, 64], [100, 37], [1, 50]] {
+        let a = input(&[shape[1], shape[0]]);
+        let t = a.with_view(a.view.permute(&[1, 0]));
+        let b = input(&shape);
+        let out = bin(BinaryOp::Add, &t, &b);
+        let p = check(&out, &[&a, &b]);
+        let want = if shape[0] >= 2 { "transpose-tiled" } else { "broadcast" };
+        assert!(
+            strategies(&p) == vec![want] || (shape[0] < 2 && strategies(&p) != vec!["transpose-tiled"]),
+            "{shape:?}: {:?}",
+            strategies(&p)
+        );
+        let outputs = vec![out.node.clone()];
+        let cpu = plan(&pending_in_order(&outputs), &outputs, &DeviceInfo::for_cpu());
+        assert!(!strategies(&cpu).contains(&"transpose-tiled"));
+    }
+    let a = input(&[48, 48]);
+    let out = bin(BinaryOp::Add, &a.with_view(a.view.permute(&[1, 0])), &a);
+    let p = check(&out, &[&a]);
+    assert_eq!(strategies(&p), vec!["transpose-tiled"]);
+    let src = codegen::generate(&p.kernels[0]).source;
+    assert!(src.contains("tile0[32][33]"), "the transposed read is staged, padded");
+    assert!(!src.contains("tile1"), "the row-major read is not");
+    if let Some(dir) = std::env::var_os("ARR_DUMP_CUDA") {
+        std::fs::write(std::path::Path::new(&dir).join("tiles.cu"), &src).expect("dump");
+    }
+}
+
+#[test]
+fn a_reduction_used_outside_the_run_keeps_its_kernel() {
+    // the max is an output too: it must be stored, so nothing merges
+    let x = input(&[20, 30]);
+    let m = reduce(ReduceOp::Max, &x, &[1]);
+    let out = bin(BinaryOp::Sub, &x, &keep(&m, 1));
+    let p = plan_of(&[&out, &m]);
+    assert_eq!(strategies(&p), vec!["reduce-rows", "broadcast"]);
+    // a column reduction does not start a row run
+    let c = reduce(ReduceOp::Sum, &x, &[0]);
+    let out = bin(BinaryOp::Sub, &x, &newaxis(&c, 0));
+    let p = check(&out, &[&x]);
+    assert!(!strategies(&p).contains(&"row-resident"), "{:?}", strategies(&p));
 }
 
 #[test]
@@ -571,6 +790,52 @@ fn generated_sources() {
 
     let line = scan_of(ScanOp::Sum, &input_f32(&[1 << 20]), 0);
     insta::assert_snapshot!("cuda_scan_lookback", source_of(&plan_of(&[&line]), 0));
+}
+
+/// Row-resident sources for warp and block rows, held and re-read. With
+/// ARR_DUMP_CUDA=dir they are written there too, for an offline NVRTC check
+/// (scripts/nvrtc_check.py).
+#[test]
+fn row_resident_sources() {
+    let dump = std::env::var_os("ARR_DUMP_CUDA");
+    for (name, rows, cols) in [("warp", 64, 100), ("block", 64, 4096), ("reread", 2000, 40000)] {
+        let x = input_f32(&[rows, cols]);
+        let out = softmax_rows(&x);
+        let p = plan_of(&[&out]);
+        let src = codegen::generate(&p.kernels[0]).source;
+        assert_eq!(
+            src.matches('{').count(),
+            src.matches('}').count(),
+            "{name}: braces balance"
+        );
+        assert_eq!(src.matches("arr_main").count(), 1, "{name}");
+        assert!(
+            src.contains("comb0") && src.contains("comb1") && src.contains("f_out"),
+            "{name}"
+        );
+        assert_eq!(
+            src.contains("__syncthreads"),
+            name != "warp",
+            "{name}: block rows combine warps"
+        );
+        if let Some(dir) = &dump {
+            std::fs::write(std::path::Path::new(dir).join(format!("rows_{name}.cu")), &src).expect("dump");
+        }
+    }
+    let x = input_f32(&[64, 100]);
+    let n = scalar(100.0, DType::F32);
+    let m = bin(BinaryOp::Div, &reduce(ReduceOp::Sum, &x, &[1]), &n);
+    let d = bin(BinaryOp::Sub, &x, &keep(&m, 1));
+    let var = bin(
+        BinaryOp::Div,
+        &reduce(ReduceOp::Sum, &bin(BinaryOp::Mul, &d, &d), &[1]),
+        &n,
+    );
+    let src = codegen::generate(&plan_of(&[&var]).kernels[0]).source;
+    if let Some(dir) = &dump {
+        std::fs::write(std::path::Path::new(dir).join("rows_var.cu"), &src).expect("dump");
+    }
+    insta::assert_snapshot!("cuda_rows_var", source_of(&plan_of(&[&var]), 0));
 }
 
 #[test]

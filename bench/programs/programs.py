@@ -31,6 +31,7 @@ FULL = {
     "monte_carlo_pi": ({"n": 100_000_000}, ("n",)),
     "black_scholes": ({"n": 10_000_000}, ("n",)),
     "lu": ({"n": 1000}, ("n",)),
+    "lbm": ({"n": 4096, "iters": 100}, ("n",)),
 }
 
 
@@ -102,6 +103,11 @@ class Xp:
             y = 1.0 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t
                        + 0.254829592) * t * np.exp(-a * a)
             return s * y
+
+    def concat(self, arrays, axis):
+        if self.name.startswith("torch"):
+            return self.m.cat(arrays, dim=axis)
+        return self.m.concatenate(arrays, axis=axis)
 
     def sync(self):
         if self.name.startswith("torch"):
@@ -235,9 +241,45 @@ def lu(xp, n):
     return xp.item(m.sum(m.diagonal(a)))
 
 
+def lbm(xp, n, iters):
+    m_ = xp.m
+    tau, u0 = 0.8, 0.01
+    c = [(0, 0), (1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1)]
+    w = [4.0 / 9.0] + [1.0 / 9.0] * 4 + [1.0 / 36.0] * 4
+
+    # one step of streaming by (cx, cy) with wrap-around, as the Arr script's concats
+    def shift(a, cx, cy):
+        if cx == 1:
+            a = xp.concat([a[:, -1:], a[:, :-1]], 1)
+        elif cx == -1:
+            a = xp.concat([a[:, 1:], a[:, :1]], 1)
+        if cy == 1:
+            a = xp.concat([a[-1:, :], a[:-1, :]], 0)
+        elif cy == -1:
+            a = xp.concat([a[1:, :], a[:1, :]], 0)
+        return a
+
+    def feq(wi, cx, cy, rho, ux, uy):
+        cu = 3.0 * (cx * ux + cy * uy)
+        return wi * rho * (1.0 + cu + 0.5 * cu * cu - 1.5 * (ux * ux + uy * uy))
+
+    y = xp.arange(n, xp.f32)
+    ux = (u0 * m_.sin(2.0 * math.pi * y / n))[:, None] + xp.zeros((n, n))
+    uy = xp.zeros((n, n))
+    rho = xp.ones((n, n))
+    f = [feq(wi, cx, cy, rho, ux, uy) for wi, (cx, cy) in zip(w, c)]
+    for _ in range(iters):
+        rho = f[0] + f[1] + f[2] + f[3] + f[4] + f[5] + f[6] + f[7] + f[8]
+        ux = (f[1] + f[5] + f[8] - f[3] - f[6] - f[7]) / rho
+        uy = (f[2] + f[5] + f[6] - f[4] - f[7] - f[8]) / rho
+        f = [shift(fi - (fi - feq(wi, cx, cy, rho, ux, uy)) / tau, cx, cy) for fi, wi, (cx, cy) in zip(f, w, c)]
+    ux = (f[1] + f[5] + f[8] - f[3] - f[6] - f[7]) / (f[0] + f[1] + f[2] + f[3] + f[4] + f[5] + f[6] + f[7] + f[8])
+    return {"amplitude": xp.item(abs(ux).max())}
+
+
 PROGRAMS = {"heat": heat, "shallow_water": shallow_water, "nbody": nbody,
             "leibniz_pi": leibniz_pi, "monte_carlo_pi": monte_carlo_pi,
-            "black_scholes": black_scholes, "lu": lu}
+            "black_scholes": black_scholes, "lu": lu, "lbm": lbm}
 
 
 def time_program(name, peer, divisor, runs, iters=None, started=None):

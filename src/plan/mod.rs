@@ -11,6 +11,7 @@
 //! it, or when its consumer is not elementwise (scan, matmul, concat, take).
 
 pub mod cache;
+mod rows;
 pub mod view_ops;
 
 use crate::check::dtype::DType;
@@ -32,6 +33,10 @@ pub struct DeviceInfo {
     /// Compute capability as major * 10 + minor (90 for Hopper).
     pub arch: u32,
     pub max_threads_per_sm: u32,
+    /// Whether the backend runs the GPU-only strategies (`RowResident`,
+    /// `TransposeTiled`): the CUDA backend does; the fused CPU executor plans
+    /// without them.
+    pub gpu_kernels: bool,
 }
 
 impl DeviceInfo {
@@ -42,6 +47,16 @@ impl DeviceInfo {
             sm_count: 132,
             arch: 90,
             max_threads_per_sm: 2048,
+            gpu_kernels: true,
+        }
+    }
+
+    /// The reference device without the GPU-only strategies: what the fused
+    /// CPU executor plans for.
+    pub fn for_cpu() -> DeviceInfo {
+        DeviceInfo {
+            gpu_kernels: false,
+            ..DeviceInfo::reference()
         }
     }
 
@@ -84,6 +99,9 @@ pub enum Inst {
     Unary(UnaryOp, usize),
     Binary(BinaryOp, usize, usize),
     Where(usize, usize, usize),
+    /// The result of reduction stage k of a row-resident kernel (the same
+    /// value for every element of a row).
+    Row(usize),
 }
 
 /// An instruction and the dtype it produces.
@@ -100,6 +118,11 @@ pub enum Strategy {
     /// Any strides: coordinates from the linear index by constant divisors;
     /// `vec` consecutive elements of the inner axis per thread when all operands allow it.
     Broadcast,
+    /// Rank 2 with a buffer operand contiguous down the columns (a
+    /// transpose, a permuted view): 32 x 32 tiles, those operands staged
+    /// through shared memory so that their reads and the output's writes
+    /// both coalesce.
+    TransposeTiled,
     /// Rank 2, some operand broadcast down the rows: a thread owns `vec`
     /// columns and walks `rows` rows, reusing the broadcast values.
     Sliding {
@@ -170,6 +193,30 @@ pub enum Strategy {
         block_grid: u32,
         split_grid: u32,
     },
+    /// Several reductions over the same rows with elementwise work between
+    /// them (softmax, layer norm, variance): `shape` is [rows, cols], `lanes`
+    /// threads per row (a warp, or a whole block past 32) read the row once
+    /// into registers (`units` accesses of `vec` elements per lane; 0 when
+    /// the row does not fit and each pass re-reads it), reduce it once per
+    /// stage in order (a stage's value may use the earlier stages' results,
+    /// `Inst::Row`), and write body step `out` per element, or per row when
+    /// `per_row`.
+    RowResident {
+        stages: Vec<RowStage>,
+        out: usize,
+        per_row: bool,
+        lanes: u32,
+        units: u32,
+    },
+}
+
+/// One reduction of a row-resident kernel: body step `value` reduced along
+/// the row with `op` into an accumulator of dtype `acc`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowStage {
+    pub op: ReduceOp,
+    pub value: usize,
+    pub acc: DType,
 }
 
 impl Strategy {
@@ -178,6 +225,7 @@ impl Strategy {
             Strategy::Map => "map",
             Strategy::Broadcast => "broadcast",
             Strategy::Sliding { .. } => "sliding",
+            Strategy::TransposeTiled => "transpose-tiled",
             Strategy::ReduceAll { .. } => "reduce-all",
             Strategy::ReduceRows { .. } => "reduce-rows",
             Strategy::ReduceCols { .. } => "reduce-cols",
@@ -189,6 +237,7 @@ impl Strategy {
             Strategy::Concat { .. } => "concat",
             Strategy::Take { .. } => "take",
             Strategy::Segmented { .. } => "segmented",
+            Strategy::RowResident { .. } => "row-resident",
         }
     }
 
@@ -554,6 +603,9 @@ impl<'a> Planner<'a> {
             let k = self.kernel(i, device);
             kernels.push(k);
         }
+        if device.gpu_kernels {
+            kernels = rows::fuse_rows(kernels, &self.outputs, device);
+        }
         Plan {
             device: device.name.clone(),
             kernels,
@@ -840,6 +892,18 @@ impl<'a> Planner<'a> {
             kp.strategy = Strategy::Sliding { rows: rows as u32 };
             let threads = cols * rows_total.div_ceil(rows);
             kp.grid = (grid_for(threads, 256, device, 16), 1);
+            return;
+        }
+        // an operand read down the columns: stage it through shared-memory tiles
+        let transposed = |o: &Operand| {
+            o.source == Source::Buffer && o.view.strides[0].unsigned_abs() == 1 && o.view.strides[1].unsigned_abs() > 1
+        };
+        if device.gpu_kernels && rank == 2 && kp.shape[0] >= 2 && kp.shape[1] >= 2 && kp.operands.iter().any(transposed)
+        {
+            kp.vec = 1;
+            kp.strategy = Strategy::TransposeTiled;
+            let tiles = (kp.shape[0] as u64).div_ceil(32) * (kp.shape[1] as u64).div_ceil(32);
+            kp.grid = (tiles.min(device.resident_blocks(256) * 8).max(1) as u32, 1);
             return;
         }
         kp.strategy = Strategy::Broadcast;
@@ -1165,10 +1229,16 @@ fn op_name(op: &Op, dtype: DType) -> String {
 
 /// Renders an SSA expression as one nested expression, for `explain`.
 pub fn render_expr(steps: &[Step], operands: &[Operand]) -> String {
+    render_step(steps, operands, None)
+}
+
+/// Renders step `at` (the last when none) of an SSA expression.
+pub fn render_step(steps: &[Step], operands: &[Operand], at: Option<usize>) -> String {
     fn go(steps: &[Step], operands: &[Operand], i: usize) -> String {
         match &steps[i].inst {
             Inst::Load(k) => operands[*k].label.clone(),
             Inst::Acc => "acc".into(),
+            Inst::Row(k) => format!("row{k}"),
             Inst::Cast(a) => format!("{}({})", steps[i].dtype, go(steps, operands, *a)),
             Inst::Unary(u, a) => {
                 let arg = go(steps, operands, *a);
@@ -1210,7 +1280,7 @@ pub fn render_expr(steps: &[Step], operands: &[Operand]) -> String {
     if steps.is_empty() {
         String::new()
     } else {
-        go(steps, operands, steps.len() - 1)
+        go(steps, operands, at.unwrap_or(steps.len() - 1))
     }
 }
 
@@ -1264,6 +1334,24 @@ impl fmt::Display for KernelPlan {
                 scan_tile(self.vec, self.out_dtype.size_bytes())
             ),
             Strategy::Concat { axis } | Strategy::Take { axis } => format!(" (axis {axis})"),
+            Strategy::RowResident {
+                stages,
+                lanes,
+                units,
+                per_row,
+                ..
+            } => {
+                let held = if *units > 0 {
+                    format!("row held in registers, {units} x {} per lane", self.vec)
+                } else {
+                    "row re-read for each pass".to_string()
+                };
+                format!(
+                    " ({} reductions per row, {lanes} lanes per row, {held}, written per {})",
+                    stages.len(),
+                    if *per_row { "row" } else { "element" }
+                )
+            }
             Strategy::Segmented {
                 layout,
                 tile,
@@ -1325,7 +1413,17 @@ impl fmt::Display for KernelPlan {
             self.vec,
             if self.index32 { 32 } else { 64 }
         )?;
-        if !self.body.is_empty() {
+        if let Strategy::RowResident { stages, out, .. } = &self.strategy {
+            for (k, st) in stages.iter().enumerate() {
+                writeln!(
+                    f,
+                    "  row{k} = {}({})",
+                    reduce_name(st.op),
+                    render_step(&self.body, &self.operands, Some(st.value))
+                )?;
+            }
+            writeln!(f, "  writes {}", render_step(&self.body, &self.operands, Some(*out)))?;
+        } else if !self.body.is_empty() {
             let what = if self.reduce.is_some() { "reduces" } else { "computes" };
             writeln!(f, "  {what} {}", render_expr(&self.body, &self.operands))?;
         }

@@ -393,6 +393,36 @@ def lu():
     return list(diag) + [np.linalg.det(a0), int(ok)], 1e-12, 1e-12
 
 
+def lbm():
+    nx, ny, steps, tau, u0 = 32, 24, 300, 0.8, 0.01
+    c = [(0, 0), (1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1)]
+    w = [4 / 9] + [1 / 9] * 4 + [1 / 36] * 4
+
+    def feq(rho, ux, uy):
+        out = []
+        for (cx, cy), wi in zip(c, w):
+            cu = 3.0 * (cx * ux + cy * uy)
+            out.append(wi * rho * (1.0 + cu + 0.5 * cu * cu - 1.5 * (ux * ux + uy * uy)))
+        return out
+
+    y = np.arange(ny, dtype=np.float64)
+    ux = np.broadcast_to((u0 * np.sin(2.0 * math.pi * y / ny))[:, None], (ny, nx))
+    f = feq(np.ones((ny, nx)), ux, np.zeros((ny, nx)))
+    for _ in range(steps):
+        rho = sum(f)
+        ux = (f[1] + f[5] + f[8] - f[3] - f[6] - f[7]) / rho
+        uy = (f[2] + f[5] + f[6] - f[4] - f[7] - f[8]) / rho
+        eq = feq(rho, ux, uy)
+        # collide, then stream: population i moves by c_i (axis 1 is x, axis 0 is y)
+        f = [np.roll(fi - (fi - ei) / tau, (cy, cx), axis=(0, 1)) for fi, ei, (cx, cy) in zip(f, eq, c)]
+    rho = sum(f)
+    ux = (f[1] + f[5] + f[8] - f[3] - f[6] - f[7]) / rho
+    nu, k = (tau - 0.5) / 3.0, 2.0 * math.pi / ny
+    amplitude = np.max(np.abs(ux))
+    note("lbm", f"amplitude / theory {amplitude / (u0 * math.exp(-nu * k * k * steps)):.6f}")
+    return [np.sum(rho), amplitude, amplitude / (u0 * math.exp(-nu * k * k * steps))], 1e-9, 0.0
+
+
 EXAMPLES = {
     "heat": heat,
     "leibniz_pi": leibniz_pi,
@@ -403,6 +433,7 @@ EXAMPLES = {
     "game_of_life": game_of_life,
     "softmax": softmax,
     "lu": lu,
+    "lbm": lbm,
 }
 
 

@@ -713,7 +713,7 @@ fn compute(inst: &Inst, vals: &[Value], dst: Dst) -> Result<(), Diagnostic> {
             }
             Ok(())
         }
-        Inst::Load(_) | Inst::Acc => Err(internal("a load computed as an instruction")),
+        Inst::Load(_) | Inst::Acc | Inst::Row(_) => Err(internal("a load computed as an instruction")),
     }
 }
 

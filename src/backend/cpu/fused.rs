@@ -93,7 +93,7 @@ impl Fused {
         self.plans
             .borrow_mut()
             .get_or_plan(nodes, outputs, || {
-                crate::plan::plan(nodes, outputs, &DeviceInfo::reference())
+                crate::plan::plan(nodes, outputs, &DeviceInfo::for_cpu())
             })
             .plan
     }

@@ -22,6 +22,11 @@ const REDUCE: &str = include_str!("../../../kernels/reduce.cu");
 const SPECIAL: &str = include_str!("../../../kernels/special.cu");
 const SEGMENT: &str = include_str!("../../../kernels/segment.cu");
 
+#[path = "codegen_rows.rs"]
+mod rows;
+#[path = "codegen_tiles.rs"]
+mod tiles;
+
 /// One kernel parameter, in launch order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Param {
@@ -334,6 +339,7 @@ fn expr_fn(name: &str, steps: &[Step], ops: &[&Operand], acc: Option<DType>) -> 
         let e = match &st.inst {
             Inst::Load(k) => format!("v{k}"),
             Inst::Acc => "acc".to_string(),
+            Inst::Row(k) => format!("red{k}"),
             Inst::Cast(a) => cast_expr(steps[*a].dtype, st.dtype, &r(*a)),
             Inst::Unary(u, a) => unary(*u, steps[*a].dtype, &r(*a)),
             Inst::Binary(b, a, c) => binary(*b, steps[*a].dtype, &r(*a), &r(*c)),
@@ -594,6 +600,8 @@ pub fn generate_kind(kp: &KernelPlan, kind: Kind) -> Generated {
         | Strategy::Concat { .. }
         | Strategy::Take { .. } => special(kp),
         Strategy::Segmented { .. } => segment(kp),
+        Strategy::RowResident { .. } => rows::generate(kp),
+        Strategy::TransposeTiled => tiles::generate(kp),
         _ => reduce(kp, kind),
     };
     g.raises = steps_raise(&kp.body) || steps_raise(&kp.epilogue);

@@ -116,6 +116,7 @@ impl CudaBackend {
             sm_count: attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).max(1) as u32,
             arch: (major * 10 + minor) as u32,
             max_threads_per_sm: attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR).max(256) as u32,
+            gpu_kernels: true,
         };
         let mut v = (0i32, 0i32);
         // SAFETY: NVRTC is loaded (`probe`) and writes two ints into `v`.
@@ -205,13 +206,22 @@ impl Backend for CudaBackend {
             .node
             .buffer()
             .ok_or_else(|| Diagnostic::spanless("E0499", "internal: source not realized"))?;
-        // copy the source first: it may view the very buffer being written
-        let tmp = self.gather(&src_buffer, &src.view, src.dtype())?;
-        let tmp_buf = tmp
-            .buffer()
-            .ok_or_else(|| Diagnostic::spanless("E0499", "internal: gather failed"))?;
-        let (sp, _) = device_ptr(&tmp_buf).ok_or_else(|| Diagnostic::spanless("E0499", "internal: gather failed"))?;
         let (dp, _) = device_ptr(dst).ok_or_else(|| Diagnostic::spanless("E0499", "internal: no device buffer"))?;
+        // A contiguous source in another buffer (a stencil's freshly computed
+        // interior) is scattered as it is; otherwise copy it first, since it
+        // may view the very buffer being written.
+        let direct = src.view.is_contiguous()
+            && device_ptr(&src_buffer).is_some_and(|(p, len)| p != dp && src.view.offset + src.view.size() <= len);
+        let (tmp_buf, src_off) = if direct {
+            (src_buffer.clone(), src.view.offset as u64)
+        } else {
+            let tmp = self.gather(&src_buffer, &src.view, src.dtype())?;
+            let b = tmp
+                .buffer()
+                .ok_or_else(|| Diagnostic::spanless("E0499", "internal: gather failed"))?;
+            (b, 0)
+        };
+        let (sp, _) = device_ptr(&tmp_buf).ok_or_else(|| Diagnostic::spanless("E0499", "internal: gather failed"))?;
         if dst_view.size() == 0 {
             return Ok(());
         }
@@ -223,6 +233,7 @@ impl Backend for CudaBackend {
             .map(|p| match *p {
                 Param::Out => dp,
                 Param::Ptr(_) => sp,
+                Param::Off(0) => src_off,
                 Param::Off(1) => dst_view.offset as u64,
                 Param::Dim(v) => v as u64,
                 Param::Part | Param::Off(_) | Param::Key(_) | Param::Aux(_) => 0,
