@@ -7,6 +7,7 @@
 
 use super::builtins::{self, CallArg, bind};
 use super::dtype::{DType, promote_weak};
+use super::prim::{UnaryOp, UnarySig, unary_sig};
 use super::shape::{self, Dim, Operand};
 use crate::diag::{Diagnostic, closest};
 use crate::syntax::ast::*;
@@ -179,6 +180,12 @@ struct Checker {
 }
 
 impl Checker {
+    /// Whether statements here run exactly once, in order (top level, outside
+    /// loops and functions): a name not yet defined here is not defined when it runs.
+    fn straight_line(&self) -> bool {
+        !self.in_fn && self.loop_depth == 0
+    }
+
     fn lookup(&self, name: &str) -> Option<&Ty> {
         self.scopes.iter().rev().find_map(|s| s.get(name))
     }
@@ -377,13 +384,29 @@ impl Checker {
         self.loop_depth = 0;
         self.in_fn = true;
         self.scopes.push(scope);
-        match &def.body.kind {
-            ExprKind::Block(b) => {
-                self.stmts(&b.stmts);
-            }
-            _ => {
-                self.expr(&def.body);
-            }
+        let body = match &def.body.kind {
+            ExprKind::Block(b) => self.stmts(&b.stmts),
+            _ => self.expr(&def.body),
+        };
+        if let Some(ann) = &def.ret
+            && let Some(want) = ann.dtype.as_ref().and_then(|d| DType::parse(&d.name))
+            && let Ty::Array {
+                dtype: Some(got),
+                weak: false,
+                ..
+            } = body
+            && got != want
+        {
+            // as the interpreter's check_annotation: only a weak (literal) value converts
+            self.errors.push(
+                Diagnostic::new(
+                    "E0304",
+                    format!("the result should be {want}, found {got}"),
+                    def.body.span.clone(),
+                )
+                .with_label(ann.span.clone(), format!("declared as {want} here"))
+                .with_hint(format!("convert it with `as {want}`")),
+            );
         }
         self.scopes.pop();
         self.loop_depth = saved_loop;
@@ -477,6 +500,13 @@ impl Checker {
                     return Ty::DType;
                 }
                 if self.top_names.contains(n) {
+                    if self.straight_line() {
+                        self.errors.push(
+                            Diagnostic::new("E0100", format!("`{n}` is used before it is defined"), e.span.clone())
+                                .with_primary_label("not defined yet here")
+                                .with_hint(format!("statements run in order: define `{n}` before this line")),
+                        );
+                    }
                     return Ty::Unknown;
                 }
                 if builtins::find(n).is_some() {
@@ -589,17 +619,68 @@ impl Checker {
             ExprKind::Call { func, args } => self.call(func, args, &e.span),
             ExprKind::Index { base, indices } => {
                 let t = self.expr(base);
+                let known = match &t {
+                    Ty::Array { shape: Some(s), .. } => Some(s.clone()),
+                    _ => None,
+                };
+                // positions of the written items along the base's axes, while they are plain
+                let mut axis = Some(0usize);
                 for item in indices {
                     match &item.kind {
                         IndexKind::Expr(x) => {
-                            self.expr(x);
+                            let it = self.expr(x);
+                            if let (Some(ax), Some(shape)) = (axis, &known)
+                                && let Ty::Array {
+                                    dtype: Some(dt),
+                                    shape: Some(is),
+                                    value: Some(v),
+                                    ..
+                                } = &it
+                                && dt.is_int()
+                                && is.is_empty()
+                                && let Some(Some(n)) = shape.get(ax)
+                            {
+                                let (i, n) = (*v as i64, *n as i64);
+                                if i < -n || i >= n {
+                                    self.errors.push(
+                                        Diagnostic::new(
+                                            "E0204",
+                                            format!("index {i} is out of range for an axis of size {n}"),
+                                            x.span.clone(),
+                                        )
+                                        .with_hint(format!(
+                                            "valid indices are {} to {}",
+                                            -n,
+                                            n - 1
+                                        )),
+                                    );
+                                }
+                            }
+                            axis = match &it {
+                                Ty::Array {
+                                    dtype: Some(dt),
+                                    shape: Some(is),
+                                    ..
+                                } if dt.is_int() && is.is_empty() => axis.map(|a| a + 1),
+                                _ => None,
+                            };
                         }
                         IndexKind::Slice { start, stop, step } => {
-                            for x in [start, stop, step].into_iter().flatten() {
+                            for x in [start, stop].into_iter().flatten() {
                                 self.expr(x);
                             }
+                            if let Some(x) = step
+                                && self.expr(x).value() == Some(0.0)
+                            {
+                                self.errors.push(Diagnostic::new(
+                                    "E0209",
+                                    "a slice step cannot be zero",
+                                    item.span.clone(),
+                                ));
+                            }
+                            axis = axis.map(|a| a + 1);
                         }
-                        _ => {}
+                        _ => axis = None,
                     }
                 }
                 match t {
@@ -637,6 +718,29 @@ impl Checker {
     }
 
     fn binary(&mut self, op: BinOp, a: Ty, b: Ty, l: &Expr, r: &Expr, span: &Span) -> Ty {
+        for (t, x) in [(&a, l), (&b, r)] {
+            if let Some(kind) = non_array(t) {
+                self.errors.push(Diagnostic::new(
+                    "E0303",
+                    format!("expected an array, found {kind}"),
+                    x.span.clone(),
+                ));
+                return Ty::Unknown;
+            }
+        }
+        let logical = matches!(
+            op,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::And | BinOp::Or
+        );
+        if logical && (matches!(a, Ty::Unknown) || matches!(b, Ty::Unknown)) {
+            // whatever the operands, a comparison or logic gives bools
+            return Ty::Array {
+                dtype: Some(DType::Bool),
+                shape: None,
+                weak: false,
+                value: None,
+            };
+        }
         let (
             Ty::Array {
                 dtype: da,
@@ -728,6 +832,7 @@ impl Checker {
             }
             _ => (None, false),
         };
+        let weak = weak && !logical;
         let dtype = match op {
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::And | BinOp::Or => {
                 Some(DType::Bool)
@@ -811,6 +916,21 @@ impl Checker {
         }
         let Some(b) = builtins::find(&func.name) else {
             if self.top_names.contains(&func.name) {
+                if self.straight_line() {
+                    // as in Python: a function exists once its definition has run
+                    self.errors.push(
+                        Diagnostic::new(
+                            "E0101",
+                            format!("`{}` is called before it is defined", func.name),
+                            func.span.clone(),
+                        )
+                        .with_primary_label("not defined yet here")
+                        .with_hint(format!(
+                            "a function can be called once its `fn {}` has run: move the definition above this line",
+                            func.name
+                        )),
+                    );
+                }
                 return Ty::Unknown;
             }
             let mut d = Diagnostic::new("E0101", format!("unknown function `{}`", func.name), func.span.clone());
@@ -844,16 +964,191 @@ impl Checker {
                 _ => None,
             }
         };
-        let float_of = |t: Option<&Ty>| match t {
-            Some(Ty::Array { dtype, shape, .. }) => Ty::Array {
-                dtype: dtype.map(|d| d.to_float()),
-                shape: shape.clone(),
+        let arg_span = |k: usize| slots.get(k).and_then(|s| s.as_ref()).map(|s| s.1.clone());
+        if let Some(op) = UnaryOp::from_name(name) {
+            return match arg(0) {
+                Some(Ty::Array { dtype, shape, weak, .. }) => {
+                    let dtype = match dtype {
+                        Some(dt) => match unary_sig(op, name, *dt, arg_span(0).as_ref(), span) {
+                            Ok(UnarySig::Compute { out, .. }) => Some(out),
+                            Ok(UnarySig::Identity) => Some(*dt),
+                            Ok(UnarySig::Constant(_)) => Some(DType::Bool),
+                            Err(d) => {
+                                self.errors.push(d);
+                                return Ty::Unknown;
+                            }
+                        },
+                        None => None,
+                    };
+                    Ty::Array {
+                        dtype,
+                        shape: shape.clone(),
+                        weak: *weak && dtype != Some(DType::Bool),
+                        value: None,
+                    }
+                }
+                _ => Ty::Unknown,
+            };
+        }
+        // the elementwise functions of several arrays broadcast them together (as `graph::build`)
+        let joined: &[usize] = match name {
+            "minimum" | "maximum" | "atan2" | "arctan2" | "hypot" | "floor_divide" | "isclose" | "allclose" => &[0, 1],
+            "where" | "clip" => &[0, 1, 2],
+            _ => &[],
+        };
+        let mut joined_shape = None;
+        if !joined.is_empty() {
+            let shapes: Option<Vec<(Option<DType>, Vec<Dim>, Option<Span>)>> = joined
+                .iter()
+                .map(|&k| match arg(k) {
+                    Some(Ty::Array {
+                        dtype, shape: Some(s), ..
+                    }) => Some((*dtype, s.clone(), arg_span(k))),
+                    _ => None,
+                })
+                .collect();
+            if let Some(shapes) = shapes {
+                let operands: Vec<Operand> = shapes
+                    .iter()
+                    .map(|(d, s, sp)| Operand {
+                        dtype: *d,
+                        shape: s,
+                        span: sp.clone(),
+                    })
+                    .collect();
+                match shape::broadcast(&operands, &format!("`{name}`"), span) {
+                    Ok(s) => joined_shape = Some(s),
+                    Err(d) => {
+                        self.errors.push(d);
+                        return Ty::Unknown;
+                    }
+                }
+            }
+        }
+        // an axis is a constant integer (E0305), as the interpreter's static_axes requires
+        if matches!(
+            name,
+            "sum"
+                | "prod"
+                | "min"
+                | "max"
+                | "mean"
+                | "any"
+                | "all"
+                | "argmin"
+                | "argmax"
+                | "nansum"
+                | "nanmean"
+                | "nanmin"
+                | "nanmax"
+                | "cumsum"
+                | "cumprod"
+                | "cummax"
+                | "cummin"
+        ) {
+            let items: Vec<&Ty> = match arg(1) {
+                Some(Ty::Tuple(items)) => items.iter().collect(),
+                Some(t) => vec![t],
+                None => vec![],
+            };
+            for t in items {
+                if let Ty::Array { dtype: Some(dt), .. } = t
+                    && !dt.is_int()
+                {
+                    self.errors.push(Diagnostic::new(
+                        "E0305",
+                        format!("an axis must be an integer, found {dt}"),
+                        arg_span(1).unwrap_or(span.clone()),
+                    ));
+                    return Ty::Unknown;
+                }
+            }
+        }
+        match name {
+            "minimum" | "maximum" | "floor_divide" | "atan2" | "arctan2" | "hypot" | "where" | "clip" => Ty::Array {
+                dtype: None,
+                shape: joined_shape,
                 weak: false,
                 value: None,
             },
-            _ => Ty::Unknown,
-        };
-        match name {
+            "isclose" => Ty::Array {
+                dtype: Some(DType::Bool),
+                shape: joined_shape,
+                weak: false,
+                value: None,
+            },
+            "allclose" | "array_equal" => Ty::Array {
+                dtype: Some(DType::Bool),
+                shape: Some(vec![]),
+                weak: false,
+                value: None,
+            },
+            "reshape" => {
+                let (Some(Ty::Array { dtype, shape, .. }), Some(target)) = (arg(0), const_ints(arg(1))) else {
+                    return Ty::Unknown;
+                };
+                match shape {
+                    Some(from) => match shape::reshape_target(from, &target, span) {
+                        Ok(s) => Ty::Array {
+                            dtype: *dtype,
+                            shape: Some(s),
+                            weak: false,
+                            value: None,
+                        },
+                        Err(d) => {
+                            self.errors.push(d);
+                            Ty::Unknown
+                        }
+                    },
+                    None => Ty::Unknown,
+                }
+            }
+            "concat" | "stack" => {
+                let Some(Ty::Tuple(items)) = arg(0) else {
+                    return Ty::Unknown;
+                };
+                let axis = match arg(1) {
+                    None | Some(Ty::None) => Some(0),
+                    Some(t) => t.value().map(|v| v as i64),
+                };
+                let shapes: Option<Vec<(Option<DType>, Vec<Dim>)>> = items
+                    .iter()
+                    .map(|t| match t {
+                        Ty::Array {
+                            dtype, shape: Some(s), ..
+                        } => Some((*dtype, s.clone())),
+                        _ => None,
+                    })
+                    .collect();
+                let (Some(shapes), Some(axis)) = (shapes, axis) else {
+                    return Ty::Unknown;
+                };
+                match shape::join_shapes(&shapes, axis, name == "stack", span) {
+                    Ok(s) => Ty::Array {
+                        dtype: None,
+                        shape: Some(s),
+                        weak: false,
+                        value: None,
+                    },
+                    Err(d) => {
+                        self.errors.push(d);
+                        Ty::Unknown
+                    }
+                }
+            }
+            "zeros" | "ones" | "rand" | "randn" | "full"
+                if const_ints(arg(0)).is_some_and(|d| d.iter().any(|&v| v < 0)) =>
+            {
+                let bad = const_ints(arg(0))
+                    .and_then(|d| d.into_iter().find(|&v| v < 0))
+                    .unwrap_or(-1);
+                self.errors.push(Diagnostic::new(
+                    "E0210",
+                    format!("a shape cannot contain the negative size {bad}"),
+                    arg_span(0).unwrap_or(span.clone()),
+                ));
+                Ty::Unknown
+            }
             "zeros" | "ones" | "rand" | "randn" => {
                 let dtype = if matches!(arg(1), Some(Ty::DType)) || arg(1).is_none() {
                     Some(DType::DEFAULT_FLOAT)
@@ -868,9 +1163,8 @@ impl Checker {
                     value: None,
                 }
             }
-            "exp" | "log" | "sqrt" | "sin" | "cos" | "tan" | "tanh" | "erf" => float_of(arg(0)),
-            "abs" | "floor" | "ceil" | "round" | "sign" | "copy" | "realize" => arg(0).cloned().unwrap_or(Ty::Unknown),
-            "sum" | "prod" | "min" | "max" | "mean" | "any" | "all" => {
+            "copy" | "realize" => arg(0).cloned().unwrap_or(Ty::Unknown),
+            "sum" | "prod" | "min" | "max" | "mean" | "any" | "all" | "nansum" | "nanmean" | "nanmin" | "nanmax" => {
                 let Some(Ty::Array { dtype, shape, .. }) = arg(0) else {
                     return Ty::Unknown;
                 };
@@ -883,8 +1177,8 @@ impl Checker {
                 let keepdims = matches!(arg(2), Some(Ty::Array { .. }));
                 let dtype = match name {
                     "any" | "all" => Some(DType::Bool),
-                    "mean" => dtype.map(|d| d.to_float()),
-                    "sum" | "prod" => dtype.map(crate::graph::op::accumulate_dtype),
+                    "mean" | "nanmean" => dtype.map(|d| d.to_float()),
+                    "sum" | "prod" | "nansum" => dtype.map(crate::graph::op::accumulate_dtype),
                     _ => *dtype,
                 };
                 let Some(shape) = shape else {
@@ -990,6 +1284,43 @@ impl Checker {
             _ => Ty::Unknown,
         }
     }
+}
+
+/// The integers of a constant shape-like argument (an int, or a list or tuple of them).
+fn const_ints(t: Option<&Ty>) -> Option<Vec<i64>> {
+    match t? {
+        Ty::Array {
+            value: Some(v),
+            shape: Some(s),
+            dtype: Some(dt),
+            ..
+        } if s.is_empty() && dt.is_int() => Some(vec![*v as i64]),
+        Ty::Tuple(items) => items
+            .iter()
+            .map(|i| match i {
+                Ty::Array {
+                    value: Some(v),
+                    dtype: Some(dt),
+                    ..
+                } if dt.is_int() => Some(*v as i64),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
+    }
+}
+
+/// What a value that is not an array is, for E0303 (as the interpreter's `kind_name`).
+fn non_array(t: &Ty) -> Option<&'static str> {
+    Some(match t {
+        Ty::Tuple(_) => "a tuple",
+        Ty::Str => "a string",
+        Ty::DType => "a dtype",
+        Ty::Func(_) => "a function",
+        Ty::None => "none",
+        Ty::Unit => "nothing (a statement's value)",
+        Ty::Array { .. } | Ty::Unknown => return None,
+    })
 }
 
 /// E0302 for a dtype name that is not one (shared with the interpreter).

@@ -4,4 +4,5 @@
 pub mod builtins;
 pub mod checker;
 pub mod dtype;
+pub mod prim;
 pub mod shape;
