@@ -42,15 +42,6 @@ impl Ty {
         }
     }
 
-    fn any_array() -> Ty {
-        Ty::Array {
-            dtype: None,
-            shape: None,
-            weak: false,
-            value: None,
-        }
-    }
-
     fn constant(dtype: DType, v: f64) -> Ty {
         Ty::Array {
             dtype: Some(dtype),
@@ -67,6 +58,9 @@ impl Ty {
         }
     }
 }
+
+/// An operand whose shape is known: dtype, shape, and where it was written.
+type KnownOperand = (Option<DType>, Vec<Dim>, Option<Span>);
 
 /// The types of the names a program starts with (the session's variables).
 pub type TypeEnv = HashMap<String, Ty>;
@@ -260,7 +254,15 @@ impl Checker {
                         }
                     }
                     _ => {
-                        self.expr(target);
+                        let t = self.expr(target);
+                        if let Ty::Array {
+                            dtype: Some(DType::I32),
+                            ..
+                        } = t
+                            && let Some(d) = int_overflow(&v, &value.span)
+                        {
+                            self.errors.push(d);
+                        }
                     }
                 }
                 Ty::Unit
@@ -453,13 +455,18 @@ impl Checker {
                     .with_hint("compare it with something: `x > 0`, `x != 0`"),
                 );
             }
-            Ty::Array { shape: Some(s), .. } if s.iter().any(|d| d.is_some_and(|v| v != 1)) => {
+            Ty::Array {
+                shape: Some(s), dtype, ..
+            } if s.iter().any(|d| d.is_some_and(|v| v != 1)) => {
+                // the interpreter's words, so check and run read the same
+                let t = shape::describe(dtype, &s);
                 self.errors.push(
                     Diagnostic::new(
                         "E0301",
-                        format!("a condition must be one bool, found an array of {} axes", s.len()),
+                        format!("a condition must be one bool, found {t}"),
                         cond.span.clone(),
                     )
+                    .with_primary_label(format!("this is {t}"))
                     .with_hint("reduce it to one bool with `any(...)` or `all(...)`"),
                 );
             }
@@ -608,7 +615,12 @@ impl Checker {
                             weak: false,
                             value,
                         },
-                        _ => Ty::any_array(),
+                        _ => Ty::Array {
+                            dtype: Some(dt),
+                            shape: None,
+                            weak: false,
+                            value: None,
+                        },
                     },
                     None => {
                         self.errors.push(unknown_dtype(ty));
@@ -623,6 +635,30 @@ impl Checker {
                     Ty::Array { shape: Some(s), .. } => Some(s.clone()),
                     _ => None,
                 };
+                let consuming = indices
+                    .iter()
+                    .filter(|i| matches!(i.kind, IndexKind::Expr(_) | IndexKind::Slice { .. }))
+                    .count();
+                if let Some(shape) = &known
+                    && consuming > shape.len()
+                {
+                    self.errors.push(
+                        Diagnostic::new(
+                            "E0205",
+                            format!("too many indices: {consuming} for an array of rank {}", shape.len()),
+                            e.span.clone(),
+                        )
+                        .with_hint(format!(
+                            "the array's shape is [{}]",
+                            shape
+                                .iter()
+                                .map(|d| d.map_or("?".to_string(), |v| v.to_string()))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )),
+                    );
+                    return Ty::Unknown;
+                }
                 // positions of the written items along the base's axes, while they are plain
                 let mut axis = Some(0usize);
                 for item in indices {
@@ -732,6 +768,21 @@ impl Checker {
             op,
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::And | BinOp::Or
         );
+        // arithmetic converts a literal to the i32 array's dtype (graph::build::convert)
+        if !logical && op != BinOp::MatMul {
+            for (t, other, x) in [(&a, &b, r), (&b, &a, l)] {
+                if let Ty::Array {
+                    dtype: Some(DType::I32),
+                    weak: false,
+                    ..
+                } = other
+                    && let Some(d) = int_overflow(t, &x.span)
+                {
+                    self.errors.push(d);
+                    return Ty::Unknown;
+                }
+            }
+        }
         if logical && (matches!(a, Ty::Unknown) || matches!(b, Ty::Unknown)) {
             // whatever the operands, a comparison or logic gives bools
             return Ty::Array {
@@ -885,8 +936,17 @@ impl Checker {
                     .iter()
                     .map(|p| (p.name.name.as_str(), p.default.is_none(), false))
                     .collect();
-                if let Err(d) = bind(&def.name.name, &params, arg_tys, span) {
-                    self.errors.push(d);
+                match bind(&def.name.name, &params, arg_tys, span) {
+                    Ok((slots, _)) => {
+                        for (p, slot) in def.params.iter().zip(&slots) {
+                            if let (Some(ann), Some((t, s))) = (&p.ann, slot)
+                                && let Some(d) = annotation_error(t, ann, &p.name.name, s)
+                            {
+                                self.errors.push(d);
+                            }
+                        }
+                    }
+                    Err(d) => self.errors.push(d),
                 }
                 return match &def.ret {
                     Some(ann) => {
@@ -998,7 +1058,7 @@ impl Checker {
         };
         let mut joined_shape = None;
         if !joined.is_empty() {
-            let shapes: Option<Vec<(Option<DType>, Vec<Dim>, Option<Span>)>> = joined
+            let shapes: Option<Vec<KnownOperand>> = joined
                 .iter()
                 .map(|&k| match arg(k) {
                     Some(Ty::Array {
@@ -1164,6 +1224,26 @@ impl Checker {
                 }
             }
             "copy" | "realize" => arg(0).cloned().unwrap_or(Ty::Unknown),
+            // integer bounds without a dtype give i64, as the interpreter's arange
+            "arange" if arg(3).is_none() => {
+                let bounds: Vec<&Ty> = (0..3).filter_map(arg).collect();
+                let ints = bounds
+                    .iter()
+                    .all(|t| matches!(t, Ty::Array { dtype: Some(d), .. } if d.is_int()));
+                let values: Option<Vec<f64>> = bounds.iter().map(|t| t.value()).collect();
+                let len = match values.as_deref() {
+                    Some([n]) => Some((*n).max(0.0) as usize),
+                    Some([a, b]) => Some((b - a).max(0.0) as usize),
+                    Some([a, b, st]) if *st != 0.0 => Some(((b - a) / st).ceil().max(0.0) as usize),
+                    _ => None,
+                };
+                Ty::Array {
+                    dtype: ints.then_some(DType::I64),
+                    shape: Some(vec![len]),
+                    weak: false,
+                    value: None,
+                }
+            }
             "sum" | "prod" | "min" | "max" | "mean" | "any" | "all" | "nansum" | "nanmean" | "nanmin" | "nanmax" => {
                 let Some(Ty::Array { dtype, shape, .. }) = arg(0) else {
                     return Ty::Unknown;
@@ -1288,6 +1368,13 @@ impl Checker {
 
 /// The integers of a constant shape-like argument (an int, or a list or tuple of them).
 fn const_ints(t: Option<&Ty>) -> Option<Vec<i64>> {
+    // values are tracked as f64: past 2^53 they are not the integers written
+    let exact = |v: f64| v.abs() < 9_007_199_254_740_992.0;
+    let ints = const_ints_any(t)?;
+    ints.iter().all(|&v| exact(v as f64)).then_some(ints)
+}
+
+fn const_ints_any(t: Option<&Ty>) -> Option<Vec<i64>> {
     match t? {
         Ty::Array {
             value: Some(v),
@@ -1308,6 +1395,77 @@ fn const_ints(t: Option<&Ty>) -> Option<Vec<i64>> {
             .collect(),
         _ => None,
     }
+}
+
+/// The interpreter's `check_annotation` on what the checker knows of an
+/// argument: a strong dtype other than the annotation's (E0304), another
+/// rank or another fixed size (E0207).
+fn annotation_error(t: &Ty, ann: &TypeAnn, what: &str, span: &Span) -> Option<Diagnostic> {
+    let Ty::Array { dtype, shape, weak, .. } = t else {
+        return None;
+    };
+    if let (Some(got), Some(want), false) = (dtype, ann.dtype.as_ref().and_then(|d| DType::parse(&d.name)), weak)
+        && *got != want
+    {
+        return Some(
+            Diagnostic::new("E0304", format!("{what} should be {want}, found {got}"), span.clone())
+                .with_label(ann.span.clone(), format!("declared as {want} here"))
+                .with_hint(format!("convert it with `as {want}`")),
+        );
+    }
+    let (Some(shape), Some(dims_ann)) = (shape, &ann.dims) else {
+        return None;
+    };
+    let t = shape::describe(*dtype, shape);
+    if dims_ann.len() != shape.len() {
+        return Some(
+            Diagnostic::new(
+                "E0207",
+                format!("{what} should have {} axes, found {t}", dims_ann.len()),
+                span.clone(),
+            )
+            .with_label(ann.span.clone(), "declared here"),
+        );
+    }
+    for (d, n) in dims_ann.iter().zip(shape) {
+        if let (DimAnn::Fixed(v, dspan), Some(n)) = (d, n)
+            && *v as usize != *n
+        {
+            return Some(
+                Diagnostic::new(
+                    "E0207",
+                    format!("{what} should have size {v} here, found {t}"),
+                    span.clone(),
+                )
+                .with_label(dspan.clone(), "declared here"),
+            );
+        }
+    }
+    None
+}
+
+/// E0307 for a literal integer that does not fit in the i32 it is written into or combined with.
+fn int_overflow(t: &Ty, span: &Span) -> Option<Diagnostic> {
+    let Ty::Array {
+        dtype: Some(DType::I64),
+        weak: true,
+        value: Some(v),
+        ..
+    } = t
+    else {
+        return None;
+    };
+    if *v >= i32::MIN as f64 && *v <= i32::MAX as f64 {
+        return None;
+    }
+    Some(
+        Diagnostic::new(
+            "E0307",
+            format!("this integer does not fit in i32 (from {} to {})", i32::MIN, i32::MAX),
+            span.clone(),
+        )
+        .with_hint("make the array i64 first (`as i64`), or cast the value (`as i32`) to wrap on purpose"),
+    )
 }
 
 /// What a value that is not an array is, for E0303 (as the interpreter's `kind_name`).

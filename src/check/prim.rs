@@ -50,11 +50,13 @@ macro_rules! for_each_unary {
             Square "square" Same [] |x| Num::mul(x, x), "(({x}) * ({x}))", "x * x, elementwise (integers stay integers).", "square(arange(4))";
             Exp "exp" Float [Exp] |x| x.exp(), "exp{f}({x})", "e raised to x, elementwise.", "exp(1.0)";
             Expm1 "expm1" Float [] |x| x.exp_m1(), "expm1{f}({x})", "exp(x) - 1, exact for small x, elementwise.", "expm1(1e-10)";
+            Exp2 "exp2" Float [] |x| x.exp2(), "exp2{f}({x})", "2 raised to x, elementwise.", "exp2(10.0)";
             Log "log" Float [Log] |x| x.ln(), "log{f}({x})", "Natural logarithm, elementwise.", "log(10.0)";
             Log1p "log1p" Float [] |x| x.ln_1p(), "log1p{f}({x})", "log(1 + x), exact for small x, elementwise.", "log1p(1e-10)";
             Log2 "log2" Float [] |x| x.log2(), "log2{f}({x})", "Base-2 logarithm, elementwise.", "log2(8.0)";
             Log10 "log10" Float [] |x| x.log10(), "log10{f}({x})", "Base-10 logarithm, elementwise.", "log10(1000.0)";
             Sqrt "sqrt" Float [] |x| x.sqrt(), "sqrt{f}({x})", "Square root, elementwise.", "sqrt(2.0)";
+            Cbrt "cbrt" Float [] |x| x.cbrt(), "cbrt{f}({x})", "Cube root (negative for negative x), elementwise.", "cbrt(-27.0)";
             Sin "sin" Float [Sin] |x| x.sin(), "sin{f}({x})", "Sine (radians), elementwise.", "sin(0.5)";
             Cos "cos" Float [Cos] |x| x.cos(), "cos{f}({x})", "Cosine (radians), elementwise.", "cos(0.5)";
             Tan "tan" Float [Tan] |x| x.tan(), "tan{f}({x})", "Tangent (radians), elementwise.", "tan(0.5)";

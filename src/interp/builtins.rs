@@ -365,9 +365,10 @@ impl Interp {
                     None | Some((Value::None, _)) => Ok(None),
                     Some((v, vs)) => this.static_f64(v, vs, what).map(Some),
                 };
-                let nan = num(self, 1, "`nan`")?.unwrap_or(0.0);
-                let posinf = num(self, 2, "`posinf`")?;
-                let neginf = num(self, 3, "`neginf`")?;
+                self.static_bool(s[1].as_ref(), true)?;
+                let nan = num(self, 2, "`nan`")?.unwrap_or(0.0);
+                let posinf = num(self, 3, "`posinf`")?;
+                let neginf = num(self, 4, "`neginf`")?;
                 out(build::nan_to_num(&a(self, 0), nan, posinf, neginf, span)?)
             }
             "isclose" | "allclose" => {

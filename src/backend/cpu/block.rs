@@ -501,7 +501,20 @@ fn compare<T: Elem>(op: BinaryOp, a: Src<T>, b: Src<T>, dst: &mut Dst) -> Option
         BinaryOp::Lt => c!(|x: T, y: T| x < y),
         BinaryOp::Le => c!(|x: T, y: T| x <= y),
         BinaryOp::Gt => c!(|x: T, y: T| x > y),
-        _ => c!(|x: T, y: T| x >= y),
+        BinaryOp::Ge => c!(|x: T, y: T| x >= y),
+        BinaryOp::Add
+        | BinaryOp::Sub
+        | BinaryOp::Mul
+        | BinaryOp::Div
+        | BinaryOp::Rem
+        | BinaryOp::FloorDiv
+        | BinaryOp::Pow
+        | BinaryOp::Min
+        | BinaryOp::Max
+        | BinaryOp::Atan2
+        | BinaryOp::Hypot
+        | BinaryOp::And
+        | BinaryOp::Or => return Some(Err(internal("a comparison step of another op"))),
     }
     Some(Ok(()))
 }
@@ -521,7 +534,20 @@ fn num_binary<T: NumDst>(op: BinaryOp, a: Src<T>, b: Src<T>, mut dst: Dst) -> Re
         BinaryOp::Rem => try_map2(a, b, out, T::rem, super::kernels::modulo_by_zero)?,
         BinaryOp::FloorDiv => try_map2(a, b, out, T::floor_div, super::kernels::division_by_zero)?,
         BinaryOp::Pow => try_map2(a, b, out, T::pow, super::kernels::negative_power)?,
-        other => return Err(internal(format!("{other:?} is not defined on {}", T::DTYPE))),
+        // float-only ops, logic (the builder casts first), comparisons (done above)
+        BinaryOp::Div
+        | BinaryOp::Atan2
+        | BinaryOp::Hypot
+        | BinaryOp::And
+        | BinaryOp::Or
+        | BinaryOp::Eq
+        | BinaryOp::Ne
+        | BinaryOp::Lt
+        | BinaryOp::Le
+        | BinaryOp::Gt
+        | BinaryOp::Ge => {
+            return Err(internal(format!("{op:?} is not defined on {}", T::DTYPE)));
+        }
     }
     Ok(())
 }
@@ -552,7 +578,19 @@ fn float_binary<T: Float + FloatMath + DstOf>(op: BinaryOp, a: Src<T>, b: Src<T>
                 }
             }
         }
-        _ => return num_binary(op, a, b, dst),
+        BinaryOp::Add
+        | BinaryOp::Sub
+        | BinaryOp::Mul
+        | BinaryOp::Min
+        | BinaryOp::Max
+        | BinaryOp::And
+        | BinaryOp::Or
+        | BinaryOp::Eq
+        | BinaryOp::Ne
+        | BinaryOp::Lt
+        | BinaryOp::Le
+        | BinaryOp::Gt
+        | BinaryOp::Ge => return num_binary(op, a, b, dst),
     }
     Ok(())
 }
@@ -566,7 +604,19 @@ fn bool_binary(op: BinaryOp, a: Src<bool>, b: Src<bool>, mut dst: Dst) -> Result
         // NumPy's bool arithmetic: + is or, * is and; min/max are and/or
         BinaryOp::And | BinaryOp::Mul | BinaryOp::Min => map2(a, b, out, |x, y| x & y),
         BinaryOp::Or | BinaryOp::Add | BinaryOp::Max => map2(a, b, out, |x, y| x | y),
-        other => return Err(internal(format!("{other:?} is not defined on bool"))),
+        BinaryOp::Sub
+        | BinaryOp::Div
+        | BinaryOp::Rem
+        | BinaryOp::FloorDiv
+        | BinaryOp::Pow
+        | BinaryOp::Atan2
+        | BinaryOp::Hypot
+        | BinaryOp::Eq
+        | BinaryOp::Ne
+        | BinaryOp::Lt
+        | BinaryOp::Le
+        | BinaryOp::Gt
+        | BinaryOp::Ge => return Err(internal(format!("{op:?} is not defined on bool"))),
     }
     Ok(())
 }

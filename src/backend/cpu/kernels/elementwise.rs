@@ -77,10 +77,22 @@ fn float_binary<T: Float>(op: BinaryOp, a: &[T], va: &View, b: &[T], vb: &View) 
         BinaryOp::Atan2 => T::wrap(map2(a, va, b, vb, T::atan2)),
         BinaryOp::Hypot => T::wrap(map2(a, va, b, vb, T::hypot)),
         BinaryOp::FloorDiv => T::wrap(map2(a, va, b, vb, |x: T, y| x.floor_div(y).unwrap_or(T::ZERO))),
+        BinaryOp::Add
+        | BinaryOp::Sub
+        | BinaryOp::Mul
+        | BinaryOp::Min
+        | BinaryOp::Max
+        | BinaryOp::And
+        | BinaryOp::Or
+        | BinaryOp::Eq
+        | BinaryOp::Ne
+        | BinaryOp::Lt
+        | BinaryOp::Le
+        | BinaryOp::Gt
+        | BinaryOp::Ge => return num_binary(op, a, va, b, vb),
         // float pow and rem never fail
         BinaryOp::Pow => T::wrap(map2(a, va, b, vb, |x: T, y| x.pow(y).unwrap_or(T::ZERO))),
         BinaryOp::Rem => T::wrap(map2(a, va, b, vb, |x: T, y| x.rem(y).unwrap_or(T::ZERO))),
-        _ => return num_binary(op, a, va, b, vb),
     })
 }
 
@@ -98,7 +110,19 @@ fn compare<T: Elem>(op: BinaryOp, a: &[T], va: &View, b: &[T], vb: &View) -> Opt
         BinaryOp::Le => c!(|x: T, y: T| x <= y),
         BinaryOp::Gt => c!(|x: T, y: T| x > y),
         BinaryOp::Ge => c!(|x: T, y: T| x >= y),
-        _ => None,
+        BinaryOp::Add
+        | BinaryOp::Sub
+        | BinaryOp::Mul
+        | BinaryOp::Div
+        | BinaryOp::Rem
+        | BinaryOp::FloorDiv
+        | BinaryOp::Pow
+        | BinaryOp::Min
+        | BinaryOp::Max
+        | BinaryOp::Atan2
+        | BinaryOp::Hypot
+        | BinaryOp::And
+        | BinaryOp::Or => None,
     }
 }
 
@@ -122,7 +146,20 @@ fn num_binary<T: Num>(op: BinaryOp, a: &[T], va: &View, b: &[T], vb: &View) -> R
             x.floor_div(y).ok_or_else(division_by_zero)
         })?),
         BinaryOp::Pow => T::wrap(try_map2(a, va, b, vb, |x: T, y| x.pow(y).ok_or_else(negative_power))?),
-        _ => return Err(undefined(op, T::DTYPE)),
+        // float-only ops, logic (the builder casts first), comparisons (done above)
+        BinaryOp::Div
+        | BinaryOp::Atan2
+        | BinaryOp::Hypot
+        | BinaryOp::And
+        | BinaryOp::Or
+        | BinaryOp::Eq
+        | BinaryOp::Ne
+        | BinaryOp::Lt
+        | BinaryOp::Le
+        | BinaryOp::Gt
+        | BinaryOp::Ge => {
+            return Err(undefined(op, T::DTYPE));
+        }
     })
 }
 
@@ -134,7 +171,19 @@ fn bool_binary(op: BinaryOp, a: &[bool], va: &View, b: &[bool], vb: &View) -> Re
         // NumPy's bool arithmetic: + is or, * is and; min/max are and/or
         BinaryOp::And | BinaryOp::Mul | BinaryOp::Min => map2(a, va, b, vb, |x, y| x && y),
         BinaryOp::Or | BinaryOp::Add | BinaryOp::Max => map2(a, va, b, vb, |x, y| x || y),
-        _ => return Err(undefined(op, DType::Bool)),
+        BinaryOp::Sub
+        | BinaryOp::Div
+        | BinaryOp::Rem
+        | BinaryOp::FloorDiv
+        | BinaryOp::Pow
+        | BinaryOp::Atan2
+        | BinaryOp::Hypot
+        | BinaryOp::Eq
+        | BinaryOp::Ne
+        | BinaryOp::Lt
+        | BinaryOp::Le
+        | BinaryOp::Gt
+        | BinaryOp::Ge => return Err(undefined(op, DType::Bool)),
     }))
 }
 
