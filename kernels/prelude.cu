@@ -28,6 +28,40 @@ __device__ __forceinline__ float arr_mod(float a, float b) {
     if (r != 0.0f && ((r < 0.0f) != (b < 0.0f))) r += b;
     return r;
 }
+// NumPy's floor_divide of floats (npy_floor_divide), step by step.
+__device__ __forceinline__ double arr_floordiv(double a, double b) {
+    if (b == 0.0) return a / b;
+    double m = fmod(a, b);
+    double div = (a - m) / b;
+    if (m != 0.0 && ((b < 0.0) != (m < 0.0))) div -= 1.0;
+    if (div != 0.0) {
+        double f = floor(div);
+        return div - f > 0.5 ? f + 1.0 : f;
+    }
+    return copysign(0.0, a / b);
+}
+__device__ __forceinline__ float arr_floordiv(float a, float b) {
+    if (b == 0.0f) return a / b;
+    float m = fmodf(a, b);
+    float div = (a - m) / b;
+    if (m != 0.0f && ((b < 0.0f) != (m < 0.0f))) div -= 1.0f;
+    if (div != 0.0f) {
+        float f = floorf(div);
+        return div - f > 0.5f ? f + 1.0f : f;
+    }
+    return copysignf(0.0f, a / b);
+}
+// Integer floor division; `m` is arr_imod(a, b), which flags b == 0, so a - m is a multiple of b.
+template <class T> __device__ __forceinline__ T arr_ifloordiv(T a, T b, T m) { return b == 0 ? (T)0 : (a - m) / b; }
+
+// abs for every numeric dtype; the float predicates without library macros
+// (inf - inf and NaN - NaN are NaN, finite - finite is 0).
+template <class T> __device__ __forceinline__ T arr_abs(T a) { return a < 0 ? -a : a; }
+__device__ __forceinline__ float arr_abs(float a) { return fabsf(a); }
+__device__ __forceinline__ double arr_abs(double a) { return fabs(a); }
+template <class T> __device__ __forceinline__ bool arr_isinf(T a) { return a == a && (a - a) != (a - a); }
+template <class T> __device__ __forceinline__ bool arr_isfinite(T a) { return (a - a) == (a - a); }
+
 // Set by integer modulo by zero (1) or a negative integer power (2); the host
 // reads it after kernels that use them and reports the CPU backend's error.
 __device__ int arr_error;

@@ -10,7 +10,7 @@ fn render() -> String {
          the REPL's `:help`); `tests/docs.rs` keeps this file current.\n",
     );
     let mut category = "";
-    for b in BUILTINS {
+    for b in BUILTINS.iter() {
         if b.category != category {
             category = b.category;
             out.push_str(&format!(
@@ -44,7 +44,7 @@ fn builtins_md_is_current() {
 #[test]
 fn every_builtin_example_runs() {
     let mut failures = Vec::new();
-    for b in BUILTINS {
+    for b in BUILTINS.iter() {
         if b.name == "load" || b.name == "save" {
             continue; // they touch files; tests/errors covers them
         }

@@ -178,3 +178,99 @@ fn redact_available_memory(text: &str) -> String {
         .join("\n")
         + if text.ends_with('\n') { "\n" } else { "" }
 }
+
+/// Codes whose errors never depend on data: `arr check` must find them.
+const STATIC_CODES: &[&str] = &[
+    "E0001", "E0002", "E0003", "E0004", "E0005", "E0006", //
+    "E0100", "E0101", "E0102", "E0103", "E0104", "E0105", "E0106", //
+    "E0200", "E0201", "E0202", "E0203", "E0204", "E0205", "E0206", "E0207", "E0209", "E0210", //
+    "E0300", "E0301", "E0302", "E0303", "E0304", "E0305", "E0306", "E0307", "E0406",
+];
+
+/// One program per static code (the cases of issue 12 among them), each
+/// with the code both `check` and `run` must report.
+const STATIC_PROGRAMS: &[(&str, &str)] = &[
+    ("E0001", "let = 3"),
+    ("E0002", "print((1 + 2"),
+    ("E0003", "let x = 3 $ 4"),
+    ("E0004", "let x = 1e"),
+    ("E0005", "3 = 4"),
+    ("E0006", "print(\"abc)"),
+    ("E0100", "print(y)\nlet y = 1"),
+    ("E0100", "print(nope)"),
+    ("E0101", "print(f(1))\nfn f(x) { x + 1 }"),
+    ("E0101", "print(nosuchfn(1))"),
+    ("E0102", "print(exp(1.0, 2.0))"),
+    ("E0103", "print(sum(ones([2]), axes=0))"),
+    ("E0104", "print(sum(ones([2]), axis=0, axis=0))"),
+    ("E0105", "print(hypot(1.0))"),
+    ("E0106", "let a = 3\nprint(a(1))"),
+    ("E0200", "print(minimum(zeros([3]), zeros([4])))"),
+    ("E0200", "print(isclose(zeros([3]), zeros([4])))"),
+    ("E0200", "print(zeros([3]) // zeros([2]))"),
+    ("E0201", "print(nansum(ones([2]), axis=1))"),
+    ("E0202", "print(ones([2, 3]) @ ones([2, 3]))"),
+    ("E0203", "print(reshape(ones([2, 3]), [4, 2]))"),
+    ("E0204", "let a = zeros([3])\nprint(a[3])"),
+    ("E0205", "print(zeros([3])[1, 2])"),
+    ("E0206", "print(concat([zeros([2, 3]), zeros([2, 4])]))"),
+    (
+        "E0207",
+        "fn det2(m: f32[2, 2]) = m[0, 0] * m[1, 1] - m[0, 1] * m[1, 0]\nprint(det2(zeros([3, 3])))",
+    ),
+    (
+        "E0207",
+        "fn row_sums(m: f32[n, k]) = sum(m, axis=1)\nprint(row_sums(ones([5])))",
+    ),
+    ("E0206", "print(stack([zeros([2]), zeros([3])]))"),
+    ("E0209", "print(arange(10)[::0])"),
+    ("E0210", "print(zeros([3, -2]))"),
+    ("E0300", "print(logical_not(arange(3)))"),
+    ("E0300", "print(abs(arange(3) > 1))"),
+    ("E0301", "if 3 { print(1) }"),
+    ("E0302", "print(ones([2]) as f17)"),
+    ("E0303", "print(\"a\" + 1)"),
+    ("E0304", "fn f(x) -> f32 { x > 2 }\nprint(f(3))"),
+    (
+        "E0304",
+        "fn norm3(v: f32[3]) = sqrt(sum(v * v))\nprint(norm3(arange(3)))",
+    ),
+    ("E0305", "print(max(ones([4]), 0.5))"),
+    ("E0306", "let (a, b) = (1, 2, 3)"),
+    ("E0307", "let c = arange(3) as i32\nc[0] = 3000000000000"),
+    ("E0406", "break"),
+];
+
+fn static_codes(diags: &[arr::Diagnostic]) -> Vec<String> {
+    diags.iter().map(|d| d.code.to_string()).collect()
+}
+
+#[test]
+fn check_finds_every_static_error_before_running() {
+    let mut failures = Vec::new();
+    for code in STATIC_CODES {
+        assert!(ALL_CODES.contains(code), "{code} is not documented");
+        assert!(
+            STATIC_PROGRAMS.iter().any(|(c, _)| c == code),
+            "no program for the static code {code}"
+        );
+    }
+    for (code, src) in STATIC_PROGRAMS {
+        let mut session = arr::Session::cpu();
+        session.set_output(Box::new(std::io::sink()));
+        let checked = static_codes(&session.check("t.arr", src));
+        if checked.first().map(String::as_str) != Some(*code) {
+            failures.push(format!("check of {src:?}: {checked:?}, want {code}"));
+        }
+        let mut session = arr::Session::cpu();
+        session.set_output(Box::new(std::io::sink()));
+        let ran = match session.run_source("t.arr", src) {
+            Ok(()) => vec![],
+            Err(d) => static_codes(&d),
+        };
+        if !ran.iter().any(|c| c == code) {
+            failures.push(format!("run of {src:?}: {ran:?}, want {code}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

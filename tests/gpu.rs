@@ -9,6 +9,7 @@
 use arr::backend::cpu::CpuBackend;
 use arr::backend::cuda::{CudaBackend, DeviceBuffer};
 use arr::check::dtype::DType;
+use arr::check::prim::UnaryRule;
 use arr::graph::data::HostData;
 use arr::graph::op::{BinaryOp, Distribution, Op, ReduceOp, ScanOp, UnaryOp};
 use arr::graph::segment_index::SegmentIndex;
@@ -47,6 +48,7 @@ fn data(rng: &mut Rng, dtype: DType, n: usize, kind: Values) -> HostData {
             Values::Signed => rng.unit() * 8.0 - 4.0,
             Values::Positive => rng.unit() * 3.0 + 0.1,
             Values::NearOne => 0.9 + rng.unit() * 0.2,
+            Values::Unit => rng.unit() * 1.8 - 0.9,
             Values::WithNan => {
                 if rng.below(50) == 0 {
                     f64::NAN
@@ -71,6 +73,8 @@ enum Values {
     Positive,
     NearOne,
     WithNan,
+    /// In (-0.9, 0.9): the domain of arcsin, arccos and arctanh.
+    Unit,
 }
 
 /// A leaf given to both backends: the same host data, two separate graphs.
@@ -114,7 +118,7 @@ fn bin(op: BinaryOp, a: &Array, b: &Array) -> Array {
 }
 
 fn un(op: UnaryOp, a: &Array) -> Array {
-    let out = if matches!(op, UnaryOp::IsNan | UnaryOp::Not) {
+    let out = if matches!(op.rule(), UnaryRule::Pred | UnaryRule::Logic) {
         DType::Bool
     } else {
         a.dtype()
@@ -354,7 +358,12 @@ fn gpu_matches_cpu() {
             },
             shape: b.shape,
         };
-        h.case("Rem int", &[a.clone(), b], false, |x| bin(BinaryOp::Rem, &x[0], &x[1]));
+        h.case("Rem int", &[a.clone(), b.clone()], false, |x| {
+            bin(BinaryOp::Rem, &x[0], &x[1])
+        });
+        h.case("FloorDiv int", &[a.clone(), b], false, |x| {
+            bin(BinaryOp::FloorDiv, &x[0], &x[1])
+        });
         let e = Leaf {
             data: if dtype == DType::I32 {
                 HostData::I32(vec![0, 1, 2, 3, 0, 1, 2])
@@ -390,24 +399,9 @@ fn gpu_matches_cpu() {
             }
         }
     }
-    // unary ops on floats
-    let unaries = [
-        UnaryOp::Neg,
-        UnaryOp::Abs,
-        UnaryOp::Sign,
-        UnaryOp::Exp,
-        UnaryOp::Sin,
-        UnaryOp::Cos,
-        UnaryOp::Tan,
-        UnaryOp::Tanh,
-        UnaryOp::Erf,
-        UnaryOp::Floor,
-        UnaryOp::Ceil,
-        UnaryOp::Round,
-        UnaryOp::IsNan,
-    ];
+    // every unary primitive of the table (check::prim) on floats, with NaNs and inside its domain
     for dtype in [DType::F32, DType::F64] {
-        for op in unaries {
+        for &op in UnaryOp::ALL.iter().filter(|o| o.rule() != UnaryRule::Logic) {
             let s = random_shape(&mut rng, 2, 30_000);
             h.case(
                 &format!("{op:?}"),
@@ -416,18 +410,29 @@ fn gpu_matches_cpu() {
                 |x| un(op, &x[0]),
             );
         }
-        for op in [UnaryOp::Log, UnaryOp::Sqrt] {
+        for &op in UnaryOp::ALL.iter().filter(|o| o.rule() == UnaryRule::Float) {
             let s = random_shape(&mut rng, 3, 30_000);
-            h.case(
-                &format!("{op:?}"),
-                &[leaf(&mut rng, dtype, &s, Values::Positive)],
-                true,
-                |x| un(op, &x[0]),
-            );
+            let values = if matches!(op, UnaryOp::Arcsin | UnaryOp::Arccos | UnaryOp::Arctanh) {
+                Values::Unit
+            } else {
+                Values::Positive
+            };
+            h.case(&format!("{op:?}"), &[leaf(&mut rng, dtype, &s, values)], true, |x| {
+                un(op, &x[0])
+            });
+        }
+        // floor division and hypot of floats
+        for op in [BinaryOp::FloorDiv, BinaryOp::Hypot] {
+            let s = random_shape(&mut rng, 3, 20_000);
+            let leaves = [
+                leaf(&mut rng, dtype, &s, Values::WithNan),
+                leaf(&mut rng, dtype, &s[1..], Values::Signed),
+            ];
+            h.case(&format!("{op:?}"), &leaves, true, |x| bin(op, &x[0], &x[1]));
         }
     }
     for dtype in [DType::I32, DType::I64] {
-        for op in [UnaryOp::Neg, UnaryOp::Abs, UnaryOp::Sign, UnaryOp::Floor] {
+        for op in [UnaryOp::Neg, UnaryOp::Abs, UnaryOp::Sign, UnaryOp::Square] {
             h.case(
                 &format!("{op:?}"),
                 &[leaf(&mut rng, dtype, &[129, 3], Values::Signed)],

@@ -156,7 +156,14 @@ fn number(j: &Json) -> f64 {
 }
 
 fn table() -> Vec<BTreeMap<String, Json>> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/numerics/table.json");
+    rows_of("table.json")
+}
+
+/// The rows of one table in tests/golden/numerics/.
+fn rows_of(file: &str) -> Vec<BTreeMap<String, Json>> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden/numerics")
+        .join(file);
     let json = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let mut parser = Parser {
         text: json.as_bytes(),
@@ -188,8 +195,11 @@ fn close(got: f64, want: f64, dtype: &str) -> bool {
 
 /// Runs one row; `Err` says how it differs from the table.
 fn check_row(row: &BTreeMap<String, Json>) -> Result<(), String> {
+    check_row_on(row, Session::cpu())
+}
+
+fn check_row_on(row: &BTreeMap<String, Json>, mut session: Session) -> Result<(), String> {
     let src = text(row, "src").ok_or("a row without src")?;
-    let mut session = Session::cpu();
     session.set_output(Box::new(std::io::sink()));
     let result = session.eval(&src);
     if let Some(code) = text(row, "error") {
@@ -238,6 +248,33 @@ fn numeric_rules_match_numpy_or_the_documented_difference() {
             let src = text(row, "src").unwrap_or_default();
             let note = text(row, "numpy").unwrap_or_default();
             failures.push(format!("{src:?}: {why}\n    NumPy: {note}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} rows differ:\n{}",
+        failures.len(),
+        rows.len(),
+        failures.join("\n")
+    );
+}
+
+/// The primitives of `src/check/prim.rs` and the functions built on them
+/// (`tests/golden/make_prims.py`), on both CPU executors.
+#[test]
+fn primitives_match_numpy() {
+    let rows = rows_of("prims.json");
+    assert!(rows.len() >= 80, "only {} rows", rows.len());
+    let mut failures = Vec::new();
+    for row in &rows {
+        let reference = || Session::with_backend(std::rc::Rc::new(arr::backend::cpu::CpuBackend::reference()));
+        for (executor, session) in [("fused", Session::cpu()), ("reference", reference())] {
+            if let Err(why) = check_row_on(row, session) {
+                failures.push(format!(
+                    "{:?} ({executor}): {why}",
+                    text(row, "src").unwrap_or_default()
+                ));
+            }
         }
     }
     assert!(

@@ -4,6 +4,7 @@
 
 use crate::diag::{Diagnostic, closest};
 use crate::syntax::ast::Span;
+use std::sync::LazyLock;
 
 /// How a builtin's parameter is passed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,11 +74,32 @@ const fn rest(name: &'static str) -> ParamSpec {
 
 macro_rules! builtins {
     ($( $cat:literal { $( $name:literal ( $($p:expr),* ) $sig:literal $doc:literal $ex:literal ;)* } )*) => {
-        pub static BUILTINS: &[Builtin] = &[
+        /// The hand-written entries (every builtin but the unary primitives).
+        static TABLE: &[Builtin] = &[
             $($( Builtin { name: $name, params: &[$($p),*], signature: $sig, doc: $doc, example: $ex, category: $cat }, )*)*
         ];
     };
 }
+
+/// The unary primitives' entries, from their lines in `check::prim`.
+macro_rules! unary_builtins {
+    ($( $V:ident $name:literal $rule:ident [$($vm:ident)?] |$x:ident| $e:expr, $cuda:literal, $doc:literal, $ex:literal; )*) => {
+        static UNARY: &[Builtin] = &[
+            $( Builtin { name: $name, params: &[a("x")], signature: concat!($name, "(x)"), doc: $doc, example: $ex, category: "elementwise" }, )*
+        ];
+    };
+}
+crate::for_each_unary!(unary_builtins);
+
+/// Every builtin, in documentation order: the table, with the unary
+/// primitives at the head of the "elementwise" category.
+pub static BUILTINS: LazyLock<Vec<&'static Builtin>> = LazyLock::new(|| {
+    let at = TABLE
+        .iter()
+        .position(|b| b.category == "elementwise")
+        .unwrap_or(TABLE.len());
+    TABLE[..at].iter().chain(UNARY).chain(&TABLE[at..]).collect()
+});
 
 builtins! {
     "creation" {
@@ -109,25 +131,18 @@ builtins! {
         "stack"(a("arrays"), so("axis")) "stack(arrays, axis=0)" "Joins arrays of one shape along a new axis." "stack([arange(2), arange(2)], axis=1)";
     }
     "elementwise" {
-        "exp"(a("x")) "exp(x)" "e raised to x, elementwise." "exp(1.0)";
-        "log"(a("x")) "log(x)" "Natural logarithm, elementwise." "log(10.0)";
-        "sqrt"(a("x")) "sqrt(x)" "Square root, elementwise." "sqrt(2.0)";
-        "abs"(a("x")) "abs(x)" "Absolute value, elementwise." "abs(-3)";
-        "sin"(a("x")) "sin(x)" "Sine (radians), elementwise." "sin(0.5)";
-        "cos"(a("x")) "cos(x)" "Cosine (radians), elementwise." "cos(0.5)";
-        "tan"(a("x")) "tan(x)" "Tangent (radians), elementwise." "tan(0.5)";
-        "tanh"(a("x")) "tanh(x)" "Hyperbolic tangent, elementwise." "tanh(0.5)";
-        "erf"(a("x")) "erf(x)" "The error function, elementwise." "erf(0.5)";
-        "floor"(a("x")) "floor(x)" "Largest integer not above x, elementwise (same dtype)." "floor(2.7)";
-        "ceil"(a("x")) "ceil(x)" "Smallest integer not below x, elementwise (same dtype)." "ceil(2.1)";
-        "round"(a("x")) "round(x)" "Nearest integer, halves to even (like NumPy), elementwise." "round(2.5)";
-        "sign"(a("x")) "sign(x)" "-1, 0 or 1 by the sign of x, elementwise." "sign(-2.0)";
-        "isnan"(a("x")) "isnan(x)" "True where x is NaN." "isnan(0.0 / 0.0)";
         "minimum"(a("a"), a("b")) "minimum(a, b)" "Elementwise minimum, broadcasting; NaN propagates." "minimum(arange(4), 2)";
         "maximum"(a("a"), a("b")) "maximum(a, b)" "Elementwise maximum, broadcasting; NaN propagates." "maximum(arange(4), 2)";
         "atan2"(a("y"), a("x")) "atan2(y, x)" "Angle of the point (x, y), elementwise." "atan2(1.0, 1.0)";
+        "arctan2"(a("x1"), a("x2")) "arctan2(x1, x2)" "NumPy's name of `atan2`: the angle of the point (x2, x1), elementwise." "arctan2(1.0, -1.0)";
+        "hypot"(a("x1"), a("x2")) "hypot(x1, x2)" "sqrt(x1**2 + x2**2) without overflow, elementwise, broadcasting." "hypot(3.0, 4.0)";
+        "floor_divide"(a("x1"), a("x2")) "floor_divide(x1, x2)" "Floor division, the same as `x1 // x2`: integers round toward -inf (division by zero is an error), floats follow NumPy." "floor_divide(-7, 2)";
         "clip"(a("x"), a("lo"), a("hi")) "clip(x, lo, hi)" "Limits x to [lo, hi], elementwise." "clip(arange(6), 1, 4)";
         "where"(a("cond"), a("a"), a("b")) "where(cond, a, b)" "a where cond is true, else b (broadcasting)." "where(arange(4) > 1, 1.0, 0.0)";
+        "nan_to_num"(a("x"), so("copy"), so("nan"), so("posinf"), so("neginf")) "nan_to_num(x, copy=true, nan=0.0, posinf=none, neginf=none)" "A copy of x (`copy` is accepted for NumPy's sake: Arr always copies) with NaN replaced by `nan`, +inf by `posinf` and -inf by `neginf` (by default the dtype's largest and smallest finite values); integers are returned unchanged." "nan_to_num([0.0 / 0.0, 1.0 / 0.0, 2.0])";
+        "isclose"(a("a"), a("b"), so("rtol"), so("atol"), so("equal_nan")) "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)" "True where |a - b| <= atol + rtol * |b| (broadcasting); infinities are close only to themselves; NaNs only when `equal_nan`." "isclose([1.0, 2.0], [1.0 + 1e-9, 2.1])";
+        "allclose"(a("a"), a("b"), so("rtol"), so("atol"), so("equal_nan")) "allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)" "Whether `isclose` holds everywhere: one bool." "allclose([1.0, 2.0], [1.0, 2.0 + 1e-7])";
+        "array_equal"(a("a1"), a("a2"), so("equal_nan")) "array_equal(a1, a2, equal_nan=false)" "Whether the arrays have the same shape and the same elements (NaNs equal only when `equal_nan`): one bool." "array_equal(arange(3), [0, 1, 2])";
     }
     "reduction" {
         "sum"(a("x"), so("axis"), so("keepdims")) "sum(x, axis=none, keepdims=false)" "Sum over the given axis or axes (all when none). Sums of bool and i32 are i64." "sum(eye(3), axis=1)";
@@ -135,6 +150,10 @@ builtins! {
         "min"(a("x"), so("axis"), so("keepdims")) "min(x, axis=none, keepdims=false)" "Minimum over the given axes; NaN propagates." "min(arange(5))";
         "max"(a("x"), so("axis"), so("keepdims")) "max(x, axis=none, keepdims=false)" "Maximum over the given axes; NaN propagates." "max(arange(5))";
         "mean"(a("x"), so("axis"), so("keepdims")) "mean(x, axis=none, keepdims=false)" "Arithmetic mean over the given axes (float result)." "mean(arange(5))";
+        "nansum"(a("x"), so("axis"), so("keepdims")) "nansum(x, axis=none, keepdims=false)" "Sum treating NaN as zero." "nansum([1.0, 0.0 / 0.0, 2.0])";
+        "nanmean"(a("x"), so("axis"), so("keepdims")) "nanmean(x, axis=none, keepdims=false)" "Mean of the values that are not NaN (NaN where there are none)." "nanmean([1.0, 0.0 / 0.0, 2.0])";
+        "nanmin"(a("x"), so("axis"), so("keepdims")) "nanmin(x, axis=none, keepdims=false)" "Minimum ignoring NaN (NaN where every value is NaN)." "nanmin([3.0, 0.0 / 0.0, 2.0])";
+        "nanmax"(a("x"), so("axis"), so("keepdims")) "nanmax(x, axis=none, keepdims=false)" "Maximum ignoring NaN (NaN where every value is NaN)." "nanmax([3.0, 0.0 / 0.0, 2.0])";
         "argmin"(a("x"), so("axis"), so("keepdims")) "argmin(x, axis=none, keepdims=false)" "Index of the first minimum along one axis (of the flattened array when none); i64." "argmin([3, 1, 2])";
         "argmax"(a("x"), so("axis"), so("keepdims")) "argmax(x, axis=none, keepdims=false)" "Index of the first maximum along one axis (of the flattened array when none); i64." "argmax([3, 1, 2])";
         "any"(a("x"), so("axis"), so("keepdims")) "any(x, axis=none, keepdims=false)" "True if any element is true (nonzero)." "any(arange(3) > 1)";
@@ -211,7 +230,7 @@ builtins! {
 }
 
 pub fn find(name: &str) -> Option<&'static Builtin> {
-    BUILTINS.iter().find(|b| b.name == name)
+    BUILTINS.iter().find(|b| b.name == name).copied()
 }
 
 /// Every builtin's name (for completion).
@@ -380,7 +399,7 @@ mod tests {
 
     #[test]
     fn every_builtin_has_docs() {
-        for b in BUILTINS {
+        for b in BUILTINS.iter() {
             assert!(!b.doc.is_empty() && b.signature.starts_with(b.name), "{}", b.name);
         }
     }

@@ -7,6 +7,7 @@
 
 use super::builtins::{self, CallArg, bind};
 use super::dtype::{DType, promote_weak};
+use super::prim::{UnaryOp, UnarySig, unary_sig};
 use super::shape::{self, Dim, Operand};
 use crate::diag::{Diagnostic, closest};
 use crate::syntax::ast::*;
@@ -41,15 +42,6 @@ impl Ty {
         }
     }
 
-    fn any_array() -> Ty {
-        Ty::Array {
-            dtype: None,
-            shape: None,
-            weak: false,
-            value: None,
-        }
-    }
-
     fn constant(dtype: DType, v: f64) -> Ty {
         Ty::Array {
             dtype: Some(dtype),
@@ -66,6 +58,9 @@ impl Ty {
         }
     }
 }
+
+/// An operand whose shape is known: dtype, shape, and where it was written.
+type KnownOperand = (Option<DType>, Vec<Dim>, Option<Span>);
 
 /// The types of the names a program starts with (the session's variables).
 pub type TypeEnv = HashMap<String, Ty>;
@@ -179,6 +174,12 @@ struct Checker {
 }
 
 impl Checker {
+    /// Whether statements here run exactly once, in order (top level, outside
+    /// loops and functions): a name not yet defined here is not defined when it runs.
+    fn straight_line(&self) -> bool {
+        !self.in_fn && self.loop_depth == 0
+    }
+
     fn lookup(&self, name: &str) -> Option<&Ty> {
         self.scopes.iter().rev().find_map(|s| s.get(name))
     }
@@ -253,7 +254,15 @@ impl Checker {
                         }
                     }
                     _ => {
-                        self.expr(target);
+                        let t = self.expr(target);
+                        if let Ty::Array {
+                            dtype: Some(DType::I32),
+                            ..
+                        } = t
+                            && let Some(d) = int_overflow(&v, &value.span)
+                        {
+                            self.errors.push(d);
+                        }
                     }
                 }
                 Ty::Unit
@@ -406,13 +415,29 @@ impl Checker {
         self.loop_depth = 0;
         self.in_fn = true;
         self.scopes.push(scope);
-        match &def.body.kind {
-            ExprKind::Block(b) => {
-                self.stmts(&b.stmts);
-            }
-            _ => {
-                self.expr(&def.body);
-            }
+        let body = match &def.body.kind {
+            ExprKind::Block(b) => self.stmts(&b.stmts),
+            _ => self.expr(&def.body),
+        };
+        if let Some(ann) = &def.ret
+            && let Some(want) = ann.dtype.as_ref().and_then(|d| DType::parse(&d.name))
+            && let Ty::Array {
+                dtype: Some(got),
+                weak: false,
+                ..
+            } = body
+            && got != want
+        {
+            // as the interpreter's check_annotation: only a weak (literal) value converts
+            self.errors.push(
+                Diagnostic::new(
+                    "E0304",
+                    format!("the result should be {want}, found {got}"),
+                    def.body.span.clone(),
+                )
+                .with_label(ann.span.clone(), format!("declared as {want} here"))
+                .with_hint(format!("convert it with `as {want}`")),
+            );
         }
         self.scopes.pop();
         self.loop_depth = saved_loop;
@@ -459,13 +484,18 @@ impl Checker {
                     .with_hint("compare it with something: `x > 0`, `x != 0`"),
                 );
             }
-            Ty::Array { shape: Some(s), .. } if s.iter().any(|d| d.is_some_and(|v| v != 1)) => {
+            Ty::Array {
+                shape: Some(s), dtype, ..
+            } if s.iter().any(|d| d.is_some_and(|v| v != 1)) => {
+                // the interpreter's words, so check and run read the same
+                let t = shape::describe(dtype, &s);
                 self.errors.push(
                     Diagnostic::new(
                         "E0301",
-                        format!("a condition must be one bool, found an array of {} axes", s.len()),
+                        format!("a condition must be one bool, found {t}"),
                         cond.span.clone(),
                     )
+                    .with_primary_label(format!("this is {t}"))
                     .with_hint("reduce it to one bool with `any(...)` or `all(...)`"),
                 );
             }
@@ -514,6 +544,13 @@ impl Checker {
                     return Ty::DType;
                 }
                 if self.top_names.contains(n) {
+                    if self.straight_line() {
+                        self.errors.push(
+                            Diagnostic::new("E0100", format!("`{n}` is used before it is defined"), e.span.clone())
+                                .with_primary_label("not defined yet here")
+                                .with_hint(format!("statements run in order: define `{n}` before this line")),
+                        );
+                    }
                     return Ty::Unknown;
                 }
                 if builtins::find(n).is_some() {
@@ -615,7 +652,12 @@ impl Checker {
                             weak: false,
                             value,
                         },
-                        _ => Ty::any_array(),
+                        _ => Ty::Array {
+                            dtype: Some(dt),
+                            shape: None,
+                            weak: false,
+                            value: None,
+                        },
                     },
                     None => {
                         self.errors.push(unknown_dtype(ty));
@@ -636,8 +678,17 @@ impl Checker {
                             }
                             IndexKind::Expr(x) => IndexTy::Expr(self.expr(x)),
                             IndexKind::Slice { start, stop, step } => {
-                                for x in [start, stop, step].into_iter().flatten() {
+                                for x in [start, stop].into_iter().flatten() {
                                     self.expr(x);
+                                }
+                                if let Some(x) = step
+                                    && self.expr(x).value() == Some(0.0)
+                                {
+                                    self.errors.push(Diagnostic::new(
+                                        "E0209",
+                                        "a slice step cannot be zero",
+                                        item.span.clone(),
+                                    ));
                                 }
                                 IndexTy::Slice
                             }
@@ -648,6 +699,10 @@ impl Checker {
                     ));
                 }
                 if let Some(d) = super::npsort::check_index(&t, &items) {
+                    self.errors.push(d);
+                    return Ty::Unknown;
+                }
+                if let Some(d) = constant_index_error(&t, &items, &e.span) {
                     self.errors.push(d);
                     return Ty::Unknown;
                 }
@@ -686,6 +741,44 @@ impl Checker {
     }
 
     fn binary(&mut self, op: BinOp, a: Ty, b: Ty, l: &Expr, r: &Expr, span: &Span) -> Ty {
+        for (t, x) in [(&a, l), (&b, r)] {
+            if let Some(kind) = non_array(t) {
+                self.errors.push(Diagnostic::new(
+                    "E0303",
+                    format!("expected an array, found {kind}"),
+                    x.span.clone(),
+                ));
+                return Ty::Unknown;
+            }
+        }
+        let logical = matches!(
+            op,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::And | BinOp::Or
+        );
+        // arithmetic converts a literal to the i32 array's dtype (graph::build::convert)
+        if !logical && op != BinOp::MatMul {
+            for (t, other, x) in [(&a, &b, r), (&b, &a, l)] {
+                if let Ty::Array {
+                    dtype: Some(DType::I32),
+                    weak: false,
+                    ..
+                } = other
+                    && let Some(d) = int_overflow(t, &x.span)
+                {
+                    self.errors.push(d);
+                    return Ty::Unknown;
+                }
+            }
+        }
+        if logical && (matches!(a, Ty::Unknown) || matches!(b, Ty::Unknown)) {
+            // whatever the operands, a comparison or logic gives bools
+            return Ty::Array {
+                dtype: Some(DType::Bool),
+                shape: None,
+                weak: false,
+                value: None,
+            };
+        }
         let (
             Ty::Array {
                 dtype: da,
@@ -777,6 +870,7 @@ impl Checker {
             }
             _ => (None, false),
         };
+        let weak = weak && !logical;
         let dtype = match op {
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::And | BinOp::Or => {
                 Some(DType::Bool)
@@ -829,8 +923,17 @@ impl Checker {
                     .iter()
                     .map(|p| (p.name.name.as_str(), p.default.is_none(), false))
                     .collect();
-                if let Err(d) = bind(&def.name.name, &params, arg_tys, span) {
-                    self.errors.push(d);
+                match bind(&def.name.name, &params, arg_tys, span) {
+                    Ok((slots, _)) => {
+                        for (p, slot) in def.params.iter().zip(&slots) {
+                            if let (Some(ann), Some((t, s))) = (&p.ann, slot)
+                                && let Some(d) = annotation_error(t, ann, &p.name.name, s)
+                            {
+                                self.errors.push(d);
+                            }
+                        }
+                    }
+                    Err(d) => self.errors.push(d),
                 }
                 return match &def.ret {
                     Some(ann) => {
@@ -860,6 +963,21 @@ impl Checker {
         }
         let Some(b) = builtins::find(&func.name) else {
             if self.top_names.contains(&func.name) {
+                if self.straight_line() {
+                    // as in Python: a function exists once its definition has run
+                    self.errors.push(
+                        Diagnostic::new(
+                            "E0101",
+                            format!("`{}` is called before it is defined", func.name),
+                            func.span.clone(),
+                        )
+                        .with_primary_label("not defined yet here")
+                        .with_hint(format!(
+                            "a function can be called once its `fn {}` has run: move the definition above this line",
+                            func.name
+                        )),
+                    );
+                }
                 return Ty::Unknown;
             }
             let mut d = Diagnostic::new("E0101", format!("unknown function `{}`", func.name), func.span.clone());
@@ -893,16 +1011,191 @@ impl Checker {
                 _ => None,
             }
         };
-        let float_of = |t: Option<&Ty>| match t {
-            Some(Ty::Array { dtype, shape, .. }) => Ty::Array {
-                dtype: dtype.map(|d| d.to_float()),
-                shape: shape.clone(),
+        let arg_span = |k: usize| slots.get(k).and_then(|s| s.as_ref()).map(|s| s.1.clone());
+        if let Some(op) = UnaryOp::from_name(name) {
+            return match arg(0) {
+                Some(Ty::Array { dtype, shape, weak, .. }) => {
+                    let dtype = match dtype {
+                        Some(dt) => match unary_sig(op, name, *dt, arg_span(0).as_ref(), span) {
+                            Ok(UnarySig::Compute { out, .. }) => Some(out),
+                            Ok(UnarySig::Identity) => Some(*dt),
+                            Ok(UnarySig::Constant(_)) => Some(DType::Bool),
+                            Err(d) => {
+                                self.errors.push(d);
+                                return Ty::Unknown;
+                            }
+                        },
+                        None => None,
+                    };
+                    Ty::Array {
+                        dtype,
+                        shape: shape.clone(),
+                        weak: *weak && dtype != Some(DType::Bool),
+                        value: None,
+                    }
+                }
+                _ => Ty::Unknown,
+            };
+        }
+        // the elementwise functions of several arrays broadcast them together (as `graph::build`)
+        let joined: &[usize] = match name {
+            "minimum" | "maximum" | "atan2" | "arctan2" | "hypot" | "floor_divide" | "isclose" | "allclose" => &[0, 1],
+            "where" | "clip" => &[0, 1, 2],
+            _ => &[],
+        };
+        let mut joined_shape = None;
+        if !joined.is_empty() {
+            let shapes: Option<Vec<KnownOperand>> = joined
+                .iter()
+                .map(|&k| match arg(k) {
+                    Some(Ty::Array {
+                        dtype, shape: Some(s), ..
+                    }) => Some((*dtype, s.clone(), arg_span(k))),
+                    _ => None,
+                })
+                .collect();
+            if let Some(shapes) = shapes {
+                let operands: Vec<Operand> = shapes
+                    .iter()
+                    .map(|(d, s, sp)| Operand {
+                        dtype: *d,
+                        shape: s,
+                        span: sp.clone(),
+                    })
+                    .collect();
+                match shape::broadcast(&operands, &format!("`{name}`"), span) {
+                    Ok(s) => joined_shape = Some(s),
+                    Err(d) => {
+                        self.errors.push(d);
+                        return Ty::Unknown;
+                    }
+                }
+            }
+        }
+        // an axis is a constant integer (E0305), as the interpreter's static_axes requires
+        if matches!(
+            name,
+            "sum"
+                | "prod"
+                | "min"
+                | "max"
+                | "mean"
+                | "any"
+                | "all"
+                | "argmin"
+                | "argmax"
+                | "nansum"
+                | "nanmean"
+                | "nanmin"
+                | "nanmax"
+                | "cumsum"
+                | "cumprod"
+                | "cummax"
+                | "cummin"
+        ) {
+            let items: Vec<&Ty> = match arg(1) {
+                Some(Ty::Tuple(items)) => items.iter().collect(),
+                Some(t) => vec![t],
+                None => vec![],
+            };
+            for t in items {
+                if let Ty::Array { dtype: Some(dt), .. } = t
+                    && !dt.is_int()
+                {
+                    self.errors.push(Diagnostic::new(
+                        "E0305",
+                        format!("an axis must be an integer, found {dt}"),
+                        arg_span(1).unwrap_or(span.clone()),
+                    ));
+                    return Ty::Unknown;
+                }
+            }
+        }
+        match name {
+            "minimum" | "maximum" | "floor_divide" | "atan2" | "arctan2" | "hypot" | "where" | "clip" => Ty::Array {
+                dtype: None,
+                shape: joined_shape,
                 weak: false,
                 value: None,
             },
-            _ => Ty::Unknown,
-        };
-        match name {
+            "isclose" => Ty::Array {
+                dtype: Some(DType::Bool),
+                shape: joined_shape,
+                weak: false,
+                value: None,
+            },
+            "allclose" | "array_equal" => Ty::Array {
+                dtype: Some(DType::Bool),
+                shape: Some(vec![]),
+                weak: false,
+                value: None,
+            },
+            "reshape" => {
+                let (Some(Ty::Array { dtype, shape, .. }), Some(target)) = (arg(0), const_ints(arg(1))) else {
+                    return Ty::Unknown;
+                };
+                match shape {
+                    Some(from) => match shape::reshape_target(from, &target, span) {
+                        Ok(s) => Ty::Array {
+                            dtype: *dtype,
+                            shape: Some(s),
+                            weak: false,
+                            value: None,
+                        },
+                        Err(d) => {
+                            self.errors.push(d);
+                            Ty::Unknown
+                        }
+                    },
+                    None => Ty::Unknown,
+                }
+            }
+            "concat" | "stack" => {
+                let Some(Ty::Tuple(items)) = arg(0) else {
+                    return Ty::Unknown;
+                };
+                let axis = match arg(1) {
+                    None | Some(Ty::None) => Some(0),
+                    Some(t) => t.value().map(|v| v as i64),
+                };
+                let shapes: Option<Vec<(Option<DType>, Vec<Dim>)>> = items
+                    .iter()
+                    .map(|t| match t {
+                        Ty::Array {
+                            dtype, shape: Some(s), ..
+                        } => Some((*dtype, s.clone())),
+                        _ => None,
+                    })
+                    .collect();
+                let (Some(shapes), Some(axis)) = (shapes, axis) else {
+                    return Ty::Unknown;
+                };
+                match shape::join_shapes(&shapes, axis, name == "stack", span) {
+                    Ok(s) => Ty::Array {
+                        dtype: None,
+                        shape: Some(s),
+                        weak: false,
+                        value: None,
+                    },
+                    Err(d) => {
+                        self.errors.push(d);
+                        Ty::Unknown
+                    }
+                }
+            }
+            "zeros" | "ones" | "rand" | "randn" | "full"
+                if const_ints(arg(0)).is_some_and(|d| d.iter().any(|&v| v < 0)) =>
+            {
+                let bad = const_ints(arg(0))
+                    .and_then(|d| d.into_iter().find(|&v| v < 0))
+                    .unwrap_or(-1);
+                self.errors.push(Diagnostic::new(
+                    "E0210",
+                    format!("a shape cannot contain the negative size {bad}"),
+                    arg_span(0).unwrap_or(span.clone()),
+                ));
+                Ty::Unknown
+            }
             "zeros" | "ones" | "rand" | "randn" => {
                 let dtype = if matches!(arg(1), Some(Ty::DType)) || arg(1).is_none() {
                     Some(DType::DEFAULT_FLOAT)
@@ -917,9 +1210,28 @@ impl Checker {
                     value: None,
                 }
             }
-            "exp" | "log" | "sqrt" | "sin" | "cos" | "tan" | "tanh" | "erf" => float_of(arg(0)),
-            "abs" | "floor" | "ceil" | "round" | "sign" | "copy" | "realize" => arg(0).cloned().unwrap_or(Ty::Unknown),
-            "sum" | "prod" | "min" | "max" | "mean" | "any" | "all" => {
+            "copy" | "realize" => arg(0).cloned().unwrap_or(Ty::Unknown),
+            // integer bounds without a dtype give i64, as the interpreter's arange
+            "arange" if arg(3).is_none() => {
+                let bounds: Vec<&Ty> = (0..3).filter_map(arg).collect();
+                let ints = bounds
+                    .iter()
+                    .all(|t| matches!(t, Ty::Array { dtype: Some(d), .. } if d.is_int()));
+                let values: Option<Vec<f64>> = bounds.iter().map(|t| t.value()).collect();
+                let len = match values.as_deref() {
+                    Some([n]) => Some((*n).max(0.0) as usize),
+                    Some([a, b]) => Some((b - a).max(0.0) as usize),
+                    Some([a, b, st]) if *st != 0.0 => Some(((b - a) / st).ceil().max(0.0) as usize),
+                    _ => None,
+                };
+                Ty::Array {
+                    dtype: ints.then_some(DType::I64),
+                    shape: Some(vec![len]),
+                    weak: false,
+                    value: None,
+                }
+            }
+            "sum" | "prod" | "min" | "max" | "mean" | "any" | "all" | "nansum" | "nanmean" | "nanmin" | "nanmax" => {
                 let Some(Ty::Array { dtype, shape, .. }) = arg(0) else {
                     return Ty::Unknown;
                 };
@@ -932,8 +1244,8 @@ impl Checker {
                 let keepdims = matches!(arg(2), Some(Ty::Array { .. }));
                 let dtype = match name {
                     "any" | "all" => Some(DType::Bool),
-                    "mean" => dtype.map(|d| d.to_float()),
-                    "sum" | "prod" => dtype.map(crate::graph::op::accumulate_dtype),
+                    "mean" | "nanmean" => dtype.map(|d| d.to_float()),
+                    "sum" | "prod" | "nansum" => dtype.map(crate::graph::op::accumulate_dtype),
                     _ => *dtype,
                 };
                 let Some(shape) = shape else {
@@ -1046,6 +1358,121 @@ impl Checker {
     }
 }
 
+/// The integers of a constant shape-like argument (an int, or a list or tuple of them).
+fn const_ints(t: Option<&Ty>) -> Option<Vec<i64>> {
+    // values are tracked as f64: past 2^53 they are not the integers written
+    let exact = |v: f64| v.abs() < 9_007_199_254_740_992.0;
+    let ints = const_ints_any(t)?;
+    ints.iter().all(|&v| exact(v as f64)).then_some(ints)
+}
+
+fn const_ints_any(t: Option<&Ty>) -> Option<Vec<i64>> {
+    match t? {
+        Ty::Array {
+            value: Some(v),
+            shape: Some(s),
+            dtype: Some(dt),
+            ..
+        } if s.is_empty() && dt.is_int() => Some(vec![*v as i64]),
+        Ty::Tuple(items) => items
+            .iter()
+            .map(|i| match i {
+                Ty::Array {
+                    value: Some(v),
+                    dtype: Some(dt),
+                    ..
+                } if dt.is_int() => Some(*v as i64),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
+    }
+}
+
+/// The interpreter's `check_annotation` on what the checker knows of an
+/// argument: a strong dtype other than the annotation's (E0304), another
+/// rank or another fixed size (E0207).
+fn annotation_error(t: &Ty, ann: &TypeAnn, what: &str, span: &Span) -> Option<Diagnostic> {
+    let Ty::Array { dtype, shape, weak, .. } = t else {
+        return None;
+    };
+    if let (Some(got), Some(want), false) = (dtype, ann.dtype.as_ref().and_then(|d| DType::parse(&d.name)), weak)
+        && *got != want
+    {
+        return Some(
+            Diagnostic::new("E0304", format!("{what} should be {want}, found {got}"), span.clone())
+                .with_label(ann.span.clone(), format!("declared as {want} here"))
+                .with_hint(format!("convert it with `as {want}`")),
+        );
+    }
+    let (Some(shape), Some(dims_ann)) = (shape, &ann.dims) else {
+        return None;
+    };
+    let t = shape::describe(*dtype, shape);
+    if dims_ann.len() != shape.len() {
+        return Some(
+            Diagnostic::new(
+                "E0207",
+                format!("{what} should have {} axes, found {t}", dims_ann.len()),
+                span.clone(),
+            )
+            .with_label(ann.span.clone(), "declared here"),
+        );
+    }
+    for (d, n) in dims_ann.iter().zip(shape) {
+        if let (DimAnn::Fixed(v, dspan), Some(n)) = (d, n)
+            && *v as usize != *n
+        {
+            return Some(
+                Diagnostic::new(
+                    "E0207",
+                    format!("{what} should have size {v} here, found {t}"),
+                    span.clone(),
+                )
+                .with_label(dspan.clone(), "declared here"),
+            );
+        }
+    }
+    None
+}
+
+/// E0307 for a literal integer that does not fit in the i32 it is written into or combined with.
+fn int_overflow(t: &Ty, span: &Span) -> Option<Diagnostic> {
+    let Ty::Array {
+        dtype: Some(DType::I64),
+        weak: true,
+        value: Some(v),
+        ..
+    } = t
+    else {
+        return None;
+    };
+    if *v >= i32::MIN as f64 && *v <= i32::MAX as f64 {
+        return None;
+    }
+    Some(
+        Diagnostic::new(
+            "E0307",
+            format!("this integer does not fit in i32 (from {} to {})", i32::MIN, i32::MAX),
+            span.clone(),
+        )
+        .with_hint("make the array i64 first (`as i64`), or cast the value (`as i32`) to wrap on purpose"),
+    )
+}
+
+/// What a value that is not an array is, for E0303 (as the interpreter's `kind_name`).
+fn non_array(t: &Ty) -> Option<&'static str> {
+    Some(match t {
+        Ty::Tuple(_) => "a tuple",
+        Ty::Str => "a string",
+        Ty::DType => "a dtype",
+        Ty::Func(_) => "a function",
+        Ty::None => "none",
+        Ty::Unit => "nothing (a statement's value)",
+        Ty::Array { .. } | Ty::Unknown => return None,
+    })
+}
+
 /// E0302 for a dtype name that is not one (shared with the interpreter).
 pub fn unknown_dtype(ty: &Ident) -> Diagnostic {
     let names = DType::ALL.map(|d| d.name());
@@ -1110,4 +1537,72 @@ mod suggestion_tests {
         assert_eq!(nearest_name("y", &["x"], &[]), None);
         assert_eq!(nearest_name("banana", &["x"], &["exp"]), None);
     }
+}
+
+/// Errors of `base[items]` that constants show: more axes indexed than the
+/// array has (E0205), and a constant integer index out of its axis's range
+/// (E0204). Items after an index array, a mask or `...` are not placed.
+fn constant_index_error(base: &Ty, items: &[(super::npsort::IndexTy, Span)], span: &Span) -> Option<Diagnostic> {
+    use super::npsort::IndexTy;
+    let Ty::Array { shape: Some(shape), .. } = base else {
+        return None;
+    };
+    let scalar_int = |t: &Ty| {
+        matches!(t, Ty::Array { dtype: Some(dt), shape: Some(s), .. } if dt.is_int() && s.is_empty())
+    };
+    let consuming: usize = items
+        .iter()
+        .map(|(item, _)| match item {
+            IndexTy::Slice => 1,
+            IndexTy::Expr(Ty::Array {
+                dtype: Some(DType::Bool),
+                shape: Some(s),
+                ..
+            }) => s.len(),
+            IndexTy::Expr(_) => 1,
+            IndexTy::NewAxis | IndexTy::Ellipsis => 0,
+        })
+        .sum();
+    if consuming > shape.len() {
+        return Some(
+            Diagnostic::new(
+                "E0205",
+                format!("too many indices: {consuming} for an array of rank {}", shape.len()),
+                span.clone(),
+            )
+            .with_hint(format!(
+                "the array's shape is [{}]",
+                shape
+                    .iter()
+                    .map(|d| d.map_or("?".to_string(), |v| v.to_string()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        );
+    }
+    let mut axis = 0usize;
+    for (item, item_span) in items {
+        match item {
+            IndexTy::Slice => axis += 1,
+            IndexTy::NewAxis => {}
+            IndexTy::Expr(t) if scalar_int(t) => {
+                if let (Some(v), Some(Some(n))) = (t.value(), shape.get(axis)) {
+                    let (i, n) = (v as i64, *n as i64);
+                    if i < -n || i >= n {
+                        return Some(
+                            Diagnostic::new(
+                                "E0204",
+                                format!("index {i} is out of range for an axis of size {n}"),
+                                item_span.clone(),
+                            )
+                            .with_hint(format!("valid indices are {} to {}", -n, n - 1)),
+                        );
+                    }
+                }
+                axis += 1;
+            }
+            IndexTy::Expr(_) | IndexTy::Ellipsis => return None,
+        }
+    }
+    None
 }

@@ -5,4 +5,5 @@ pub mod builtins;
 pub mod checker;
 pub mod dtype;
 pub mod npsort;
+pub mod prim;
 pub mod shape;

@@ -465,6 +465,63 @@ pub fn reshape_target(from: &[Dim], to: &[i64], span: &Span) -> Result<Vec<Dim>,
     Ok(out)
 }
 
+/// The shape of `concat` (or `stack`, `new_axis`) of arrays of these dtypes
+/// and shapes along `axis`: E0206 when they do not fit together (the
+/// messages of `graph::build::concat` and `stack`), E0201 for a bad axis.
+pub fn join_shapes(
+    items: &[(Option<DType>, Vec<Dim>)],
+    axis: i64,
+    new_axis: bool,
+    span: &Span,
+) -> Result<Vec<Dim>, Diagnostic> {
+    let what = if new_axis { "stack" } else { "concat" };
+    let Some((d0, first)) = items.first() else {
+        return Err(Diagnostic::new(
+            "E0206",
+            format!("{what} needs at least one array"),
+            span.clone(),
+        ));
+    };
+    if !new_axis && first.is_empty() {
+        return Err(
+            Diagnostic::new("E0206", "rank-0 arrays cannot be concatenated", span.clone())
+                .with_hint("use `stack` to make a new axis, or write an array literal"),
+        );
+    }
+    let rank = first.len() + new_axis as usize;
+    let ax = normalize_axis(axis, rank, span)?;
+    for (d, s) in items {
+        let fits = if new_axis {
+            s.len() == first.len() && s.iter().zip(first).all(|(a, b)| a.is_none() || b.is_none() || a == b)
+        } else {
+            s.len() == first.len()
+                && (0..s.len()).all(|i| i == ax || s[i].is_none() || first[i].is_none() || s[i] == first[i])
+        };
+        if !fits {
+            let (a, b) = (describe(*d0, first), describe(*d, s));
+            let (msg, hint) = if new_axis {
+                (
+                    format!("cannot stack {a} and {b}"),
+                    "stacked arrays must all have the same shape",
+                )
+            } else {
+                (
+                    format!("cannot join {a} and {b} along axis {ax}"),
+                    "all arrays must have the same rank and the same sizes on every other axis",
+                )
+            };
+            return Err(Diagnostic::new("E0206", msg, span.clone()).with_hint(hint));
+        }
+    }
+    let mut out = first.clone();
+    if new_axis {
+        out.insert(ax, Some(items.len()));
+    } else {
+        out[ax] = items.iter().try_fold(0usize, |acc, (_, s)| s[ax].map(|v| acc + v));
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

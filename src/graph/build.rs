@@ -7,7 +7,8 @@ use super::op::{BinaryOp, Op, ReduceOp, ScanOp, UnaryOp, accumulate_dtype};
 use super::segment_index::SegmentIndex;
 use super::view::View;
 use super::{Array, Buffer};
-use crate::check::dtype::{DType, Kind, promote_weak};
+use crate::check::dtype::{DType, promote_weak};
+use crate::check::prim::{UnarySig, unary_sig};
 use crate::check::shape::{self, Operand, describe, dims};
 use crate::diag::Diagnostic;
 use crate::syntax::ast::{BinOp, Span};
@@ -192,6 +193,7 @@ pub fn binary(
                 BinOp::Sub => BinaryOp::Sub,
                 BinOp::Mul => BinaryOp::Mul,
                 BinOp::Rem => BinaryOp::Rem,
+                BinOp::FloorDiv => BinaryOp::FloorDiv,
                 _ => BinaryOp::Pow,
             };
             // Arithmetic on bools counts: True + True is 2.
@@ -209,6 +211,8 @@ pub fn binary(
         broadcast_view(&cast(a, compute, spans.0), &shape),
         broadcast_view(&cast(b, compute, spans.1), &shape),
     ];
+    // a comparison's bools are strong, even of literals: `fn f(x) -> f32 { x > 2 }` is E0304
+    let weak = weak && !(graph_op.is_comparison() || graph_op.is_logical());
     Ok(Array::pending(Op::Binary(graph_op), inputs, out, &shape, Some(span.clone())).with_weak(weak))
 }
 
@@ -222,8 +226,11 @@ pub fn binary_fn(
     span: &Span,
 ) -> Result<Array, Diagnostic> {
     let (mut common, weak) = result_dtype(a, b);
-    if op == BinaryOp::Atan2 {
-        common = common.to_float();
+    match op {
+        BinaryOp::Atan2 | BinaryOp::Hypot => common = common.to_float(),
+        // floor_divide of bools counts, as `//` does
+        BinaryOp::FloorDiv if common == DType::Bool => common = DType::DEFAULT_INT,
+        _ => {}
     }
     let shape = broadcast_all(
         &[a, b],
@@ -238,45 +245,20 @@ pub fn binary_fn(
     Ok(Array::pending(Op::Binary(op), inputs, common, &shape, Some(span.clone())).with_weak(weak))
 }
 
-/// Elementwise unary functions, with NumPy's dtype rules.
+/// An elementwise unary primitive, with the dtype rule of its line in the
+/// primitive table (`check::prim::unary_sig`, which the checker calls too).
 pub fn unary(op: UnaryOp, name: &str, a: &Array, a_span: Option<&Span>, span: &Span) -> Result<Array, Diagnostic> {
-    let dt = a.dtype();
-    let (input, out) = match op {
-        UnaryOp::Not => {
-            if dt != DType::Bool {
-                return Err(dtype_error(
-                    "not",
-                    a,
-                    a_span,
-                    span,
-                    "`not` negates bools; compare first (`not (x > 0)`)",
-                ));
-            }
-            (DType::Bool, DType::Bool)
+    Ok(match unary_sig(op, name, a.dtype(), a_span, span)? {
+        UnarySig::Identity => a.clone(),
+        UnarySig::Constant(v) => {
+            let c = scalar(DType::Bool, if v { 1.0 } else { 0.0 }, false);
+            full(a.shape(), &c, DType::Bool, span)?
         }
-        UnaryOp::Neg | UnaryOp::Abs | UnaryOp::Sign => {
-            if dt == DType::Bool {
-                return Err(dtype_error(
-                    name,
-                    a,
-                    a_span,
-                    span,
-                    "use `not` to negate bools, or cast with `as i64`",
-                ));
-            }
-            (dt, dt)
+        UnarySig::Compute { input, out } => {
+            let x = cast(a, input, a_span);
+            Array::pending(Op::Unary(op), vec![x], out, a.shape(), Some(span.clone())).with_weak(a.weak)
         }
-        UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Round => {
-            if dt.kind() != Kind::Float {
-                return Ok(a.clone());
-            }
-            (dt, dt)
-        }
-        UnaryOp::IsNan => (dt, DType::Bool),
-        _ => (dt.to_float(), dt.to_float()),
-    };
-    let x = cast(a, input, a_span);
-    Ok(Array::pending(Op::Unary(op), vec![x], out, a.shape(), Some(span.clone())).with_weak(a.weak))
+    })
 }
 
 /// `where(cond, a, b)` with broadcasting of all three.
@@ -707,6 +689,158 @@ pub fn full(shape: &[usize], value: &Array, dtype: DType, span: &Span) -> Result
     }
     let v = cast(value, dtype, None);
     Ok(copy(&broadcast_view(&v, shape), Some(span)))
+}
+
+/// A weak (literal-like) scalar of `dtype`'s kind.
+fn weak(dtype: DType, v: f64) -> Array {
+    scalar(if dtype.is_float() { DType::F64 } else { DType::I64 }, v, true)
+}
+
+fn un(op: UnaryOp, a: &Array, span: &Span) -> Result<Array, Diagnostic> {
+    unary(op, op.name(), a, None, span)
+}
+
+fn bin(op: BinOp, a: &Array, b: &Array, span: &Span) -> Result<Array, Diagnostic> {
+    binary(op, a, b, (None, None), span)
+}
+
+/// NumPy's `nan_to_num`: NaN, +inf and -inf replaced (by default 0 and the
+/// dtype's extreme finite values); integers and bools unchanged (a copy).
+pub fn nan_to_num(
+    x: &Array,
+    nan: f64,
+    posinf: Option<f64>,
+    neginf: Option<f64>,
+    span: &Span,
+) -> Result<Array, Diagnostic> {
+    let dt = x.dtype();
+    if !dt.is_float() {
+        return Ok(copy(x, Some(span)));
+    }
+    let big = if dt == DType::F32 { f32::MAX as f64 } else { f64::MAX };
+    let none = [None, None, None];
+    let r = select(&un(UnaryOp::IsNan, x, span)?, &weak(dt, nan), x, none, span)?;
+    let pos = bin(BinOp::Eq, x, &weak(dt, f64::INFINITY), span)?;
+    let r = select(&pos, &weak(dt, posinf.unwrap_or(big)), &r, none, span)?;
+    let neg = bin(BinOp::Eq, x, &weak(dt, f64::NEG_INFINITY), span)?;
+    let r = select(&neg, &weak(dt, neginf.unwrap_or(-big)), &r, none, span)?;
+    Ok(cast(&r, dt, Some(span)))
+}
+
+/// NumPy's `isclose` (broadcasting): `|a - b| <= atol + rtol * |b|` where b
+/// is finite, else `a == b`; NaNs close to each other only with `equal_nan`.
+/// Computed in the operands' float dtype, as NumPy does.
+#[allow(clippy::too_many_arguments)]
+pub fn isclose(
+    a: &Array,
+    b: &Array,
+    rtol: f64,
+    atol: f64,
+    equal_nan: bool,
+    spans: (Option<&Span>, Option<&Span>),
+    span: &Span,
+) -> Result<Array, Diagnostic> {
+    broadcast_all(&[a, b], &[spans.0.cloned(), spans.1.cloned()], "`isclose`", span)?;
+    let (common, _) = result_dtype(a, b);
+    let f = common.to_float();
+    let (x, y) = (cast(a, f, spans.0), cast(b, f, spans.1));
+    let diff = un(UnaryOp::Abs, &bin(BinOp::Sub, &x, &y, span)?, span)?;
+    let tol = bin(
+        BinOp::Add,
+        &weak(f, atol),
+        &bin(BinOp::Mul, &weak(f, rtol), &un(UnaryOp::Abs, &y, span)?, span)?,
+        span,
+    )?;
+    let within = bin(BinOp::Le, &diff, &tol, span)?;
+    let finite = bin(BinOp::And, &within, &un(UnaryOp::IsFinite, &y, span)?, span)?;
+    let mut r = bin(BinOp::Or, &finite, &bin(BinOp::Eq, &x, &y, span)?, span)?;
+    if equal_nan {
+        let both = bin(
+            BinOp::And,
+            &un(UnaryOp::IsNan, &x, span)?,
+            &un(UnaryOp::IsNan, &y, span)?,
+            span,
+        )?;
+        r = bin(BinOp::Or, &r, &both, span)?;
+    }
+    Ok(r)
+}
+
+/// NumPy's `array_equal`: false for different shapes (never an error),
+/// else whether every element is equal (NaNs equal only with `equal_nan`).
+pub fn array_equal(a: &Array, b: &Array, equal_nan: bool, span: &Span) -> Result<Array, Diagnostic> {
+    if a.shape() != b.shape() {
+        return Ok(scalar(DType::Bool, 0.0, false));
+    }
+    let mut eq = bin(BinOp::Eq, a, b, span)?;
+    if equal_nan {
+        let both = bin(
+            BinOp::And,
+            &un(UnaryOp::IsNan, a, span)?,
+            &un(UnaryOp::IsNan, b, span)?,
+            span,
+        )?;
+        eq = bin(BinOp::Or, &eq, &both, span)?;
+    }
+    reduce(ReduceOp::All, &eq, None, false, span)
+}
+
+/// Which NaN-ignoring reduction (`nansum`, `nanmean`, `nanmin`, `nanmax`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NanReduce {
+    Sum,
+    Mean,
+    Min,
+    Max,
+}
+
+/// A reduction that skips NaNs, as NumPy's `nan*` functions: a NaN counts as
+/// the identity; an all-NaN slice gives NaN for min, max and mean, 0 for sum.
+/// On integers and bools (no NaNs) it is the plain reduction.
+pub fn nan_reduce(
+    which: NanReduce,
+    a: &Array,
+    axes: Option<Vec<usize>>,
+    keepdims: bool,
+    span: &Span,
+) -> Result<Array, Diagnostic> {
+    let plain = match which {
+        NanReduce::Sum => ReduceOp::Sum,
+        NanReduce::Min => ReduceOp::Min,
+        NanReduce::Max => ReduceOp::Max,
+        NanReduce::Mean => return nan_mean(a, axes, keepdims, span),
+    };
+    let dt = a.dtype();
+    if !dt.is_float() {
+        return reduce(plain, a, axes, keepdims, span);
+    }
+    let none = [None, None, None];
+    let nan = un(UnaryOp::IsNan, a, span)?;
+    let fill = match which {
+        NanReduce::Min => f64::INFINITY,
+        NanReduce::Max => f64::NEG_INFINITY,
+        _ => 0.0,
+    };
+    let masked = select(&nan, &weak(dt, fill), a, none, span)?;
+    let r = reduce(plain, &masked, axes.clone(), keepdims, span)?;
+    if which == NanReduce::Sum {
+        return Ok(r);
+    }
+    let all_nan = reduce(ReduceOp::All, &nan, axes, keepdims, span)?;
+    let r = select(&all_nan, &weak(dt, f64::NAN), &r, none, span)?;
+    Ok(cast(&r, dt, Some(span)))
+}
+
+fn nan_mean(a: &Array, axes: Option<Vec<usize>>, keepdims: bool, span: &Span) -> Result<Array, Diagnostic> {
+    if !a.dtype().is_float() {
+        return mean(a, axes, keepdims, span);
+    }
+    let dt = a.dtype();
+    let nan = un(UnaryOp::IsNan, a, span)?;
+    let s = nan_reduce(NanReduce::Sum, a, axes.clone(), keepdims, span)?;
+    let count = reduce(ReduceOp::Sum, &un(UnaryOp::Not, &nan, span)?, axes, keepdims, span)?;
+    let r = bin(BinOp::Div, &s, &cast(&count, dt, None), span)?;
+    Ok(cast(&r, dt, Some(span)))
 }
 
 #[cfg(test)]

@@ -4,27 +4,8 @@
 
 use crate::check::dtype::DType;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum UnaryOp {
-    Neg,
-    /// Logical not (bool in, bool out).
-    Not,
-    Abs,
-    Sign,
-    Exp,
-    Log,
-    Sqrt,
-    Sin,
-    Cos,
-    Tan,
-    Tanh,
-    Erf,
-    Floor,
-    Ceil,
-    Round,
-    /// bool out: x != x
-    IsNan,
-}
+/// The elementwise unary primitives are declared in `check::prim` (one line each).
+pub use crate::check::prim::UnaryOp;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BinaryOp {
@@ -36,11 +17,16 @@ pub enum BinaryOp {
     /// Python/NumPy modulo: the result has the sign of the divisor.
     /// Integer modulo by zero is an error.
     Rem,
+    /// Python/NumPy floor division: `floor(a / b)`. Integer floor division by
+    /// zero is an error (as `Rem`); floats follow NumPy's `floor_divide`.
+    FloorDiv,
     Pow,
     /// NaN-propagating, like `np.minimum` / `np.maximum`.
     Min,
     Max,
     Atan2,
+    /// sqrt(a*a + b*b) without overflow (float only).
+    Hypot,
     /// Comparisons and logic produce bool.
     Eq,
     Ne,
@@ -108,7 +94,7 @@ pub enum Op {
     Copy,
     /// Convert the input (any dtype) to the node's dtype.
     Cast,
-    /// Inputs and output share a dtype, except `Not` and `IsNan`, whose output is bool.
+    /// Inputs and output share a dtype, except `Not` and the predicates (`IsNan`, ...), whose output is bool.
     Unary(UnaryOp),
     /// Inputs share a dtype; output is the node's dtype (bool for comparisons and logic).
     Binary(BinaryOp),

@@ -49,6 +49,10 @@ impl Interp {
         let val = |k: usize| s[k].as_ref().map(|x| &x.0);
         let a = |this: &Self, k: usize| this.arr(&s[k]);
         let out = |x: Array| Ok(Value::Array(x));
+        // the unary primitives, from their lines in `check::prim`
+        if let Some(op) = UnaryOp::from_name(name) {
+            return out(build::unary(op, name, &a(self, 0), sp(0).as_ref(), span)?);
+        }
         match name {
             // ---- creation
             "zeros" | "ones" | "rand" | "randn" => {
@@ -340,30 +344,20 @@ impl Interp {
                 }
             }
             // ---- elementwise
-            "exp" | "log" | "sqrt" | "abs" | "sin" | "cos" | "tan" | "tanh" | "erf" | "floor" | "ceil" | "round"
-            | "sign" | "isnan" => {
-                let op = match name {
-                    "exp" => UnaryOp::Exp,
-                    "log" => UnaryOp::Log,
-                    "sqrt" => UnaryOp::Sqrt,
-                    "abs" => UnaryOp::Abs,
-                    "sin" => UnaryOp::Sin,
-                    "cos" => UnaryOp::Cos,
-                    "tan" => UnaryOp::Tan,
-                    "tanh" => UnaryOp::Tanh,
-                    "erf" => UnaryOp::Erf,
-                    "floor" => UnaryOp::Floor,
-                    "ceil" => UnaryOp::Ceil,
-                    "round" => UnaryOp::Round,
-                    "sign" => UnaryOp::Sign,
-                    _ => UnaryOp::IsNan,
-                };
-                out(build::unary(op, name, &a(self, 0), sp(0).as_ref(), span)?)
-            }
-            "minimum" | "maximum" | "atan2" => {
+            "minimum" | "maximum" | "atan2" | "arctan2" | "hypot" | "floor_divide" => {
                 let op = match name {
                     "minimum" => BinaryOp::Min,
                     "maximum" => BinaryOp::Max,
+                    "hypot" => BinaryOp::Hypot,
+                    "floor_divide" => {
+                        return out(build::binary(
+                            BinOp::FloorDiv,
+                            &a(self, 0),
+                            &a(self, 1),
+                            (sp(0).as_ref(), sp(1).as_ref()),
+                            span,
+                        )?);
+                    }
                     _ => BinaryOp::Atan2,
                 };
                 out(build::binary_fn(
@@ -374,6 +368,44 @@ impl Interp {
                     (sp(0).as_ref(), sp(1).as_ref()),
                     span,
                 )?)
+            }
+            "nan_to_num" => {
+                let num = |this: &Self, k: usize, what: &str| match &s[k] {
+                    None | Some((Value::None, _)) => Ok(None),
+                    Some((v, vs)) => this.static_f64(v, vs, what).map(Some),
+                };
+                self.static_bool(s[1].as_ref(), true)?;
+                let nan = num(self, 2, "`nan`")?.unwrap_or(0.0);
+                let posinf = num(self, 3, "`posinf`")?;
+                let neginf = num(self, 4, "`neginf`")?;
+                out(build::nan_to_num(&a(self, 0), nan, posinf, neginf, span)?)
+            }
+            "isclose" | "allclose" => {
+                let tol = |this: &Self, k: usize, what: &str, default: f64| match &s[k] {
+                    None | Some((Value::None, _)) => Ok(default),
+                    Some((v, vs)) => this.static_f64(v, vs, what),
+                };
+                let rtol = tol(self, 2, "`rtol`", 1e-05)?;
+                let atol = tol(self, 3, "`atol`", 1e-08)?;
+                let equal_nan = self.static_bool(s[4].as_ref(), false)?;
+                let r = build::isclose(
+                    &a(self, 0),
+                    &a(self, 1),
+                    rtol,
+                    atol,
+                    equal_nan,
+                    (sp(0).as_ref(), sp(1).as_ref()),
+                    span,
+                )?;
+                if name == "isclose" {
+                    out(r)
+                } else {
+                    out(build::reduce(ReduceOp::All, &r, None, false, span)?)
+                }
+            }
+            "array_equal" => {
+                let equal_nan = self.static_bool(s[2].as_ref(), false)?;
+                out(build::array_equal(&a(self, 0), &a(self, 1), equal_nan, span)?)
             }
             "clip" => {
                 let lo = build::binary_fn(
@@ -415,6 +447,18 @@ impl Interp {
                     _ => return out(build::mean(&x, axes, keepdims, span)?),
                 };
                 out(build::reduce(op, &x, axes, keepdims, span)?)
+            }
+            "nansum" | "nanmean" | "nanmin" | "nanmax" => {
+                let x = a(self, 0);
+                let axes = self.reduce_axes(&x, s[1].as_ref())?;
+                let keepdims = self.static_bool(s[2].as_ref(), false)?;
+                let which = match name {
+                    "nansum" => build::NanReduce::Sum,
+                    "nanmean" => build::NanReduce::Mean,
+                    "nanmin" => build::NanReduce::Min,
+                    _ => build::NanReduce::Max,
+                };
+                out(build::nan_reduce(which, &x, axes, keepdims, span)?)
             }
             "argmin" | "argmax" => {
                 let x = a(self, 0);

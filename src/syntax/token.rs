@@ -36,6 +36,7 @@ pub enum Tok {
     Minus,
     Star,
     Slash,
+    SlashSlash,
     Percent,
     StarStar,
     At,
@@ -112,6 +113,7 @@ impl Tok {
             Tok::Minus => "-",
             Tok::Star => "*",
             Tok::Slash => "/",
+            Tok::SlashSlash => "//",
             Tok::Percent => "%",
             Tok::StarStar => "**",
             Tok::At => "@",
@@ -206,6 +208,8 @@ enum Raw {
     Star,
     #[token("/")]
     Slash,
+    #[token("//")]
+    SlashSlash,
     #[token("%")]
     Percent,
     #[token("**")]
@@ -339,6 +343,7 @@ pub fn lex(source: &str, base: usize) -> (Vec<Spanned>, Vec<Diagnostic>) {
             Raw::Minus => Tok::Minus,
             Raw::Star => Tok::Star,
             Raw::Slash => Tok::Slash,
+            Raw::SlashSlash => Tok::SlashSlash,
             Raw::Percent => Tok::Percent,
             Raw::StarStar => Tok::StarStar,
             Raw::At => Tok::At,

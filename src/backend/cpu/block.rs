@@ -428,71 +428,54 @@ fn generate(dtype: DType, off: isize, s: isize, len: usize, reg: &mut Reg, at: i
     }
 }
 
-fn math_fn(u: UnaryOp) -> Option<MathFn> {
-    Some(match u {
-        UnaryOp::Exp => MathFn::Exp,
-        UnaryOp::Log => MathFn::Log,
-        UnaryOp::Sin => MathFn::Sin,
-        UnaryOp::Cos => MathFn::Cos,
-        UnaryOp::Tan => MathFn::Tan,
-        UnaryOp::Tanh => MathFn::Tanh,
-        UnaryOp::Erf => MathFn::Erf,
-        _ => return None,
-    })
-}
-
-/// A unary op of the integer/float family (as `kernels::elementwise::num_unary`).
+/// A unary step, from the primitive table in `check::prim`: one monomorphic
+/// loop per (op, dtype), `vmath` for the functions it vectorises.
 #[inline(always)]
-fn num_unary<T: NumDst>(u: UnaryOp, a: Src<T>, dst: Dst) -> Result<(), Diagnostic> {
-    macro_rules! same {
-        ($f:expr) => {{
-            let out = T::dst_of(dst)?;
-            map1(a, out, $f)
+fn unary(u: UnaryOp, v: Value, dst: Dst) -> Result<(), Diagnostic> {
+    macro_rules! fused_unary {
+        ($( $V:ident $name:literal $rule:ident [$($vm:ident)?] |$x:ident| $e:expr, $cuda:literal, $doc:literal, $ex:literal; )*) => {
+            match v {
+                Value::F32(a) => match u { $( UnaryOp::$V => fused_unary!(@float $rule [$($vm)?] f32 a |$x| $e), )* },
+                Value::F64(a) => match u { $( UnaryOp::$V => fused_unary!(@float $rule [$($vm)?] f64 a |$x| $e), )* },
+                Value::I32(a) => match u { $( UnaryOp::$V => fused_unary!(@int $rule i32 a |$x| $e), )* },
+                Value::I64(a) => match u { $( UnaryOp::$V => fused_unary!(@int $rule i64 a |$x| $e), )* },
+                Value::B(a) => match u { $( UnaryOp::$V => fused_unary!(@bool $rule a |$x| $e), )* },
+            }
+        };
+        (@float Pred [$($vm:ident)?] $T:ident $a:ident |$x:ident| $e:expr) => {{
+            map1($a, bool::dst_of(dst)?, |$x: $T| $e);
+            Ok(())
         }};
+        (@float Logic [$($vm:ident)?] $T:ident $a:ident |$x:ident| $e:expr) => {
+            Err(internal(format!("{u:?} is not defined on {}", <$T as Elem>::DTYPE)))
+        };
+        (@float $rule:ident [$vm:ident] $T:ident $a:ident |$x:ident| $e:expr) => {{
+            let out = <$T>::dst_of(dst)?;
+            copy($a, out);
+            // SAFETY: `copy` wrote every element.
+            <$T as FloatMath>::apply(MathFn::$vm, unsafe { assume_init(out) });
+            Ok(())
+        }};
+        (@float $rule:ident [] $T:ident $a:ident |$x:ident| $e:expr) => {{
+            map1($a, <$T>::dst_of(dst)?, |$x: $T| $e);
+            Ok(())
+        }};
+        (@int Same $T:ident $a:ident |$x:ident| $e:expr) => {{
+            map1($a, <$T>::dst_of(dst)?, |$x: $T| $e);
+            Ok(())
+        }};
+        (@int $rule:ident $T:ident $a:ident |$x:ident| $e:expr) => {
+            Err(internal(format!("{u:?} is not defined on {}", <$T as Elem>::DTYPE)))
+        };
+        (@bool Logic $a:ident |$x:ident| $e:expr) => {{
+            map1($a, bool::dst_of(dst)?, |$x: bool| $e);
+            Ok(())
+        }};
+        (@bool $rule:ident $a:ident |$x:ident| $e:expr) => {
+            Err(internal(format!("{u:?} is not defined on bool")))
+        };
     }
-    match u {
-        UnaryOp::Neg => same!(T::neg),
-        UnaryOp::Abs => same!(T::abs),
-        UnaryOp::Sign => same!(T::sign),
-        UnaryOp::Floor => same!(T::floor),
-        UnaryOp::Ceil => same!(T::ceil),
-        UnaryOp::Round => same!(T::round),
-        UnaryOp::IsNan => match dst {
-            Dst::B(out) => map1(a, out, T::is_nan),
-            _ => return Err(internal("isnan into a non-bool register")),
-        },
-        other => return Err(internal(format!("{other:?} is not defined on {}", T::DTYPE))),
-    }
-    Ok(())
-}
-
-#[inline(always)]
-fn float_unary<T: Float + FloatMath + DstOf>(u: UnaryOp, a: Src<T>, dst: Dst) -> Result<(), Diagnostic> {
-    if let Some(f) = math_fn(u) {
-        let out = T::dst_of(dst)?;
-        copy(a, out);
-        // SAFETY: `copy` wrote every element.
-        T::apply(f, unsafe { assume_init(out) });
-        return Ok(());
-    }
-    if u == UnaryOp::Sqrt {
-        map1(a, T::dst_of(dst)?, T::sqrt);
-        return Ok(());
-    }
-    num_unary(u, a, dst)
-}
-
-fn bool_unary(u: UnaryOp, a: Src<bool>, dst: Dst) -> Result<(), Diagnostic> {
-    let Dst::B(out) = dst else {
-        return Err(internal("bool op into a non-bool register"));
-    };
-    match u {
-        UnaryOp::Not => map1(a, out, |x: bool| !x),
-        UnaryOp::Abs | UnaryOp::Sign | UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Round => copy(a, out),
-        UnaryOp::IsNan => map1(a, out, |_| false),
-        other => return Err(internal(format!("{other:?} is not defined on bool"))),
-    }
-    Ok(())
+    crate::for_each_unary!(fused_unary)
 }
 
 /// The destination as `T`'s, or an internal error.
@@ -578,7 +561,20 @@ fn compare<T: Elem>(op: BinaryOp, a: Src<T>, b: Src<T>, dst: &mut Dst) -> Option
         BinaryOp::Lt => c!(|x: T, y: T| x < y),
         BinaryOp::Le => c!(|x: T, y: T| x <= y),
         BinaryOp::Gt => c!(|x: T, y: T| x > y),
-        _ => c!(|x: T, y: T| x >= y),
+        BinaryOp::Ge => c!(|x: T, y: T| x >= y),
+        BinaryOp::Add
+        | BinaryOp::Sub
+        | BinaryOp::Mul
+        | BinaryOp::Div
+        | BinaryOp::Rem
+        | BinaryOp::FloorDiv
+        | BinaryOp::Pow
+        | BinaryOp::Min
+        | BinaryOp::Max
+        | BinaryOp::Atan2
+        | BinaryOp::Hypot
+        | BinaryOp::And
+        | BinaryOp::Or => return Some(Err(internal("a comparison step of another op"))),
     }
     Some(Ok(()))
 }
@@ -596,8 +592,22 @@ fn num_binary<T: NumDst>(op: BinaryOp, a: Src<T>, b: Src<T>, mut dst: Dst) -> Re
         BinaryOp::Min => map2(a, b, out, T::minimum),
         BinaryOp::Max => map2(a, b, out, T::maximum),
         BinaryOp::Rem => try_map2(a, b, out, T::rem, super::kernels::modulo_by_zero)?,
+        BinaryOp::FloorDiv => try_map2(a, b, out, T::floor_div, super::kernels::division_by_zero)?,
         BinaryOp::Pow => try_map2(a, b, out, T::pow, super::kernels::negative_power)?,
-        other => return Err(internal(format!("{other:?} is not defined on {}", T::DTYPE))),
+        // float-only ops, logic (the builder casts first), comparisons (done above)
+        BinaryOp::Div
+        | BinaryOp::Atan2
+        | BinaryOp::Hypot
+        | BinaryOp::And
+        | BinaryOp::Or
+        | BinaryOp::Eq
+        | BinaryOp::Ne
+        | BinaryOp::Lt
+        | BinaryOp::Le
+        | BinaryOp::Gt
+        | BinaryOp::Ge => {
+            return Err(internal(format!("{op:?} is not defined on {}", T::DTYPE)));
+        }
     }
     Ok(())
 }
@@ -607,6 +617,8 @@ fn float_binary<T: Float + FloatMath + DstOf>(op: BinaryOp, a: Src<T>, b: Src<T>
     match op {
         BinaryOp::Div => map2(a, b, T::dst_of(dst)?, T::div),
         BinaryOp::Atan2 => map2(a, b, T::dst_of(dst)?, T::atan2),
+        BinaryOp::Hypot => map2(a, b, T::dst_of(dst)?, T::hypot),
+        BinaryOp::FloorDiv => map2(a, b, T::dst_of(dst)?, |x: T, y| x.floor_div(y).unwrap_or(T::ZERO)),
         BinaryOp::Rem => map2(a, b, T::dst_of(dst)?, |x: T, y| x.rem(y).unwrap_or(T::ZERO)),
         BinaryOp::Pow => {
             let out = T::dst_of(dst)?;
@@ -626,7 +638,19 @@ fn float_binary<T: Float + FloatMath + DstOf>(op: BinaryOp, a: Src<T>, b: Src<T>
                 }
             }
         }
-        _ => return num_binary(op, a, b, dst),
+        BinaryOp::Add
+        | BinaryOp::Sub
+        | BinaryOp::Mul
+        | BinaryOp::Min
+        | BinaryOp::Max
+        | BinaryOp::And
+        | BinaryOp::Or
+        | BinaryOp::Eq
+        | BinaryOp::Ne
+        | BinaryOp::Lt
+        | BinaryOp::Le
+        | BinaryOp::Gt
+        | BinaryOp::Ge => return num_binary(op, a, b, dst),
     }
     Ok(())
 }
@@ -640,7 +664,19 @@ fn bool_binary(op: BinaryOp, a: Src<bool>, b: Src<bool>, mut dst: Dst) -> Result
         // NumPy's bool arithmetic: + is or, * is and; min/max are and/or
         BinaryOp::And | BinaryOp::Mul | BinaryOp::Min => map2(a, b, out, |x, y| x & y),
         BinaryOp::Or | BinaryOp::Add | BinaryOp::Max => map2(a, b, out, |x, y| x | y),
-        other => return Err(internal(format!("{other:?} is not defined on bool"))),
+        BinaryOp::Sub
+        | BinaryOp::Div
+        | BinaryOp::Rem
+        | BinaryOp::FloorDiv
+        | BinaryOp::Pow
+        | BinaryOp::Atan2
+        | BinaryOp::Hypot
+        | BinaryOp::Eq
+        | BinaryOp::Ne
+        | BinaryOp::Lt
+        | BinaryOp::Le
+        | BinaryOp::Gt
+        | BinaryOp::Ge => return Err(internal(format!("{op:?} is not defined on bool"))),
     }
     Ok(())
 }
@@ -684,13 +720,7 @@ fn compute(inst: &Inst, vals: &[Value], dst: Dst) -> Result<(), Diagnostic> {
             }
             Ok(())
         }
-        Inst::Unary(u, a) => match vals[a] {
-            Value::F32(x) => float_unary(u, x, dst),
-            Value::F64(x) => float_unary(u, x, dst),
-            Value::I32(x) => num_unary(u, x, dst),
-            Value::I64(x) => num_unary(u, x, dst),
-            Value::B(x) => bool_unary(u, x, dst),
-        },
+        Inst::Unary(u, a) => unary(u, vals[a], dst),
         Inst::Binary(op, a, b) => match (vals[a], vals[b]) {
             (Value::F32(x), Value::F32(y)) => float_binary(op, x, y, dst),
             (Value::F64(x), Value::F64(y)) => float_binary(op, x, y, dst),

@@ -260,36 +260,9 @@ fn cast_expr(from: DType, to: DType, x: &str) -> String {
     }
 }
 
+/// A unary primitive's expression comes from its line in the primitive table (`check::prim`).
 fn unary(u: UnaryOp, d: DType, x: &str) -> String {
-    let f = d == DType::F32;
-    let func = |name: &str| {
-        if f {
-            format!("{name}f({x})")
-        } else {
-            format!("{name}({x})")
-        }
-    };
-    match u {
-        UnaryOp::Neg => format!("(-{x})"),
-        UnaryOp::Not => format!("(!{x})"),
-        UnaryOp::Abs if d.is_float() => func("fabs"),
-        UnaryOp::Abs => format!("(({x}) < 0 ? -({x}) : ({x}))"),
-        UnaryOp::Sign if d == DType::Bool => x.to_string(),
-        UnaryOp::Sign => format!("arr_sign({x})"),
-        UnaryOp::Exp => func("exp"),
-        UnaryOp::Log => func("log"),
-        UnaryOp::Sqrt => func("sqrt"),
-        UnaryOp::Sin => func("sin"),
-        UnaryOp::Cos => func("cos"),
-        UnaryOp::Tan => func("tan"),
-        UnaryOp::Tanh => func("tanh"),
-        UnaryOp::Erf => func("erf"),
-        UnaryOp::Floor if d.is_float() => func("floor"),
-        UnaryOp::Ceil if d.is_float() => func("ceil"),
-        UnaryOp::Round if d.is_float() => func("rint"),
-        UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Round => x.to_string(),
-        UnaryOp::IsNan => format!("(({x}) != ({x}))"),
-    }
+    crate::check::prim::cuda_unary(u, d, x)
 }
 
 fn binary(b: BinaryOp, d: DType, x: &str, y: &str) -> String {
@@ -303,6 +276,10 @@ fn binary(b: BinaryOp, d: DType, x: &str, y: &str) -> String {
         BinaryOp::Div => format!("({x} / {y})"),
         BinaryOp::Rem if d.is_float() => format!("arr_mod({x}, {y})"),
         BinaryOp::Rem => format!("arr_imod({x}, {y})"),
+        BinaryOp::FloorDiv if d.is_float() => format!("arr_floordiv({x}, {y})"),
+        // arr_imod raises the division-by-zero flag (the host looks for it in the source)
+        BinaryOp::FloorDiv => format!("arr_ifloordiv({x}, {y}, arr_imod({x}, {y}))"),
+        BinaryOp::Hypot => format!("{}({x}, {y})", if f { "hypotf" } else { "hypot" }),
         BinaryOp::Pow if d.is_float() => format!("{}({x}, {y})", if f { "powf" } else { "pow" }),
         BinaryOp::Pow => format!("arr_ipow({x}, {y})"),
         BinaryOp::Min => format!("arr_min({x}, {y})"),

@@ -22,6 +22,11 @@ pub(crate) fn modulo_by_zero() -> Diagnostic {
         .with_hint("mask the zero divisors first, e.g. `a % where(b == 0, 1, b)`, or cast to float to get NaN")
 }
 
+pub(crate) fn division_by_zero() -> Diagnostic {
+    Diagnostic::spanless("E0400", "integer division by zero")
+        .with_hint("mask the zero divisors first, e.g. `a // where(b == 0, 1, b)`, or cast to float to get inf")
+}
+
 pub(crate) fn negative_power() -> Diagnostic {
     Diagnostic::spanless("E0401", "integers cannot be raised to negative integer powers")
         .with_hint("cast the base to float first, e.g. `(x as f64) ** n`")
@@ -32,59 +37,27 @@ pub(super) fn cast(dtype: DType, a: &HostData, va: &View) -> HostData {
 }
 
 pub(super) fn unary(op: UnaryOp, a: &HostData, va: &View) -> Result<HostData, Diagnostic> {
-    match a {
-        HostData::F32(x) => float_unary(op, x, va),
-        HostData::F64(x) => float_unary(op, x, va),
-        HostData::I32(x) => num_unary(op, x, va),
-        HostData::I64(x) => num_unary(op, x, va),
-        HostData::Bool(x) => bool_unary(op, x, va),
-    }
-}
-
-fn float_unary<T: Float>(op: UnaryOp, a: &[T], va: &View) -> Result<HostData, Diagnostic> {
-    macro_rules! m {
-        ($f:expr) => {
-            T::wrap(map1(a, va, $f))
+    // The table in `check::prim` expands into one exhaustive match per dtype;
+    // the rule decides which dtypes an op is defined on (the builder casts first).
+    macro_rules! ref_unary {
+        ($( $V:ident $name:literal $rule:ident [$($vm:ident)?] |$x:ident| $e:expr, $cuda:literal, $doc:literal, $ex:literal; )*) => {
+            match a {
+                HostData::F32(v) => match op { $( UnaryOp::$V => ref_unary!(@float $rule f32 v |$x| $e), )* },
+                HostData::F64(v) => match op { $( UnaryOp::$V => ref_unary!(@float $rule f64 v |$x| $e), )* },
+                HostData::I32(v) => match op { $( UnaryOp::$V => ref_unary!(@int $rule i32 v |$x| $e), )* },
+                HostData::I64(v) => match op { $( UnaryOp::$V => ref_unary!(@int $rule i64 v |$x| $e), )* },
+                HostData::Bool(v) => match op { $( UnaryOp::$V => ref_unary!(@bool $rule bool v |$x| $e), )* },
+            }
         };
+        (@float Pred $T:ident $v:ident |$x:ident| $e:expr) => { Ok(HostData::Bool(map1($v, va, |$x: $T| $e))) };
+        (@float Logic $T:ident $v:ident |$x:ident| $e:expr) => { Err(undefined(op, <$T as Elem>::DTYPE)) };
+        (@float $rule:ident $T:ident $v:ident |$x:ident| $e:expr) => { Ok(<$T as Elem>::wrap(map1($v, va, |$x: $T| $e))) };
+        (@int Same $T:ident $v:ident |$x:ident| $e:expr) => { Ok(<$T as Elem>::wrap(map1($v, va, |$x: $T| $e))) };
+        (@int $rule:ident $T:ident $v:ident |$x:ident| $e:expr) => { Err(undefined(op, <$T as Elem>::DTYPE)) };
+        (@bool Logic $T:ident $v:ident |$x:ident| $e:expr) => { Ok(HostData::Bool(map1($v, va, |$x: bool| $e))) };
+        (@bool $rule:ident $T:ident $v:ident |$x:ident| $e:expr) => { Err(undefined(op, DType::Bool)) };
     }
-    Ok(match op {
-        UnaryOp::Exp => m!(T::exp),
-        UnaryOp::Log => m!(T::ln),
-        UnaryOp::Sqrt => m!(T::sqrt),
-        UnaryOp::Sin => m!(T::sin),
-        UnaryOp::Cos => m!(T::cos),
-        UnaryOp::Tan => m!(T::tan),
-        UnaryOp::Tanh => m!(T::tanh),
-        UnaryOp::Erf => m!(T::erf),
-        _ => return num_unary(op, a, va),
-    })
-}
-
-fn num_unary<T: Num>(op: UnaryOp, a: &[T], va: &View) -> Result<HostData, Diagnostic> {
-    macro_rules! m {
-        ($f:expr) => {
-            T::wrap(map1(a, va, $f))
-        };
-    }
-    Ok(match op {
-        UnaryOp::Neg => m!(T::neg),
-        UnaryOp::Abs => m!(T::abs),
-        UnaryOp::Sign => m!(T::sign),
-        UnaryOp::Floor => m!(T::floor),
-        UnaryOp::Ceil => m!(T::ceil),
-        UnaryOp::Round => m!(T::round),
-        UnaryOp::IsNan => HostData::Bool(map1(a, va, T::is_nan)),
-        _ => return Err(undefined(op, T::DTYPE)),
-    })
-}
-
-fn bool_unary(op: UnaryOp, a: &[bool], va: &View) -> Result<HostData, Diagnostic> {
-    Ok(HostData::Bool(match op {
-        UnaryOp::Not => map1(a, va, |x: bool| !x),
-        UnaryOp::Abs | UnaryOp::Sign | UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Round => map1(a, va, |x| x),
-        UnaryOp::IsNan => map1(a, va, |_: bool| false),
-        _ => return Err(undefined(op, DType::Bool)),
-    }))
+    crate::for_each_unary!(ref_unary)
 }
 
 pub(super) fn binary(op: BinaryOp, (a, va): Input, (b, vb): Input) -> Result<HostData, Diagnostic> {
@@ -102,10 +75,24 @@ fn float_binary<T: Float>(op: BinaryOp, a: &[T], va: &View, b: &[T], vb: &View) 
     Ok(match op {
         BinaryOp::Div => T::wrap(map2(a, va, b, vb, T::div)),
         BinaryOp::Atan2 => T::wrap(map2(a, va, b, vb, T::atan2)),
+        BinaryOp::Hypot => T::wrap(map2(a, va, b, vb, T::hypot)),
+        BinaryOp::FloorDiv => T::wrap(map2(a, va, b, vb, |x: T, y| x.floor_div(y).unwrap_or(T::ZERO))),
+        BinaryOp::Add
+        | BinaryOp::Sub
+        | BinaryOp::Mul
+        | BinaryOp::Min
+        | BinaryOp::Max
+        | BinaryOp::And
+        | BinaryOp::Or
+        | BinaryOp::Eq
+        | BinaryOp::Ne
+        | BinaryOp::Lt
+        | BinaryOp::Le
+        | BinaryOp::Gt
+        | BinaryOp::Ge => return num_binary(op, a, va, b, vb),
         // float pow and rem never fail
         BinaryOp::Pow => T::wrap(map2(a, va, b, vb, |x: T, y| x.pow(y).unwrap_or(T::ZERO))),
         BinaryOp::Rem => T::wrap(map2(a, va, b, vb, |x: T, y| x.rem(y).unwrap_or(T::ZERO))),
-        _ => return num_binary(op, a, va, b, vb),
     })
 }
 
@@ -123,7 +110,19 @@ fn compare<T: Elem>(op: BinaryOp, a: &[T], va: &View, b: &[T], vb: &View) -> Opt
         BinaryOp::Le => c!(|x: T, y: T| x <= y),
         BinaryOp::Gt => c!(|x: T, y: T| x > y),
         BinaryOp::Ge => c!(|x: T, y: T| x >= y),
-        _ => None,
+        BinaryOp::Add
+        | BinaryOp::Sub
+        | BinaryOp::Mul
+        | BinaryOp::Div
+        | BinaryOp::Rem
+        | BinaryOp::FloorDiv
+        | BinaryOp::Pow
+        | BinaryOp::Min
+        | BinaryOp::Max
+        | BinaryOp::Atan2
+        | BinaryOp::Hypot
+        | BinaryOp::And
+        | BinaryOp::Or => None,
     }
 }
 
@@ -143,8 +142,24 @@ fn num_binary<T: Num>(op: BinaryOp, a: &[T], va: &View, b: &[T], vb: &View) -> R
         BinaryOp::Min => m!(T::minimum),
         BinaryOp::Max => m!(T::maximum),
         BinaryOp::Rem => T::wrap(try_map2(a, va, b, vb, |x: T, y| x.rem(y).ok_or_else(modulo_by_zero))?),
+        BinaryOp::FloorDiv => T::wrap(try_map2(a, va, b, vb, |x: T, y| {
+            x.floor_div(y).ok_or_else(division_by_zero)
+        })?),
         BinaryOp::Pow => T::wrap(try_map2(a, va, b, vb, |x: T, y| x.pow(y).ok_or_else(negative_power))?),
-        _ => return Err(undefined(op, T::DTYPE)),
+        // float-only ops, logic (the builder casts first), comparisons (done above)
+        BinaryOp::Div
+        | BinaryOp::Atan2
+        | BinaryOp::Hypot
+        | BinaryOp::And
+        | BinaryOp::Or
+        | BinaryOp::Eq
+        | BinaryOp::Ne
+        | BinaryOp::Lt
+        | BinaryOp::Le
+        | BinaryOp::Gt
+        | BinaryOp::Ge => {
+            return Err(undefined(op, T::DTYPE));
+        }
     })
 }
 
@@ -156,7 +171,19 @@ fn bool_binary(op: BinaryOp, a: &[bool], va: &View, b: &[bool], vb: &View) -> Re
         // NumPy's bool arithmetic: + is or, * is and; min/max are and/or
         BinaryOp::And | BinaryOp::Mul | BinaryOp::Min => map2(a, va, b, vb, |x, y| x && y),
         BinaryOp::Or | BinaryOp::Add | BinaryOp::Max => map2(a, va, b, vb, |x, y| x || y),
-        _ => return Err(undefined(op, DType::Bool)),
+        BinaryOp::Sub
+        | BinaryOp::Div
+        | BinaryOp::Rem
+        | BinaryOp::FloorDiv
+        | BinaryOp::Pow
+        | BinaryOp::Atan2
+        | BinaryOp::Hypot
+        | BinaryOp::Eq
+        | BinaryOp::Ne
+        | BinaryOp::Lt
+        | BinaryOp::Le
+        | BinaryOp::Gt
+        | BinaryOp::Ge => return Err(undefined(op, DType::Bool)),
     }))
 }
 

@@ -45,7 +45,7 @@ macro_rules! with_dtype {
 }
 
 mod elementwise;
-pub(crate) use elementwise::{modulo_by_zero, negative_power};
+pub(crate) use elementwise::{division_by_zero, modulo_by_zero, negative_power};
 mod reduce;
 pub mod sort;
 mod structural;
@@ -133,12 +133,10 @@ pub(crate) trait Num: Elem {
     fn maximum(self, b: Self) -> Self;
     /// Python's modulo (sign of the divisor); `None` for integer modulo by zero.
     fn rem(self, b: Self) -> Option<Self>;
+    /// Python's floor division (`np.floor_divide`); `None` for integer division by zero.
+    fn floor_div(self, b: Self) -> Option<Self>;
     /// `None` for a negative integer exponent.
     fn pow(self, b: Self) -> Option<Self>;
-    fn floor(self) -> Self;
-    fn ceil(self) -> Self;
-    /// Round half to even.
-    fn round(self) -> Self;
     fn is_nan(self) -> bool;
     fn to_acc(self) -> Self::Acc;
     fn from_acc(a: Self::Acc) -> Self;
@@ -182,6 +180,18 @@ macro_rules! impl_int {
                 let r = self.wrapping_rem(b);
                 Some(if r != 0 && ((r < 0) != (b < 0)) { r + b } else { r })
             }
+            fn floor_div(self, b: Self) -> Option<Self> {
+                if b == 0 {
+                    return None;
+                }
+                // wrapping_div: MIN // -1 wraps to MIN, as NumPy's does
+                let q = self.wrapping_div(b);
+                Some(if self.wrapping_rem(b) != 0 && ((self < 0) != (b < 0)) {
+                    q - 1
+                } else {
+                    q
+                })
+            }
             fn pow(self, b: Self) -> Option<Self> {
                 if b < 0 {
                     return None;
@@ -197,15 +207,6 @@ macro_rules! impl_int {
                     }
                 }
                 Some(acc)
-            }
-            fn floor(self) -> Self {
-                self
-            }
-            fn ceil(self) -> Self {
-                self
-            }
-            fn round(self) -> Self {
-                self
             }
             fn is_nan(self) -> bool {
                 false
@@ -226,15 +227,9 @@ impl_int!(i64, i64);
 /// The float-only functions.
 pub(crate) trait Float: Num {
     fn div(self, b: Self) -> Self;
-    fn exp(self) -> Self;
-    fn ln(self) -> Self;
-    fn sqrt(self) -> Self;
-    fn sin(self) -> Self;
-    fn cos(self) -> Self;
-    fn tan(self) -> Self;
-    fn tanh(self) -> Self;
     fn erf(self) -> Self;
     fn atan2(self, b: Self) -> Self;
+    fn hypot(self, b: Self) -> Self;
 }
 
 macro_rules! impl_float {
@@ -289,17 +284,26 @@ macro_rules! impl_float {
                     <$t>::copysign(0.0, b)
                 })
             }
+            fn floor_div(self, b: Self) -> Option<Self> {
+                // NumPy's npy_floor_divide (npy_divmod's quotient), step by step
+                let (a, b) = (self, b);
+                if b == 0.0 {
+                    return Some(a / b);
+                }
+                let m = a % b;
+                let mut div = (a - m) / b;
+                if m != 0.0 && ((b < 0.0) != (m < 0.0)) {
+                    div -= 1.0;
+                }
+                Some(if div != 0.0 {
+                    let f = <$t>::floor(div);
+                    if div - f > 0.5 { f + 1.0 } else { f }
+                } else {
+                    <$t>::copysign(0.0, a / b)
+                })
+            }
             fn pow(self, b: Self) -> Option<Self> {
                 Some(<$t>::powf(self, b))
-            }
-            fn floor(self) -> Self {
-                <$t>::floor(self)
-            }
-            fn ceil(self) -> Self {
-                <$t>::ceil(self)
-            }
-            fn round(self) -> Self {
-                <$t>::round_ties_even(self)
             }
             fn is_nan(self) -> bool {
                 <$t>::is_nan(self)
@@ -316,32 +320,14 @@ macro_rules! impl_float {
             fn div(self, b: Self) -> Self {
                 self / b
             }
-            fn exp(self) -> Self {
-                <$t>::exp(self)
-            }
-            fn ln(self) -> Self {
-                <$t>::ln(self)
-            }
-            fn sqrt(self) -> Self {
-                <$t>::sqrt(self)
-            }
-            fn sin(self) -> Self {
-                <$t>::sin(self)
-            }
-            fn cos(self) -> Self {
-                <$t>::cos(self)
-            }
-            fn tan(self) -> Self {
-                <$t>::tan(self)
-            }
-            fn tanh(self) -> Self {
-                <$t>::tanh(self)
-            }
             fn erf(self) -> Self {
                 $erf(self)
             }
             fn atan2(self, b: Self) -> Self {
                 <$t>::atan2(self, b)
+            }
+            fn hypot(self, b: Self) -> Self {
+                <$t>::hypot(self, b)
             }
         }
     };
