@@ -1521,24 +1521,6 @@ fn nearest_name<'a>(name: &str, user: &[&'a str], builtin: &[&'a str]) -> Option
         .map(|(_, _, c)| c)
 }
 
-#[cfg(test)]
-mod suggestion_tests {
-    use super::nearest_name;
-
-    #[test]
-    fn a_user_name_beats_a_builtin_at_the_same_distance() {
-        assert_eq!(nearest_name("xx", &["x"], &[]), Some("x"));
-        assert_eq!(nearest_name("mx", &["mx2"], &["max"]), Some("mx2"));
-        assert_eq!(nearest_name("sqr", &["sq"], &["sqrt"]), Some("sq"));
-    }
-
-    #[test]
-    fn nothing_unrelated_is_suggested() {
-        assert_eq!(nearest_name("y", &["x"], &[]), None);
-        assert_eq!(nearest_name("banana", &["x"], &["exp"]), None);
-    }
-}
-
 /// Errors of `base[items]` that constants show: more axes indexed than the
 /// array has (E0205), and a constant integer index out of its axis's range
 /// (E0204). Items after an index array, a mask or `...` are not placed.
@@ -1547,9 +1529,8 @@ fn constant_index_error(base: &Ty, items: &[(super::npsort::IndexTy, Span)], spa
     let Ty::Array { shape: Some(shape), .. } = base else {
         return None;
     };
-    let scalar_int = |t: &Ty| {
-        matches!(t, Ty::Array { dtype: Some(dt), shape: Some(s), .. } if dt.is_int() && s.is_empty())
-    };
+    let scalar_int =
+        |t: &Ty| matches!(t, Ty::Array { dtype: Some(dt), shape: Some(s), .. } if dt.is_int() && s.is_empty());
     let consuming: usize = items
         .iter()
         .map(|(item, _)| match item {
@@ -1605,4 +1586,22 @@ fn constant_index_error(base: &Ty, items: &[(super::npsort::IndexTy, Span)], spa
         }
     }
     None
+}
+
+#[cfg(test)]
+mod suggestion_tests {
+    use super::nearest_name;
+
+    #[test]
+    fn a_user_name_beats_a_builtin_at_the_same_distance() {
+        assert_eq!(nearest_name("xx", &["x"], &[]), Some("x"));
+        assert_eq!(nearest_name("mx", &["mx2"], &["max"]), Some("mx2"));
+        assert_eq!(nearest_name("sqr", &["sq"], &["sqrt"]), Some("sq"));
+    }
+
+    #[test]
+    fn nothing_unrelated_is_suggested() {
+        assert_eq!(nearest_name("y", &["x"], &[]), None);
+        assert_eq!(nearest_name("banana", &["x"], &["exp"]), None);
+    }
 }

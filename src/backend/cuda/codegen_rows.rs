@@ -5,7 +5,9 @@
 //! order, and written per element or per row. A child of `codegen` so that
 //! it shares the expression and load helpers.
 
-use super::{Generated, Kind, cast_expr, comb_fn, ctype, fill, header_idx, load, params, reduce_ident, section, store_out};
+use super::{
+    Generated, Kind, cast_expr, comb_fn, ctype, fill, header_idx, load, params, reduce_ident, section, store_out,
+};
 use super::{binary, unary};
 use crate::plan::{Inst, KernelPlan, Operand, RowStage, Source, Step, Strategy};
 use std::fmt::Write;
