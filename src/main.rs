@@ -40,8 +40,9 @@ enum Command {
         /// Write the same timings as JSON lines to FILE (one object per kernel, then a summary).
         #[arg(long, value_name = "FILE")]
         profile_json: Option<PathBuf>,
-        /// Print the script's wall time to stderr (after start-up: backend, standard library;
-        /// until its last statement returns).
+        /// Print the script's wall time to stderr (without start-up: the standard library,
+        /// and the device, which starts at the first computation; until the last statement
+        /// returns).
         #[arg(long)]
         time: bool,
     },
@@ -130,7 +131,7 @@ fn run(cli: &Cli, file: &Path, profile: bool, json: Option<&Path>, time: bool, c
     let result = session.run_source(&name, &source);
     // Until the last statement returns: a GPU may still be computing values nobody
     // read, so a script timed this way should end by printing its results.
-    let elapsed = started.elapsed();
+    let elapsed = started.elapsed().saturating_sub(session.backend().start_up_time());
     let ok = match result {
         Ok(()) => true,
         Err(diags) => {

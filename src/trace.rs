@@ -218,6 +218,10 @@ impl Backend for Traced {
         self.inner.start_profiling()
     }
 
+    fn start_up_time(&self) -> std::time::Duration {
+        self.inner.start_up_time()
+    }
+
     fn profile_report(&self) -> Option<String> {
         self.inner.profile_report()
     }

@@ -250,6 +250,14 @@ pub trait Backend {
     /// Starts recording per-kernel timings (`--profile`).
     fn start_profiling(&self) {}
 
+    /// How long starting the device took, for a backend that starts at its
+    /// first computation: `arr run --time` leaves it out, as it leaves out
+    /// the start-up before the script, so that a warm script's time compares
+    /// with a peer's timed region.
+    fn start_up_time(&self) -> std::time::Duration {
+        std::time::Duration::ZERO
+    }
+
     /// The timings recorded since `start_profiling`, as a table; `None` when
     /// the backend does not time kernels itself.
     fn profile_report(&self) -> Option<String> {

@@ -19,6 +19,7 @@ use crate::graph::{Array, Backend, Buffer, Node, Storage};
 use crate::plan::DeviceInfo;
 use std::cell::{Cell, OnceCell};
 use std::rc::Rc;
+use std::time::{Duration, Instant};
 
 pub struct LazyCuda {
     /// `auto`: the CPU backend when CUDA cannot start.
@@ -28,6 +29,8 @@ pub struct LazyCuda {
     profiling: Cell<bool>,
     /// Started as the CPU backend (`auto` without a usable GPU).
     cpu: Cell<bool>,
+    /// How long the start took.
+    start_up: Cell<Duration>,
 }
 
 impl LazyCuda {
@@ -39,6 +42,7 @@ impl LazyCuda {
             started: OnceCell::new(),
             profiling: Cell::new(false),
             cpu: Cell::new(false),
+            start_up: Cell::new(Duration::ZERO),
         }
     }
 
@@ -54,6 +58,7 @@ impl LazyCuda {
 
     fn get(&self) -> Result<&Rc<dyn Backend>, Diagnostic> {
         let started = self.started.get_or_init(|| {
+            let t0 = Instant::now();
             let backend: Result<Rc<dyn Backend>, Diagnostic> = match CudaBackend::new() {
                 Ok(cuda) => Ok(Rc::new(cuda)),
                 Err(_) if self.fallback => {
@@ -67,6 +72,7 @@ impl LazyCuda {
             {
                 b.start_profiling();
             }
+            self.start_up.set(t0.elapsed());
             backend
         });
         started.as_ref().map_err(Clone::clone)
@@ -112,6 +118,10 @@ impl Backend for LazyCuda {
             Ok(b) => b.explain(nodes, outputs),
             Err(e) => e.message,
         }
+    }
+
+    fn start_up_time(&self) -> Duration {
+        self.start_up.get()
     }
 
     fn start_profiling(&self) {
