@@ -89,7 +89,38 @@ def numpy_case(name, d):
     if name == "matmul":
         a, b = r(s(8192), s(8192)), r(s(8192), s(8192))
         return [a, b], np.matmul, 3 * a.nbytes
+    if name in ("softmax_rows", "log_softmax_rows", "var_rows"):
+        x = r(s(32768), 4096)
+        out = x.shape[0] if name == "var_rows" else x.size
+        return [x], NP_ROWS[name], nb(x, out=out)
+    if name == "layer_norm_rows":
+        x, g, b = r(s(32768), 4096), r(4096), r(4096)
+        return [x, g, b], NP_ROWS[name], nb(x, g, b, out=x.size)
+    if name == "transpose_add":
+        a = r(s(16384), s(16384))
+        return [a], lambda a: a.T + a, 2 * a.nbytes
     raise KeyError(name)
+
+
+def _softmax(xp, x):
+    e = xp.exp(x - x.max(1, keepdims=True))
+    return e / e.sum(1, keepdims=True)
+
+
+def _log_softmax(xp, x):
+    m = x.max(1, keepdims=True)
+    return x - (m + xp.log(xp.exp(x - m).sum(1, keepdims=True)))
+
+
+def _layer_norm(xp, x, g, b):
+    m = x.mean(1, keepdims=True)
+    d = x - m
+    return d / xp.sqrt((d * d).mean(1, keepdims=True) + 1e-5) * g + b
+
+
+# the row normalisations written as a NumPy user would (numexpr and Numba have no twin)
+NP_ROWS = {"softmax_rows": lambda x: _softmax(np, x), "log_softmax_rows": lambda x: _log_softmax(np, x),
+           "layer_norm_rows": lambda x, g, b: _layer_norm(np, x, g, b), "var_rows": lambda x: x.var(1)}
 
 
 PEERS = ["numpy", "numexpr", "numba", "jax"]
@@ -250,7 +281,10 @@ def peer_call(peer, mods, name, inputs, np_fn):
                "sum_medium_rows": lambda x: x.sum(1), "sum_long_rows": lambda x: x.sum(1),
                "sum_middle": lambda x: x.sum(1), "cumsum_rows": lambda x: jnp.cumsum(x, 1),
                "cumsum_all": lambda x: jnp.cumsum(x), "nbody_stream": lambda a, b: ((a[:, None] - b[None, :]) ** 2).sum(1),
-               "matmul": jnp.matmul}
+               "matmul": jnp.matmul, "softmax_rows": lambda x: _softmax(jnp, x),
+               "log_softmax_rows": lambda x: _log_softmax(jnp, x),
+               "layer_norm_rows": lambda x, g, b: _layer_norm(jnp, x, g, b), "var_rows": lambda x: x.var(1),
+               "transpose_add": lambda a: a.T + a}
         for n_ in ("add_row", "add_col", "add_outer", "add_rank3"):
             fns[n_] = jnp.add
         if name not in fns:
@@ -320,7 +354,7 @@ def main():
     p.add_argument("--quick", action="store_true", help="divisor 256, program divisor 100, 5 iterations")
     p.add_argument("--only", help="comma-separated workload names")
     p.add_argument("--peers", default=",".join(PEERS), help="comma-separated: numpy,numexpr,numba,jax")
-    p.add_argument("--programs", default="heat,shallow_water,nbody,leibniz_pi,monte_carlo_pi,black_scholes")
+    p.add_argument("--programs", default="heat,shallow_water,nbody,leibniz_pi,monte_carlo_pi,black_scholes,lu,lbm")
     args = p.parse_args()
     if args.quick:
         args.divisor, args.program_divisor, args.iters = 256, 100, 5
