@@ -50,3 +50,4 @@ pub fn output_with_stdin(mut command: Command, input: &str) -> Output {
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
+pub mod json;
