@@ -83,6 +83,23 @@ pub struct Generated {
     pub label: String,
 }
 
+impl Generated {
+    /// A module with one entry point and no partials scratch; `generate_kind`
+    /// sets `raises` from the kernel's steps, the caller the label.
+    pub fn single(source: String, params: Vec<Param>, kind: Kind) -> Generated {
+        Generated {
+            source,
+            params,
+            finish: false,
+            part_bytes: 0,
+            raises: false,
+            kind,
+            problems: Vec::new(),
+            label: String::new(),
+        }
+    }
+}
+
 /// The sizes and strides a kernel's source names: literals in a specialised
 /// kernel, parameters `dim0, dim1, ...` (recorded with their values) in a
 /// generic one.
@@ -461,16 +478,7 @@ pub fn scatter(dtype: DType, view: &crate::graph::view::View, kind: Kind) -> Gen
     dims.finish(&mut params, &mut list);
     let mut s = header_idx(false);
     s.push_str(&fill(body, &[("PARAMS", params)]));
-    checked(Generated {
-        source: s,
-        params: list,
-        finish: false,
-        part_bytes: 0,
-        raises: false,
-        kind,
-        problems: Vec::new(),
-        label: String::new(),
-    })
+    checked(Generated::single(s, list, kind))
 }
 
 /// Adds the template problems `fill` recorded and any hole left unfilled.
@@ -654,16 +662,7 @@ fn elementwise(kp: &KernelPlan, kind: Kind) -> Generated {
     };
     dims.finish(&mut ptext, &mut plist);
     src.push_str(&fill(body, &[("PARAMS", ptext)]));
-    Generated {
-        source: src,
-        params: plist,
-        finish: false,
-        part_bytes: 0,
-        raises: false,
-        kind,
-        problems: Vec::new(),
-        label: String::new(),
-    }
+    Generated::single(src, plist, kind)
 }
 
 fn reduce(kp: &KernelPlan, kind: Kind) -> Generated {

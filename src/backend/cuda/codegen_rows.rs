@@ -268,18 +268,8 @@ pub fn generate(kp: &KernelPlan) -> Generated {
             ("WRITE", write),
         ],
     ));
-    Generated {
-        source: src,
-        params: plist,
-        finish: false,
-        part_bytes: 0,
-        // set by `generate_kind` from the kernel's steps
-        raises: false,
-        // these strategies have no shape-generic form yet
-        kind: Kind::Specialised,
-        problems: Vec::new(),
-        label: String::new(),
-    }
+    // this strategy has no shape-generic form yet
+    Generated::single(src, plist, Kind::Specialised)
 }
 
 #[cfg(test)]

@@ -54,16 +54,6 @@ pub fn generate(kp: &KernelPlan) -> Generated {
             ("UNIT", unit),
         ],
     ));
-    Generated {
-        source: src,
-        params: plist,
-        finish: false,
-        part_bytes: 0,
-        // set by `generate_kind` from the kernel's steps
-        raises: false,
-        // these strategies have no shape-generic form yet
-        kind: Kind::Specialised,
-        problems: Vec::new(),
-        label: String::new(),
-    }
+    // this strategy has no shape-generic form yet
+    Generated::single(src, plist, Kind::Specialised)
 }
