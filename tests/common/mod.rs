@@ -50,4 +50,5 @@ pub fn output_with_stdin(mut command: Command, input: &str) -> Output {
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
+pub mod golden;
 pub mod json;

@@ -540,10 +540,7 @@ impl<T: Num + DstOf> NumDst for T {}
 
 #[inline(always)]
 fn compare<T: Elem>(op: BinaryOp, a: Src<T>, b: Src<T>, dst: &mut Dst) -> Option<Result<(), Diagnostic>> {
-    if !matches!(
-        op,
-        BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
-    ) {
+    if !op.is_comparison() {
         return None;
     }
     let Dst::B(out) = dst else {
