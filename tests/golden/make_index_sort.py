@@ -8,19 +8,10 @@ Run: python3 tests/golden/make_index_sort.py (needs numpy; the Rust test
 tests/index_sort.rs reads only the committed JSON, on both CPU executors).
 """
 
-import json
-import math
-import os
 
 import numpy as np
 
-NAMES = {
-    np.dtype(np.bool_): "bool",
-    np.dtype(np.int32): "i32",
-    np.dtype(np.int64): "i64",
-    np.dtype(np.float32): "f32",
-    np.dtype(np.float64): "f64",
-}
+from golden_table import row, write
 
 f32 = lambda a: np.asarray(a, dtype=np.float32)
 i32 = lambda a: np.asarray(a, dtype=np.int32)
@@ -217,34 +208,8 @@ ROWS = [
 ]
 
 
-def number(x):
-    x = float(x)
-    if math.isnan(x):
-        return "nan"
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    return x
-
-
 def main():
-    rows = []
-    for src, expect in ROWS:
-        row = {"src": src}
-        if isinstance(expect, str):
-            row["error"] = expect
-        else:
-            value = np.asarray(expect())
-            row["dtype"] = NAMES[value.dtype]
-            row["shape"] = list(value.shape)
-            row["values"] = [number(x) for x in value.reshape(-1)]
-        rows.append(row)
-    out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "index_sort", "table.json")
-    os.makedirs(os.path.dirname(out), exist_ok=True)
-    with open(out, "w") as f:
-        f.write("[\n")
-        f.write(",\n".join(json.dumps(r) for r in rows))
-        f.write("\n]\n")
-    print(f"wrote {len(rows)} rows to {out}")
+    write("index_sort/table.json", [row(src, expect) for src, expect in ROWS])
 
 
 if __name__ == "__main__":

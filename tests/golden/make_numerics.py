@@ -11,20 +11,12 @@ Run: python3 tests/golden/make_numerics.py (needs numpy and scipy; the Rust test
 tests/numerics.rs reads only the committed JSON).
 """
 
-import json
 import math
-import os
 
 import numpy as np
 import scipy.special
 
-NAMES = {
-    np.dtype(np.bool_): "bool",
-    np.dtype(np.int32): "i32",
-    np.dtype(np.int64): "i64",
-    np.dtype(np.float32): "f32",
-    np.dtype(np.float64): "f64",
-}
+from golden_table import row, write
 
 i32 = lambda a: np.asarray(a, dtype=np.int32)
 f32 = lambda a: np.asarray(a, dtype=np.float32)
@@ -158,38 +150,8 @@ ROWS = [
 ]
 
 
-def number(v):
-    v = float(v)
-    if math.isnan(v):
-        return "nan"
-    if math.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    return v
-
-
 def main():
-    rows = []
-    with np.errstate(all="ignore"):
-        import warnings
-
-        warnings.simplefilter("ignore")
-        for src, expect, numpy_note in ROWS:
-            row = {"src": src, "numpy": numpy_note}
-            if isinstance(expect, str):
-                row["error"] = expect
-            else:
-                value = np.asarray(expect())
-                row["dtype"] = NAMES[value.dtype]
-                row["shape"] = list(value.shape)
-                row["values"] = [number(v) for v in value.reshape(-1)]
-            rows.append(row)
-    out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "numerics", "table.json")
-    os.makedirs(os.path.dirname(out), exist_ok=True)
-    with open(out, "w") as f:
-        f.write("[\n")
-        f.write(",\n".join(json.dumps(r) for r in rows))
-        f.write("\n]\n")
-    print(f"wrote {len(rows)} rows to {out}")
+    write("numerics/table.json", [row(src, expect, numpy=note) for src, expect, note in ROWS])
 
 
 if __name__ == "__main__":

@@ -7,13 +7,10 @@ same row format as make_numerics.py (tests/numerics.rs reads both tables).
 Run: python3 tests/golden/make_prims.py (needs numpy).
 """
 
-import json
-import os
-import warnings
 
 import numpy as np
 
-from make_numerics import NAMES, number
+from golden_table import row, write
 
 # The same values written in Arr (NaN and the infinities as divisions) and for NumPy.
 X_ARR = "[-2.5, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0, 1e-10, 0.0 / 0.0, 1.0 / 0.0, -1.0 / 0.0]"
@@ -102,25 +99,7 @@ ROWS += [
 
 
 def main():
-    rows = []
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for src, expect in ROWS:
-            row = {"src": src, "numpy": "same"}
-            if isinstance(expect, str):
-                row["error"] = expect
-            else:
-                value = np.asarray(expect())
-                row["dtype"] = NAMES[value.dtype]
-                row["shape"] = list(value.shape)
-                row["values"] = [number(v) for v in value.reshape(-1)]
-            rows.append(row)
-    out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "numerics", "prims.json")
-    with open(out, "w") as f:
-        f.write("[\n")
-        f.write(",\n".join(json.dumps(r) for r in rows))
-        f.write("\n]\n")
-    print(f"wrote {len(rows)} rows to {out}")
+    write("numerics/prims.json", [row(src, expect, numpy="same") for src, expect in ROWS])
 
 
 if __name__ == "__main__":
