@@ -307,6 +307,28 @@ fn add_offsets(offs: &mut [isize], prog: &Program, axes: std::ops::Range<usize>,
     }
 }
 
+/// Runs `task(first, chunk, regs)` over `out` in chunks of `size` elements,
+/// each worker with its own registers; inline, as one chunk, when `work`
+/// (elements read) is under the parallel threshold, where waking the pool
+/// costs more than it saves. Each chunk's result depends only on its outputs,
+/// so any split gives the same answer.
+fn over_chunks<T: Send>(
+    prog: &Program,
+    out: &mut [T],
+    work: usize,
+    size: usize,
+    task: impl Fn(usize, &mut [T], &mut Vec<Reg>) -> Result<(), Diagnostic> + Sync,
+) -> Result<(), Diagnostic> {
+    if work < PAR_THRESHOLD {
+        let mut regs = Reg::for_steps(prog.steps);
+        return task(0, out, &mut regs);
+    }
+    out.par_chunks_mut(size.max(1)).enumerate().try_for_each_init(
+        || Reg::for_steps(prog.steps),
+        |regs, (c, part)| task(c * size.max(1), part, regs),
+    )
+}
+
 /// Writes every element of the map over `shape` (row-major) into `out`.
 fn run_map<T: Lane>(prog: &Program, shape: &[usize], out: &mut [MaybeUninit<T>]) -> Result<(), Diagnostic> {
     let n = out.len();
@@ -355,15 +377,7 @@ fn run_map<T: Lane>(prog: &Program, shape: &[usize], out: &mut [MaybeUninit<T>])
         }
         Ok(())
     };
-    if n < PAR_THRESHOLD {
-        let mut regs = Reg::for_steps(prog.steps);
-        return task(0, out, &mut regs);
-    }
-    let size = task_size(n);
-    out.par_chunks_mut(size).enumerate().try_for_each_init(
-        || Reg::for_steps(prog.steps),
-        |regs, (c, part)| task(c * size, part, regs),
-    )
+    over_chunks(prog, out, n, task_size(n), task)
 }
 
 // ---- reductions ----
@@ -851,22 +865,12 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
                 }
                 Ok(())
             };
-            fresh(outs, |out| {
-                if outs * red < PAR_THRESHOLD {
-                    let mut regs = Reg::for_steps(prog.steps);
-                    return task(0, out, &mut regs);
-                }
-                // outputs are independent: any split gives the same result
-                let threads = rayon::current_num_threads().max(1);
-                let size = outs
-                    .div_ceil(4 * threads)
-                    .max(PAR_THRESHOLD / red)
-                    .next_multiple_of(per);
-                out.par_chunks_mut(size).enumerate().try_for_each_init(
-                    || Reg::for_steps(prog.steps),
-                    |regs, (c, part)| task(c * size, part, regs),
-                )
-            })
+            let threads = rayon::current_num_threads().max(1);
+            let size = outs
+                .div_ceil(4 * threads)
+                .max(PAR_THRESHOLD / red)
+                .next_multiple_of(per);
+            fresh(outs, |out| over_chunks(prog, out, outs * red, size, task))
         }
         ReduceMode::Cols => {
             let kin = shape[kept - 1];
@@ -932,21 +936,11 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
                 }
                 Ok(())
             };
-            fresh(outs, |out| {
-                if outs * red < PAR_THRESHOLD {
-                    let mut regs = Reg::for_steps(prog.steps);
-                    return task(0, out, &mut regs);
-                }
-                // enough outputs per task that the reduced loop amortises, and
-                // a few tasks per thread (outputs are independent: any split
-                // gives the same result)
-                let threads = rayon::current_num_threads().max(1);
-                let size = outs.div_ceil(2 * threads).max(PAR_THRESHOLD / red.max(1)).max(1);
-                out.par_chunks_mut(size).enumerate().try_for_each_init(
-                    || Reg::for_steps(prog.steps),
-                    |regs, (c, part)| task(c * size, part, regs),
-                )
-            })
+            // enough outputs per task that the reduced loop amortises, and a
+            // few tasks per thread
+            let threads = rayon::current_num_threads().max(1);
+            let size = outs.div_ceil(2 * threads).max(PAR_THRESHOLD / red.max(1)).max(1);
+            fresh(outs, |out| over_chunks(prog, out, outs * red, size, task))
         }
     }
 }
