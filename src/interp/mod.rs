@@ -261,15 +261,9 @@ impl Interp {
                     self.set_counter(&var.name, i)?;
                     // After binding the counter: a stopped loop leaves it at the iteration that did not run.
                     crate::interrupt::check()?;
-                    let binds = self.pending_binds;
-                    match self.exec_stmts(&body.stmts)? {
-                        Flow::Break(_) => break,
-                        Flow::Continue(_) | Flow::Normal(_) => {}
+                    if !self.iteration(&body.stmts, &carried, &mut first)? {
+                        break;
                     }
-                    if first || self.pending_binds != binds {
-                        self.end_iteration(&carried)?;
-                    }
-                    first = false;
                 }
             }
             StmtKind::ForEach { var, iter, body } => {
@@ -298,15 +292,9 @@ impl Interp {
                     };
                     self.define(&var.name, item)?;
                     crate::interrupt::check()?;
-                    let binds = self.pending_binds;
-                    match self.exec_stmts(&body.stmts)? {
-                        Flow::Break(_) => break,
-                        Flow::Continue(_) | Flow::Normal(_) => {}
+                    if !self.iteration(&body.stmts, &carried, &mut first)? {
+                        break;
                     }
-                    if first || self.pending_binds != binds {
-                        self.end_iteration(&carried)?;
-                    }
-                    first = false;
                 }
             }
             StmtKind::While { cond, body } => {
@@ -545,6 +533,20 @@ impl Interp {
         roots.extend(locals.into_iter().filter(|a| !fed.contains(&a.node.id)));
         let refs: Vec<&Array> = roots.iter().collect();
         graph::realize(&*self.backend, &refs)
+    }
+
+    /// Runs one iteration of a `for` body and ends it (see `end_iteration`)
+    /// when it is the first or bound something new; false after `break`.
+    fn iteration(&mut self, body: &[Stmt], carried: &HashSet<String>, first: &mut bool) -> R<bool> {
+        let binds = self.pending_binds;
+        if let Flow::Break(_) = self.exec_stmts(body)? {
+            return Ok(false);
+        }
+        if *first || self.pending_binds != binds {
+            self.end_iteration(carried)?;
+        }
+        *first = false;
+        Ok(true)
     }
 
     /// `realize_iteration`, where Ctrl-C during the realize still counts the
