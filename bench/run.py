@@ -276,7 +276,7 @@ def main():
     p.add_argument("--quick", action="store_true", help="sizes / 16 (smoke test)")
     p.add_argument("--only", help="comma-separated workload names")
     p.add_argument("--programs", default=",".join(["heat", "shallow_water", "nbody", "leibniz_pi",
-                                                    "monte_carlo_pi", "black_scholes", "lu"]))
+                                                    "monte_carlo_pi", "black_scholes", "lu", "lbm"]))
     p.add_argument("--program-peers", default="torch,cupy")
     p.add_argument("--skip-peers", action="store_true", help="Arr alone (no PyTorch here)")
     p.add_argument("--backend", default="cuda", help="arr --backend (cpu only to test this script)")
