@@ -3,6 +3,7 @@
 //! is a node's (eventual) contiguous buffer seen through a `View`.
 
 pub mod data;
+pub mod hash;
 pub mod op;
 pub mod random;
 pub mod segment_index;
@@ -14,7 +15,6 @@ use crate::syntax::ast::Span;
 use data::HostData;
 use op::Op;
 use std::cell::{Cell, Ref, RefCell, RefMut};
-use std::collections::HashSet;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use view::View;
@@ -312,7 +312,7 @@ pub fn realize(backend: &dyn Backend, arrays: &[&Array]) -> Result<(), Diagnosti
 /// (iterative: graphs can be deep).
 pub fn pending_in_order(roots: &[Rc<Node>]) -> Vec<Rc<Node>> {
     let mut order = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = hash::FxHashSet::default();
     let mut stack: Vec<(Rc<Node>, bool)> = roots.iter().rev().map(|n| (n.clone(), false)).collect();
     while let Some((node, expanded)) = stack.pop() {
         if expanded {

@@ -18,6 +18,7 @@ use crate::check::shape::{describe, dims};
 use crate::diag::{Diagnostic, closest};
 use crate::graph::build;
 use crate::graph::data::HostData;
+use crate::graph::hash::FxHashSet;
 use crate::graph::op::UnaryOp;
 use crate::graph::segment_index::SegmentIndexCache;
 use crate::graph::{self, Array, Backend};
@@ -69,6 +70,9 @@ pub struct Interp {
 /// of a variable, so the hasher is FNV-1a rather than SipHash (whose
 /// resistance to chosen collisions buys nothing for a program's own names).
 pub type Scope = HashMap<String, Value, BuildHasherDefault<NameHasher>>;
+
+/// A set of variable names (what a loop carries), hashed as `Scope` is.
+type Names = HashSet<String, BuildHasherDefault<NameHasher>>;
 
 /// FNV-1a, 64-bit.
 pub struct NameHasher(u64);
@@ -489,7 +493,7 @@ impl Interp {
         }
     }
 
-    fn scope_names(&self) -> HashSet<String> {
+    fn scope_names(&self) -> Names {
         match self.frames.last() {
             Some(f) => f.keys().cloned().collect(),
             None => self.globals.keys().cloned().collect(),
@@ -504,7 +508,7 @@ impl Interp {
     /// temporary such as `let d = a - b` in `sum(d * d)` then streams into its
     /// consumer's kernel instead of being stored. (What is left pending is
     /// computed again if read after the loop.)
-    fn realize_iteration(&mut self, carried: &HashSet<String>) -> R<()> {
+    fn realize_iteration(&mut self, carried: &Names) -> R<()> {
         let scope = match self.frames.last() {
             Some(f) => f,
             None => &self.globals,
@@ -512,7 +516,9 @@ impl Interp {
         let mut roots: Vec<Array> = Vec::new();
         let mut locals: Vec<Array> = Vec::new();
         for (name, v) in scope {
-            for a in arrays_of(v).into_iter().filter(|a| !a.is_ready()) {
+            let mut pending = Vec::new();
+            pending_arrays(v, &mut pending);
+            for a in pending {
                 if carried.contains(name) {
                     roots.push(a)
                 } else if !a.node.fused_away.get() {
@@ -523,21 +529,23 @@ impl Interp {
         if roots.is_empty() && locals.is_empty() {
             return Ok(());
         }
-        let all: Vec<Rc<graph::Node>> = roots.iter().chain(&locals).map(|a| a.node.clone()).collect();
-        let mut fed: HashSet<u64> = HashSet::new();
-        for node in graph::pending_in_order(&all) {
-            if let graph::NodeState::Pending { inputs, .. } = &*node.state.borrow() {
-                fed.extend(inputs.iter().map(|i| i.node.id));
+        if !locals.is_empty() {
+            let all: Vec<Rc<graph::Node>> = roots.iter().chain(&locals).map(|a| a.node.clone()).collect();
+            let mut fed: FxHashSet<u64> = FxHashSet::default();
+            for node in graph::pending_in_order(&all) {
+                if let graph::NodeState::Pending { inputs, .. } = &*node.state.borrow() {
+                    fed.extend(inputs.iter().map(|i| i.node.id));
+                }
             }
+            roots.extend(locals.into_iter().filter(|a| !fed.contains(&a.node.id)));
         }
-        roots.extend(locals.into_iter().filter(|a| !fed.contains(&a.node.id)));
         let refs: Vec<&Array> = roots.iter().collect();
         graph::realize(&*self.backend, &refs)
     }
 
     /// Runs one iteration of a `for` body and ends it (see `end_iteration`)
     /// when it is the first or bound something new; false after `break`.
-    fn iteration(&mut self, body: &[Stmt], carried: &HashSet<String>, first: &mut bool) -> R<bool> {
+    fn iteration(&mut self, body: &[Stmt], carried: &Names, first: &mut bool) -> R<bool> {
         let binds = self.pending_binds;
         if let Flow::Break(_) = self.exec_stmts(body)? {
             return Ok(false);
@@ -553,7 +561,7 @@ impl Interp {
     /// iteration as finished (its statements all ran; what is left pending is
     /// computed when read): the loop then stops at its next check, with its
     /// counter one further, as if the stop came between the iterations.
-    fn end_iteration(&mut self, carried: &HashSet<String>) -> R<()> {
+    fn end_iteration(&mut self, carried: &Names) -> R<()> {
         match self.realize_iteration(carried) {
             Err(d) if d.code == "E0407" => Ok(()),
             other => other,
@@ -562,11 +570,22 @@ impl Interp {
 
     /// Realizes every pending array in every scope.
     fn realize_all(&mut self) -> R<()> {
-        let mut arrays: Vec<Array> = self.globals.values().flat_map(arrays_of).collect();
-        for f in &self.frames {
-            arrays.extend(f.values().flat_map(arrays_of));
+        // Only the pending ones are gathered: a slice assignment runs this,
+        // and cloning every array of the program (views and all) cost more
+        // than a small assignment's kernel.
+        let mut arrays: Vec<Array> = Vec::new();
+        for v in self.globals.values() {
+            pending_arrays(v, &mut arrays);
         }
-        let refs: Vec<&Array> = arrays.iter().filter(|a| !a.is_ready()).collect();
+        for f in &self.frames {
+            for v in f.values() {
+                pending_arrays(v, &mut arrays);
+            }
+        }
+        if arrays.is_empty() {
+            return Ok(());
+        }
+        let refs: Vec<&Array> = arrays.iter().collect();
         graph::realize(&*self.backend, &refs)
     }
 
@@ -1119,6 +1138,15 @@ impl Interp {
             Value::None => "none".into(),
             Value::Unit => String::new(),
         })
+    }
+}
+
+/// The pending arrays of a value, appended to `out`.
+fn pending_arrays(v: &Value, out: &mut Vec<Array>) {
+    match v {
+        Value::Array(a) if !a.is_ready() => out.push(a.clone()),
+        Value::Tuple(items) => items.iter().for_each(|i| pending_arrays(i, out)),
+        _ => {}
     }
 }
 

@@ -9,6 +9,21 @@ use crate::diag::Diagnostic;
 use crate::graph;
 use crate::syntax::ast::Span;
 
+/// The value of a ready rank-0 integer array held on the host.
+fn host_int(a: &graph::Array) -> Option<i64> {
+    if a.rank() != 0 {
+        return None;
+    }
+    let graph::NodeState::Ready(buffer) = &*a.node.state.borrow() else {
+        return None;
+    };
+    match &*buffer.storage() {
+        graph::Storage::Host(crate::graph::data::HostData::I64(v)) => v.get(a.view.offset).copied(),
+        graph::Storage::Host(crate::graph::data::HostData::I32(v)) => v.get(a.view.offset).map(|&x| x as i64),
+        _ => None,
+    }
+}
+
 impl Interp {
     /// The elements of a small array as i64 (ints and bools only).
     fn static_ints_of(&self, v: &Value, span: &Span, what: &str) -> R<Vec<i64>> {
@@ -62,6 +77,14 @@ impl Interp {
     }
 
     pub(super) fn static_int_named(&self, v: &Value, span: &Span, what: &str) -> R<i64> {
+        // A loop counter or `k + 1` in a slice bound: its value is already on
+        // the host, and reading it through the backend (a gather into a new
+        // vector) cost more than the rest of the index.
+        if let Value::Array(a) = v
+            && let Some(x) = host_int(a)
+        {
+            return Ok(x);
+        }
         if let Value::Array(a) = v
             && a.rank() != 0
         {

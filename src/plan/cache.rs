@@ -16,9 +16,9 @@
 
 use super::{KernelPlan, Operand, Plan, Source, fits_32};
 use crate::check::dtype::DType;
+use crate::graph::hash::FxHashMap;
 use crate::graph::op::Op;
 use crate::graph::{Node, NodeState};
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// The structural key of a pending graph plus what a hit re-binds.
@@ -75,7 +75,7 @@ fn op_tokens(op: &Op, key: &mut Vec<u64>) {
 impl Signature {
     /// The signature of `nodes` (pending, inputs before consumers) with `outputs` materialised.
     pub fn of(nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Signature {
-        let mut pos: HashMap<u64, usize> = HashMap::with_capacity(nodes.len() * 2);
+        let mut pos: FxHashMap<u64, usize> = FxHashMap::with_capacity_and_hasher(nodes.len() * 2, Default::default());
         let mut ids: Vec<u64> = Vec::with_capacity(nodes.len() * 2);
         for (i, n) in nodes.iter().enumerate() {
             pos.insert(n.id, i);
@@ -163,7 +163,7 @@ pub struct CacheStats {
 /// Plans by graph structure, each with a payload per kernel (`T`: whatever
 /// the backend keeps to launch that kernel again without generating it).
 pub struct PlanCache<T> {
-    index: HashMap<Vec<u64>, usize>,
+    index: FxHashMap<Vec<u64>, usize>,
     entries: Vec<Entry<T>>,
     pub stats: CacheStats,
 }
@@ -175,7 +175,7 @@ const MAX_ENTRIES: usize = 512;
 impl<T> Default for PlanCache<T> {
     fn default() -> Self {
         PlanCache {
-            index: HashMap::new(),
+            index: FxHashMap::default(),
             entries: Vec::new(),
             stats: CacheStats::default(),
         }
@@ -237,7 +237,7 @@ impl<T> PlanCache<T> {
     }
 
     fn insert(&mut self, sig: Signature, plan: &Plan) -> usize {
-        let canon: HashMap<u64, usize> = sig.ids.iter().enumerate().map(|(c, &id)| (id, c)).collect();
+        let canon: FxHashMap<u64, usize> = sig.ids.iter().enumerate().map(|(c, &id)| (id, c)).collect();
         let Some(template) = map_ids(plan, |id| canon.get(&id).map(|&c| c as u64)) else {
             // a plan naming a node outside the graph: never cache it
             return usize::MAX;
@@ -272,7 +272,7 @@ impl<T> PlanCache<T> {
             return None;
         }
         // one delta per leaf, the same on all its edges
-        let mut delta: HashMap<usize, isize> = HashMap::new();
+        let mut delta: FxHashMap<usize, isize> = FxHashMap::default();
         for (&(c, old), &(c2, new)) in entry.leaf_edges.iter().zip(&sig.leaf_edges) {
             if c != c2 {
                 return None;
@@ -283,7 +283,7 @@ impl<T> PlanCache<T> {
             }
         }
         let mut plan = map_ids(&entry.template, |c| sig.ids.get(c as usize).copied())?;
-        let keys: HashMap<u64, u64> = sig.random_keys.iter().map(|&(c, k)| (sig.ids[c], k)).collect();
+        let keys: FxHashMap<u64, u64> = sig.random_keys.iter().map(|&(c, k)| (sig.ids[c], k)).collect();
         let leaf = |node: u64| -> isize {
             delta
                 .iter()

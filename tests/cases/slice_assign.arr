@@ -1,0 +1,97 @@
+# Slice assignment writes into the destination buffer, and every array that
+# shares it sees the change, as in NumPy; a pending value computed from the
+# old contents keeps them; a source that reads the region it writes sees the
+# old values (NumPy buffers such a source). Expected values from NumPy
+# (tests/cases/slice_assign.py prints the same values).
+let a = arange(6)
+let b = a
+let c = a * 2
+let v = a[1:4]
+a[0] = 10
+v[1] = 20
+print(a, b, c, v)
+# out: [10,  1, 20,  3,  4,  5] [10,  1, 20,  3,  4,  5] [ 0,  2,  4,  6,  8, 10] [ 1, 20,  3]
+let s = copy(a)
+a[5] = -1
+print(s[5], a[5])
+# out: 5 -1
+# a shifted read of the region being written: the old values move
+let x = arange(6)
+x[1:] = x[:-1]
+print(x)
+# out: [0, 0, 1, 2, 3, 4]
+let y = arange(6)
+y[:-1] = y[1:]
+print(y)
+# out: [1, 2, 3, 4, 5, 5]
+let r = arange(6)
+r[:] = r[::-1]
+print(r)
+# out: [5, 4, 3, 2, 1, 0]
+# a Jacobi sweep: the neighbours are read before the region is written
+let u = [0.0, 4.0, 8.0, 0.0, 8.0, 4.0]
+u[1:-1] = (u[:-2] + u[2:]) / 2.0
+print(u)
+# out: [0.0, 4.0, 2.0, 8.0, 2.0, 4.0]
+# the same index read and written, and an element outside the region
+let m = reshape(arange(12) as f64, [3, 4]) + 1.0
+m[1:, 0] = m[1:, 0] / m[0, 0]
+m[1:, 1:] = m[1:, 1:] - m[1:, 0:1] * m[0:1, 1:]
+print(m)
+# out: [[  1.0,   2.0,   3.0,   4.0],
+# out:  [  5.0,  -4.0,  -8.0, -12.0],
+# out:  [  9.0,  -8.0, -16.0, -24.0]]
+# broadcasting sources, from outside and from the destination's own buffer
+let g = zeros([3, 3], dtype=i64)
+g[1:, :] = [7, 8, 9]
+g[:, 0:1] = g[:, 2:3]
+g[0] += g[2]
+print(g)
+# out: [[9, 8, 9],
+# out:  [9, 8, 9],
+# out:  [9, 8, 9]]
+let h = reshape(arange(9), [3, 3])
+h[1:] -= h[:-1]
+print(h)
+# out: [[0, 1, 2],
+# out:  [3, 3, 3],
+# out:  [3, 3, 3]]
+# through a transposed view and a stepped view
+let t = reshape(arange(6), [2, 3])
+let tt = transpose(t)
+tt[1] = [-1, -2]
+t[:, ::2] *= 10
+print(t)
+# out: [[ 0, -1, 20],
+# out:  [30, -2, 50]]
+# masks and integer arrays, reading the array they write
+let k = arange(8)
+let kb = k
+k[k > 4] = k[k > 4] * 10
+k[k < 2] += 100
+print(k, kb)
+# out: [100, 101,   2,   3,   4,  50,  60,  70] [100, 101,   2,   3,   4,  50,  60,  70]
+let w = arange(5) * 1.5
+w[[0, 4]] = w[[4, 0]]
+w[[1, 1]] = [7.0, 8.0]
+print(w)
+# out: [6.0, 8.0, 3.0, 4.5, 0.0]
+# a loop: a value made in the iteration reads the array before the write
+let q = ones(4)
+for i in 0..4 {
+    let t2 = q * 2.0
+    q[i] = t2[i] + sum(q)
+}
+print(q)
+# out: [ 6.0, 11.0, 21.0, 41.0]
+# a function writing into a global array that a local name shares
+let glob = zeros(3, dtype=i64)
+let alias = glob
+fn put(i, val) {
+    glob[i] = val
+    0
+}
+put(1, 5)
+put(-1, 9)
+print(alias)
+# out: [0, 5, 9]

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""The NumPy oracle of tests/cases/slice_assign.arr: the same statements in
+NumPy, printing the values its `# out:` lines hold (NumPy's own print
+format; the check below compares the numbers, not the layout).
+
+    python3 tests/cases/slice_assign.py     # prints OK or the first mismatch
+"""
+import os
+import re
+
+import numpy as np
+
+
+def oracle():
+    out = []
+
+    class Printed(list):
+        # a print shows the values at that moment: keep copies
+        def append(self, x):
+            super().append(np.array(x, dtype=np.float64))
+
+        def __iadd__(self, xs):
+            for x in xs:
+                self.append(x)
+            return self
+
+    out = Printed()
+    a = np.arange(6); b = a; c = a * 2; v = a[1:4]
+    a[0] = 10; v[1] = 20
+    out += [a, b, c, v]
+    s = a.copy(); a[5] = -1
+    out += [s[5], a[5]]
+    x = np.arange(6); x[1:] = x[:-1]; out.append(x)
+    y = np.arange(6); y[:-1] = y[1:]; out.append(y)
+    r = np.arange(6); r[:] = r[::-1]; out.append(r)
+    u = np.array([0.0, 4, 8, 0, 8, 4]); u[1:-1] = (u[:-2] + u[2:]) / 2; out.append(u)
+    m = np.arange(12.0).reshape(3, 4) + 1
+    m[1:, 0] = m[1:, 0] / m[0, 0]
+    m[1:, 1:] = m[1:, 1:] - m[1:, 0:1] * m[0:1, 1:]
+    out.append(m)
+    g = np.zeros((3, 3), dtype=np.int64); g[1:, :] = [7, 8, 9]; g[:, 0:1] = g[:, 2:3]; g[0] += g[2]
+    out.append(g)
+    h = np.arange(9).reshape(3, 3); h[1:] -= h[:-1]; out.append(h)
+    t = np.arange(6).reshape(2, 3); tt = t.T; tt[1] = [-1, -2]; t[:, ::2] *= 10; out.append(t)
+    k = np.arange(8); kb = k; k[k > 4] = k[k > 4] * 10; k[k < 2] += 100
+    out += [k, kb]
+    w = np.arange(5) * 1.5; w[[0, 4]] = w[[4, 0]]; w[[1, 1]] = [7.0, 8.0]; out.append(w)
+    q = np.ones(4, dtype=np.float32)
+    for i in range(4):
+        t2 = q * 2.0
+        q[i] = t2[i] + q.sum()
+    out.append(q)
+    glob = np.zeros(3, dtype=np.int64); alias = glob; glob[1] = 5; glob[-1] = 9; out.append(alias)
+    return np.concatenate([np.ravel(np.asarray(o, dtype=np.float64)) for o in out])
+
+
+def expected():
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "slice_assign.arr")
+    text = " ".join(l[len("# out:"):] for l in open(path).read().splitlines() if l.startswith("# out:"))
+    return np.array([float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", text)])
+
+
+if __name__ == "__main__":
+    want, got = oracle(), expected()
+    assert want.shape == got.shape, (want.shape, got.shape)
+    bad = np.nonzero(want != got)[0]
+    print("OK" if bad.size == 0 else f"mismatch at value {bad[0]}: NumPy {want[bad[0]]}, case {got[bad[0]]}")
