@@ -260,6 +260,20 @@ fn write_error(shown: &std::path::Display, e: &std::io::Error) -> IoError {
     )
 }
 
+/// Why `save` refuses a dtype, if it does: NumPy has no bfloat16. ml_dtypes
+/// writes one as raw `'<V2'` bytes that `np.load` reads back as void, not
+/// numbers, so Arr refuses rather than write a file that loads as garbage;
+/// `x as f32` holds every bf16 value exactly. (E0300, from the checker and
+/// at run time.)
+pub fn unsaveable(dtype: crate::DType) -> Option<(String, &'static str)> {
+    (dtype == crate::DType::BF16).then(|| {
+        (
+            "`save` is not defined for bf16: NumPy has no bfloat16 dtype".to_string(),
+            "save `x as f32`, which holds every bf16 value exactly",
+        )
+    })
+}
+
 /// Writes `data` (row-major, `shape`) as a `.npy` file. The bytes go to a
 /// temporary file in the same folder, are flushed to disk, and only then
 /// replace `path` by a rename; on any failure the temporary file is removed
