@@ -61,6 +61,7 @@ impl FloatMode {
         let scientific = match data {
             HostData::F32(v) => shown.iter().any(|&i| needs_exponent(v[i] as f64)),
             HostData::F64(v) => shown.iter().any(|&i| needs_exponent(v[i])),
+            HostData::F16(_) | HostData::BF16(_) => shown.iter().any(|&i| needs_exponent(data.get_f64(i))),
             _ => false,
         };
         if scientific {
@@ -79,7 +80,29 @@ fn format_element(data: &HostData, i: usize, mode: FloatMode) -> String {
         // Each dtype's own Display/LowerExp gives its shortest round-trip digits.
         HostData::F32(v) => float_element(v[i], v[i] as f64, mode),
         HostData::F64(v) => float_element(v[i], v[i], mode),
+        HostData::F16(v) => {
+            let short = shortest_half(v[i].to_f64(), |y| half::f16::from_f64(y).to_bits() == v[i].to_bits());
+            float_element(short, short, mode)
+        }
+        HostData::BF16(v) => {
+            let short = shortest_half(v[i].to_f64(), |y| half::bf16::from_f64(y).to_bits() == v[i].to_bits());
+            float_element(short, short, mode)
+        }
     }
+}
+
+/// The half float `x` as the f64 of its shortest decimal digits that read
+/// back as the same half float (NumPy prints `float16(0.1)` as `0.1`, not
+/// the `0.0999755859375` it holds); that f64's own shortest digits are then
+/// those digits.
+fn shortest_half(x: f64, same: impl Fn(f64) -> bool) -> f64 {
+    if !x.is_finite() || x == 0.0 {
+        return x;
+    }
+    (1..=17)
+        .filter_map(|digits| format!("{x:.*e}", digits - 1).parse::<f64>().ok())
+        .find(|&y| same(y))
+        .unwrap_or(x)
 }
 
 /// One float in its own dtype's shortest digits; `wide` is the same value as f64 for the tests.

@@ -1298,7 +1298,16 @@ impl Checker {
                 value: None,
             },
             "dtype" => Ty::DType,
-            "print" | "save" | "seed" => Ty::Unit,
+            "save" => {
+                if let Some(Ty::Array { dtype: Some(dt), .. }) = arg(1)
+                    && let Some((message, hint)) = crate::io::npy::unsaveable(*dt)
+                {
+                    let at = arg_span(1).unwrap_or(span.clone());
+                    self.errors.push(Diagnostic::new("E0300", message, at).with_hint(hint));
+                }
+                Ty::Unit
+            }
+            "print" | "seed" => Ty::Unit,
             "transpose" if arg(1).is_none() => match arg(0) {
                 Some(Ty::Array { dtype, shape, .. }) => Ty::Array {
                     dtype: *dtype,

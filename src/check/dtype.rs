@@ -4,6 +4,13 @@
 //! PyTorch: `bool`/`i32` with `f32` (or a float literal, or a real function of
 //! them) stays `f32`, Arr's default float, where NumPy gives `f64`
 //! (docs/language.md, "dtypes and promotion"; tests/numerics.rs checks every rule).
+//!
+//! The half floats `f16` and `bf16` follow PyTorch and JAX: an integer or
+//! bool array of any width with a half float gives the half float (NumPy 2
+//! gives `f32`/`f64` for `i32`/`i64` with `float16`), `f16` with `bf16`
+//! gives `f32`, and a float literal stays weak (`h * 0.5` is `f16`). They
+//! are storage formats: every kernel computes on f32 values and rounds once
+//! when it stores an `f16`/`bf16` result.
 
 use std::fmt;
 
@@ -12,6 +19,9 @@ pub enum DType {
     Bool,
     I32,
     I64,
+    // The half floats sit below F32 so that `max` picks the wider float in `promote`.
+    F16,
+    BF16,
     F32,
     F64,
 }
@@ -25,7 +35,15 @@ pub enum Kind {
 }
 
 impl DType {
-    pub const ALL: [DType; 5] = [DType::Bool, DType::I32, DType::I64, DType::F32, DType::F64];
+    pub const ALL: [DType; 7] = [
+        DType::Bool,
+        DType::I32,
+        DType::I64,
+        DType::F16,
+        DType::BF16,
+        DType::F32,
+        DType::F64,
+    ];
 
     /// The dtype an integer literal gets when nothing else decides.
     pub const DEFAULT_INT: DType = DType::I64;
@@ -37,6 +55,8 @@ impl DType {
             DType::Bool => "bool",
             DType::I32 => "i32",
             DType::I64 => "i64",
+            DType::F16 => "f16",
+            DType::BF16 => "bf16",
             DType::F32 => "f32",
             DType::F64 => "f64",
         }
@@ -49,6 +69,9 @@ impl DType {
             "i64" | "int" => DType::I64,
             "f32" | "float" => DType::F32,
             "f64" => DType::F64,
+            // NumPy's and PyTorch's spellings of the half floats, as `int` and `float` are for the others
+            "f16" | "float16" => DType::F16,
+            "bf16" | "bfloat16" => DType::BF16,
             _ => return None,
         })
     }
@@ -57,12 +80,22 @@ impl DType {
         match self {
             DType::Bool => Kind::Bool,
             DType::I32 | DType::I64 => Kind::Int,
-            DType::F32 | DType::F64 => Kind::Float,
+            DType::F16 | DType::BF16 | DType::F32 | DType::F64 => Kind::Float,
         }
     }
 
     pub fn is_float(self) -> bool {
         self.kind() == Kind::Float
+    }
+
+    /// `f16` or `bf16`: stored in 16 bits, computed in f32.
+    pub fn is_half(self) -> bool {
+        matches!(self, DType::F16 | DType::BF16)
+    }
+
+    /// The dtype kernels compute a value of this dtype in (f32 for the half floats).
+    pub fn compute(self) -> DType {
+        if self.is_half() { DType::F32 } else { self }
     }
 
     pub fn is_int(self) -> bool {
@@ -72,6 +105,7 @@ impl DType {
     pub fn size_bytes(self) -> usize {
         match self {
             DType::Bool => 1,
+            DType::F16 | DType::BF16 => 2,
             DType::I32 | DType::F32 => 4,
             DType::I64 | DType::F64 => 8,
         }
@@ -82,6 +116,8 @@ impl DType {
         match self {
             DType::F64 => DType::F64,
             DType::F32 => DType::F32,
+            DType::F16 => DType::F16,
+            DType::BF16 => DType::BF16,
             // NumPy maps int -> f64; Arr's default float is f32 (fast on GPUs), so
             // bool and i32 map there, a documented difference; i64 maps to f64,
             // whose 53-bit mantissa keeps far more of its range than f32's 24.
@@ -98,7 +134,8 @@ impl fmt::Display for DType {
 }
 
 /// Promotion of two strong dtypes: the smallest dtype that holds both
-/// (NumPy 2 table restricted to Arr's dtypes; i64 with f32 gives f64).
+/// (NumPy 2 table restricted to Arr's dtypes; i64 with f32 gives f64;
+/// the half floats as PyTorch: any int or bool with one gives it, f16 with bf16 gives f32).
 pub fn promote(a: DType, b: DType) -> DType {
     use DType::*;
     if a == b {
@@ -106,6 +143,8 @@ pub fn promote(a: DType, b: DType) -> DType {
     }
     match (a.max(b), a.min(b)) {
         (F32, I64) => F64,
+        // neither half float holds the other (bf16 has the range, f16 the precision)
+        (BF16, F16) => F32,
         (hi, _) => hi,
     }
 }
@@ -145,6 +184,27 @@ mod tests {
         assert_eq!(promote(DType::I64, DType::F32), DType::F64);
         assert_eq!(promote(DType::Bool, DType::I32), DType::I32);
         assert_eq!(promote(DType::F32, DType::F64), DType::F64);
+    }
+
+    #[test]
+    fn half_floats_promote_as_pytorch() {
+        use DType::*;
+        for (a, b, want) in [
+            (F16, F32, F32),
+            (F16, F64, F64),
+            (BF16, F32, F32),
+            (BF16, F64, F64),
+            (F16, BF16, F32),
+            (I64, F16, F16),
+            (I32, BF16, BF16),
+            (Bool, F16, F16),
+        ] {
+            assert_eq!(promote(a, b), want, "{a} with {b}");
+            assert_eq!(promote(b, a), want, "{b} with {a}");
+        }
+        assert_eq!(promote_weak(F16, false, F64, true), (F16, false));
+        assert_eq!(promote_weak(BF16, false, I64, true), (BF16, false));
+        assert_eq!(F16.to_float(), F16);
     }
 
     #[test]

@@ -1,4 +1,6 @@
-//! Host storage of array elements, one vector per dtype.
+//! Host storage of array elements, one vector per dtype. The half floats
+//! are stored as the `half` crate's `f16`/`bf16` (IEEE bits, 2 bytes each);
+//! every conversion to and from them rounds to nearest, ties to even.
 
 use crate::check::dtype::DType;
 
@@ -7,6 +9,8 @@ pub enum HostData {
     Bool(Vec<bool>),
     I32(Vec<i32>),
     I64(Vec<i64>),
+    F16(Vec<half::f16>),
+    BF16(Vec<half::bf16>),
     F32(Vec<f32>),
     F64(Vec<f64>),
 }
@@ -19,6 +23,8 @@ macro_rules! with_data {
             $crate::graph::data::HostData::Bool($v) => $body,
             $crate::graph::data::HostData::I32($v) => $body,
             $crate::graph::data::HostData::I64($v) => $body,
+            $crate::graph::data::HostData::F16($v) => $body,
+            $crate::graph::data::HostData::BF16($v) => $body,
             $crate::graph::data::HostData::F32($v) => $body,
             $crate::graph::data::HostData::F64($v) => $body,
         }
@@ -31,6 +37,8 @@ impl HostData {
             HostData::Bool(_) => DType::Bool,
             HostData::I32(_) => DType::I32,
             HostData::I64(_) => DType::I64,
+            HostData::F16(_) => DType::F16,
+            HostData::BF16(_) => DType::BF16,
             HostData::F32(_) => DType::F32,
             HostData::F64(_) => DType::F64,
         }
@@ -49,6 +57,8 @@ impl HostData {
             DType::Bool => HostData::Bool(vec![false; len]),
             DType::I32 => HostData::I32(vec![0; len]),
             DType::I64 => HostData::I64(vec![0; len]),
+            DType::F16 => HostData::F16(vec![half::f16::ZERO; len]),
+            DType::BF16 => HostData::BF16(vec![half::bf16::ZERO; len]),
             DType::F32 => HostData::F32(vec![0.0; len]),
             DType::F64 => HostData::F64(vec![0.0; len]),
         }
@@ -60,6 +70,8 @@ impl HostData {
             HostData::Bool(v) => v[i] as u8 as f64,
             HostData::I32(v) => v[i] as f64,
             HostData::I64(v) => v[i] as f64,
+            HostData::F16(v) => v[i].to_f64(),
+            HostData::BF16(v) => v[i].to_f64(),
             HostData::F32(v) => v[i] as f64,
             HostData::F64(v) => v[i],
         }
@@ -71,6 +83,8 @@ impl HostData {
             HostData::Bool(v) => v[i] as i64,
             HostData::I32(v) => v[i] as i64,
             HostData::I64(v) => v[i],
+            HostData::F16(v) => v[i].to_f32() as i64,
+            HostData::BF16(v) => v[i].to_f32() as i64,
             HostData::F32(v) => v[i] as i64,
             HostData::F64(v) => v[i] as i64,
         }
@@ -82,8 +96,30 @@ impl HostData {
             DType::Bool => HostData::Bool(vec![value != 0.0]),
             DType::I32 => HostData::I32(vec![value as i32]),
             DType::I64 => HostData::I64(vec![value as i64]),
+            DType::F16 => HostData::F16(vec![half::f16::from_f64(value)]),
+            DType::BF16 => HostData::BF16(vec![half::bf16::from_f64(value)]),
             DType::F32 => HostData::F32(vec![value as f32]),
             DType::F64 => HostData::F64(vec![value]),
+        }
+    }
+
+    /// The elements widened to f32 (exact for the half floats), for kernels
+    /// that compute a half float's values in f32; `None` for other dtypes.
+    pub fn half_to_f32(&self) -> Option<Vec<f32>> {
+        match self {
+            HostData::F16(v) => Some(v.iter().map(|x| x.to_f32()).collect()),
+            HostData::BF16(v) => Some(v.iter().map(|x| x.to_f32()).collect()),
+            _ => None,
+        }
+    }
+
+    /// f32 values rounded once (to nearest, ties to even) to the half float
+    /// `dtype`; other data, or another `dtype`, comes back unchanged.
+    pub fn round_to_half(self, dtype: DType) -> HostData {
+        match (self, dtype) {
+            (HostData::F32(v), DType::F16) => HostData::F16(v.iter().map(|&x| half::f16::from_f32(x)).collect()),
+            (HostData::F32(v), DType::BF16) => HostData::BF16(v.iter().map(|&x| half::bf16::from_f32(x)).collect()),
+            (d, _) => d,
         }
     }
 

@@ -573,6 +573,9 @@ impl Interp {
                     "the path",
                 )?;
                 let x = a(self, 1);
+                if let Some((message, hint)) = crate::io::npy::unsaveable(x.dtype()) {
+                    return Err(Diagnostic::new("E0300", message, sp(1).unwrap_or(span.clone())).with_hint(hint));
+                }
                 let data = graph::to_host(&*self.backend, &x)?;
                 if self.dry_run {
                     return Ok(Value::Unit);

@@ -558,6 +558,8 @@ fn same_type<T: Key>(_like: &[T], v: HostData) -> Vec<T> {
         HostData::Bool(x) => Box::new(x),
         HostData::I32(x) => Box::new(x),
         HostData::I64(x) => Box::new(x),
+        HostData::F16(x) => Box::new(x),
+        HostData::BF16(x) => Box::new(x),
         HostData::F32(x) => Box::new(x),
         HostData::F64(x) => Box::new(x),
     };

@@ -14,7 +14,7 @@ use std::io::{ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8] = b"\x93NUMPY";
-const SUPPORTED: &str = "arr can load bool, int32, int64, float32 and float64 arrays (little-endian)";
+const SUPPORTED: &str = "arr can load bool, int32, int64, float16, float32 and float64 arrays (little-endian)";
 /// The longest header text read: NumPy's own default `max_header_size` is 10000,
 /// and a header is a short dict; this bound keeps a hostile length from
 /// allocating gigabytes.
@@ -175,6 +175,16 @@ pub fn load(path: &Path) -> Result<(HostData, Vec<usize>), IoError> {
         crate::DType::Bool => HostData::Bool(reorder(body.decode(count, &what, |[b]| b != 0)?, &shape, fortran)),
         crate::DType::I32 => HostData::I32(reorder(body.decode(count, &what, i32::from_le_bytes)?, &shape, fortran)),
         crate::DType::I64 => HostData::I64(reorder(body.decode(count, &what, i64::from_le_bytes)?, &shape, fortran)),
+        crate::DType::F16 => HostData::F16(reorder(
+            body.decode(count, &what, half::f16::from_le_bytes)?,
+            &shape,
+            fortran,
+        )),
+        crate::DType::BF16 => HostData::BF16(reorder(
+            body.decode(count, &what, half::bf16::from_le_bytes)?,
+            &shape,
+            fortran,
+        )),
         crate::DType::F32 => HostData::F32(reorder(body.decode(count, &what, f32::from_le_bytes)?, &shape, fortran)),
         crate::DType::F64 => HostData::F64(reorder(body.decode(count, &what, f64::from_le_bytes)?, &shape, fortran)),
     };
@@ -250,6 +260,20 @@ fn write_error(shown: &std::path::Display, e: &std::io::Error) -> IoError {
     )
 }
 
+/// Why `save` refuses a dtype, if it does: NumPy has no bfloat16. ml_dtypes
+/// writes one as raw `'<V2'` bytes that `np.load` reads back as void, not
+/// numbers, so Arr refuses rather than write a file that loads as garbage;
+/// `x as f32` holds every bf16 value exactly. (E0300, from the checker and
+/// at run time.)
+pub fn unsaveable(dtype: crate::DType) -> Option<(String, &'static str)> {
+    (dtype == crate::DType::BF16).then(|| {
+        (
+            "`save` is not defined for bf16: NumPy has no bfloat16 dtype".to_string(),
+            "save `x as f32`, which holds every bf16 value exactly",
+        )
+    })
+}
+
 /// Writes `data` (row-major, `shape`) as a `.npy` file. The bytes go to a
 /// temporary file in the same folder, are flushed to disk, and only then
 /// replace `path` by a rename; on any failure the temporary file is removed
@@ -284,6 +308,8 @@ pub fn save(path: &Path, data: &HostData, shape: &[usize]) -> Result<(), IoError
             HostData::Bool(v) => write_le(&mut out, v, |&b| [u8::from(b)])?,
             HostData::I32(v) => write_le(&mut out, v, |x| x.to_le_bytes())?,
             HostData::I64(v) => write_le(&mut out, v, |x| x.to_le_bytes())?,
+            HostData::F16(v) => write_le(&mut out, v, |x| x.to_le_bytes())?,
+            HostData::BF16(v) => write_le(&mut out, v, |x| x.to_le_bytes())?,
             HostData::F32(v) => write_le(&mut out, v, |x| x.to_le_bytes())?,
             HostData::F64(v) => write_le(&mut out, v, |x| x.to_le_bytes())?,
         }
@@ -304,6 +330,9 @@ fn descr(data: &HostData) -> &'static str {
         HostData::Bool(_) => "|b1",
         HostData::I32(_) => "<i4",
         HostData::I64(_) => "<i8",
+        HostData::F16(_) => "<f2",
+        // never written: `save` refuses bf16 first (NumPy has no bfloat16)
+        HostData::BF16(_) => "<V2",
         HostData::F32(_) => "<f4",
         HostData::F64(_) => "<f8",
     }
@@ -395,6 +424,7 @@ fn element_dtype(dtype: &npyz::DType) -> Result<crate::DType, String> {
         (TypeChar::Bool, 1, _) => return Ok(crate::DType::Bool),
         (TypeChar::Int, 4, true) => return Ok(crate::DType::I32),
         (TypeChar::Int, 8, true) => return Ok(crate::DType::I64),
+        (TypeChar::Float, 2, true) => return Ok(crate::DType::F16),
         (TypeChar::Float, 4, true) => return Ok(crate::DType::F32),
         (TypeChar::Float, 8, true) => return Ok(crate::DType::F64),
         (TypeChar::Bool, _, _) => "bool".to_string(),

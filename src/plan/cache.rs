@@ -40,6 +40,8 @@ fn dtype_code(d: DType) -> u64 {
         DType::I64 => 3,
         DType::F32 => 4,
         DType::F64 => 5,
+        DType::F16 => 6,
+        DType::BF16 => 7,
     }
 }
 

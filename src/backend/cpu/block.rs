@@ -61,6 +61,8 @@ impl<'a> Data<'a> {
             HostData::I64(v) => Data::I64(v),
             HostData::F32(v) => Data::F32(v),
             HostData::F64(v) => Data::F64(v),
+            // CpuBackend::execute sends every graph that touches a half float to the reference kernels
+            HostData::F16(_) | HostData::BF16(_) => unreachable!("half floats never reach the fused executor"),
         }
     }
 }
@@ -104,7 +106,8 @@ impl Reg {
             DType::Bool => Reg::B(vec![false; len]),
             DType::I32 => Reg::I32(vec![0; len]),
             DType::I64 => Reg::I64(vec![0; len]),
-            DType::F32 => Reg::F32(vec![0.0; len]),
+            // half floats never reach the fused executor (CpuBackend::execute); were one to, it would compute in f32
+            DType::F16 | DType::BF16 | DType::F32 => Reg::F32(vec![0.0; len]),
             DType::F64 => Reg::F64(vec![0.0; len]),
         }
     }
@@ -423,7 +426,7 @@ fn generate(dtype: DType, off: isize, s: isize, len: usize, reg: &mut Reg, at: i
         DType::Bool => fill!(bool, B, B),
         DType::I32 => fill!(i32, I32, I32),
         DType::I64 => fill!(i64, I64, I64),
-        DType::F32 => fill!(f32, F32, F32),
+        DType::F16 | DType::BF16 | DType::F32 => fill!(f32, F32, F32),
         DType::F64 => fill!(f64, F64, F64),
     }
 }

@@ -282,6 +282,7 @@ fn run_map_alloc(prog: &Program, shape: &[usize], dtype: DType) -> Result<HostDa
         DType::I64 => HostData::I64(fresh(n, |o| run_map(prog, shape, o))?),
         DType::F32 => HostData::F32(fresh(n, |o| run_map(prog, shape, o))?),
         DType::F64 => HostData::F64(fresh(n, |o| run_map(prog, shape, o))?),
+        DType::F16 | DType::BF16 => return Err(internal("half-float kernels run on the reference kernels")),
     })
 }
 
@@ -572,6 +573,7 @@ fn fused_reduce(
         DType::F64 => num!(f64, F64),
         DType::I32 => num!(i32, I32),
         DType::I64 => num!(i64, I64),
+        DType::F16 | DType::BF16 => return Err(internal("half-float kernels run on the reference kernels")),
         DType::Bool => match rop {
             // a sum counts the true values, as the reference does for an i64 sum of bools
             ReduceOp::Sum => go!(

@@ -68,6 +68,17 @@ fn host_error() -> Diagnostic {
     )
 }
 
+/// Whether a node of `nodes`, or one of their inputs, holds f16 or bf16 values.
+fn touches_half(nodes: &[Rc<Node>]) -> bool {
+    nodes.iter().any(|n| {
+        n.dtype.is_half()
+            || match &*n.state.borrow() {
+                NodeState::Pending { inputs, .. } => inputs.iter().any(|a| a.node.dtype.is_half()),
+                _ => false,
+            }
+    })
+}
+
 /// Evaluates one pending node whose inputs are ready with the reference kernels.
 fn eval_node_reference(node: &Node) -> Result<HostData, Diagnostic> {
     let (op, inputs) = match &*node.state.borrow() {
@@ -117,7 +128,10 @@ impl Backend for CpuBackend {
     }
 
     fn execute(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Result<(), Diagnostic> {
-        if self.mode == CpuMode::Fused {
+        // The fused executor's block loops have no half-float lanes: a graph
+        // that touches f16/bf16 runs node by node, each op computing in f32
+        // and rounding once at its store (kernels::eval_half).
+        if self.mode == CpuMode::Fused && !touches_half(nodes) {
             return self.fused.execute(nodes, outputs);
         }
         for node in nodes {

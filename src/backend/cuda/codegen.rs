@@ -145,6 +145,9 @@ pub fn ctype(d: DType) -> &'static str {
         DType::I64 => "i64",
         DType::F32 => "float",
         DType::F64 => "double",
+        // Half-float graphs never reach the codegen (cuda/half.rs runs them);
+        // a name NVRTC rejects keeps a slip loud rather than computing on bits.
+        DType::F16 | DType::BF16 => "arr_half_has_no_kernels",
     }
 }
 
@@ -507,6 +510,7 @@ pub fn reduce_ident(op: ReduceOp, d: DType) -> String {
         DType::I32 => "2147483647",
         DType::I64 => "0x7fffffffffffffffLL",
         DType::Bool => "true",
+        DType::F16 | DType::BF16 => "arr_half_has_no_kernels",
     };
     let min = match d {
         DType::F32 => "(-__int_as_float(0x7f800000))",
@@ -514,6 +518,7 @@ pub fn reduce_ident(op: ReduceOp, d: DType) -> String {
         DType::I32 => "(-2147483647 - 1)",
         DType::I64 => "(-0x7fffffffffffffffLL - 1)",
         DType::Bool => "false",
+        DType::F16 | DType::BF16 => "arr_half_has_no_kernels",
     };
     match op {
         ReduceOp::Sum | ReduceOp::Any => format!("({})0", ctype(d)),

@@ -208,6 +208,9 @@ impl CudaBackend {
             }
             HostData::I32(v) => put(buf.ptr, v),
             HostData::I64(v) => put(buf.ptr, v),
+            // the half floats travel as their 16-bit patterns
+            HostData::F16(v) => put(buf.ptr, &v.iter().map(|x| x.to_bits()).collect::<Vec<u16>>()),
+            HostData::BF16(v) => put(buf.ptr, &v.iter().map(|x| x.to_bits()).collect::<Vec<u16>>()),
             HostData::F32(v) => put(buf.ptr, v),
             HostData::F64(v) => put(buf.ptr, v),
         };
@@ -238,6 +241,15 @@ impl CudaBackend {
                     let mut v = vec![0i64; len];
                     cu::memcpy_dtoh_sync(&mut v, ptr).map_err(err)?;
                     HostData::I64(v)
+                }
+                DType::F16 | DType::BF16 => {
+                    let mut v = vec![0u16; len];
+                    cu::memcpy_dtoh_sync(&mut v, ptr).map_err(err)?;
+                    if dtype == DType::F16 {
+                        HostData::F16(v.into_iter().map(half::f16::from_bits).collect())
+                    } else {
+                        HostData::BF16(v.into_iter().map(half::bf16::from_bits).collect())
+                    }
                 }
                 DType::F32 => {
                     let mut v = vec![0f32; len];
@@ -299,6 +311,8 @@ pub(super) fn host_gather(data: &HostData, view: &View) -> HostData {
         HostData::Bool(v) => HostData::Bool(offs.iter().map(|&o| v[o]).collect()),
         HostData::I32(v) => HostData::I32(offs.iter().map(|&o| v[o]).collect()),
         HostData::I64(v) => HostData::I64(offs.iter().map(|&o| v[o]).collect()),
+        HostData::F16(v) => HostData::F16(offs.iter().map(|&o| v[o]).collect()),
+        HostData::BF16(v) => HostData::BF16(offs.iter().map(|&o| v[o]).collect()),
         HostData::F32(v) => HostData::F32(offs.iter().map(|&o| v[o]).collect()),
         HostData::F64(v) => HostData::F64(offs.iter().map(|&o| v[o]).collect()),
     }

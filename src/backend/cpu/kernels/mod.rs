@@ -32,6 +32,14 @@ macro_rules! with_dtype {
                 type $T = i64;
                 $body
             }
+            DType::F16 => {
+                type $T = half::f16;
+                $body
+            }
+            DType::BF16 => {
+                type $T = half::bf16;
+                $body
+            }
             DType::F32 => {
                 type $T = f32;
                 $body
@@ -115,6 +123,23 @@ impl_elem!(i64, I64, Val::I, |b| b as i64, |i| i, |f| f as i64);
 impl_elem!(f32, F32, |x| Val::F(x as f64), |b| b as u8 as f32, |i| i as f32, |f| f
     as f32);
 impl_elem!(f64, F64, Val::F, |b| b as u8 as f64, |i| i as f64, |f| f);
+// The half floats only load, store and cast: `eval` computes their values in f32.
+impl_elem!(
+    half::f16,
+    F16,
+    |x: half::f16| Val::F(x.to_f64()),
+    |b| half::f16::from_f32(b as u8 as f32),
+    |i| half::f16::from_f64(i as f64),
+    half::f16::from_f64
+);
+impl_elem!(
+    half::bf16,
+    BF16,
+    |x: half::bf16| Val::F(x.to_f64()),
+    |b| half::bf16::from_f32(b as u8 as f32),
+    |i| half::bf16::from_f64(i as f64),
+    half::bf16::from_f64
+);
 
 /// Arithmetic shared by the integer and float dtypes (integers wrap).
 pub(crate) trait Num: Elem {
@@ -627,6 +652,9 @@ pub fn eval(op: &Op, dtype: DType, shape: &[usize], inputs: &[(&HostData, &View)
         // An empty result may still have huge axes (shape (2^40, 0)); loops over them are wasted.
         return Ok(HostData::zeros(dtype, 0));
     }
+    if !matches!(op, Op::Cast | Op::Copy) && (dtype.is_half() || inputs.iter().any(|(d, _)| d.dtype().is_half())) {
+        return eval_half(op, dtype, shape, inputs);
+    }
     let out = match op {
         Op::Buffer => return Err(internal("a Buffer node has nothing to compute")),
         Op::Copy => gather(inputs[0].0, inputs[0].1),
@@ -651,6 +679,22 @@ pub fn eval(op: &Op, dtype: DType, shape: &[usize], inputs: &[(&HostData, &View)
         )));
     }
     Ok(out)
+}
+
+/// An op on the half floats: their buffers widened to f32 (views unchanged),
+/// the f32 kernel, its f32 result rounded once to the half dtype. Every
+/// kernel thus sees f32 values only, and each op rounds once, as NumPy and
+/// PyTorch do: for `+ - * /` and `sqrt` f32 holds the exact result well
+/// enough (24 >= 2 * 11 + 2 bits) that this equals f16 arithmetic rounded
+/// directly; sums and means accumulate as f32's do (in f64 here).
+fn eval_half(op: &Op, dtype: DType, shape: &[usize], inputs: &[(&HostData, &View)]) -> Result<HostData, Diagnostic> {
+    let wide: Vec<Option<HostData>> = inputs.iter().map(|(d, _)| d.half_to_f32().map(HostData::F32)).collect();
+    let args: Vec<(&HostData, &View)> = inputs
+        .iter()
+        .zip(&wide)
+        .map(|(&(d, v), w)| (w.as_ref().unwrap_or(d), v))
+        .collect();
+    Ok(eval(op, dtype.compute(), shape, &args)?.round_to_half(dtype))
 }
 
 /// The elements `view` sees, contiguous in row-major order.

@@ -56,6 +56,29 @@ impl Key for f32 {
         self as f64
     }
 }
+// Half floats order as their f32 values (exact), NaNs last as for f32.
+impl Key for half::f16 {
+    fn wrap(v: Vec<Self>) -> HostData {
+        HostData::F16(v)
+    }
+    fn is_nan_key(self) -> bool {
+        self.is_nan()
+    }
+    fn as_f64(self) -> f64 {
+        self.to_f64()
+    }
+}
+impl Key for half::bf16 {
+    fn wrap(v: Vec<Self>) -> HostData {
+        HostData::BF16(v)
+    }
+    fn is_nan_key(self) -> bool {
+        self.is_nan()
+    }
+    fn as_f64(self) -> f64 {
+        self.to_f64()
+    }
+}
 impl Key for f64 {
     fn wrap(v: Vec<Self>) -> HostData {
         HostData::F64(v)
