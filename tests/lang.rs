@@ -45,5 +45,6 @@ cases!(
     builtins,
     stdlib,
     segments,
-    loops_and_fstrings
+    loops_and_fstrings,
+    half
 );
