@@ -1568,3 +1568,69 @@ fn transposed_operands_match_cpu() {
     println!("{} passed, {} failed", h.passed, h.failed.len());
     assert!(h.failed.is_empty(), "failed: {:#?}", h.failed);
 }
+
+// ---- half floats (f16, bf16) ----
+
+#[path = "common/mod.rs"]
+#[allow(dead_code)]
+mod common;
+
+/// The half-float golden rows (NumPy float16, ml_dtypes bfloat16;
+/// `tests/golden/make_half.py`) on CUDA, and programs that exercise the
+/// device paths (strided reads, slice assignment, a loop) against the CPU,
+/// value for value.
+#[test]
+#[ignore]
+fn half_floats_on_cuda_match_numpy_and_cpu() {
+    let cuda = || arr::Session::new(arr::BackendChoice::Cuda).expect("a CUDA session");
+    let rows = common::golden::rows("numerics/half.json");
+    assert!(rows.len() >= 100, "only {} rows", rows.len());
+    let mut failures = Vec::new();
+    for row in &rows {
+        if let Err(why) = common::golden::check_row(row, cuda()) {
+            let src = common::json::text(row, "src").unwrap_or_default();
+            failures.push(format!("{src:?}: {why}"));
+        }
+    }
+    let programs = [
+        "let a = reshape(arange(24) as f16, [4, 6]) * 0.3\nlet r = transpose(a)[::2] + 1.5",
+        "let a = zeros([5, 4], dtype=f16)\na[1:3, ::2] = 7.3\na[4] = arange(4) as f16 / 3\nlet r = a",
+        "let b = ones([8], dtype=bf16)\nfor i in 0..5 { b = b * 1.1 + 0.01 }\nlet r = b",
+        "let x = rand([300, 200]) as f16\nlet r = sum(exp(x - 0.5) * 0.25, axis=1)",
+        "let x = randn([64, 32]) as bf16\nlet r = x @ transpose(x)",
+        "let x = rand([1000]) as f16\nlet r = cumsum(x)",
+        "let r = (rand([50]) as f16) + (rand([50]) as bf16)",
+    ];
+    for src in programs {
+        let (mut gpu, mut cpu) = (cuda(), arr::Session::cpu());
+        gpu.set_output(Box::new(std::io::sink()));
+        cpu.set_output(Box::new(std::io::sink()));
+        let (g, c) = (gpu.eval(src), cpu.eval(src));
+        if let Err(d) = g.and(c) {
+            failures.push(format!("{src:?} failed: {}", gpu.render(&d, false)));
+            continue;
+        }
+        let (g, c) = (gpu.get("r").expect("r"), cpu.get("r").expect("r"));
+        let same = |x: f64, y: f64| x == y || (x.is_nan() && y.is_nan());
+        let (gv, cv) = (g.to_f64_vec(), c.to_f64_vec());
+        if g.dtype() != c.dtype()
+            || g.shape != c.shape
+            || gv.len() != cv.len()
+            || !gv.iter().zip(&cv).all(|(&x, &y)| same(x, y))
+        {
+            failures.push(format!(
+                "{src:?}: cuda {} {:?} differs from cpu {} {:?}",
+                g.dtype(),
+                g.shape,
+                c.dtype(),
+                c.shape
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

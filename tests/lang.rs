@@ -46,5 +46,6 @@ cases!(
     stdlib,
     segments,
     loops_and_fstrings,
-    slice_assign
+    slice_assign,
+    half
 );

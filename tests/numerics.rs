@@ -75,6 +75,70 @@ fn primitives_match_numpy() {
     );
 }
 
+/// The half floats f16 and bf16 against NumPy's float16 and ml_dtypes'
+/// bfloat16 (`tests/golden/make_half.py`), on both CPU executors.
+#[test]
+fn half_floats_match_numpy() {
+    let rows = rows_of("half.json");
+    assert!(rows.len() >= 100, "only {} rows", rows.len());
+    let mut failures = Vec::new();
+    for row in &rows {
+        let reference = || Session::with_backend(std::rc::Rc::new(arr::backend::cpu::CpuBackend::reference()));
+        for (executor, session) in [("fused", Session::cpu()), ("reference", reference())] {
+            if let Err(why) = golden::check_row(row, session) {
+                failures.push(format!(
+                    "{:?} ({executor}): {why}",
+                    text(row, "src").unwrap_or_default()
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} rows differ:\n{}",
+        failures.len(),
+        rows.len(),
+        failures.join("\n")
+    );
+}
+
+/// NumPy's own float16 `.npy` file loads to its values, and Arr's save of
+/// them writes the same bytes.
+#[test]
+fn half_npy_round_trips_numpy_bytes() {
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/numerics/half.npy");
+    let out = std::env::temp_dir().join(format!("arr-half-{}.npy", std::process::id()));
+    let mut session = Session::cpu();
+    session.set_output(Box::new(std::io::sink()));
+    let src = format!(
+        "let r = load({:?})\nsave({:?}, r)",
+        golden.display().to_string(),
+        out.display().to_string()
+    );
+    if let Err(d) = session.eval(&src) {
+        panic!("{}", session.render(&d, false));
+    }
+    let r = session.get("r").expect("r");
+    assert_eq!(r.dtype().name(), "f16");
+    assert_eq!(r.shape, vec![2, 3]);
+    // the values NumPy stores for [[0.1, -2.5, 65504], [1e-5, inf, 3.3]] as float16 (hand-checked bits)
+    let want = [
+        0.0999755859375,
+        -2.5,
+        65504.0,
+        1.0013580322265625e-05,
+        f64::INFINITY,
+        3.30078125,
+    ];
+    assert_eq!(r.to_f64_vec(), want);
+    let (a, b) = (
+        std::fs::read(&golden).expect("golden"),
+        std::fs::read(&out).expect("saved"),
+    );
+    let _ = std::fs::remove_file(&out);
+    assert_eq!(a, b, "Arr's float16 .npy differs from NumPy's");
+}
+
 #[test]
 fn every_documented_difference_is_in_the_docs() {
     // A row that differs from NumPy must be a rule docs/language.md states; the

@@ -173,7 +173,7 @@ impl Interp {
             Some((Value::DType(d), _)) => Ok(Some(*d)),
             Some((Value::Str(s), span)) => DType::parse(s).map(Some).ok_or_else(|| {
                 Diagnostic::new("E0302", format!("unknown dtype `{s}`"), span.clone())
-                    .with_hint("the dtypes are bool, i32, i64, f32, f64")
+                    .with_hint(format!("the dtypes are {}", DType::ALL.map(|d| d.name()).join(", ")))
             }),
             Some((other, span)) => Err(Diagnostic::new(
                 "E0302",

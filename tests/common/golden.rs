@@ -30,7 +30,9 @@ pub fn rows(file: &str) -> Vec<BTreeMap<String, Json>> {
 }
 
 /// Equal as NumPy's `allclose` with the dtype's precision, NaN equal to NaN,
-/// infinities exactly.
+/// infinities exactly. The half floats allow one unit in the last place
+/// (f16: 2^-10, bf16: 2^-7): a function computed in f32 may round to either
+/// neighbour when libm's f32 result differs in its last bit.
 pub fn close(got: f64, want: f64, dtype: &str) -> bool {
     if want.is_nan() || got.is_nan() {
         return want.is_nan() && got.is_nan();
@@ -38,8 +40,14 @@ pub fn close(got: f64, want: f64, dtype: &str) -> bool {
     if want.is_infinite() || got.is_infinite() {
         return got == want;
     }
-    let rtol = if dtype == "f32" { 1e-6 } else { 1e-12 };
-    (got - want).abs() <= rtol * want.abs() + rtol
+    // (relative tolerance, absolute one: the half floats' smallest subnormal)
+    let (rtol, atol) = match dtype {
+        "f16" => (1.0 / 1024.0, 6e-8),
+        "bf16" => (1.0 / 128.0, 1e-40),
+        "f32" => (1e-6, 1e-6),
+        _ => (1e-12, 1e-12),
+    };
+    (got - want).abs() <= rtol * want.abs() + atol
 }
 
 /// Runs one row on `session`; `Err` says how it differs from the table.

@@ -1,3 +1,3 @@
 # expect: E0302
-fn half(x: f16) = x / 2
-print(half(1.0))
+fn eighth(x: f8) = x / 8
+print(eighth(1.0))
