@@ -1633,4 +1633,95 @@ fn half_floats_on_cuda_match_numpy_and_cpu() {
         failures.len(),
         failures.join("\n")
     );
+
+// ---- multi-output reductions (gpu-fusion2) ----
+
+/// Realizes every array `build` returns in one graph on each backend (so the
+/// GPU plan may merge them into one kernel) and compares them element for element.
+fn multi_case(h: &mut Harness, name: &str, leaves: &[Leaf], loose: bool, build: impl Fn(&[Array]) -> Vec<Array>) {
+    let mk = |l: &Leaf| Array::from_host(l.data.clone(), &l.shape);
+    let cpu_outs = build(&leaves.iter().map(mk).collect::<Vec<_>>());
+    let gpu_outs = build(&leaves.iter().map(mk).collect::<Vec<_>>());
+    let shapes: Vec<_> = leaves.iter().map(|l| l.shape.clone()).collect();
+    let label = format!("{name} {shapes:?} -> {} outputs", cpu_outs.len());
+    let verdict = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| -> Result<(), String> {
+        realize(&h.cpu, &cpu_outs.iter().collect::<Vec<_>>()).map_err(|e| format!("cpu error: {e}"))?;
+        realize(&h.gpu, &gpu_outs.iter().collect::<Vec<_>>()).map_err(|e| format!("gpu error: {e}"))?;
+        for (k, (c, g)) in cpu_outs.iter().zip(&gpu_outs).enumerate() {
+            let want = to_host(&h.cpu, c).map_err(|e| format!("cpu error: {e}"))?;
+            let got = to_host(&h.gpu, g).map_err(|e| format!("gpu error: {e}"))?;
+            close(c.dtype(), &got, &want, loose).map_err(|e| format!("output {k}: {e}"))?;
+        }
+        Ok(())
+    }))
+    .unwrap_or_else(|_| Err("panicked".into()));
+    match verdict {
+        Ok(()) => h.passed += 1,
+        Err(e) => {
+            println!("FAIL  {label}: {e}");
+            h.failed.push(label);
+        }
+    }
+}
+
+fn all_axes(a: &Array) -> Vec<usize> {
+    (0..a.shape().len()).collect()
+}
+
+/// Whole-array reductions realized together, which the planner merges into
+/// one multi-output kernel: two means over shared temporaries (Black-Scholes),
+/// min, max and sum of one array, reductions of a strided view, every dtype,
+/// sizes from one element to past the partials' grid, and ones that must stay
+/// apart (a variance needing its mean).
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn multi_output_reductions_match_cpu() {
+    let (mut h, mut rng) = Harness::start();
+    for dtype in [DType::F32, DType::F64] {
+        for n in [1usize, 7, 1000, 65_537, 3_000_001] {
+            let x = [leaf(&mut rng, dtype, &[n], Values::Signed)];
+            multi_case(&mut h, "two means", &x, true, |a| {
+                let nn = Array::from_host(HostData::scalar(dtype, n as f64), &[]);
+                let t = un(UnaryOp::Exp, &a[0]);
+                let y = bin(BinaryOp::Mul, &a[0], &a[0]);
+                let call = bin(BinaryOp::Sub, &bin(BinaryOp::Mul, &t, &a[0]), &y);
+                let put = bin(BinaryOp::Sub, &y, &un(UnaryOp::Tanh, &t));
+                vec![
+                    bin(BinaryOp::Div, &red(ReduceOp::Sum, &call, &[0]), &nn),
+                    bin(BinaryOp::Div, &red(ReduceOp::Sum, &put, &[0]), &nn),
+                ]
+            });
+            multi_case(&mut h, "mean and var", &x, true, |a| {
+                let nn = Array::from_host(HostData::scalar(dtype, n as f64), &[]);
+                let mean = |v: &Array| bin(BinaryOp::Div, &red(ReduceOp::Sum, v, &[0]), &nn);
+                let d = bin(BinaryOp::Sub, &a[0], &mean(&a[0]));
+                vec![mean(&a[0]), mean(&bin(BinaryOp::Mul, &d, &d))]
+            });
+        }
+    }
+    for dtype in [DType::F32, DType::F64, DType::I32, DType::I64] {
+        for s in [vec![1], vec![33, 65], vec![517, 1029], vec![8, 64, 130]] {
+            let x = [leaf(&mut rng, dtype, &s, Values::Signed)];
+            multi_case(&mut h, "min max sum", &x, dtype.is_float(), |a| {
+                let ax = all_axes(&a[0]);
+                vec![
+                    red(ReduceOp::Min, &a[0], &ax),
+                    red(ReduceOp::Max, &a[0], &ax),
+                    red(ReduceOp::Sum, &a[0], &ax),
+                ]
+            });
+            let (l, f) = strided_leaf(&mut rng, dtype, &s);
+            multi_case(&mut h, "min max strided", &[l], false, |a| {
+                let v = f(&a[0]);
+                let ax = all_axes(&v);
+                vec![red(ReduceOp::Min, &v, &ax), red(ReduceOp::Max, &v, &ax)]
+            });
+        }
+    }
+    let b = [leaf(&mut rng, DType::Bool, &[10_007], Values::Signed)];
+    multi_case(&mut h, "any all", &b, false, |a| {
+        vec![red(ReduceOp::Any, &a[0], &[0]), red(ReduceOp::All, &a[0], &[0])]
+    });
+    println!("{} passed, {} failed", h.passed, h.failed.len());
+    assert!(h.failed.is_empty(), "failed: {:#?}", h.failed);
 }

@@ -152,7 +152,7 @@ fn oracle(a: &Array, memo: &mut HashMap<u64, Vec<f64>>) -> Vec<f64> {
                 Op::Reduce { op, axes } => {
                     let shape = &inputs[0].view.shape;
                     let outs: usize = a.node.shape.iter().product();
-                    let mut acc = vec![if op == ReduceOp::Max { f64::NEG_INFINITY } else { 0.0 }; outs];
+                    let mut acc = vec![ident(op); outs];
                     let kept: Vec<usize> = (0..shape.len()).filter(|k| !axes.contains(k)).collect();
                     let out_view = View::contiguous(&a.node.shape);
                     for (lin, &x) in args[0].iter().enumerate() {
@@ -164,7 +164,7 @@ fn oracle(a: &Array, memo: &mut HashMap<u64, Vec<f64>>) -> Vec<f64> {
                         }
                         let kidx: Vec<usize> = kept.iter().map(|&k| idx[k]).collect();
                         let o = out_view.offset_of(&kidx);
-                        acc[o] = if op == ReduceOp::Max { acc[o].max(x) } else { acc[o] + x };
+                        acc[o] = comb(op, acc[o], x);
                     }
                     acc
                 }
@@ -223,6 +223,24 @@ fn eval_upto(kp_steps: &[arr::plan::Step], target: usize, loads: &dyn Fn(usize) 
     vals[target]
 }
 
+/// A reduction's identity and combine, for the oracle and the plan interpreter.
+fn ident(op: ReduceOp) -> f64 {
+    match op {
+        ReduceOp::Max => f64::NEG_INFINITY,
+        ReduceOp::Min => f64::INFINITY,
+        ReduceOp::Sum => 0.0,
+        other => panic!("tests lack {other:?}"),
+    }
+}
+
+fn comb(op: ReduceOp, a: f64, x: f64) -> f64 {
+    match op {
+        ReduceOp::Max => a.max(x),
+        ReduceOp::Min => a.min(x),
+        _ => a + x,
+    }
+}
+
 fn run_plan(p: &Plan, leaves: &[&Array]) -> HashMap<u64, Vec<f64>> {
     let mut bufs: HashMap<u64, Vec<f64>> = HashMap::new();
     for l in leaves {
@@ -271,6 +289,24 @@ fn run_plan(p: &Plan, leaves: &[&Array]) -> HashMap<u64, Vec<f64>> {
             bufs.insert(kp.output, result);
             continue;
         }
+        if let Strategy::ReduceAllMulti { outs, .. } = &kp.strategy {
+            // each output reduced over the whole space, then its own epilogue
+            for o in outs {
+                let mut acc = ident(o.op);
+                for j in 0..kp.work() {
+                    let c = coords(j, &kp.shape);
+                    let v = eval_upto(&kp.body, o.value, &|k| read(&kp.operands[k], &c, &bufs), 0.0, &[]);
+                    acc = comb(o.op, acc, v);
+                }
+                let r = if o.epilogue.is_empty() {
+                    acc
+                } else {
+                    eval_steps(&o.epilogue, &|k| read(&kp.epi_operands[k], &[], &bufs), acc)
+                };
+                bufs.insert(kp.nodes[o.node], vec![r]);
+            }
+            continue;
+        }
         let out: Vec<f64> = match kp.reduce {
             None => (0..kp.work())
                 .map(|i| {
@@ -286,12 +322,12 @@ fn run_plan(p: &Plan, leaves: &[&Array]) -> HashMap<u64, Vec<f64>> {
                 (0..outs)
                     .map(|q| {
                         let kc = coords(q, kept);
-                        let mut acc = if op == ReduceOp::Max { f64::NEG_INFINITY } else { 0.0 };
+                        let mut acc = ident(op);
                         for j in 0..n {
                             let mut c = kc.clone();
                             c.extend(coords(j, red));
                             let v = eval_steps(&kp.body, &|k| read(&kp.operands[k], &c, &bufs), 0.0);
-                            acc = if op == ReduceOp::Max { acc.max(v) } else { acc + v };
+                            acc = comb(op, acc, v);
                         }
                         if kp.epilogue.is_empty() {
                             acc
@@ -699,11 +735,15 @@ fn shared_temporary_is_stored_when_its_uses_are_apart() {
     let e = bin(BinaryOp::Div, &t, &s);
     let p = check(&e, &[&a, &b]);
     assert!(p.kernels.len() >= 2, "{}", explain(&[&e], &DeviceInfo::reference()));
-    // consumed by two kernels: stored once for both
+    // consumed by two kernels: stored once for both on the CPU; a GPU
+    // computes it inside the one kernel that takes both reductions
     let m = reduce(ReduceOp::Max, &t, &[0]);
     let n = reduce(ReduceOp::Min, &t, &[0]);
-    let p = plan_of(&[&m, &n]);
-    assert_eq!(p.kernels.len(), 3, "t, max, min");
+    let outputs = vec![m.node.clone(), n.node.clone()];
+    let cpu = plan(&pending_in_order(&outputs), &outputs, &DeviceInfo::for_cpu());
+    assert_eq!(cpu.kernels.len(), 3, "t, max, min");
+    let p = check_many(&[&m, &n]);
+    assert_eq!(strategies(&p), vec!["reduce-all-multi"]);
 }
 
 #[test]
@@ -1284,4 +1324,130 @@ fn dump_issue4_sources() {
     let line = scan_of(ScanOp::Sum, &input_f32(&[1 << 28]), 0);
     let p = plan_of(&[&line]);
     std::fs::write("bench/proto/arr_src/cumsum.cu", full(&p)).unwrap();
+}
+
+// ---- multi-output reductions (gpu-fusion2) ----
+
+/// Plans `outs` together, runs the plan on the host (over every ready input
+/// of the graph) and compares each with the oracle.
+fn check_many(outs: &[&Array]) -> Plan {
+    let p = plan_of(outs);
+    let roots: Vec<_> = outs.iter().map(|a| a.node.clone()).collect();
+    let mut leaves: Vec<Array> = Vec::new();
+    for n in pending_in_order(&roots) {
+        if let NodeState::Pending { inputs, .. } = &*n.state.borrow() {
+            leaves.extend(inputs.iter().filter(|a| a.is_ready()).cloned());
+        }
+    }
+    let got = run_plan(&p, &leaves.iter().collect::<Vec<_>>());
+    for out in outs {
+        let want = oracle(out, &mut HashMap::new());
+        let got = &got[&out.node.id];
+        assert_eq!(got.len(), want.len());
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert!(
+                (g - w).abs() <= 1e-9 * w.abs().max(1.0),
+                "element {i}: plan gives {g}, graph means {w}"
+            );
+        }
+    }
+    p
+}
+
+fn mean_all(x: &Array) -> Array {
+    let n = scalar(x.shape().iter().product::<usize>() as f64, DType::F64);
+    let axes: Vec<usize> = (0..x.shape().len()).collect();
+    bin(BinaryOp::Div, &reduce(ReduceOp::Sum, x, &axes), &n)
+}
+
+/// Black-Scholes's shape: two means of expressions over shared temporaries.
+fn two_means(x: &Array) -> (Array, Array) {
+    let t = un(UnaryOp::Exp, x);
+    let y = bin(BinaryOp::Mul, x, x);
+    let call = bin(BinaryOp::Sub, &bin(BinaryOp::Mul, &t, x), &y);
+    let put = bin(BinaryOp::Sub, &y, &un(UnaryOp::Tanh, &t));
+    (mean_all(&call), mean_all(&put))
+}
+
+#[test]
+fn sibling_means_share_one_pass_over_their_inputs() {
+    let x = input(&[1000]);
+    let (a, b) = two_means(&x);
+    let p = check_many(&[&a, &b]);
+    assert_eq!(strategies(&p), vec!["reduce-all-multi"]);
+    let kp = &p.kernels[0];
+    // the shared temporaries stream: x is the one buffer the body reads, once
+    assert_eq!(kp.operands.len(), 1, "{kp}");
+    assert_eq!(kp.bytes_read - 16, 1000 * 8, "x once, plus the two counts");
+    assert_eq!(kp.extra_outputs(), vec![(b.node.id, DType::F64, vec![])]);
+    // exp(x) is computed once for both outputs
+    let exps = kp
+        .body
+        .iter()
+        .filter(|s| matches!(s.inst, Inst::Unary(UnaryOp::Exp, _)))
+        .count();
+    assert_eq!(exps, 1);
+    // the CPU executor plans each reduction on its own
+    let outputs = vec![a.node.clone(), b.node.clone()];
+    let cpu = plan(&pending_in_order(&outputs), &outputs, &DeviceInfo::for_cpu());
+    assert!(!strategies(&cpu).contains(&"reduce-all-multi"), "{cpu}");
+    let (a, b) = two_means(&input(&[24]));
+    insta::assert_snapshot!("two_means", explain(&[&a, &b], &DeviceInfo::reference()));
+}
+
+#[test]
+fn min_and_max_of_one_array_are_one_kernel() {
+    for shape in [vec![7], vec![33, 65], vec![4, 5, 6]] {
+        let x = input(&shape);
+        let axes: Vec<usize> = (0..shape.len()).collect();
+        let lo = reduce(ReduceOp::Min, &x, &axes);
+        let hi = reduce(ReduceOp::Max, &x, &axes);
+        let s = reduce(ReduceOp::Sum, &bin(BinaryOp::Mul, &x, &x), &axes);
+        let p = check_many(&[&lo, &hi, &s]);
+        assert_eq!(strategies(&p), vec!["reduce-all-multi"], "{shape:?}");
+        // a transposed view of the same array is the same iteration space once collapsed
+        let t = x.with_view(x.view.permute(&(0..shape.len()).rev().collect::<Vec<_>>()));
+        let lo_t = reduce(ReduceOp::Min, &t, &axes);
+        let p = check_many(&[&lo_t, &hi]);
+        assert_eq!(p.kernels.len(), if shape.len() == 1 { 1 } else { 2 }, "{p}");
+    }
+}
+
+#[test]
+fn a_reduction_that_needs_another_is_not_its_sibling() {
+    // var = mean((x - mean(x))^2) with the mean an output too: two passes
+    let x = input(&[500]);
+    let m = mean_all(&x);
+    let d = bin(BinaryOp::Sub, &x, &m);
+    let v = mean_all(&bin(BinaryOp::Mul, &d, &d));
+    let p = check_many(&[&m, &v]);
+    assert_eq!(strategies(&p), vec!["reduce-all", "reduce-all"]);
+    // the standard library's var computes its own mean: that one pairs with the output mean
+    let m2 = mean_all(&x);
+    let d2 = bin(BinaryOp::Sub, &x, &m2);
+    let v2 = mean_all(&bin(BinaryOp::Mul, &d2, &d2));
+    let p = check_many(&[&m, &v2]);
+    assert_eq!(strategies(&p), vec!["reduce-all-multi", "reduce-all"]);
+}
+
+#[test]
+fn a_kernel_reading_a_sibling_runs_after_the_merged_kernel() {
+    let x = input(&[300]);
+    let z = un(UnaryOp::Tanh, &x);
+    let a = reduce(ReduceOp::Sum, &x, &[0]);
+    // read between the two reductions in graph order
+    let b = bin(BinaryOp::Mul, &un(UnaryOp::Abs, &x), &a);
+    let c = reduce(ReduceOp::Max, &bin(BinaryOp::Add, &z, &x), &[0]);
+    let p = check_many(&[&a, &b, &c]);
+    assert_eq!(strategies(&p), vec!["reduce-all-multi", "map"]);
+    let g = codegen::generate(&p.kernels[0]);
+    assert!(g.problems.is_empty(), "{:?}", g.problems);
+    assert!(g.finish);
+    assert!(g.params.contains(&codegen::Param::OutN(1)));
+    assert!(!g.params.contains(&codegen::Param::OutN(2)));
+    assert_eq!(
+        g.source.matches("f_body(").count(),
+        3,
+        "declared once, called in the vector and tail loops"
+    );
 }

@@ -538,6 +538,13 @@ impl Interp {
             "dtype" => Ok(Value::DType(a(self, 0).dtype())),
             // ---- input and output
             "print" => {
+                // one realize for all the arguments, so reductions that share inputs
+                // (`print(mean(a), mean(b))`) can run in one kernel; an error here is
+                // reported by the per-argument pass below, with that argument's span
+                let arrays: Vec<Array> = rest.iter().flat_map(|(v, _)| super::arrays_of(v)).collect();
+                if arrays.len() > 1 {
+                    let _ = graph::realize(&*self.backend, &arrays.iter().collect::<Vec<_>>());
+                }
                 let mut parts = Vec::with_capacity(rest.len());
                 for (v, vs) in &rest {
                     parts.push(self.display(v).map_err(|d| d.or_span(vs))?);

@@ -11,6 +11,7 @@
 //! it, or when its consumer is not elementwise (scan, matmul, concat, take).
 
 pub mod cache;
+mod multi;
 mod rows;
 pub mod view_ops;
 
@@ -208,6 +209,32 @@ pub enum Strategy {
         lanes: u32,
         units: u32,
     },
+    /// Several reductions of the whole iteration space that share one pass
+    /// over it (Black-Scholes's two means, `min` and `max` of one array):
+    /// the body computes every output's value per element, each reduced into
+    /// its own accumulator; grid-stride partials per block, then one
+    /// finishing block combines each output's partials and applies its
+    /// epilogue. Output 0 is the kernel's `output`; `outs[k].node` indexes
+    /// `KernelPlan::nodes`, where the plan cache re-binds node ids.
+    ReduceAllMulti {
+        blocks: u32,
+        outs: Vec<MultiOut>,
+    },
+}
+
+/// One output of a `ReduceAllMulti` kernel: body step `value` reduced with
+/// `op` into an accumulator of dtype `acc`, then `epilogue` (reading the
+/// kernel's `epi_operands`, `Inst::Acc` the reduced value; empty: the
+/// reduced value itself) stored as `dtype`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MultiOut {
+    pub node: usize,
+    pub label: String,
+    pub dtype: DType,
+    pub op: ReduceOp,
+    pub value: usize,
+    pub acc: DType,
+    pub epilogue: Vec<Step>,
 }
 
 /// One reduction of a row-resident kernel: body step `value` reduced along
@@ -238,6 +265,7 @@ impl Strategy {
             Strategy::Take { .. } => "take",
             Strategy::Segmented { .. } => "segmented",
             Strategy::RowResident { .. } => "row-resident",
+            Strategy::ReduceAllMulti { .. } => "reduce-all-multi",
         }
     }
 
@@ -299,6 +327,19 @@ impl KernelPlan {
 
     pub fn out_size(&self) -> usize {
         self.out_shape.iter().product()
+    }
+
+    /// The nodes a multi-output kernel writes besides `output`, with their
+    /// dtypes and shapes (empty for every other kernel).
+    pub fn extra_outputs(&self) -> Vec<(u64, DType, Vec<usize>)> {
+        match &self.strategy {
+            Strategy::ReduceAllMulti { outs, .. } => outs
+                .iter()
+                .skip(1)
+                .map(|o| (self.nodes[o.node], o.dtype, Vec::new()))
+                .collect(),
+            _ => Vec::new(),
+        }
     }
 }
 
@@ -421,7 +462,7 @@ impl<'a> Planner<'a> {
     }
 
     /// Decides which nodes are materialised, in topological order.
-    fn partition(&mut self) {
+    fn partition(&mut self, siblings: bool) {
         for i in 0..self.nodes.len() {
             let node = &self.nodes[i];
             let op = self.info[i].op.clone();
@@ -519,7 +560,12 @@ impl<'a> Planner<'a> {
                 }
             }
         }
-        self.share_within_kernels();
+        let root = if siblings {
+            multi::sibling_roots(self)
+        } else {
+            (0..self.nodes.len()).collect()
+        };
+        self.share_within_kernels(root);
     }
 
     /// Un-materialises an elementwise node or generator whose consumers all
@@ -528,9 +574,10 @@ impl<'a> Planner<'a> {
     /// per element (the expression builder shares it) instead of storing and
     /// reloading it. Consumers come later in the order, so one pass from the
     /// end lets this cascade through chains of shared nodes.
-    fn share_within_kernels(&mut self) {
+    /// `root` starts as each node's own kernel, or a representative shared by
+    /// the whole-array reductions `multi` will merge into one kernel.
+    fn share_within_kernels(&mut self, mut root: Vec<usize>) {
         let n = self.nodes.len();
-        let mut root: Vec<usize> = (0..n).collect();
         for i in (0..n).rev() {
             if !self.materialised[i] {
                 // one consumer, or several sharing a root (made so below)
@@ -586,7 +633,7 @@ impl<'a> Planner<'a> {
     }
 
     fn run(mut self, device: &DeviceInfo) -> Plan {
-        self.partition();
+        self.partition(device.gpu_kernels);
         let mut kernels = Vec::new();
         // label leaves in order of first use so names are stable
         for i in 0..self.nodes.len() {
@@ -605,6 +652,7 @@ impl<'a> Planner<'a> {
         }
         if device.gpu_kernels {
             kernels = rows::fuse_rows(kernels, &self.outputs, device);
+            kernels = multi::fuse_siblings(kernels, device);
         }
         Plan {
             device: device.name.clone(),
@@ -1334,6 +1382,12 @@ impl fmt::Display for KernelPlan {
                 scan_tile(self.vec, self.out_dtype.size_bytes())
             ),
             Strategy::Concat { axis } | Strategy::Take { axis } => format!(" (axis {axis})"),
+            Strategy::ReduceAllMulti { blocks, outs } => {
+                format!(
+                    " ({} outputs in one pass, {blocks} partials + finishing block)",
+                    outs.len()
+                )
+            }
             Strategy::RowResident {
                 stages,
                 lanes,
@@ -1423,6 +1477,23 @@ impl fmt::Display for KernelPlan {
                 )?;
             }
             writeln!(f, "  writes {}", render_step(&self.body, &self.operands, Some(*out)))?;
+        } else if let Strategy::ReduceAllMulti { outs, .. } = &self.strategy {
+            for o in outs {
+                write!(
+                    f,
+                    "  {} {}{:?} = {}({})",
+                    o.label,
+                    o.dtype,
+                    self.out_shape,
+                    reduce_name(o.op),
+                    render_step(&self.body, &self.operands, Some(o.value))
+                )?;
+                if o.epilogue.is_empty() {
+                    writeln!(f)?;
+                } else {
+                    writeln!(f, ", epilogue {}", render_expr(&o.epilogue, &self.epi_operands))?;
+                }
+            }
         } else if !self.body.is_empty() {
             let what = if self.reduce.is_some() { "reduces" } else { "computes" };
             writeln!(f, "  {what} {}", render_expr(&self.body, &self.operands))?;

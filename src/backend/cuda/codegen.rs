@@ -22,6 +22,8 @@ const REDUCE: &str = include_str!("../../../kernels/reduce.cu");
 const SPECIAL: &str = include_str!("../../../kernels/special.cu");
 const SEGMENT: &str = include_str!("../../../kernels/segment.cu");
 
+#[path = "codegen_multi.rs"]
+mod multi;
 #[path = "codegen_rows.rs"]
 mod rows;
 #[path = "codegen_tiles.rs"]
@@ -31,6 +33,8 @@ mod tiles;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Param {
     Out,
+    /// Output k > 0 of a multi-output kernel (`KernelPlan::extra_outputs`, k - 1).
+    OutN(usize),
     /// Scratch for per-block partials (null when the strategy needs none).
     Part,
     /// Operand k's buffer (body operands first, then epilogue operands).
@@ -592,9 +596,15 @@ pub fn generate_kind(kp: &KernelPlan, kind: Kind) -> Generated {
         Strategy::Segmented { .. } => segment(kp),
         Strategy::RowResident { .. } => rows::generate(kp),
         Strategy::TransposeTiled => tiles::generate(kp),
+        Strategy::ReduceAllMulti { .. } => multi::generate(kp),
         _ => reduce(kp, kind),
     };
-    g.raises = steps_raise(&kp.body) || steps_raise(&kp.epilogue);
+    g.raises = steps_raise(&kp.body)
+        || steps_raise(&kp.epilogue)
+        || match &kp.strategy {
+            Strategy::ReduceAllMulti { outs, .. } => outs.iter().any(|o| steps_raise(&o.epilogue)),
+            _ => false,
+        };
     checked(g)
 }
 
@@ -1235,6 +1245,7 @@ mod tests {
         ("reduce", REDUCE),
         ("special", SPECIAL),
         ("segment", SEGMENT),
+        ("multi", include_str!("../../../kernels/multi.cu")),
     ];
 
     /// The sections of a template file: `//@@ name` markers.

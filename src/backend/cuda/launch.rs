@@ -66,7 +66,7 @@ impl CudaBackend {
         kp: &KernelPlan,
         nodes: &HashMap<u64, Rc<Node>>,
         prepared: Option<&Rc<Prepared>>,
-    ) -> Result<(DeviceBuffer, Option<Rc<Prepared>>), Diagnostic> {
+    ) -> Result<(DeviceBuffer, Vec<DeviceBuffer>, Option<Rc<Prepared>>), Diagnostic> {
         if let Some(op @ (ReduceOp::Min | ReduceOp::Max | ReduceOp::ArgMin | ReduceOp::ArgMax)) = kp.reduce
             && !matches!(kp.strategy, Strategy::Segmented { .. })
             && kp.shape[kp.kept..].iter().product::<usize>() == 0
@@ -80,8 +80,14 @@ impl CudaBackend {
             .with_hint("the reduced axes are empty; check the array's size before reducing"));
         }
         let out = self.alloc(kp.out_dtype, kp.out_size())?;
+        // a multi-output kernel's other outputs
+        let extra = kp
+            .extra_outputs()
+            .iter()
+            .map(|(_, dtype, shape)| self.alloc(*dtype, shape.iter().product()))
+            .collect::<Result<Vec<_>, _>>()?;
         if kp.out_size() == 0 {
-            return Ok((out, None));
+            return Ok((out, extra, None));
         }
         // keep the operand buffers borrowed (alive) until the launch is queued
         let mut keep: Vec<Buffer> = Vec::new();
@@ -126,7 +132,7 @@ impl CudaBackend {
                     .map_err(|e| cuda_error("running cuBLAS gemm", e))
             })?;
             drop(keep);
-            return Ok((out, None));
+            return Ok((out, extra, None));
         }
         let prep = match prepared {
             Some(p) => p.clone(),
@@ -160,6 +166,7 @@ impl CudaBackend {
             .iter()
             .map(|p| match *p {
                 Param::Out => out.ptr,
+                Param::OutN(k) => extra.get(k - 1).map_or(0, |b| b.ptr),
                 Param::Part => part.ptr,
                 Param::Ptr(k) => ptrs[k],
                 Param::Off(k) => operands[k].view.offset as u64,
@@ -193,7 +200,7 @@ impl CudaBackend {
             {
                 let grid = match kp.strategy {
                     Strategy::ReduceCols { .. } => (kp.grid.0, 1),
-                    Strategy::ReduceAll { .. } => (1, 1),
+                    Strategy::ReduceAll { .. } | Strategy::ReduceAllMulti { .. } => (1, 1),
                     _ => kp.grid,
                 };
                 self.launch(f, grid, 256, &mut values)?;
@@ -219,7 +226,7 @@ impl CudaBackend {
         }
         drop(part);
         drop(keep);
-        Ok((out, Some(prep)))
+        Ok((out, extra, Some(prep)))
     }
 
     pub(super) fn run_graph(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Result<(), Diagnostic> {
@@ -259,7 +266,7 @@ impl CudaBackend {
         }
         for (k, kp) in plan.kernels.iter().enumerate() {
             let prepared = self.plans.borrow().payload(planned.entry, k).cloned();
-            let (out, prep) = self.run_kernel(kp, &by_id, prepared.as_ref()).map_err(|d| {
+            let (out, extra, prep) = self.run_kernel(kp, &by_id, prepared.as_ref()).map_err(|d| {
                 match by_id.get(&kp.output).and_then(|n| n.span.clone()) {
                     Some(span) => d.or_span(&span),
                     None => d,
@@ -272,6 +279,11 @@ impl CudaBackend {
             }
             if let Some(node) = by_id.get(&kp.output) {
                 *node.state.borrow_mut() = NodeState::Ready(Buffer::device(Box::new(out)));
+            }
+            for ((id, _, _), buf) in kp.extra_outputs().into_iter().zip(extra) {
+                if let Some(node) = by_id.get(&id) {
+                    *node.state.borrow_mut() = NodeState::Ready(Buffer::device(Box::new(buf)));
+                }
             }
         }
         Ok(())

@@ -243,7 +243,7 @@ impl Backend for CudaBackend {
                 Param::Off(0) => src_off,
                 Param::Off(1) => dst_view.offset as u64,
                 Param::Dim(v) => v as u64,
-                Param::Part | Param::Off(_) | Param::Key(_) | Param::Aux(_) => 0,
+                Param::Part | Param::OutN(_) | Param::Off(_) | Param::Key(_) | Param::Aux(_) => 0,
             })
             .collect();
         let grid = (dst_view.size() as u64)
