@@ -307,6 +307,16 @@ def matmul(q):
                 note="TF32 off: torch.backends.cuda.matmul.allow_tf32=False, CUPY_TF32=0")
 
 
+@workload("bmm")
+def bmm(q):
+    b = 512 // q
+    x, y = rand(b, 64, 64), rand(b, 64, 64)
+    fn = lambda x, y: x @ y  # noqa: E731
+    return Case(desc=f"({b},64,64) @ ({b},64,64)", inputs=[x, y], torch_fn=fn, cupy_fn=fn,
+                nbytes=3 * F32 * b * 64 * 64, flops=2 * b * 64**3,
+                note="torch.bmm / cupy.matmul (cuBLAS strided-batched), TF32 off")
+
+
 # ---------------------------------------------------------------------------
 # Timing
 # ---------------------------------------------------------------------------

@@ -16,14 +16,17 @@ extern "C" __global__ void __launch_bounds__(256) arr_main(@PARAMS@) {
 }
 
 //@@ matmul
-// A thread per output element; the (k) loop reads A's row and B's column.
+// A thread per output element of a stack of @B@ products (batch strides
+// ASB/BSB, 0 when broadcast); the (k) loop reads A's row and B's column.
 extern "C" __global__ void __launch_bounds__(256) arr_main(@PARAMS@) {
     const IDX stride = (IDX)gridDim.x * blockDim.x;
-    for (IDX q = (IDX)blockIdx.x * blockDim.x + threadIdx.x; q < (IDX)@M@ * (IDX)@N@; q += stride) {
-        const IDX r = q / (IDX)@N@, c = q % (IDX)@N@;
+    for (IDX q = (IDX)blockIdx.x * blockDim.x + threadIdx.x; q < (IDX)@B@ * (IDX)@M@ * (IDX)@N@; q += stride) {
+        const IDX t = q / ((IDX)@M@ * (IDX)@N@), rc = q % ((IDX)@M@ * (IDX)@N@);
+        const IDX r = rc / (IDX)@N@, c = rc % (IDX)@N@;
+        const IDX ab = (IDX)off0 + t * (IDX)@ASB@, bb = (IDX)off1 + t * (IDX)@BSB@;
         @T@ a = 0;
         for (IDX k = 0; k < (IDX)@K@; ++k)
-            a += p0[(IDX)off0 + r * (IDX)@AS0@ + k * (IDX)@AS1@] * p1[(IDX)off1 + k * (IDX)@BS0@ + c * (IDX)@BS1@];
+            a += p0[ab + r * (IDX)@AS0@ + k * (IDX)@AS1@] * p1[bb + k * (IDX)@BS0@ + c * (IDX)@BS1@];
         out[q] = a;
     }
 }

@@ -229,6 +229,14 @@ impl Backend for Traced {
     fn profile_json(&self) -> Option<String> {
         self.inner.profile_json()
     }
+
+    fn lu(&self, job: crate::graph::linalg::LuJob, a: &Array, b: Option<&Array>) -> Option<Result<Array, Diagnostic>> {
+        self.inner.lu(job, a, b)
+    }
+
+    fn bincount(&self, x: &Array, weights: Option<&Array>, minlength: usize) -> Option<Result<Array, Diagnostic>> {
+        self.inner.bincount(x, weights, minlength)
+    }
 }
 
 /// The plan text with `#123` node numbers replaced, so repeated graphs compare equal.

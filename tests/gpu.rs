@@ -1724,4 +1724,352 @@ fn multi_output_reductions_match_cpu() {
     });
     println!("{} passed, {} failed", h.passed, h.failed.len());
     assert!(h.failed.is_empty(), "failed: {:#?}", h.failed);
+
+// ---- gpu-np: batched `@` (cuBLAS strided-batched), cuSOLVER ----
+
+/// A stack of products as one rank-3 `MatMul` node: f32/f64 through cuBLAS's
+/// strided-batched gemm (a broadcast operand at batch stride 0, transposed
+/// operands through the op flags), integers and reversed stacks through the
+/// generated kernel; all against the CPU reference.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn batched_matmul_matches_cpu() {
+    use arr::graph::build;
+    let (mut h, mut rng) = Harness::start();
+    let mm = |a: &Array, b: &Array| build::matmul(a, b, (None, None), &(0..0)).expect("matmul");
+    let t = |x: &Array| {
+        let r = x.rank();
+        let mut p: Vec<usize> = (0..r).collect();
+        p.swap(r - 1, r - 2);
+        view(x, x.view.permute(&p))
+    };
+    // (m, k, n) with k above the fused small-product bound
+    let sizes = [(3, 40, 5), (33, 64, 17), (64, 64, 64), (1, 100, 1), (70, 33, 2)];
+    let stacks: [(&[usize], &[usize]); 5] = [
+        (&[4], &[4]),
+        (&[2, 3], &[2, 3]),
+        (&[1], &[5]),
+        (&[3, 1], &[1, 2]),
+        (&[1], &[1]),
+    ];
+    for dtype in [DType::F32, DType::F64, DType::I32, DType::I64] {
+        for &(m, k, n) in &sizes {
+            for &(ba, bb) in &stacks {
+                let sa: Vec<usize> = ba.iter().copied().chain([m, k]).collect();
+                let sb: Vec<usize> = bb.iter().copied().chain([k, n]).collect();
+                let tag = format!("{dtype} {sa:?}@{sb:?}");
+                let a = leaf(&mut rng, dtype, &sa, Values::Signed);
+                let b = leaf(&mut rng, dtype, &sb, Values::Signed);
+                h.case(&format!("bmm {tag}"), &[a.clone(), b.clone()], true, |x| {
+                    mm(&x[0], &x[1])
+                });
+                let sat: Vec<usize> = ba.iter().copied().chain([k, m]).collect();
+                let sbt: Vec<usize> = bb.iter().copied().chain([n, k]).collect();
+                let at = leaf(&mut rng, dtype, &sat, Values::Signed);
+                let bt = leaf(&mut rng, dtype, &sbt, Values::Signed);
+                h.case(&format!("bmm a.T {tag}"), &[at.clone(), b.clone()], true, |x| {
+                    mm(&t(&x[0]), &x[1])
+                });
+                h.case(&format!("bmm a.T b.T {tag}"), &[at, bt], true, |x| {
+                    mm(&t(&x[0]), &t(&x[1]))
+                });
+                // a reversed stack: the generated kernel
+                h.case(&format!("bmm a[::-1] {tag}"), &[a, b], true, |x| {
+                    mm(
+                        &view(&x[0], x[0].view.slice_axis(0, x[0].shape()[0] - 1, x[0].shape()[0], -1)),
+                        &x[1],
+                    )
+                });
+            }
+        }
+    }
+    println!("batched matmul: {} passed, {} failed", h.passed, h.failed.len());
+    assert!(h.failed.is_empty(), "failures: {:#?}", h.failed);
+}
+
+/// Runs `src` in a CUDA and a CPU session over the same inputs; compares `r`
+/// (relative to the largest value: cuSOLVER in f32 against the host LU in
+/// f64 differs by rounding), or that both fail with the same code.
+fn linalg_case(name: &str, inputs: &[(&str, HostData, Vec<usize>)], src: &str, tol: f64) -> Result<(), String> {
+    let mut results = Vec::new();
+    for choice in [arr::BackendChoice::Cuda, arr::BackendChoice::Cpu] {
+        let mut s = arr::Session::new(choice).expect("a session");
+        for (n, d, shape) in inputs {
+            s.set(
+                n,
+                arr::HostArray {
+                    data: d.clone(),
+                    shape: shape.clone(),
+                },
+            )
+            .expect("set");
+        }
+        results.push(match s.eval(src) {
+            Ok(_) => s.get("r").map_err(|d| d.code.to_string()),
+            Err(ds) => Err(ds[0].code.to_string()),
+        });
+    }
+    match (&results[0], &results[1]) {
+        (Ok(g), Ok(w)) => {
+            if g.shape != w.shape || g.dtype() != w.dtype() {
+                return Err(format!(
+                    "{name}: cuda {:?} {}, cpu {:?} {}",
+                    g.shape,
+                    g.dtype(),
+                    w.shape,
+                    w.dtype()
+                ));
+            }
+            let (g, w) = (g.to_f64_vec(), w.to_f64_vec());
+            let scale = w.iter().fold(1.0f64, |m, x| m.max(x.abs()));
+            // equal values (infinities of an overflowing det included) match
+            match g
+                .iter()
+                .zip(&w)
+                .position(|(a, b)| a != b && !((a - b).abs() <= tol * scale))
+            {
+                Some(i) => Err(format!("{name}: element {i}: cuda {} cpu {}", g[i], w[i])),
+                None => Ok(()),
+            }
+        }
+        (Err(a), Err(b)) if a == b => Ok(()),
+        (g, w) => Err(format!(
+            "{name}: cuda {:?}, cpu {:?}",
+            g.as_ref().map(|_| "ok"),
+            w.as_ref().map(|_| "ok")
+        )),
+    }
+}
+
+/// inv/solve/det through cuSOLVER against the CPU's host LU: f32 and f64,
+/// stacks with broadcast batch axes, vector and matrix right-hand sides,
+/// integer inputs (cast to float), and singular matrices (E0420 for inv and
+/// solve, det 0).
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn cusolver_matches_cpu() {
+    let mut rng = Rng(0x5eed_1234_5678_9abd);
+    let mut failed = Vec::new();
+    let mut passed = 0;
+    let well = |rng: &mut Rng, dtype: DType, count: usize, n: usize| {
+        // diagonally dominant: well conditioned, so f32 and f64 agree closely
+        let vals: Vec<f64> = (0..count * n * n)
+            .map(|i| {
+                let (r, c) = ((i % (n * n)) / n, i % n);
+                rng.unit() * 2.0 - 1.0 + if r == c { n as f64 } else { 0.0 }
+            })
+            .collect();
+        match dtype {
+            DType::F32 => HostData::F32(vals.iter().map(|&v| v as f32).collect()),
+            DType::I32 => HostData::I32(vals.iter().map(|&v| (v * 3.0).round() as i32).collect()),
+            _ => HostData::F64(vals),
+        }
+    };
+    let mut check = |r: Result<(), String>| match r {
+        Ok(()) => passed += 1,
+        Err(e) => {
+            println!("FAIL {e}");
+            failed.push(e);
+        }
+    };
+    for dtype in [DType::F32, DType::F64, DType::I32] {
+        let tol = if dtype == DType::F64 { 1e-10 } else { 2e-5 };
+        for &(count, n) in &[(1usize, 1usize), (1, 3), (1, 64), (1, 300), (6, 5), (40, 17), (3, 130)] {
+            let shape = if count == 1 { vec![n, n] } else { vec![count, n, n] };
+            let a = well(&mut rng, dtype, count, n);
+            let b = well(&mut rng, DType::F64, 1, n);
+            let bvec = HostData::F64((0..n).map(|i| b.get_f64(i)).collect());
+            let tag = format!("{dtype} {shape:?}");
+            let ins = |extra: Vec<(&'static str, HostData, Vec<usize>)>| {
+                let mut v = vec![("a", a.clone(), shape.clone())];
+                v.extend(extra);
+                v
+            };
+            check(linalg_case(&format!("inv {tag}"), &ins(vec![]), "let r = inv(a)", tol));
+            check(linalg_case(
+                &format!("det {tag}"),
+                &ins(vec![]),
+                "let r = det(a)",
+                tol.max(1e-9),
+            ));
+            check(linalg_case(
+                &format!("solve vec {tag}"),
+                &ins(vec![("v", bvec.clone(), vec![n])]),
+                "let r = solve(a, v)",
+                tol,
+            ));
+            check(linalg_case(
+                &format!("solve mat {tag}"),
+                &ins(vec![("m", b.clone(), vec![n, n])]),
+                "let r = solve(a, m[:, ::2])",
+                tol,
+            ));
+            // a stack of right-hand sides against one matrix: broadcast a
+            check(linalg_case(
+                &format!("solve bcast {tag}"),
+                &ins(vec![("m", b.clone(), vec![n, n])]),
+                "let r = solve(a, stack([m, m * 2.0, transpose(m)]))",
+                tol,
+            ));
+        }
+        // singular: a repeated row (exact zero pivot in every dtype)
+        let sing = match dtype {
+            DType::F32 => HostData::F32(vec![1.0, 2.0, 3.0, 2.0, 4.0, 6.0, 0.0, 1.0, 5.0]),
+            DType::I32 => HostData::I32(vec![1, 2, 3, 2, 4, 6, 0, 1, 5]),
+            _ => HostData::F64(vec![1.0, 2.0, 3.0, 2.0, 4.0, 6.0, 0.0, 1.0, 5.0]),
+        };
+        let s = vec![("s", sing, vec![3, 3])];
+        check(linalg_case(&format!("inv singular {dtype}"), &s, "let r = inv(s)", 0.0));
+        check(linalg_case(
+            &format!("solve singular {dtype}"),
+            &s,
+            "let r = solve(s, [1.0, 2.0, 3.0])",
+            0.0,
+        ));
+        check(linalg_case(
+            &format!("det singular {dtype}"),
+            &s,
+            "let r = det(s)",
+            1e-12,
+        ));
+        check(linalg_case(
+            &format!("det stack with a singular item {dtype}"),
+            &s,
+            "let r = det(stack([s, s + 1, transpose(s) * 2]))",
+            1e-5,
+        ));
+    }
+    println!("cusolver: {passed} passed, {} failed", failed.len());
+    assert!(failed.is_empty(), "failures: {failed:#?}");
+}
+
+/// The gpu-np table: batched `@` and cuSOLVER on the device, summed kernel
+/// (cuBLAS / cuSOLVER) time per call, medians of 10 runs.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn gpu_np_timing() {
+    use arr::graph::build;
+    let gpu = CudaBackend::new().expect("a GPU");
+    println!("device: {}", gpu.describe());
+    let mut rows = Vec::new();
+    for (b, m, k, n) in [
+        (512usize, 64usize, 64usize, 64usize),
+        (64, 256, 256, 256),
+        (8192, 16, 48, 16),
+    ] {
+        let x = device_rand(&gpu, &[b, m, k], 1);
+        let y = device_rand(&gpu, &[b, k, n], 2);
+        let (ms, _, strategies, _) = time(&gpu, 10, &|| build::matmul(&x, &y, (None, None), &(0..0)).expect("bmm"));
+        let tflops = 2.0 * (b * m * k * n) as f64 / (ms as f64 * 1e-3) / 1e12;
+        rows.push(format!(
+            "| bmm f32 ({b},{m},{k})@({b},{k},{n}) | {ms:.4} | {tflops:.2} TFLOP/s | {strategies} |"
+        ));
+        // b shared by the stack: one (b*m, k) @ (k, n) gemm
+        let w = device_rand(&gpu, &[k, n], 3);
+        let (ms, _, strategies, _) = time(&gpu, 10, &|| build::matmul(&x, &w, (None, None), &(0..0)).expect("bmm"));
+        let tflops = 2.0 * (b * m * k * n) as f64 / (ms as f64 * 1e-3) / 1e12;
+        rows.push(format!(
+            "| bmm f32 ({b},{m},{k})@({k},{n}) | {ms:.4} | {tflops:.2} TFLOP/s | {strategies} |"
+        ));
+    }
+    // whole-statement wall times for the solver (includes the host side: getrf status read back)
+    for (count, n) in [(1usize, 1024usize), (1, 4096), (64, 64)] {
+        let mut s = arr::Session::new(arr::BackendChoice::Cuda).expect("session");
+        let shape = if count == 1 {
+            format!("[{n}, {n}]")
+        } else {
+            format!("[{count}, {n}, {n}]")
+        };
+        s.eval(&format!(
+            "let a = realize(rand({shape}) + eye({n}) * {n}.0)\nlet b = realize(rand({shape}))"
+        ))
+        .expect("inputs");
+        for (what, src) in [
+            ("inv", "let r = realize(inv(a))"),
+            ("solve", "let r = realize(solve(a, b))"),
+            ("det", "let r = det(a)"),
+        ] {
+            s.eval(src).expect("warm-up");
+            let mut ts = Vec::new();
+            for _ in 0..5 {
+                let t = Instant::now();
+                s.eval(src).expect(what);
+                s.eval("let z = realize(sum(r))").ok();
+                ts.push(t.elapsed().as_secs_f32() * 1e3);
+            }
+            rows.push(format!(
+                "| {what} f32 {shape} (wall, incl. a sum) | {:.3} | | cusolver |",
+                median(ts)
+            ));
+        }
+    }
+    // bincount of 2^26 i64 values into 1000 bins and into 2^20 bins
+    for bins in [1000usize, 1 << 20] {
+        let mut s = arr::Session::new(arr::BackendChoice::Cuda).expect("session");
+        s.eval(&format!("let x = realize(floor(rand([67108864]) * {bins}.0) as i64)"))
+            .expect("inputs");
+        s.eval("let r = realize(bincount(x))").expect("warm-up");
+        let mut ts = Vec::new();
+        for _ in 0..5 {
+            let t = Instant::now();
+            s.eval("let r = realize(bincount(x))").expect("bincount");
+            s.eval("let z = realize(sum(r))").ok();
+            ts.push(t.elapsed().as_secs_f32() * 1e3);
+        }
+        rows.push(format!(
+            "| bincount 2^26 i64 into {bins} bins (wall, incl. min/max and a sum) | {:.3} | | atomics |",
+            median(ts)
+        ));
+    }
+    println!("| gpu-np case | ms | rate | kernels |\n| --- | --- | --- | --- |");
+    for r in rows {
+        println!("{r}");
+    }
+}
+
+/// bincount with atomics (shared-memory histograms for few bins, global
+/// atomics for many) against the CPU: i32/i64, weights, minlength, strided
+/// inputs, and a negative element (the same diagnostic as on the CPU).
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn bincount_matches_cpu() {
+    let mut rng = Rng(0xb1c0_0417_2026_0001);
+    let mut failed = Vec::new();
+    let mut passed = 0;
+    for &(n, bins) in &[
+        (1usize, 1usize),
+        (1000, 7),
+        (100_000, 2048),
+        (100_000, 2049),
+        (300_000, 100_000),
+        (5, 1 << 20),
+    ] {
+        for dtype in [DType::I64, DType::I32] {
+            let xs: Vec<i64> = (0..n).map(|_| rng.below(bins) as i64).collect();
+            let x = match dtype {
+                DType::I32 => HostData::I32(xs.iter().map(|&v| v as i32).collect()),
+                _ => HostData::I64(xs),
+            };
+            let w = HostData::F64((0..n).map(|_| rng.unit() * 4.0 - 1.0).collect());
+            let ins = vec![("x", x, vec![n]), ("w", w, vec![n])];
+            for src in [
+                "let r = bincount(x)",
+                "let r = bincount(x, minlength=5000)",
+                "let r = bincount(x, weights=w)",
+                "let r = bincount(x[::2])",
+                "let r = bincount(x, weights=w * 2.0, minlength=3)",
+                "let r = bincount(x - 1)",
+            ] {
+                match linalg_case(&format!("{src} n={n} bins={bins} {dtype}"), &ins, src, 1e-9) {
+                    Ok(()) => passed += 1,
+                    Err(e) => {
+                        println!("FAIL {e}");
+                        failed.push(e);
+                    }
+                }
+            }
+        }
+    }
+    println!("bincount: {passed} passed, {} failed", failed.len());
+    assert!(failed.is_empty(), "failures: {failed:#?}");
 }

@@ -1,6 +1,6 @@
-//! Linear algebra beyond the one 2-D `Op::MatMul`: batched matrix products
-//! (NumPy's `matmul` on stacks of matrices, batch axes broadcast) built out of
-//! existing graph nodes, and the LU factorisation behind `inv`, `solve` and
+//! Linear algebra beyond a single 2-D `Op::MatMul`: batched matrix products
+//! (NumPy's `matmul` on stacks of matrices, batch axes broadcast) as one
+//! rank-3 `Op::MatMul` or a fused broadcast-multiply-sum, and the LU factorisation behind `inv`, `solve` and
 //! `det` (computed on the host in f64, as LAPACK's getrf/getrs with partial
 //! pivoting).
 
@@ -67,18 +67,36 @@ pub fn batched_matmul(a: &Array, b: &Array, dt: DType, span: &Span) -> Result<Ar
     if count == 0 || m * n == 0 || (k <= SMALL_K && m * n <= SMALL_MN) || k == 0 {
         return small_product(&a2, &b2, dt, span);
     }
-    let a3 = reshape(&a2, &[count, m, k], span);
-    let b3 = reshape(&b2, &[count, k, n], span);
-    let parts: Vec<Array> = (0..count)
-        .map(|i| {
-            let x = a3.with_view(a3.view.select_axis(0, i));
-            let y = b3.with_view(b3.view.select_axis(0, i));
-            Array::pending(Op::MatMul, vec![x, y], dt, &[m, n], Some(span.clone()))
-        })
-        .collect();
-    let spans = vec![span.clone(); parts.len()];
-    let stacked = build::stack(&parts, &spans, 0, span)?;
-    Ok(reshape(&stacked, &out_shape, span))
+    // one rank-3 product (count, m, k) @ (count, k, n): a backend runs the
+    // stack as one batched call (cuBLAS strided-batched), a broadcast batch
+    // operand keeping its zero stride
+    let a3 = batch_axes_as_one(&a2, count, span);
+    let b3 = batch_axes_as_one(&b2, count, span);
+    let r = Array::pending(Op::MatMul, vec![a3, b3], dt, &[count, m, n], Some(span.clone()));
+    Ok(r.with_view(View::contiguous(&out_shape)))
+}
+
+/// `a` (batch axes, then two matrix axes) as (count, rows, cols): a view
+/// when the batch axes collapse into one stride (a single batch axis, or
+/// nested ones, broadcast ones included), else a contiguous copy.
+fn batch_axes_as_one(a: &Array, count: usize, span: &Span) -> Array {
+    let r = a.rank();
+    let (rows, cols) = (a.shape()[r - 2], a.shape()[r - 1]);
+    let v = &a.view;
+    // the batch axes of size above 1 must nest: stride[i] = stride[i + 1] * shape[i + 1]
+    let live: Vec<usize> = (0..r - 2).filter(|&i| v.shape[i] != 1).collect();
+    let nests = live
+        .windows(2)
+        .all(|w| v.strides[w[0]] == v.strides[w[1]] * v.shape[w[1]] as isize);
+    if nests {
+        let stride = live.last().map(|&i| v.strides[i]).unwrap_or(0);
+        return a.with_view(View {
+            shape: vec![count, rows, cols],
+            strides: vec![stride, v.strides[r - 2], v.strides[r - 1]],
+            offset: v.offset,
+        });
+    }
+    reshape(a, &[count, rows, cols], span)
 }
 
 /// sum(a[..., :, :, newaxis] * b[..., newaxis, :, :], axis=-2) in `dt`.
@@ -103,6 +121,24 @@ pub fn contiguous(a: &Array, span: &Span) -> Array {
     } else {
         copy(a, Some(span))
     }
+}
+
+/// A factorisation job a backend may run on its device (`Backend::lu`).
+/// `a` is a fresh contiguous (count, n, n) f32/f64 stack of the matrices'
+/// transposes (pending or ready, its buffer the job's to overwrite): read
+/// column-major, as LAPACK does, it is the matrices themselves. The result:
+/// - `Inv`: (count, n, n), each matrix's inverse;
+/// - `Solve`: `b` is a fresh contiguous (count, k, n) stack, each item the
+///   transpose of a right-hand side; the result is (count, k, n), the
+///   transposes of the solutions;
+/// - `Det`: (count,), each determinant (0 for a singular matrix).
+///
+/// A singular matrix in `Inv` or `Solve` is an E0420 diagnostic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LuJob {
+    Inv,
+    Solve,
+    Det,
 }
 
 /// The LU factorisation of one n x n row-major matrix with partial pivoting,

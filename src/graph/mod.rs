@@ -268,6 +268,23 @@ pub trait Backend {
     fn profile_json(&self) -> Option<String> {
         None
     }
+
+    /// `inv`, `solve` or `det` of a stack on the backend's own device (see
+    /// `linalg::LuJob` for the operands and the result); `None` when the
+    /// backend has no such path and the caller factorises on the host.
+    fn lu(&self, job: linalg::LuJob, a: &Array, b: Option<&Array>) -> Option<Result<Array, Diagnostic>> {
+        let _ = (job, a, b);
+        None
+    }
+
+    /// NumPy's `bincount` of a 1-D integer `x` (optional `weights` of its
+    /// shape: f64 sums, else i64 counts) on the backend's device; `None` when
+    /// the backend has no such path (or leaves this input, say one with a
+    /// negative element, to the host path and its diagnostics).
+    fn bincount(&self, x: &Array, weights: Option<&Array>, minlength: usize) -> Option<Result<Array, Diagnostic>> {
+        let _ = (x, weights, minlength);
+        None
+    }
 }
 
 /// One line for a node: `#12 f32[4, 5] = binary(add)(#10, #11)`.

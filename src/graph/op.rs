@@ -107,7 +107,8 @@ pub enum Op {
     Reduce { op: ReduceOp, axes: Vec<usize> },
     /// Inclusive scan along `axis`; output shape = input shape, same dtype.
     Scan { op: ScanOp, axis: usize },
-    /// (m, k) @ (k, n) -> (m, n), same dtype; input views have those shapes.
+    /// (m, k) @ (k, n) -> (m, n), or a stack (b, m, k) @ (b, k, n) -> (b, m, n)
+    /// (a batch axis may have stride 0), same dtype; input views have those shapes.
     MatMul,
     /// Joins inputs along `axis`; input views have the output shape except along `axis`.
     Concat { axis: usize },

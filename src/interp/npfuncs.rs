@@ -194,6 +194,21 @@ impl Interp {
                         m as usize
                     }
                 };
+                if let Some(w) = arr(1)
+                    && w.shape() != x.shape()
+                {
+                    return Err(bad_shape(
+                        format!(
+                            "`weights` must have the shape of `x`: {:?}, not {:?}",
+                            x.shape(),
+                            w.shape()
+                        ),
+                        &sp(1),
+                    ));
+                }
+                if let Some(r) = self.backend.bincount(&x, arr(1).as_ref(), minlength) {
+                    return Ok(Value::Array(r.map_err(|d| d.or_span(span))?));
+                }
                 let host = self.host_of(&x, &sp(0))?;
                 let xs: Vec<i64> = (0..host.len()).map(|i| host.get_i64(i)).collect();
                 if let Some((at, &bad)) = xs.iter().enumerate().find(|(_, v)| **v < 0) {

@@ -425,9 +425,18 @@ impl Interp {
             "inv" | "det" => {
                 let x = arr(0);
                 let (n, batch) = square(&x, name, &sp(0))?;
-                let host = graph::to_host(&*self.backend, &x).map_err(|d| d.or_span(span))?;
                 let count: usize = batch.iter().product();
                 let dt = x.dtype().to_float();
+                let job = if name == "det" {
+                    linalg::LuJob::Det
+                } else {
+                    linalg::LuJob::Inv
+                };
+                if let Some(r) = self.device_lu(job, &x, None, (count, n, 0), dt, span)? {
+                    let shape = if name == "det" { batch.as_slice() } else { x.shape() };
+                    return out(r.with_view(View::contiguous(shape)));
+                }
+                let host = graph::to_host(&*self.backend, &x).map_err(|d| d.or_span(span))?;
                 if name == "det" {
                     let vals: Vec<f64> = (0..count)
                         .map(|b| linalg::det(&matrix(&host, b * n * n, n * n), n))
@@ -496,11 +505,38 @@ impl Interp {
                 } else {
                     b.clone()
                 };
+                let count: usize = batch.iter().product();
+                let dt = build::result_dtype(&a, &b).0.to_float();
+                // the device takes each right-hand side transposed (column-major)
+                let r = bfull.len();
+                let mut swap: Vec<usize> = (0..r).collect();
+                swap.swap(r - 1, r - 2);
+                let bt = build::broadcast_view(&bview, &bfull);
+                let bt = bt.with_view(bt.view.permute(&swap));
+                if let Some(x) = self.device_lu(
+                    linalg::LuJob::Solve,
+                    &build::broadcast_view(&a, &afull),
+                    Some(&bt),
+                    (count, n, k),
+                    dt,
+                    span,
+                )? {
+                    // (count, k, n) of transposed solutions: back to batch + (n, k), or (n,)
+                    let mut tshape = batch.clone();
+                    tshape.extend([k, n]);
+                    let x = x.with_view(View::contiguous(&tshape));
+                    let x = x.with_view(x.view.permute(&swap));
+                    if vector {
+                        let mut shape = batch;
+                        shape.push(n);
+                        return out(build::reshape(&x, &shape, span));
+                    }
+                    return out(x);
+                }
                 let ah =
                     graph::to_host(&*self.backend, &build::broadcast_view(&a, &afull)).map_err(|d| d.or_span(span))?;
                 let bh = graph::to_host(&*self.backend, &build::broadcast_view(&bview, &bfull))
                     .map_err(|d| d.or_span(span))?;
-                let count: usize = batch.iter().product();
                 let mut vals = Vec::with_capacity(count * n * k);
                 for i in 0..count {
                     let mut lu = matrix(&ah, i * n * n, n * n);
@@ -508,7 +544,6 @@ impl Interp {
                     linalg::lu_factor(&mut lu, n, &mut perm).map_err(|_| singular(span))?;
                     vals.extend(linalg::lu_solve(&lu, n, &perm, &matrix(&bh, i * n * k, n * k), k));
                 }
-                let dt = build::result_dtype(&a, &b).0.to_float();
                 let mut shape = batch;
                 shape.push(n);
                 if !vector {
@@ -607,6 +642,42 @@ impl Interp {
     }
 
     /// f64 results computed on the host, as an array of `dt`.
+    /// `inv`, `solve` or `det` on the backend's device (cuSOLVER on CUDA),
+    /// or `None` for the host LU: `a` (and `b`, already transposed per item)
+    /// broadcast to the batch, cast to `dt` and copied, each matrix
+    /// transposed, into fresh contiguous stacks that the job may overwrite.
+    /// `dims` is (count, n, k).
+    fn device_lu(
+        &self,
+        job: linalg::LuJob,
+        a: &Array,
+        b: Option<&Array>,
+        (count, n, k): (usize, usize, usize),
+        dt: DType,
+        span: &Span,
+    ) -> R<Option<Array>> {
+        if !matches!(dt, DType::F32 | DType::F64) || count * n == 0 {
+            return Ok(None);
+        }
+        let stack = |x: &Array, rows: usize, cols: usize| {
+            let c = build::copy(&build::cast(x, dt, Some(span)), Some(span));
+            c.with_view(View::contiguous(&[count, rows, cols]))
+        };
+        // each matrix transposed: cuSOLVER reads column-major, so it factorises
+        // A itself and pivots as the host LU does (the same exact zero pivots)
+        let r = a.rank();
+        let mut swap: Vec<usize> = (0..r).collect();
+        swap.swap(r - 1, r - 2);
+        let a3 = stack(&a.with_view(a.view.permute(&swap)), n, n);
+        let b3 = b.map(|b| stack(b, k, n));
+        match self.backend.lu(job, &a3, b3.as_ref()) {
+            None => Ok(None),
+            Some(Ok(r)) => Ok(Some(r)),
+            Some(Err(d)) if d.code == "E0420" => Err(singular(span)),
+            Some(Err(d)) => Err(d.or_span(span)),
+        }
+    }
+
     fn host_result(&self, vals: Vec<f64>, shape: &[usize], dt: DType) -> R<Array> {
         let a = Array::from_buffer(self.backend.adopt(HostData::F64(vals))?, DType::F64, shape);
         Ok(if dt == DType::F64 { a } else { build::cast(&a, dt, None) })
@@ -1119,6 +1190,11 @@ fn einsum_matmul(
             .flat_map(|g| g.iter().map(|l| ls.iter().position(|m| m == l).unwrap_or(0)))
             .collect();
         let v = x.with_view(x.view.permute(&perm));
+        // one label a group: the permuted view is already the operand (a
+        // transposed one reaches cuBLAS through its op flag, not a copy)
+        if groups.iter().all(|g| g.len() == 1) {
+            return v;
+        }
         let flat: Vec<usize> = groups.iter().map(|g| g.iter().map(size).product()).collect();
         build::reshape(&v, &flat, span)
     };

@@ -1,4 +1,6 @@
-//! Matrix products through cuBLAS (sgemm/dgemm) for f32 and f64, on the
+//! Matrix products through cuBLAS (sgemm/dgemm, and their strided-batched
+//! forms for a stack of products, a broadcast operand at batch stride 0)
+//! for f32 and f64, on the
 //! legacy default stream like every other launch, with cuBLAS's default
 //! math (no TF32), so f32 results keep f32 accuracy.
 //!
@@ -54,20 +56,42 @@ pub struct Gemm {
     /// The second: Arr's A.
     pub b: Layout,
     pub ldc: i32,
+    /// Products in the stack (1 for a plain 2-D product).
+    pub batch: usize,
+    /// Element strides between the stack's items: of the first cuBLAS operand
+    /// (Arr's B), of the second (Arr's A), of C. 0 for a broadcast operand.
+    pub strides: [i64; 3],
 }
 
-/// The gemm for a planned f32/f64 matmul, or `None` for the generated kernel.
+/// The gemm for a planned f32/f64 matmul (a 2-D product or a rank-3 stack),
+/// or `None` for the generated kernel.
 pub fn gemm_for(kp: &KernelPlan) -> Option<Gemm> {
     if kp.strategy != Strategy::MatMul || !matches!(kp.out_dtype, DType::F32 | DType::F64) {
         return None;
     }
     let (a, b) = (&kp.operands.first()?.view, &kp.operands.get(1)?.view);
-    if a.shape.len() != 2 || b.shape.len() != 2 {
+    let rank = a.shape.len();
+    if !(rank == 2 || rank == 3) || b.shape.len() != rank {
         return None;
     }
-    let (m, k, n) = (a.shape[0], a.shape[1], b.shape[1]);
-    let la = layout(m, k, [a.strides[0], a.strides[1]])?;
-    let lb = layout(k, n, [b.strides[0], b.strides[1]])?;
+    let d = rank - 2;
+    let (m, k, n) = (a.shape[d], a.shape[d + 1], b.shape[d + 1]);
+    let la = layout(m, k, [a.strides[d], a.strides[d + 1]])?;
+    let lb = layout(k, n, [b.strides[d], b.strides[d + 1]])?;
+    let (batch, strides) = if rank == 3 {
+        let count = a.shape[0];
+        // a single item's stride is never used; a reversed stack is left to the kernel
+        let s = |v: &crate::graph::view::View| {
+            if count <= 1 {
+                Some(0)
+            } else {
+                (v.strides[0] >= 0).then_some(v.strides[0] as i64)
+            }
+        };
+        (count, [s(b)?, s(a)?, (m * n) as i64])
+    } else {
+        (1, [0, 0, 0])
+    };
     Some(Gemm {
         m: i32::try_from(n).ok()?,
         n: i32::try_from(m).ok()?,
@@ -75,6 +99,8 @@ pub fn gemm_for(kp: &KernelPlan) -> Option<Gemm> {
         a: lb,
         b: la,
         ldc: i32::try_from(n.max(1)).ok()?,
+        batch,
+        strides,
     })
 }
 
@@ -98,7 +124,9 @@ impl Blas {
         Some(Blas { handle })
     }
 
-    /// C = A B (row-major) for device pointers already at their views' offsets.
+    /// C = A B (row-major) for device pointers already at their views'
+    /// offsets: one gemm, or strided-batched gemms for a stack (in slices of
+    /// at most `MAX_BATCH` items, a bound that every cuBLAS version takes).
     pub fn run(&self, g: &Gemm, dtype: DType, a: u64, b: u64, c: u64) -> Result<(), String> {
         let op = |l: Layout| {
             if l.transpose {
@@ -108,54 +136,105 @@ impl Blas {
             }
         };
         let (ta, tb) = (op(g.a), op(g.b));
-        // cuBLAS's first operand is Arr's B
-        let (p1, p2) = (b, a);
-        let r = unsafe {
-            match dtype {
-                DType::F32 => {
-                    let (one, zero) = (1f32, 0f32);
-                    blas::sgemm(
+        let esz = dtype.size_bytes() as u64;
+        let mut done = 0usize;
+        while done < g.batch.max(1) {
+            let count = (g.batch.max(1) - done).min(MAX_BATCH);
+            // cuBLAS's first operand is Arr's B
+            let at = |p: u64, s: i64| p + done as u64 * s as u64 * esz;
+            let (p1, p2, pc) = (at(b, g.strides[0]), at(a, g.strides[1]), at(c, g.strides[2]));
+            let [s1, s2, sc] = g.strides;
+            let (m, n, k) = (g.m as c_int, g.n as c_int, g.k as c_int);
+            // SAFETY: the pointers are live device buffers holding every element the
+            // layouts, strides and `count` reach (the planner's views lie inside them);
+            // alpha and beta are host scalars, as the handle's default pointer mode expects.
+            let r = unsafe {
+                match (dtype, g.batch) {
+                    (DType::F32, 1) => blas::sgemm(
                         self.handle,
                         ta,
                         tb,
-                        g.m as c_int,
-                        g.n as c_int,
-                        g.k as c_int,
-                        &one,
+                        m,
+                        n,
+                        k,
+                        &1f32,
                         p1 as *const f32,
                         g.a.ld,
                         p2 as *const f32,
                         g.b.ld,
-                        &zero,
-                        c as *mut f32,
+                        &0f32,
+                        pc as *mut f32,
                         g.ldc,
-                    )
-                }
-                DType::F64 => {
-                    let (one, zero) = (1f64, 0f64);
-                    blas::dgemm(
+                    ),
+                    (DType::F64, 1) => blas::dgemm(
                         self.handle,
                         ta,
                         tb,
-                        g.m as c_int,
-                        g.n as c_int,
-                        g.k as c_int,
-                        &one,
+                        m,
+                        n,
+                        k,
+                        &1f64,
                         p1 as *const f64,
                         g.a.ld,
                         p2 as *const f64,
                         g.b.ld,
-                        &zero,
-                        c as *mut f64,
+                        &0f64,
+                        pc as *mut f64,
                         g.ldc,
-                    )
+                    ),
+                    (DType::F32, _) => blas::sgemm_strided_batched(
+                        self.handle,
+                        ta,
+                        tb,
+                        m,
+                        n,
+                        k,
+                        &1f32,
+                        p1 as *const f32,
+                        g.a.ld,
+                        s1,
+                        p2 as *const f32,
+                        g.b.ld,
+                        s2,
+                        &0f32,
+                        pc as *mut f32,
+                        g.ldc,
+                        sc,
+                        count as c_int,
+                    ),
+                    (DType::F64, _) => blas::dgemm_strided_batched(
+                        self.handle,
+                        ta,
+                        tb,
+                        m,
+                        n,
+                        k,
+                        &1f64,
+                        p1 as *const f64,
+                        g.a.ld,
+                        s1,
+                        p2 as *const f64,
+                        g.b.ld,
+                        s2,
+                        &0f64,
+                        pc as *mut f64,
+                        g.ldc,
+                        sc,
+                        count as c_int,
+                    ),
+                    (other, _) => return Err(format!("no gemm for {other}")),
                 }
-                other => return Err(format!("no gemm for {other}")),
-            }
-        };
-        r.map_err(|e| format!("{e:?}"))
+            };
+            r.map_err(|e| format!("{e:?}"))?;
+            done += count;
+        }
+        Ok(())
     }
 }
+
+/// The most products one strided-batched call takes (cuBLAS launches the
+/// batch over the grid's y/z dimensions, at most 65535 each).
+const MAX_BATCH: usize = 65535;
 
 impl Drop for Blas {
     fn drop(&mut self) {

@@ -938,16 +938,28 @@ fn special(kp: &KernelPlan) -> Generated {
         }
         Strategy::MatMul => {
             let (a, b) = (&kp.operands[0].view, &kp.operands[1].view);
+            // a rank-3 stack: its batch axis leads (see `Op::MatMul`)
+            let (ba, bb) = (a.rank() - 2, b.rank() - 2);
+            let batch = |v: &crate::graph::view::View| {
+                if v.rank() == 3 {
+                    (v.shape[0], v.strides[0])
+                } else {
+                    (1, 0)
+                }
+            };
             fill(
                 section(SPECIAL, "matmul"),
                 &[
-                    ("M", a.shape[0].to_string()),
-                    ("K", a.shape[1].to_string()),
-                    ("N", b.shape[1].to_string()),
-                    ("AS0", a.strides[0].to_string()),
-                    ("AS1", a.strides[1].to_string()),
-                    ("BS0", b.strides[0].to_string()),
-                    ("BS1", b.strides[1].to_string()),
+                    ("B", batch(a).0.to_string()),
+                    ("ASB", batch(a).1.to_string()),
+                    ("BSB", batch(b).1.to_string()),
+                    ("M", a.shape[ba].to_string()),
+                    ("K", a.shape[ba + 1].to_string()),
+                    ("N", b.shape[bb + 1].to_string()),
+                    ("AS0", a.strides[ba].to_string()),
+                    ("AS1", a.strides[ba + 1].to_string()),
+                    ("BS0", b.strides[bb].to_string()),
+                    ("BS1", b.strides[bb + 1].to_string()),
                 ],
             )
         }

@@ -139,4 +139,18 @@ impl Backend for LazyCuda {
     fn profile_json(&self) -> Option<String> {
         self.started.get()?.as_ref().ok()?.profile_json()
     }
+
+    fn lu(&self, job: crate::graph::linalg::LuJob, a: &Array, b: Option<&Array>) -> Option<Result<Array, Diagnostic>> {
+        match self.get() {
+            Ok(backend) => backend.lu(job, a, b),
+            Err(e) => Some(Err(e)),
+        }
+    }
+
+    fn bincount(&self, x: &Array, weights: Option<&Array>, minlength: usize) -> Option<Result<Array, Diagnostic>> {
+        match self.get() {
+            Ok(backend) => backend.bincount(x, weights, minlength),
+            Err(e) => Some(Err(e)),
+        }
+    }
 }

@@ -12,7 +12,7 @@
 //! and on disk, loading), `launch.rs` (the realize loop and launches),
 //! `profile.rs` (kernel timings and host seconds), `blas.rs` (cuBLAS),
 //! `classes.rs` (specialised or shape-generic modules), `lazy.rs` (starting
-//! CUDA at the first computation).
+//! CUDA at the first computation), `solver.rs` (cuSOLVER: inv, solve, det), `count.rs` (bincount).
 
 // Diagnostic is the crate's one error type; boxing it here alone would buy nothing.
 #![allow(clippy::result_large_err)]
@@ -21,12 +21,14 @@ pub mod blas;
 pub mod classes;
 pub mod codegen;
 mod compile;
+pub mod count;
 mod half;
 mod launch;
 pub mod lazy;
 mod module;
 mod pool;
 mod profile;
+pub mod solver;
 
 pub use pool::{DeviceBuffer, Pool};
 pub use profile::{KernelGroup, KernelTiming, ProfileSummary, group_timings, profile_json, profile_table};
@@ -85,6 +87,8 @@ pub struct CudaBackend {
     classes: RefCell<classes::ShapeClasses>,
     /// cuBLAS, loaded on the first f32/f64 matmul (`Some(None)`: not available).
     blas: RefCell<Option<Option<Rc<blas::Blas>>>>,
+    /// cuSOLVER, loaded on the first `inv`/`solve`/`det` (`Some(None)`: not available).
+    solver: RefCell<Option<Option<Rc<solver::Solver>>>>,
 }
 
 fn probe() -> Result<(), Diagnostic> {
@@ -158,6 +162,7 @@ impl CudaBackend {
             plans: RefCell::new(PlanCache::new()),
             classes: RefCell::new(classes::ShapeClasses::new()),
             blas: RefCell::new(None),
+            solver: RefCell::new(None),
         })
     }
 
@@ -175,6 +180,14 @@ impl CudaBackend {
         self.blas
             .borrow_mut()
             .get_or_insert_with(|| blas::Blas::new().map(Rc::new))
+            .clone()
+    }
+
+    /// cuSOLVER, loaded on first use; `None` where the library is missing.
+    fn solver(&self) -> Option<Rc<solver::Solver>> {
+        self.solver
+            .borrow_mut()
+            .get_or_insert_with(|| solver::Solver::new().map(Rc::new))
             .clone()
     }
 
@@ -274,5 +287,13 @@ impl Backend for CudaBackend {
         let prof = self.profile.borrow();
         let timings = prof.as_ref()?;
         Some(profile_json(timings, &self.profile_summary()))
+    }
+
+    fn lu(&self, job: crate::graph::linalg::LuJob, a: &Array, b: Option<&Array>) -> Option<Result<Array, Diagnostic>> {
+        Some(self.lu_job(job, a, b))
+    }
+
+    fn bincount(&self, x: &Array, weights: Option<&Array>, minlength: usize) -> Option<Result<Array, Diagnostic>> {
+        self.bincount_job(x, weights, minlength)
     }
 }

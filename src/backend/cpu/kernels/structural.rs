@@ -142,6 +142,17 @@ fn loop_matmul<T: Elem>(
 }
 
 pub(super) fn matmul((a, va): Input, (b, vb): Input) -> Result<HostData, Diagnostic> {
+    if va.rank() == 3 && vb.rank() == 3 && va.shape[0] == vb.shape[0] {
+        // a stack: one product per batch item, joined along the rows
+        let (count, m, n) = (va.shape[0], va.shape[1], vb.shape[2]);
+        let parts: Vec<HostData> = (0..count)
+            .into_par_iter()
+            .map(|i| matmul((a, &va.select_axis(0, i)), (b, &vb.select_axis(0, i))))
+            .collect::<Result<_, _>>()?;
+        let part_view = View::contiguous(&[m, n]);
+        let inputs: Vec<Input> = parts.iter().map(|p| (p, &part_view)).collect();
+        return concat(0, a.dtype(), &[count * m, n], &inputs);
+    }
     if va.rank() != 2 || vb.rank() != 2 || va.shape[1] != vb.shape[0] {
         return Err(internal(format!("matmul of shapes {:?} and {:?}", va.shape, vb.shape)));
     }
