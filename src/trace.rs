@@ -76,6 +76,9 @@ pub struct Traced {
     /// than the inner backend's own text (`arr --backend cuda explain` on a
     /// machine that runs the program on the CPU).
     target: Option<DeviceInfo>,
+    /// For a GPU target: the shape classes the CUDA backend would have met,
+    /// so that each kernel's line says which module it gets.
+    classes: RefCell<crate::backend::cuda::classes::ShapeClasses>,
 }
 
 impl Traced {
@@ -84,6 +87,7 @@ impl Traced {
             inner,
             entries: RefCell::new(Vec::new()),
             target: None,
+            classes: Default::default(),
         }
     }
 
@@ -209,6 +213,10 @@ impl Backend for Traced {
 
     fn explain(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> String {
         match &self.target {
+            Some(device) if device.gpu_kernels => self
+                .classes
+                .borrow_mut()
+                .explain(&crate::plan::plan(nodes, outputs, device)),
             Some(device) => crate::plan::plan(nodes, outputs, device).to_string(),
             None => self.inner.explain(nodes, outputs),
         }

@@ -345,7 +345,9 @@ def main():
         names = args.only.split(",") if args.only else list(PROGRAMS)
         for name in names:
             for peer in args.peers.split(","):
-                env = {**os.environ, "CUPY_CACHE_DIR": tempfile.mkdtemp(prefix="cupy-cache-")}
+                # empty kernel caches: CuPy's own, and the driver's compute cache NVRTC also fills
+                env = {**os.environ, "CUPY_CACHE_DIR": tempfile.mkdtemp(prefix="cupy-cache-"),
+                       "CUDA_CACHE_PATH": tempfile.mkdtemp(prefix="cuda-cache-")}
                 cmd = [sys.executable, __file__, "--peers", peer, "--only", name, "--divisor", str(args.divisor),
                        "--runs", str(args.runs)] + (["--iters", str(args.iters)] if args.iters else [])
                 print(f"[programs] {name} / {peer} (fresh process) ...", file=sys.stderr, flush=True)

@@ -29,8 +29,14 @@ pub(super) struct Compiler {
 impl Compiler {
     /// The module cache key: the source and everything the CUBIN depends on.
     pub(super) fn key(&self, source: &str) -> u64 {
+        self.key_of(super::classes::source_hash(source))
+    }
+
+    /// The key of a source known by its hash (`classes::source_hash`), so
+    /// that a launch hashes its source once.
+    pub(super) fn key_of(&self, source_hash: u64) -> u64 {
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        source.hash(&mut h);
+        source_hash.hash(&mut h);
         self.arch.hash(&mut h);
         self.nvrtc_version.hash(&mut h);
         self.extra_opts.hash(&mut h);
@@ -140,10 +146,10 @@ impl CudaBackend {
     /// launches that follow find them; a realize that needs several new
     /// modules waits for the slowest compile rather than for their sum.
     /// Errors are left for the launch that needs the module to report.
-    pub(super) fn precompile(&self, gens: &[Generated]) {
+    pub(super) fn precompile(&self, gens: &[(&Generated, u64)]) {
         let mut todo: Vec<(u64, &Generated)> = Vec::new();
-        for g in gens {
-            let key = self.compiler.key(&g.source);
+        for &(g, source_hash) in gens {
+            let key = self.compiler.key_of(source_hash);
             if self.modules.borrow().contains_key(&key)
                 || self.images.borrow().contains_key(&key)
                 || todo.iter().any(|(k, _)| *k == key)

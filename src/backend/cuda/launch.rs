@@ -5,6 +5,7 @@
 // Diagnostic is the crate's one error type; boxing it here alone would buy nothing.
 #![allow(clippy::result_large_err)]
 
+use super::classes::Chosen;
 use super::codegen::{self, Param};
 use super::module::Module;
 use super::pool::{DeviceBuffer, device_ptr};
@@ -59,13 +60,15 @@ impl CudaBackend {
 
     /// Runs one planned kernel into a fresh buffer: cuBLAS for f32/f64
     /// matmuls it can take, else the generated module (`prepared`, when the
-    /// plan cache has it, skips generating and hashing the source). Returns
-    /// the output and what to cache for the next launch of this kernel.
+    /// plan cache has it, skips generating and hashing the source; `chosen`,
+    /// when the caller generated it already, skips generating it again).
+    /// Returns the output and what to cache for the next launch of this kernel.
     pub(super) fn run_kernel(
         &self,
         kp: &KernelPlan,
         nodes: &HashMap<u64, Rc<Node>>,
         prepared: Option<&Rc<Prepared>>,
+        chosen: Option<Chosen>,
     ) -> Result<(DeviceBuffer, Vec<DeviceBuffer>, Option<Rc<Prepared>>), Diagnostic> {
         if let Some(op @ (ReduceOp::Min | ReduceOp::Max | ReduceOp::ArgMin | ReduceOp::ArgMax)) = kp.reduce
             && !matches!(kp.strategy, Strategy::Segmented { .. })
@@ -137,8 +140,12 @@ impl CudaBackend {
         let prep = match prepared {
             Some(p) => p.clone(),
             None => {
-                let g = self.classes.borrow_mut().kernel(kp);
-                let module = self.module(&g)?;
+                let c = match chosen {
+                    Some(c) => c,
+                    None => self.classes.borrow_mut().kernel_chosen(kp),
+                };
+                let module = self.module_hashed(&c.generated, c.hash)?;
+                let g = c.generated;
                 Rc::new(Prepared {
                     module,
                     params: g.params,
@@ -249,24 +256,27 @@ impl CudaBackend {
                 }
             }
         }
-        // a fresh plan's new modules compile together, on host threads
-        let fresh: Vec<codegen::Generated> = plan
+        // a fresh plan's new modules are generated once, here, and compile
+        // together on host threads
+        let mut fresh: Vec<Option<Chosen>> = plan
             .kernels
             .iter()
             .enumerate()
-            .filter(|(k, kp)| {
-                self.plans.borrow().payload(planned.entry, *k).is_none()
+            .map(|(k, kp)| {
+                let new = self.plans.borrow().payload(planned.entry, k).is_none()
                     && kp.out_size() > 0
-                    && blas::gemm_for(kp).is_none()
+                    && blas::gemm_for(kp).is_none();
+                new.then(|| self.classes.borrow_mut().kernel_chosen(kp))
             })
-            .map(|(_, kp)| self.classes.borrow_mut().kernel(kp))
             .collect();
-        if fresh.len() > 1 {
-            self.precompile(&fresh);
+        let gens: Vec<(&codegen::Generated, u64)> = fresh.iter().flatten().map(|c| (&c.generated, c.hash)).collect();
+        if gens.len() > 1 {
+            self.precompile(&gens);
         }
         for (k, kp) in plan.kernels.iter().enumerate() {
             let prepared = self.plans.borrow().payload(planned.entry, k).cloned();
-            let (out, extra, prep) = self.run_kernel(kp, &by_id, prepared.as_ref()).map_err(|d| {
+            let chosen = fresh.get_mut(k).and_then(Option::take);
+            let (out, extra, prep) = self.run_kernel(kp, &by_id, prepared.as_ref(), chosen).map_err(|d| {
                 match by_id.get(&kp.output).and_then(|n| n.span.clone()) {
                     Some(span) => d.or_span(&span),
                     None => d,

@@ -245,8 +245,9 @@ impl Backend for CudaBackend {
         if dst_view.size() == 0 {
             return Ok(());
         }
-        let g = self.classes.borrow_mut().scatter(src.dtype(), dst_view);
-        let module = self.module(&g)?;
+        let chosen = self.classes.borrow_mut().scatter_chosen(src.dtype(), dst_view);
+        let module = self.module_hashed(&chosen.generated, chosen.hash)?;
+        let g = chosen.generated;
         let mut values: Vec<u64> = g
             .params
             .iter()
