@@ -64,6 +64,8 @@ fn data(rng: &mut Rng, dtype: DType, n: usize, kind: Values) -> HostData {
         DType::I64 => HostData::I64((0..n).map(|_| rng.below(2001) as i64 - 1000).collect()),
         DType::F32 => HostData::F32((0..n).map(|_| f(rng) as f32).collect()),
         DType::F64 => HostData::F64((0..n).map(|_| f(rng)).collect()),
+        DType::F16 => HostData::F16((0..n).map(|_| half::f16::from_f64(f(rng))).collect()),
+        DType::BF16 => HostData::BF16((0..n).map(|_| half::bf16::from_f64(f(rng))).collect()),
     }
 }
 
@@ -1633,6 +1635,7 @@ fn half_floats_on_cuda_match_numpy_and_cpu() {
         failures.len(),
         failures.join("\n")
     );
+}
 
 // ---- multi-output reductions (gpu-fusion2) ----
 
@@ -1724,6 +1727,7 @@ fn multi_output_reductions_match_cpu() {
     });
     println!("{} passed, {} failed", h.passed, h.failed.len());
     assert!(h.failed.is_empty(), "failed: {:#?}", h.failed);
+}
 
 // ---- gpu-np: batched `@` (cuBLAS strided-batched), cuSOLVER ----
 
