@@ -66,7 +66,45 @@ pub fn resolve_slice(n: usize, start: Option<i64>, stop: Option<i64>, step: i64)
 }
 
 impl Interp {
+    /// An index expression made only of integer literals, host i64 scalars
+    /// (loop counters, sizes) and `+ - *`, computed without building arrays:
+    /// `a[k+1:, k]` in a loop otherwise made and dropped six scalar arrays a
+    /// statement. The arithmetic is the kernels' (wrapping i64); anything
+    /// else is `None` and takes the general path.
+    fn host_int_expr(&self, e: &Expr) -> Option<i64> {
+        use crate::syntax::ast::{ExprKind, UnOp};
+        match &e.kind {
+            ExprKind::Int(v) => Some(*v),
+            ExprKind::Name(n) => match self.lookup(n)? {
+                Value::Array(a) if a.dtype() == DType::I64 && a.rank() == 0 => {
+                    let graph::NodeState::Ready(buffer) = &*a.node.state.borrow() else {
+                        return None;
+                    };
+                    match &*buffer.storage() {
+                        graph::Storage::Host(HostData::I64(v)) => v.get(a.view.offset).copied(),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            },
+            ExprKind::Unary(UnOp::Neg, x) => Some(self.host_int_expr(x)?.wrapping_neg()),
+            ExprKind::Binary(op, l, r) => {
+                let (x, y) = (self.host_int_expr(l)?, self.host_int_expr(r)?);
+                match op {
+                    BinOp::Add => Some(x.wrapping_add(y)),
+                    BinOp::Sub => Some(x.wrapping_sub(y)),
+                    BinOp::Mul => Some(x.wrapping_mul(y)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
     fn index_int(&mut self, e: &crate::syntax::ast::Expr, what: &str) -> R<Option<i64>> {
+        if let Some(x) = self.host_int_expr(e) {
+            return Ok(Some(x));
+        }
         let v = self.eval(e)?;
         if matches!(v, Value::None) {
             return Ok(None);
@@ -77,6 +115,12 @@ impl Interp {
     pub(super) fn index(&mut self, a: &Array, items: &[IndexItem], span: &Span) -> R<Indexed> {
         let mut parsed = Vec::with_capacity(items.len());
         for item in items {
+            if let IndexKind::Expr(e) = &item.kind
+                && let Some(i) = self.host_int_expr(e)
+            {
+                parsed.push(Item::Int(i, item.span.clone()));
+                continue;
+            }
             parsed.push(match &item.kind {
                 IndexKind::NewAxis => Item::NewAxis,
                 IndexKind::Ellipsis => Item::Ellipsis,

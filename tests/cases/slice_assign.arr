@@ -95,3 +95,10 @@ put(1, 5)
 put(-1, 9)
 print(alias)
 # out: [0, 5, 9]
+# indices computed from a loop counter, negative ones too
+let z2 = arange(5)
+for j in 1..3 {
+    z2[-j] = z2[j - 1] * 10 + z2[2 * j]
+}
+print(z2)
+# out: [ 0,  1,  2, 12,  2]

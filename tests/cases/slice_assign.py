@@ -51,6 +51,10 @@ def oracle():
         q[i] = t2[i] + q.sum()
     out.append(q)
     glob = np.zeros(3, dtype=np.int64); alias = glob; glob[1] = 5; glob[-1] = 9; out.append(alias)
+    z2 = np.arange(5)
+    for j in range(1, 3):
+        z2[-j] = z2[j - 1] * 10 + z2[2 * j]
+    out.append(z2)
     return np.concatenate([np.ravel(np.asarray(o, dtype=np.float64)) for o in out])
 
 
