@@ -64,6 +64,8 @@ fn data(rng: &mut Rng, dtype: DType, n: usize, kind: Values) -> HostData {
         DType::I64 => HostData::I64((0..n).map(|_| rng.below(2001) as i64 - 1000).collect()),
         DType::F32 => HostData::F32((0..n).map(|_| f(rng) as f32).collect()),
         DType::F64 => HostData::F64((0..n).map(|_| f(rng)).collect()),
+        DType::F16 => HostData::F16((0..n).map(|_| half::f16::from_f64(f(rng))).collect()),
+        DType::BF16 => HostData::BF16((0..n).map(|_| half::bf16::from_f64(f(rng))).collect()),
     }
 }
 
@@ -1583,7 +1585,10 @@ mod common;
 #[ignore]
 fn half_floats_on_cuda_match_numpy_and_cpu() {
     let cuda = || arr::Session::new(arr::BackendChoice::Cuda).expect("a CUDA session");
-    let rows = common::golden::rows("numerics/half.json");
+    let rows = common::golden::rows_of_text(
+        include_str!("golden/numerics/half.json"),
+        std::path::Path::new("tests/golden/numerics/half.json"),
+    );
     assert!(rows.len() >= 100, "only {} rows", rows.len());
     let mut failures = Vec::new();
     for row in &rows {
