@@ -1585,7 +1585,10 @@ mod common;
 #[ignore]
 fn half_floats_on_cuda_match_numpy_and_cpu() {
     let cuda = || arr::Session::new(arr::BackendChoice::Cuda).expect("a CUDA session");
-    let rows = common::golden::rows("numerics/half.json");
+    let rows = common::golden::rows_of_text(
+        include_str!("golden/numerics/half.json"),
+        std::path::Path::new("tests/golden/numerics/half.json"),
+    );
     assert!(rows.len() >= 100, "only {} rows", rows.len());
     let mut failures = Vec::new();
     for row in &rows {

@@ -152,6 +152,8 @@ fn every_documented_difference_is_in_the_docs() {
         "E0307",
         "`flatten` copies",
         "`true + true` is `2`",
+        "Promotion follows PyTorch and JAX",
+        "accumulate in `f32`",
     ] {
         assert!(docs.contains(phrase), "docs/language.md does not say {phrase:?}");
     }

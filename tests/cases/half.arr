@@ -44,3 +44,8 @@ print(h[1] as f64)
 # out: 0.0999755859375
 print(dtype(h))
 # out: f16
+# rand in a half float stays below 1 (an f32 uniform within 2^-12 of 1 would round up to it)
+print(max(rand([200000], dtype=f16)) < 1.0)
+# out: true
+print(max(rand([200000], dtype=bf16)) < 1.0)
+# out: true

@@ -11,6 +11,12 @@ use std::path::Path;
 pub fn rows(file: &str) -> Vec<BTreeMap<String, Json>> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(file);
     let json = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    rows_of_text(&json, &path)
+}
+
+/// The rows of a table's text (for a test binary that carries its table,
+/// as the GPU suite does: it runs where the source tree is not).
+pub fn rows_of_text(json: &str, path: &Path) -> Vec<BTreeMap<String, Json>> {
     let mut parser = Parser {
         text: json.as_bytes(),
         at: 0,

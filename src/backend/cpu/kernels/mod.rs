@@ -694,7 +694,35 @@ fn eval_half(op: &Op, dtype: DType, shape: &[usize], inputs: &[(&HostData, &View
         .zip(&wide)
         .map(|(&(d, v), w)| (w.as_ref().unwrap_or(d), v))
         .collect();
-    Ok(eval(op, dtype.compute(), shape, &args)?.round_to_half(dtype))
+    let out = eval(op, dtype.compute(), shape, &args)?.round_to_half(dtype);
+    Ok(match (op, out) {
+        // an f32 just below 1 rounds up to 1 in a half float; `rand` stays in [0, 1)
+        (
+            Op::Random {
+                dist: crate::graph::op::Distribution::Uniform,
+                ..
+            },
+            out,
+        ) => below_one(out),
+        (_, out) => out,
+    })
+}
+
+/// Half-float uniforms that rounded up to 1, moved to the largest value below 1.
+fn below_one(data: HostData) -> HostData {
+    match data {
+        HostData::F16(mut v) => {
+            let top = half::f16::from_bits(half::f16::ONE.to_bits() - 1);
+            v.iter_mut().filter(|x| **x >= half::f16::ONE).for_each(|x| *x = top);
+            HostData::F16(v)
+        }
+        HostData::BF16(mut v) => {
+            let top = half::bf16::from_bits(half::bf16::ONE.to_bits() - 1);
+            v.iter_mut().filter(|x| **x >= half::bf16::ONE).for_each(|x| *x = top);
+            HostData::BF16(v)
+        }
+        other => other,
+    }
 }
 
 /// The elements `view` sees, contiguous in row-major order.
