@@ -1833,7 +1833,7 @@ fn linalg_case(name: &str, inputs: &[(&str, HostData, Vec<usize>)], src: &str, t
             match g
                 .iter()
                 .zip(&w)
-                .position(|(a, b)| a != b && !((a - b).abs() <= tol * scale))
+                .position(|(a, b)| a != b && ((a - b).abs() > tol * scale || (a - b).is_nan()))
             {
                 Some(i) => Err(format!("{name}: element {i}: cuda {} cpu {}", g[i], w[i])),
                 None => Ok(()),
