@@ -1573,8 +1573,6 @@ fn transposed_operands_match_cpu() {
 
 // ---- half floats (f16, bf16) ----
 
-#[path = "common/mod.rs"]
-#[allow(dead_code)]
 mod common;
 
 /// The half-float golden rows (NumPy float16, ml_dtypes bfloat16;
