@@ -198,6 +198,86 @@ for L in 1..301 {
 print(sum(rand([0, 5]), axis=1), sum(rand([5, 0]), axis=1), max(rand([3, 1]), axis=1))
 "#,
     ),
+    (
+        // row-resident kernels (softmax, log-softmax, layer norm, var/std,
+        // norms): rows of every length 1..=300 and past a block, f32 and f64,
+        // integer rows, strided, transposed and broadcast operands, NaN rows
+        "row-resident normalisations",
+        r#"fn lnorm(x, g, b) {
+    let m = mean(x, axis=-1, keepdims=true)
+    let d = x - m
+    d / sqrt(mean(d * d, axis=-1, keepdims=true) + 1e-5) * g + b
+}
+fn lsm(x) = x - logsumexp(x, axis=-1, keepdims=true)
+for L in 1..301 {
+    let a = rand([7, L]) * 4 - 2
+    let w = (arange(L) % 5) as f32
+    let s = softmax(a, axis=1)
+    let l = lsm(a)
+    let n = lnorm(a, rand([L]), w)
+    let d = a as f64
+    print(L, sum(s * w), s[6, L - 1], sum(l * w), l[0, 0], sum(n * w), sum(var(a, axis=1)), std(d, axis=1)[3], sum(softmax(d, axis=1) * w))
+    print(sum(norm(a, axis=1)), sum(softmax(a[::-1, ::2], axis=1)), sum(var(reshape(arange(7 * L) % 9, [7, L]), axis=1)))
+}
+for n in [1, 3, 8, 2047, 2048, 2049, 4096, 5000] {
+    let x = rand([13, n]) * 10
+    let t = transpose(rand([n, 13]))
+    print(n, sum(softmax(x, axis=1) * x), sum(lsm(x)), sum(var(x, axis=1)), sum(softmax(t, axis=1) * t), sum(var(t, axis=-1, ddof=1)), max(logsumexp(x, axis=1)))
+}
+let big = rand([600, 700])
+print(sum(softmax(big, axis=1) * big), sum(var(big, axis=1)), sum(lnorm(big, rand([700]), 1.0) * big))
+let z = rand([3, 5])
+z[1, 2] = nan
+print(softmax(z, axis=1)[1], var(z, axis=1), softmax(zeros([4, 0]), axis=1), var(rand([0, 3]), axis=1))
+"#,
+    ),
+    (
+        // a reduction of a middle axis: several short kept rows to a block
+        "middle-axis reductions",
+        r#"for n in [1, 2, 5, 31, 64, 65, 130, 513] {
+    let m = rand([9, n, n + 3])
+    let r = sum(m, axis=1)
+    let i = reshape(arange(9 * n * 7) % 13 - 6, [9, n, 7])
+    print(n, sum(r * reshape(arange(9 * (n + 3)) % 7, [9, n + 3])), r[8, n + 2], max(m, axis=1)[4, 0], sum(sum(i, axis=1) * reshape(arange(63) % 5, [9, 7])), prod(i[:, :3, :] % 3 + 1, axis=1)[2, 6], any(i > 5, axis=1)[3, 3])
+    let t = sum(m[:, ::-1, ::2] * 2, axis=1)
+    print(sum(t), sum(t[:, 0] * (arange(9) % 4)), sum(sum(m as f64, axis=1)), min(m + rand([n + 3]), axis=1)[0, 1])
+}
+let big = rand([64, 64, 64])
+let q = sum(big, axis=1)
+print(sum(q * reshape(arange(4096) % 11, [64, 64])), q[63, 63], sum(big, axis=0)[5, 5])
+"#,
+    ),
+    (
+        // broadcast scalars folded once per block inside wider expressions
+        "block-wide scalar steps",
+        r#"let a = rand([202, 202])
+let g = 9.8
+let dt = 0.02
+let n = 7
+let u = a[1:-1, 1:-1] * (g / 2) + dt / (2 * 1.0) * (a[2:, 1:-1] - a[:-2, 1:-1]) + (n // 2) + sqrt(g) * (n % 3)
+print(sum(u), u[0, 0], u[199, 199])
+let i = reshape(arange(40000), [200, 200])
+let k = i[::2, 1:] * (n * 3) - (n - 10) ** 2 + where(n > 3, 1, 2)
+print(sum(k), k[99, 198], sum(i % (n + 1)))
+"#,
+    ),
+    (
+        // operands read down their columns (transposed views): tiled maps
+        "transposed operands",
+        r#"for n in [15, 16, 17, 64, 65, 256, 300, 1000] {
+    let a = rand([n, n])
+    let t = transpose(a) + a
+    let w = arange(n) % 7
+    print(n, sum(t * w), t[n - 1, 0], t[0, n - 1], sum(transpose(a[:, ::2]) * 3 - 1), sum((transpose(a as f64) - a) * w))
+    let k = reshape(arange(n * 70) % 9, [n, 70])
+    let q = transpose(k)[:, ::-1] * 2 + 1
+    print(sum(q * (arange(n) % 5)), q[69, 0])
+}
+let c = rand([5, 70, 70])
+let p = transpose(c, [0, 2, 1]) * 2 - c
+print(sum(p * reshape(arange(70 * 70) % 3, [70, 70])), p[4, 69, 1], p[3, 1, 69])
+"#,
+    ),
 ];
 
 #[test]

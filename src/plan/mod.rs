@@ -34,9 +34,9 @@ pub struct DeviceInfo {
     /// Compute capability as major * 10 + minor (90 for Hopper).
     pub arch: u32,
     pub max_threads_per_sm: u32,
-    /// Whether the backend runs the GPU-only strategies (`RowResident`,
-    /// `TransposeTiled`): the CUDA backend does; the fused CPU executor plans
-    /// without them.
+    /// Whether the backend runs the GPU-only strategy `TransposeTiled`: the
+    /// CUDA backend does; the fused CPU executor plans without it (it runs
+    /// `RowResident` too, for rows that fit its cache).
     pub gpu_kernels: bool,
 }
 
@@ -650,8 +650,9 @@ impl<'a> Planner<'a> {
             let k = self.kernel(i, device);
             kernels.push(k);
         }
+        // row-resident runs on every backend (the CPU with its own row limit in `rows`)
+        kernels = rows::fuse_rows(kernels, &self.outputs, device);
         if device.gpu_kernels {
-            kernels = rows::fuse_rows(kernels, &self.outputs, device);
             kernels = multi::fuse_siblings(kernels, device);
         }
         Plan {

@@ -22,6 +22,10 @@ use std::collections::{HashMap, HashSet};
 const HELD_WORDS: usize = 64;
 const HELD_WORDS_BIG_BLOCK: usize = 24;
 
+/// The most register bytes (steps x row length x 8) a row-resident kernel
+/// may hold per thread on the CPU: past it the rows run as separate kernels.
+const CPU_ROW_BYTES: usize = 1 << 20;
+
 /// Accesses per lane the lane count aims at: enough independent loads in
 /// flight per thread, few enough registers.
 const UNITS_PER_LANE: usize = 4;
@@ -117,6 +121,11 @@ fn group_at(
         }
     }
     let (end, m) = best?;
+    // the fused CPU executor holds a row in one register per step: only rows
+    // whose registers stay in L2
+    if !device.gpu_kernels && m.steps.len() * cols * 8 > CPU_ROW_BYTES {
+        return None;
+    }
     Some((end, m.finish(&kernels[start..end], device)))
 }
 

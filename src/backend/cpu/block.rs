@@ -19,9 +19,9 @@ use super::vmath::{self, MathFn};
 use crate::check::dtype::DType;
 use crate::diag::Diagnostic;
 use crate::graph::data::HostData;
-use crate::graph::op::{BinaryOp, Distribution, UnaryOp};
+use crate::graph::op::{BinaryOp, Distribution, ReduceOp, UnaryOp};
 use crate::graph::random;
-use crate::plan::{Inst, Step};
+use crate::plan::{Inst, RowStage, Step};
 use std::mem::MaybeUninit;
 
 /// Elements per block: registers of a few steps stay in L1/L2.
@@ -116,17 +116,36 @@ impl Reg {
     /// (a loop runs the same kernels every iteration: allocating and zeroing
     /// a block per step each time cost more than a small kernel's work).
     pub fn for_steps(steps: &[Step]) -> Regs {
+        Reg::for_steps_len(steps, BLOCK)
+    }
+
+    /// Registers of at least `len` elements for every step of `steps` (a
+    /// row-resident kernel holds a whole row in each).
+    pub fn for_steps_len(steps: &[Step], len: usize) -> Regs {
+        let len = len.max(BLOCK);
         let regs = SPARE_REGS.with(|spare| {
             let mut spare = spare.borrow_mut();
             steps
                 .iter()
-                .map(|s| match spare.iter().position(|r| r.dtype() == s.dtype) {
-                    Some(k) => spare.swap_remove(k),
-                    None => Reg::new(s.dtype, BLOCK),
-                })
+                .map(
+                    |s| match spare.iter().position(|r| r.dtype() == s.dtype && r.len() >= len) {
+                        Some(k) => spare.swap_remove(k),
+                        None => Reg::new(s.dtype, len),
+                    },
+                )
                 .collect()
         });
         Regs(regs)
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Reg::B(v) => v.len(),
+            Reg::I32(v) => v.len(),
+            Reg::I64(v) => v.len(),
+            Reg::F32(v) => v.len(),
+            Reg::F64(v) => v.len(),
+        }
     }
 
     fn dtype(&self) -> DType {
@@ -210,6 +229,17 @@ impl Reg {
             Reg::I64(v) => Dst::I64(as_uninit(&mut v[..len])),
             Reg::F32(v) => Dst::F32(as_uninit(&mut v[..len])),
             Reg::F64(v) => Dst::F64(as_uninit(&mut v[..len])),
+        }
+    }
+
+    /// The register's first element as one value for the whole block.
+    fn scalar(&self) -> Value<'static> {
+        match self {
+            Reg::B(v) => Value::B(Src::Scalar(v[0])),
+            Reg::I32(v) => Value::I32(Src::Scalar(v[0])),
+            Reg::I64(v) => Value::I64(Src::Scalar(v[0])),
+            Reg::F32(v) => Value::F32(Src::Scalar(v[0])),
+            Reg::F64(v) => Value::F64(Src::Scalar(v[0])),
         }
     }
 
@@ -855,11 +885,44 @@ fn eval_body<'p: 'r, 'r>(
             compute(&step.inst, &vals[..i], dst)?;
             return Ok(None);
         }
-        compute(&step.inst, &vals[..i], reg.dst(len))?;
-        let reg: &'r Reg = reg;
-        vals[i] = reg.value(len);
+        vals[i] = compute_step(&step.inst, &vals[..i], reg, len)?;
     }
     Ok(steps.len().checked_sub(1).map(|i| vals[i]))
+}
+
+/// Whether every value the instruction reads is one value for the whole block.
+#[inline(always)]
+fn scalar_args(inst: &Inst, vals: &[Value]) -> bool {
+    let one = |k: usize| {
+        matches!(
+            vals[k],
+            Value::B(Src::Scalar(_))
+                | Value::I32(Src::Scalar(_))
+                | Value::I64(Src::Scalar(_))
+                | Value::F32(Src::Scalar(_))
+                | Value::F64(Src::Scalar(_))
+        )
+    };
+    match *inst {
+        Inst::Cast(a) | Inst::Unary(_, a) => one(a),
+        Inst::Binary(_, a, b) => one(a) && one(b),
+        Inst::Where(c, a, b) => one(c) && one(a) && one(b),
+        Inst::Load(_) | Inst::Acc | Inst::Row(_) => false,
+    }
+}
+
+/// Computes a non-load step into its register. A step of block-wide values
+/// (a broadcast scalar's arithmetic, `f32(dt / dx)`) is computed once and
+/// stays one value, so it costs nothing per element in later steps either.
+#[inline(always)]
+fn compute_step<'r>(inst: &Inst, vals: &[Value], reg: &'r mut Reg, len: usize) -> Result<Value<'r>, Diagnostic> {
+    if scalar_args(inst, vals) {
+        compute(inst, vals, reg.dst(1))?;
+        return Ok(reg.scalar());
+    }
+    compute(inst, vals, reg.dst(len))?;
+    let reg: &'r Reg = reg;
+    Ok(reg.value(len))
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -1057,6 +1120,135 @@ pub fn eval_rows<'p: 'r, 'r>(
         return unsafe { eval_rows_avx2(prog, offs, rstep, inner, len, nrows, regs, out) };
     }
     eval_rows_base(prog, offs, rstep, inner, len, nrows, regs, out)
+}
+
+/// The dtype of a block value.
+fn value_dtype(v: &Value) -> DType {
+    match v {
+        Value::B(_) => DType::Bool,
+        Value::I32(_) => DType::I32,
+        Value::I64(_) => DType::I64,
+        Value::F32(_) => DType::F32,
+        Value::F64(_) => DType::F64,
+    }
+}
+
+/// Reduces a row's values with a stage's op into one value (the fused
+/// executor's fold, so a row-resident sum is the row reduction's sum bitwise).
+pub type RowFold<'f> = &'f dyn Fn(ReduceOp, Value<'_>, usize) -> Result<Value<'static>, Diagnostic>;
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn eval_resident_impl<'p: 'r, 'r>(
+    prog: &Program<'p>,
+    offs: &[isize],
+    inner: &[isize],
+    len: usize,
+    regs: &'r mut [Reg],
+    stages: &[RowStage],
+    fold: RowFold<'_>,
+    want: usize,
+    out: Option<Dst>,
+) -> Result<Option<Value<'r>>, Diagnostic> {
+    let steps = prog.steps;
+    let mut out = out;
+    let filler = Value::B(Src::Scalar(false));
+    let mut vals: Vec<Value<'r>> = vec![filler; steps.len()];
+    let mut rest: &'r mut [Reg] = regs;
+    for (i, step) in steps.iter().enumerate() {
+        let Some((reg, tail)) = std::mem::take(&mut rest).split_first_mut() else {
+            return Err(internal("fewer registers than steps"));
+        };
+        rest = tail;
+        vals[i] = match step.inst {
+            Inst::Load(k) => {
+                let b = prog
+                    .inputs
+                    .get(k)
+                    .ok_or_else(|| internal("a load of a missing operand"))?;
+                load(b.input, b.dtype, offs[k], inner[k], len, reg)
+            }
+            Inst::Row(k) => {
+                let stage = stages.get(k).ok_or_else(|| internal("a missing row stage"))?;
+                let v = *vals
+                    .get(stage.value)
+                    .filter(|_| stage.value < i)
+                    .ok_or_else(|| internal("a row stage of a later step"))?;
+                let r = fold(stage.op, v, len)?;
+                if value_dtype(&r) == step.dtype {
+                    r
+                } else {
+                    compute(&Inst::Cast(0), &[r], reg.dst(1))?;
+                    reg.scalar()
+                }
+            }
+            Inst::Acc => return Err(internal("an accumulator in a row-resident body")),
+            // the written step, when it is the last, goes straight into the output
+            _ if i == want && i + 1 == steps.len() && out.is_some() => {
+                if let Some(dst) = out.take() {
+                    compute(&step.inst, &vals[..i], dst)?;
+                }
+                return Ok(None);
+            }
+            _ => compute_step(&step.inst, &vals[..i], reg, len)?,
+        };
+    }
+    let v = *vals
+        .get(want)
+        .ok_or_else(|| internal("a row-resident output past the body"))?;
+    match out {
+        Some(dst) => store(v, dst).map(|()| None),
+        None => Ok(Some(v)),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn eval_resident_avx2<'p: 'r, 'r>(
+    prog: &Program<'p>,
+    offs: &[isize],
+    inner: &[isize],
+    len: usize,
+    regs: &'r mut [Reg],
+    stages: &[RowStage],
+    fold: RowFold<'_>,
+    want: usize,
+    out: Option<Dst>,
+) -> Result<Option<Value<'r>>, Diagnostic> {
+    eval_resident_impl(prog, offs, inner, len, regs, stages, fold, want, out)
+}
+
+/// Evaluates a row-resident body (`Strategy::RowResident`) over one whole
+/// row of `len` elements held in the registers (at least `len` long):
+/// `offs[k]` is operand k's offset of the row's first element and `inner[k]`
+/// its step along the row. Each `Inst::Row(k)` step is stage k's reduction
+/// of its value step over the row (by `fold`), one value for the row, so the
+/// steps after it read the row from the registers, never from memory again.
+/// Step `want`'s value is written into `out` (`len` elements; the last
+/// step straight from its loop) and `None` returned, or returned without it.
+#[allow(clippy::too_many_arguments)]
+pub fn eval_resident<'p: 'r, 'r>(
+    prog: &Program<'p>,
+    offs: &[isize],
+    inner: &[isize],
+    len: usize,
+    regs: &'r mut [Reg],
+    stages: &[RowStage],
+    fold: RowFold<'_>,
+    want: usize,
+    out: Option<Dst>,
+) -> Result<Option<Value<'r>>, Diagnostic> {
+    let ni = prog.inputs.len();
+    if offs.len() < ni || inner.len() < ni || regs.iter().any(|r| r.len() < len) {
+        return Err(internal("a row longer than its registers"));
+    }
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        // SAFETY: the CPU supports AVX2 and FMA (checked at run time above).
+        return unsafe { eval_resident_avx2(prog, offs, inner, len, regs, stages, fold, want, out) };
+    }
+    eval_resident_impl(prog, offs, inner, len, regs, stages, fold, want, out)
 }
 
 /// Element types a kernel can write: their destination and value variants.

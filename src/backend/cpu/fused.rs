@@ -28,6 +28,8 @@
 // Diagnostic is the project's one error type; whether to box it is a crate-wide decision.
 #![allow(clippy::result_large_err)]
 
+mod resident;
+
 use super::block::{self, BLOCK, Bound, Data, Input, Lane, Program, Reg, Src, Value};
 use super::kernels::{self, Num, PAR_THRESHOLD};
 use crate::check::dtype::DType;
@@ -141,6 +143,7 @@ impl Fused {
 pub fn cpu_strategy(kp: &KernelPlan) -> &'static str {
     match &kp.strategy {
         Strategy::Map | Strategy::Broadcast | Strategy::Sliding { .. } => "map",
+        Strategy::RowResident { .. } => "row-resident",
         s if s.is_reduce() => match reduce_mode(kp) {
             Some(ReduceMode::Rows) => "reduce-rows",
             Some(ReduceMode::Cols) => "reduce-cols",
@@ -159,6 +162,9 @@ fn run_kernel(kp: &KernelPlan, node: &Rc<Node>, by_id: &HashMap<u64, Rc<Node>>) 
     check_interrupt()?;
     match &kp.strategy {
         Strategy::Segmented { .. } => segmented(kp, node, by_id),
+        Strategy::RowResident {
+            stages, out, per_row, ..
+        } => resident::row_resident(kp, stages, *out, *per_row, by_id),
         Strategy::Map | Strategy::Broadcast | Strategy::Sliding { .. } if kp.reduce.is_none() => {
             let bufs = Buffers::of(&kp.operands, by_id)?;
             let guards = bufs.guards();
@@ -885,6 +891,12 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
                 .zip(&prog.inputs)
                 .all(|(&s, b)| !matches!(b.input, Input::Data(_)) || matches!(s, 0 | 1));
             let panel = if contiguous { COLS_PANEL } else { BLOCK };
+            // a short kept inner axis: a block holds several of its rows
+            // (`block::eval_rows`), one call per reduced index instead of one
+            // per short row; tasks and panels then start at row boundaries
+            let row_steps: Vec<isize> = prog.inputs.iter().map(|b| b.strides[kept.max(2) - 2]).collect();
+            let rowwise = kept >= 2 && kin * 4 <= BLOCK && block::rows_ok(prog);
+            let panel = if rowwise { (panel / kin).max(1) * kin } else { panel };
             // A task's outputs go in panels of up to COLS_PANEL: for each reduced
             // index, every block of the panel in turn, so a contiguous kept axis
             // is read in long runs and a short one's blocks share the reduced
@@ -896,7 +908,7 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
                 let mut roff = vec![0isize; ni];
                 let mut acc = vec![id; panel.min(part.len())];
                 // per block of the panel: its first output (relative to the panel), length, base offsets
-                let mut blocks: Vec<(usize, usize)> = Vec::new();
+                let mut blocks: Vec<(usize, usize, usize)> = Vec::new();
                 let mut bases: Vec<isize> = Vec::new();
                 let end = start + part.len();
                 let mut p0 = start;
@@ -907,7 +919,14 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
                     let mut p = p0;
                     while p < pend {
                         let (row, col) = (p / kin, p % kin);
-                        let len = BLOCK.min(kin - col).min(pend - p);
+                        // (block length, rows in it: 0 for a plain block)
+                        let (len, nrows) = if rowwise && col == 0 {
+                            let last = shape[kept - 2];
+                            let nrows = (BLOCK / kin).min((pend - p) / kin).min(last - row % last).max(1);
+                            (nrows * kin, nrows)
+                        } else {
+                            (BLOCK.min(kin - col).min(pend - p), 0)
+                        };
                         let at = bases.len();
                         bases.extend(
                             prog.inputs
@@ -915,7 +934,7 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
                                 .map(|b| b.offset + col as isize * b.strides[kept - 1]),
                         );
                         add_offsets(&mut bases[at..], prog, 0..kept - 1, shape, row);
-                        blocks.push((p - p0, len));
+                        blocks.push((p - p0, len, nrows));
                         p += len;
                     }
                     let acc = &mut acc[..pend - p0];
@@ -923,11 +942,15 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
                     for r in 0..red {
                         roff.fill(0);
                         add_offsets(&mut roff, prog, kept..rank, shape, r);
-                        for (&(q, len), base) in blocks.iter().zip(bases.chunks_exact(ni.max(1))) {
+                        for (&(q, len, nrows), base) in blocks.iter().zip(bases.chunks_exact(ni.max(1))) {
                             for ((o, &b), &d) in offs.iter_mut().zip(base).zip(&roff) {
                                 *o = b + d;
                             }
-                            let v = block::eval_block(prog, &offs, &inner, len, regs, None)?;
+                            let v = if nrows > 0 {
+                                block::eval_rows(prog, &offs, &row_steps, &inner, kin, nrows, regs, None)?
+                            } else {
+                                block::eval_block(prog, &offs, &inner, len, regs, None)?
+                            };
                             fold_elems(value::<T>(v)?, &mut acc[q..q + len], map, comb);
                         }
                     }
@@ -942,6 +965,7 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
             // few tasks per thread
             let threads = rayon::current_num_threads().max(1);
             let size = outs.div_ceil(2 * threads).max(PAR_THRESHOLD / red.max(1)).max(1);
+            let size = if rowwise { size.next_multiple_of(kin) } else { size };
             fresh(outs, |out| over_chunks(prog, out, outs * red, size, task))
         }
     }

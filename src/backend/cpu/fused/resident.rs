@@ -1,0 +1,218 @@
+//! The row-resident strategy on the CPU (`Strategy::RowResident`, made by
+//! `plan::rows`): softmax, log-softmax, layer norm, variance and the norms are
+//! one kernel that takes each row once from memory into per-thread registers
+//! a row long (they stay in L1/L2), reduces it once per stage with the
+//! elementwise work between the stages running over the held row, and writes
+//! the result per element or per row. Rows go in chunks over rayon; every
+//! row's reductions fold in the same lane order as a "reduce-rows" kernel
+//! (`fold_lanes`), so the result does not depend on the thread count and a
+//! row-resident sum equals the separate reduction's sum bitwise.
+
+use super::{Buffers, LANES, bind_with, bottom, check_interrupt, fold_lanes, fresh, internal, top};
+use crate::backend::cpu::block::{self, Lane, Program, Reg, Src, Value};
+use crate::backend::cpu::kernels::{Num, PAR_THRESHOLD};
+use crate::check::dtype::DType;
+use crate::diag::Diagnostic;
+use crate::graph::Node;
+use crate::graph::data::HostData;
+use crate::graph::op::ReduceOp;
+use crate::plan::{KernelPlan, RowStage};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::mem::MaybeUninit;
+use std::rc::Rc;
+
+/// Runs a row-resident kernel over its [rows, cols] space.
+pub(super) fn row_resident(
+    kp: &KernelPlan,
+    stages: &[RowStage],
+    want: usize,
+    per_row: bool,
+    by_id: &HashMap<u64, Rc<Node>>,
+) -> Result<HostData, Diagnostic> {
+    let &[rows, cols] = kp.shape.as_slice() else {
+        return Err(internal("a row-resident kernel not over [rows, cols]"));
+    };
+    let bufs = Buffers::of(&kp.operands, by_id)?;
+    let guards = bufs.guards();
+    let inputs = bind_with(&kp.operands, &kp.shape, &guards)?;
+    let prog = Program {
+        steps: &kp.body,
+        inputs,
+        acc: None,
+    };
+    let n = if per_row { rows } else { rows * cols };
+    macro_rules! go {
+        ($T:ty, $V:ident) => {
+            HostData::$V(fresh::<$T>(n, |o| {
+                run_rows(&prog, rows, cols, stages, want, per_row, o)
+            })?)
+        };
+    }
+    Ok(match kp.out_dtype {
+        DType::Bool => go!(bool, Bool),
+        DType::I32 => go!(i32, I32),
+        DType::I64 => go!(i64, I64),
+        DType::F32 => go!(f32, F32),
+        DType::F64 => go!(f64, F64),
+    })
+}
+
+fn run_rows<T: Lane>(
+    prog: &Program,
+    rows: usize,
+    cols: usize,
+    stages: &[RowStage],
+    want: usize,
+    per_row: bool,
+    out: &mut [MaybeUninit<T>],
+) -> Result<(), Diagnostic> {
+    if out.is_empty() {
+        return Ok(());
+    }
+    if cols == 0 {
+        return Err(internal("a row-resident kernel of empty rows"));
+    }
+    let per = if per_row { 1 } else { cols };
+    let inner: Vec<isize> = prog.inputs.iter().map(|b| b.strides[1]).collect();
+    let task = |r0: usize, part: &mut [MaybeUninit<T>], regs: &mut [Reg]| -> Result<(), Diagnostic> {
+        check_interrupt()?;
+        let mut offs = vec![0isize; prog.inputs.len()];
+        for (k, dst) in part.chunks_mut(per).enumerate() {
+            let r = (r0 + k) as isize;
+            for (o, b) in offs.iter_mut().zip(&prog.inputs) {
+                *o = b.offset + r * b.strides[0];
+            }
+            if !per_row {
+                block::eval_resident(
+                    prog,
+                    &offs,
+                    &inner,
+                    cols,
+                    regs,
+                    stages,
+                    &row_fold,
+                    want,
+                    Some(T::dst(dst)),
+                )?;
+                continue;
+            }
+            let v = block::eval_resident(prog, &offs, &inner, cols, regs, stages, &row_fold, want, None)?
+                .ok_or_else(|| internal("a row value not returned"))?;
+            let x = match T::src(v) {
+                Some(Src::Scalar(x)) => x,
+                Some(Src::Slice(xs)) => *xs.first().ok_or_else(|| internal("an empty row value"))?,
+                None => return Err(internal("a row-resident output of another dtype")),
+            };
+            dst[0].write(x);
+        }
+        Ok(())
+    };
+    if rows * cols < PAR_THRESHOLD {
+        let mut regs = Reg::for_steps_len(prog.steps, cols);
+        return task(0, out, &mut regs[..]);
+    }
+    // a few tasks per thread, each at least the parallel threshold's work
+    let threads = rayon::current_num_threads().max(1);
+    let per_task = rows.div_ceil(4 * threads).max(PAR_THRESHOLD / cols).max(1);
+    out.par_chunks_mut(per_task * per).enumerate().try_for_each_init(
+        || Reg::for_steps_len(prog.steps, cols),
+        |regs, (c, part)| task(c * per_task, part, &mut regs[..]),
+    )
+}
+
+/// A row's reduction with `op`: the lane fold of a "reduce-rows" kernel over
+/// one chunk, then the chunk combine (`comb(id, partial)`), then its finish.
+fn row_fold(op: ReduceOp, v: Value<'_>, len: usize) -> Result<Value<'static>, Diagnostic> {
+    macro_rules! go {
+        ($x:expr, $id:expr, $map:expr, $comb:expr, $fin:expr, $W:ident) => {{
+            let (id, comb) = ($id, $comb);
+            let mut lanes = [id; LANES];
+            fold_lanes($x, len, &mut lanes, $map, comb);
+            let partial = lanes.into_iter().fold(id, comb);
+            Value::$W(Src::Scalar($fin(comb(id, partial))))
+        }};
+    }
+    macro_rules! num {
+        ($x:expr, $T:ty, $V:ident) => {{
+            type A = <$T as Num>::Acc;
+            match op {
+                ReduceOp::Sum => go!(
+                    $x,
+                    <A as Num>::ZERO,
+                    |x: $T| x.to_acc(),
+                    |a: A, b: A| a.add(b),
+                    <$T>::from_acc,
+                    $V
+                ),
+                ReduceOp::Prod => go!(
+                    $x,
+                    <A as Num>::ONE,
+                    |x: $T| x.to_acc(),
+                    |a: A, b: A| a.mul(b),
+                    <$T>::from_acc,
+                    $V
+                ),
+                ReduceOp::Min => go!(
+                    $x,
+                    top::<$T>(),
+                    |x: $T| x,
+                    |a: $T, b: $T| Num::minimum(a, b),
+                    |a: $T| a,
+                    $V
+                ),
+                ReduceOp::Max => go!(
+                    $x,
+                    bottom::<$T>(),
+                    |x: $T| x,
+                    |a: $T, b: $T| Num::maximum(a, b),
+                    |a: $T| a,
+                    $V
+                ),
+                ReduceOp::Any => go!(
+                    $x,
+                    false,
+                    |x: $T| x != <$T as Num>::ZERO,
+                    |a: bool, b: bool| a | b,
+                    |a: bool| a,
+                    B
+                ),
+                ReduceOp::All => go!(
+                    $x,
+                    true,
+                    |x: $T| x != <$T as Num>::ZERO,
+                    |a: bool, b: bool| a & b,
+                    |a: bool| a,
+                    B
+                ),
+                ReduceOp::ArgMin | ReduceOp::ArgMax => {
+                    return Err(internal("an arg-reduction in a row-resident kernel"));
+                }
+            }
+        }};
+    }
+    Ok(match v {
+        Value::F32(x) => num!(x, f32, F32),
+        Value::F64(x) => num!(x, f64, F64),
+        Value::I32(x) => num!(x, i32, I32),
+        Value::I64(x) => num!(x, i64, I64),
+        Value::B(x) => match op {
+            // a sum counts the true values; otherwise bool arithmetic is logic
+            ReduceOp::Sum => go!(
+                x,
+                0i64,
+                |x: bool| i64::from(x),
+                |a: i64, b: i64| a.wrapping_add(b),
+                |a: i64| a,
+                I64
+            ),
+            ReduceOp::Any | ReduceOp::Max => go!(x, false, |x: bool| x, |a: bool, b: bool| a | b, |a: bool| a, B),
+            ReduceOp::All | ReduceOp::Prod | ReduceOp::Min => {
+                go!(x, true, |x: bool| x, |a: bool, b: bool| a & b, |a: bool| a, B)
+            }
+            ReduceOp::ArgMin | ReduceOp::ArgMax => {
+                return Err(internal("an arg-reduction in a row-resident kernel"));
+            }
+        },
+    })
+}
