@@ -1451,4 +1451,3 @@ fn a_kernel_reading_a_sibling_runs_after_the_merged_kernel() {
         "declared once, called in the vector and tail loops"
     );
 }
-
