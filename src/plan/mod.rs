@@ -462,7 +462,7 @@ impl<'a> Planner<'a> {
     }
 
     /// Decides which nodes are materialised, in topological order.
-    fn partition(&mut self, siblings: bool) {
+    fn partition(&mut self) {
         for i in 0..self.nodes.len() {
             let node = &self.nodes[i];
             let op = self.info[i].op.clone();
@@ -560,11 +560,9 @@ impl<'a> Planner<'a> {
                 }
             }
         }
-        let root = if siblings {
-            multi::sibling_roots(self)
-        } else {
-            (0..self.nodes.len()).collect()
-        };
+        // on every device: a CPU runs the siblings as separate kernels, each
+        // computing the shared temporaries, as separate realizes did
+        let root = multi::sibling_roots(self);
         self.share_within_kernels(root);
     }
 
@@ -633,7 +631,7 @@ impl<'a> Planner<'a> {
     }
 
     fn run(mut self, device: &DeviceInfo) -> Plan {
-        self.partition(device.gpu_kernels);
+        self.partition();
         let mut kernels = Vec::new();
         // label leaves in order of first use so names are stable
         for i in 0..self.nodes.len() {
