@@ -102,11 +102,11 @@ pub(super) fn sibling_roots(p: &Planner) -> Vec<usize> {
     // (kernel root, reduced elements); at most 64, for the bit sets below
     let mut cand: Vec<(usize, usize)> = Vec::new();
     let mut cand_of = vec![usize::MAX; n];
-    for i in 0..n {
+    for (i, info) in p.info.iter().enumerate() {
         if !p.materialised[i] || cand.len() == 64 {
             continue;
         }
-        let r = match p.info[i].op {
+        let r = match info.op {
             Op::Reduce { .. } => i,
             _ => match p.red[i] {
                 Some(r) => r,

@@ -31,6 +31,10 @@ pub(super) struct Prepared {
     pub(super) kind: codegen::Kind,
 }
 
+/// What `run_kernel` gives back: the output, a multi-output kernel's other
+/// outputs, and what to cache for the next launch.
+type Ran = (DeviceBuffer, Vec<DeviceBuffer>, Option<Rc<Prepared>>);
+
 impl CudaBackend {
     /// Launches `f` with the given 64-bit parameter values.
     pub(super) fn launch(
@@ -69,7 +73,7 @@ impl CudaBackend {
         nodes: &HashMap<u64, Rc<Node>>,
         prepared: Option<&Rc<Prepared>>,
         chosen: Option<Chosen>,
-    ) -> Result<(DeviceBuffer, Vec<DeviceBuffer>, Option<Rc<Prepared>>), Diagnostic> {
+    ) -> Result<Ran, Diagnostic> {
         if let Some(op @ (ReduceOp::Min | ReduceOp::Max | ReduceOp::ArgMin | ReduceOp::ArgMax)) = kp.reduce
             && !matches!(kp.strategy, Strategy::Segmented { .. })
             && kp.shape[kp.kept..].iter().product::<usize>() == 0
