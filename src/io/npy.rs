@@ -727,7 +727,7 @@ mod tests {
     #[test]
     fn unsupported_dtypes_are_named() {
         let cases = [
-            ("<f2", 2, "float16"),
+            (">f2", 2, "big-endian float16"),
             ("|u1", 1, "uint8"),
             ("<c8", 8, "complex64"),
             (">f8", 8, "big-endian float64"),
