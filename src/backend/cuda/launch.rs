@@ -280,12 +280,12 @@ impl CudaBackend {
         for (k, kp) in plan.kernels.iter().enumerate() {
             let prepared = self.plans.borrow().payload(planned.entry, k).cloned();
             let chosen = fresh.get_mut(k).and_then(Option::take);
-            let (out, extra, prep) = self.run_kernel(kp, &by_id, prepared.as_ref(), chosen).map_err(|d| {
-                match by_id.get(&kp.output).and_then(|n| n.span.clone()) {
+            let (out, extra, prep) = self
+                .run_kernel(kp, &by_id, prepared.as_ref(), chosen)
+                .map_err(|d| match by_id.get(&kp.output).and_then(|n| n.span.clone()) {
                     Some(span) => d.or_span(&span),
                     None => d,
-                }
-            })?;
+                })?;
             if prepared.is_none()
                 && let Some(p) = prep
             {
