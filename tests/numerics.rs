@@ -52,35 +52,21 @@ fn numeric_rules_match_numpy_or_the_documented_difference() {
 /// (`tests/golden/make_prims.py`), on both CPU executors.
 #[test]
 fn primitives_match_numpy() {
-    let rows = rows_of("prims.json");
-    assert!(rows.len() >= 80, "only {} rows", rows.len());
-    let mut failures = Vec::new();
-    for row in &rows {
-        let reference = || Session::with_backend(std::rc::Rc::new(arr::backend::cpu::CpuBackend::reference()));
-        for (executor, session) in [("fused", Session::cpu()), ("reference", reference())] {
-            if let Err(why) = golden::check_row(row, session) {
-                failures.push(format!(
-                    "{:?} ({executor}): {why}",
-                    text(row, "src").unwrap_or_default()
-                ));
-            }
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {} rows differ:\n{}",
-        failures.len(),
-        rows.len(),
-        failures.join("\n")
-    );
+    table_matches_on_both_executors("prims.json", 80);
 }
 
 /// The half floats f16 and bf16 against NumPy's float16 and ml_dtypes'
 /// bfloat16 (`tests/golden/make_half.py`), on both CPU executors.
 #[test]
 fn half_floats_match_numpy() {
-    let rows = rows_of("half.json");
-    assert!(rows.len() >= 100, "only {} rows", rows.len());
+    table_matches_on_both_executors("half.json", 100);
+}
+
+/// Every row of the golden table `file` (at least `min_rows` of them) on the
+/// fused and the reference CPU executors.
+fn table_matches_on_both_executors(file: &str, min_rows: usize) {
+    let rows = rows_of(file);
+    assert!(rows.len() >= min_rows, "only {} rows", rows.len());
     let mut failures = Vec::new();
     for row in &rows {
         let reference = || Session::with_backend(std::rc::Rc::new(arr::backend::cpu::CpuBackend::reference()));
