@@ -219,7 +219,7 @@ builtins! {
         "outer"(a("a"), a("b")) "outer(a, b)" "out[i, j] = a[i] * b[j] of the flattened inputs." "outer([1, 2], [1, 10])";
         "cross"(a("a"), a("b"), so("axis")) "cross(a, b, axis=-1)" "The cross product of 3-vectors (or 2-vectors, giving the z component) along `axis`, broadcasting the others." "cross([1, 0, 0], [0, 1, 0])";
         "einsum"(s("subscripts"), rest("operands"), so("dtype")) "einsum(subscripts, *operands, dtype=none)" "Einstein summation: \"ij,jk->ik\", \"bij,bjk->bik\", \"ii->\", \"ij->ji\", \"i,i->\", \"...ij->...ji\"; without `->` the output is the labels seen once, sorted. Contractions of two operands run as a matrix product." "einsum(\"ii->\", eye(3))";
-        "inv"(a("a")) "inv(a)" "The inverse of each square matrix (..., n, n), by LU with partial pivoting (f64 on the host); a singular matrix is error E0420." "inv([[2.0, 0.0], [0.0, 4.0]])";
+        "inv"(a("a")) "inv(a)" "The inverse of each square matrix (..., n, n), by LU with partial pivoting (on CUDA through cuSOLVER, in the input's float type); a singular matrix is error E0420." "inv([[2.0, 0.0], [0.0, 4.0]])";
         "solve"(a("a"), a("b")) "solve(a, b)" "x with a @ x = b for square a (..., n, n); b is (n,) or (..., n, k), stacks broadcast. A singular a is error E0420." "solve([[2.0, 0.0], [0.0, 4.0]], [2.0, 2.0])";
         "det"(a("a")) "det(a)" "The determinant of each square matrix (..., n, n); 0 for a singular one." "det([[1.0, 2.0], [3.0, 4.0]])";
     }
