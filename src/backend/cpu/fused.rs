@@ -28,6 +28,42 @@
 // Diagnostic is the project's one error type; whether to box it is a crate-wide decision.
 #![allow(clippy::result_large_err)]
 
+/// The fold of reduction `$op` over values of the numeric type `$T`, as the
+/// four parts every CPU reduction loop takes, handed on as
+/// `$go!($($pre)* identity, map, combine, finish, Variant)`: sums and products
+/// accumulate in `Num::Acc`, `any`/`all` give the `$B` (bool) variant. An
+/// arg-reduction evaluates `$arg` (they run on the reference kernels).
+macro_rules! num_fold {
+    ($op:expr, $T:ty, $V:ident, $B:ident, $go:ident!($($pre:tt)*), $arg:expr) => {{
+        type A = <$T as Num>::Acc;
+        match $op {
+            ReduceOp::Sum => $go!($($pre)* <A as Num>::ZERO, |x: $T| x.to_acc(), |a: A, b: A| a.add(b), <$T>::from_acc, $V),
+            ReduceOp::Prod => $go!($($pre)* <A as Num>::ONE, |x: $T| x.to_acc(), |a: A, b: A| a.mul(b), <$T>::from_acc, $V),
+            ReduceOp::Min => $go!($($pre)* top::<$T>(), |x: $T| x, |a: $T, b: $T| Num::minimum(a, b), |a: $T| a, $V),
+            ReduceOp::Max => $go!($($pre)* bottom::<$T>(), |x: $T| x, |a: $T, b: $T| Num::maximum(a, b), |a: $T| a, $V),
+            ReduceOp::Any => $go!($($pre)* false, |x: $T| x != <$T as Num>::ZERO, |a: bool, b: bool| a | b, |a: bool| a, $B),
+            ReduceOp::All => $go!($($pre)* true, |x: $T| x != <$T as Num>::ZERO, |a: bool, b: bool| a & b, |a: bool| a, $B),
+            ReduceOp::ArgMin | ReduceOp::ArgMax => $arg,
+        }
+    }};
+}
+
+/// `num_fold!` for bool values: a sum counts the true values (an i64, as the
+/// reference does); otherwise bool arithmetic is logic: max is `any`,
+/// prod/min are `all`.
+macro_rules! bool_fold {
+    ($op:expr, $I:ident, $B:ident, $go:ident!($($pre:tt)*), $arg:expr) => {
+        match $op {
+            ReduceOp::Sum => $go!($($pre)* 0i64, |x: bool| i64::from(x), |a: i64, b: i64| a.wrapping_add(b), |a: i64| a, $I),
+            ReduceOp::Any | ReduceOp::Max => $go!($($pre)* false, |x: bool| x, |a: bool, b: bool| a | b, |a: bool| a, $B),
+            ReduceOp::All | ReduceOp::Prod | ReduceOp::Min => {
+                $go!($($pre)* true, |x: bool| x, |a: bool, b: bool| a & b, |a: bool| a, $B)
+            }
+            ReduceOp::ArgMin | ReduceOp::ArgMax => $arg,
+        }
+    };
+}
+
 mod resident;
 
 use super::block::{self, BLOCK, Bound, Data, Input, Lane, Program, Reg, Src, Value};
@@ -523,82 +559,14 @@ fn fused_reduce(
             )?)
         };
     }
-    macro_rules! num {
-        ($T:ty, $V:ident) => {{
-            type A = <$T as Num>::Acc;
-            match rop {
-                ReduceOp::Sum => go!(
-                    $T,
-                    <A as Num>::ZERO,
-                    |x: $T| x.to_acc(),
-                    |a: A, b: A| a.add(b),
-                    <$T>::from_acc,
-                    $V
-                ),
-                ReduceOp::Prod => go!(
-                    $T,
-                    <A as Num>::ONE,
-                    |x: $T| x.to_acc(),
-                    |a: A, b: A| a.mul(b),
-                    <$T>::from_acc,
-                    $V
-                ),
-                ReduceOp::Min => go!($T, top::<$T>(), |x: $T| x, |a: $T, b: $T| Num::minimum(a, b), |a| a, $V),
-                ReduceOp::Max => go!(
-                    $T,
-                    bottom::<$T>(),
-                    |x: $T| x,
-                    |a: $T, b: $T| Num::maximum(a, b),
-                    |a| a,
-                    $V
-                ),
-                ReduceOp::Any => go!(
-                    $T,
-                    false,
-                    |x: $T| x != <$T as Num>::ZERO,
-                    |a: bool, b: bool| a | b,
-                    |a| a,
-                    Bool
-                ),
-                ReduceOp::All => go!(
-                    $T,
-                    true,
-                    |x: $T| x != <$T as Num>::ZERO,
-                    |a: bool, b: bool| a & b,
-                    |a| a,
-                    Bool
-                ),
-                ReduceOp::ArgMin | ReduceOp::ArgMax => {
-                    return Err(internal("arg-reductions run on the reference kernels"));
-                }
-            }
-        }};
-    }
+    let arg = || internal("arg-reductions run on the reference kernels");
     Ok(match dtype {
-        DType::F32 => num!(f32, F32),
-        DType::F64 => num!(f64, F64),
-        DType::I32 => num!(i32, I32),
-        DType::I64 => num!(i64, I64),
+        DType::F32 => num_fold!(rop, f32, F32, Bool, go!(f32,), return Err(arg())),
+        DType::F64 => num_fold!(rop, f64, F64, Bool, go!(f64,), return Err(arg())),
+        DType::I32 => num_fold!(rop, i32, I32, Bool, go!(i32,), return Err(arg())),
+        DType::I64 => num_fold!(rop, i64, I64, Bool, go!(i64,), return Err(arg())),
         DType::F16 | DType::BF16 => return Err(internal("half-float kernels run on the reference kernels")),
-        DType::Bool => match rop {
-            // a sum counts the true values, as the reference does for an i64 sum of bools
-            ReduceOp::Sum => go!(
-                bool,
-                0i64,
-                |x: bool| i64::from(x),
-                |a: i64, b: i64| a.wrapping_add(b),
-                |a| a,
-                I64
-            ),
-            // otherwise bool arithmetic is logic: max is `any`, prod/min are `all`
-            ReduceOp::Any | ReduceOp::Max => {
-                go!(bool, false, |x: bool| x, |a: bool, b: bool| a | b, |a| a, Bool)
-            }
-            ReduceOp::All | ReduceOp::Prod | ReduceOp::Min => {
-                go!(bool, true, |x: bool| x, |a: bool, b: bool| a & b, |a| a, Bool)
-            }
-            ReduceOp::ArgMin | ReduceOp::ArgMax => return Err(internal("arg-reductions run on the reference kernels")),
-        },
+        DType::Bool => bool_fold!(rop, I64, Bool, go!(bool,), return Err(arg())),
     })
 }
 

@@ -134,86 +134,12 @@ fn row_fold(op: ReduceOp, v: Value<'_>, len: usize) -> Result<Value<'static>, Di
             Value::$W(Src::Scalar($fin(comb(id, partial))))
         }};
     }
-    macro_rules! num {
-        ($x:expr, $T:ty, $V:ident) => {{
-            type A = <$T as Num>::Acc;
-            match op {
-                ReduceOp::Sum => go!(
-                    $x,
-                    <A as Num>::ZERO,
-                    |x: $T| x.to_acc(),
-                    |a: A, b: A| a.add(b),
-                    <$T>::from_acc,
-                    $V
-                ),
-                ReduceOp::Prod => go!(
-                    $x,
-                    <A as Num>::ONE,
-                    |x: $T| x.to_acc(),
-                    |a: A, b: A| a.mul(b),
-                    <$T>::from_acc,
-                    $V
-                ),
-                ReduceOp::Min => go!(
-                    $x,
-                    top::<$T>(),
-                    |x: $T| x,
-                    |a: $T, b: $T| Num::minimum(a, b),
-                    |a: $T| a,
-                    $V
-                ),
-                ReduceOp::Max => go!(
-                    $x,
-                    bottom::<$T>(),
-                    |x: $T| x,
-                    |a: $T, b: $T| Num::maximum(a, b),
-                    |a: $T| a,
-                    $V
-                ),
-                ReduceOp::Any => go!(
-                    $x,
-                    false,
-                    |x: $T| x != <$T as Num>::ZERO,
-                    |a: bool, b: bool| a | b,
-                    |a: bool| a,
-                    B
-                ),
-                ReduceOp::All => go!(
-                    $x,
-                    true,
-                    |x: $T| x != <$T as Num>::ZERO,
-                    |a: bool, b: bool| a & b,
-                    |a: bool| a,
-                    B
-                ),
-                ReduceOp::ArgMin | ReduceOp::ArgMax => {
-                    return Err(internal("an arg-reduction in a row-resident kernel"));
-                }
-            }
-        }};
-    }
+    let arg = || internal("an arg-reduction in a row-resident kernel");
     Ok(match v {
-        Value::F32(x) => num!(x, f32, F32),
-        Value::F64(x) => num!(x, f64, F64),
-        Value::I32(x) => num!(x, i32, I32),
-        Value::I64(x) => num!(x, i64, I64),
-        Value::B(x) => match op {
-            // a sum counts the true values; otherwise bool arithmetic is logic
-            ReduceOp::Sum => go!(
-                x,
-                0i64,
-                |x: bool| i64::from(x),
-                |a: i64, b: i64| a.wrapping_add(b),
-                |a: i64| a,
-                I64
-            ),
-            ReduceOp::Any | ReduceOp::Max => go!(x, false, |x: bool| x, |a: bool, b: bool| a | b, |a: bool| a, B),
-            ReduceOp::All | ReduceOp::Prod | ReduceOp::Min => {
-                go!(x, true, |x: bool| x, |a: bool, b: bool| a & b, |a: bool| a, B)
-            }
-            ReduceOp::ArgMin | ReduceOp::ArgMax => {
-                return Err(internal("an arg-reduction in a row-resident kernel"));
-            }
-        },
+        Value::F32(x) => num_fold!(op, f32, F32, B, go!(x,), return Err(arg())),
+        Value::F64(x) => num_fold!(op, f64, F64, B, go!(x,), return Err(arg())),
+        Value::I32(x) => num_fold!(op, i32, I32, B, go!(x,), return Err(arg())),
+        Value::I64(x) => num_fold!(op, i64, I64, B, go!(x,), return Err(arg())),
+        Value::B(x) => bool_fold!(op, I64, B, go!(x,), return Err(arg())),
     })
 }
