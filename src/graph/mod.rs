@@ -3,7 +3,6 @@
 //! is a node's (eventual) contiguous buffer seen through a `View`.
 
 pub mod data;
-pub mod hash;
 pub mod op;
 pub mod random;
 pub mod segment_index;
@@ -329,7 +328,7 @@ pub fn realize(backend: &dyn Backend, arrays: &[&Array]) -> Result<(), Diagnosti
 /// (iterative: graphs can be deep).
 pub fn pending_in_order(roots: &[Rc<Node>]) -> Vec<Rc<Node>> {
     let mut order = Vec::new();
-    let mut seen = hash::FxHashSet::default();
+    let mut seen = rustc_hash::FxHashSet::default();
     let mut stack: Vec<(Rc<Node>, bool)> = roots.iter().rev().map(|n| (n.clone(), false)).collect();
     while let Some((node, expanded)) = stack.pop() {
         if expanded {

@@ -16,9 +16,9 @@
 
 use super::{KernelPlan, Operand, Plan, Source, fits_32};
 use crate::check::dtype::DType;
-use crate::graph::hash::FxHashMap;
 use crate::graph::op::Op;
 use crate::graph::{Node, NodeState};
+use rustc_hash::FxHashMap;
 use std::rc::Rc;
 
 /// The structural key of a pending graph plus what a hit re-binds.
