@@ -82,6 +82,16 @@ pub enum Src<'a, T> {
     Scalar(T),
 }
 
+impl<T: Copy> Src<'_, T> {
+    /// The `i`th value of the block.
+    fn at(&self, i: usize) -> T {
+        match self {
+            Src::Slice(x) => x[i],
+            Src::Scalar(x) => *x,
+        }
+    }
+}
+
 #[derive(Clone, Copy)]
 pub enum Value<'a> {
     B(Src<'a, bool>),
@@ -649,7 +659,23 @@ fn float_binary<T: Float + FloatMath + DstOf>(op: BinaryOp, a: Src<T>, b: Src<T>
         BinaryOp::Atan2 => map2(a, b, T::dst_of(dst)?, T::atan2),
         BinaryOp::Hypot => map2(a, b, T::dst_of(dst)?, T::hypot),
         BinaryOp::FloorDiv => map2(a, b, T::dst_of(dst)?, |x: T, y| x.floor_div(y).unwrap_or(T::ZERO)),
-        BinaryOp::Rem => map2(a, b, T::dst_of(dst)?, |x: T, y| x.rem(y).unwrap_or(T::ZERO)),
+        BinaryOp::Rem => {
+            let out = T::dst_of(dst)?;
+            map2(
+                a,
+                b,
+                out,
+                #[inline(always)]
+                |x: T, y: T| x.rem_or_nan(y),
+            );
+            // the rare lanes beyond the fast path (and NaN results) again, exactly
+            for (i, o) in out.iter_mut().enumerate() {
+                // SAFETY: `map2` wrote every element.
+                if unsafe { o.assume_init() }.is_nan() {
+                    o.write(a.at(i).rem(b.at(i)).unwrap_or(T::ZERO));
+                }
+            }
+        }
         BinaryOp::Pow => {
             let out = T::dst_of(dst)?;
             match b {

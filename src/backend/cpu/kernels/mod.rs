@@ -255,6 +255,67 @@ pub(crate) trait Float: Num {
     fn erf(self) -> Self;
     fn atan2(self, b: Self) -> Self;
     fn hypot(self, b: Self) -> Self;
+    /// `rem` where `self / b` truncates to an integer the mantissa holds and
+    /// `b` is finite, else NaN: branch-free, so a block loop vectorises it
+    /// and takes `rem` only for its NaN lanes.
+    fn rem_or_nan(self, b: Self) -> Self;
+}
+
+/// C's `fmod(a, b)`, exactly, without the bit-by-bit division of the soft
+/// `fmod` (about 15 ns an element) where the quotient fits the mantissa.
+///
+/// `q = trunc(fl(a / b))` is the true truncated quotient `n`, or `n + 1` in
+/// magnitude when `a / b` rounds up onto an integer. Either way `a - q * b` is
+/// a multiple of the smaller of the two ulps no larger than `|b|`, hence
+/// representable, so one fused multiply-add gives it exactly; in the second
+/// case adding `b` towards `a`'s sign lands exactly on the representable
+/// `fmod`. NaN, infinite and zero operands, and quotients beyond the
+/// mantissa, take the exact libm path.
+macro_rules! fmod {
+    ($t:ty, $a:expr, $b:expr) => {{
+        let (a, b): ($t, $t) = ($a, $b);
+        let q = <$t>::trunc(a / b);
+        if fmod_fits!($t, q, b) {
+            fmod_of_quotient!($t, a, b, q)
+        } else {
+            a % b
+        }
+    }};
+}
+
+/// Whether `fmod_of_quotient` is exact for the quotient `q` (NaN: no).
+macro_rules! fmod_fits {
+    ($t:ty, $q:expr, $b:expr) => {
+        $q.abs() < (1u64 << (<$t>::MANTISSA_DIGITS - 1)) as $t && $b.is_finite()
+    };
+}
+
+/// `fmod(a, b)` from `q = trunc(fl(a / b))`, where `fmod_fits`.
+macro_rules! fmod_of_quotient {
+    ($t:ty, $a:expr, $b:expr, $q:expr) => {{
+        let (a, b, q): ($t, $t, $t) = ($a, $b, $q);
+        let r = <$t>::mul_add(-q, b, a);
+        if r == 0.0 {
+            <$t>::copysign(0.0, a)
+        } else if (r < 0.0) != (a < 0.0) {
+            r + <$t>::copysign(b, a)
+        } else {
+            r
+        }
+    }};
+}
+
+/// NumPy's npy_divmod remainder from C's `fmod` result `m`: moved to the
+/// divisor's sign.
+macro_rules! py_rem_of_fmod {
+    ($t:ty, $m:expr, $b:expr) => {{
+        let (m, b): ($t, $t) = ($m, $b);
+        if m != 0.0 {
+            if (b < 0.0) != (m < 0.0) { m + b } else { m }
+        } else {
+            <$t>::copysign(0.0, b)
+        }
+    }};
 }
 
 macro_rules! impl_float {
@@ -299,15 +360,11 @@ macro_rules! impl_float {
             }
             fn rem(self, b: Self) -> Option<Self> {
                 // NumPy's npy_divmod: fmod, then move the result to the divisor's sign
-                let m = self % b;
+                let m = fmod!($t, self, b);
                 if b == 0.0 {
                     return Some(m);
                 }
-                Some(if m != 0.0 {
-                    if (b < 0.0) != (m < 0.0) { m + b } else { m }
-                } else {
-                    <$t>::copysign(0.0, b)
-                })
+                Some(py_rem_of_fmod!($t, m, b))
             }
             fn floor_div(self, b: Self) -> Option<Self> {
                 // NumPy's npy_floor_divide (npy_divmod's quotient), step by step
@@ -315,7 +372,7 @@ macro_rules! impl_float {
                 if b == 0.0 {
                     return Some(a / b);
                 }
-                let m = a % b;
+                let m = fmod!($t, a, b);
                 let mut div = (a - m) / b;
                 if m != 0.0 && ((b < 0.0) != (m < 0.0)) {
                     div -= 1.0;
@@ -353,6 +410,12 @@ macro_rules! impl_float {
             }
             fn hypot(self, b: Self) -> Self {
                 <$t>::hypot(self, b)
+            }
+            #[inline(always)]
+            fn rem_or_nan(self, b: Self) -> Self {
+                let q = <$t>::trunc(self / b);
+                let m = py_rem_of_fmod!($t, fmod_of_quotient!($t, self, b, q), b);
+                if fmod_fits!($t, q, b) { m } else { <$t>::NAN }
             }
         }
     };

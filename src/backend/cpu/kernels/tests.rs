@@ -273,6 +273,101 @@ fn remainder_takes_the_sign_of_the_divisor() {
     assert_eq!(r32, vec![0.5]);
 }
 
+/// Operand pairs that stress the fast `fmod` path: quotients that round onto
+/// an integer, quotients at the edge of the mantissa, subnormals, signed
+/// zeros, infinities and NaN, and random bit patterns across exponents.
+fn remainder_operands() -> Vec<(f64, f64)> {
+    let mut pairs = vec![];
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let specials = [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        3.0,
+        0.1,
+        -0.7,
+        1e-310,
+        -5e-324,
+        1e300,
+        f64::INFINITY,
+        f64::NAN,
+    ];
+    for &a in &specials {
+        for &b in &specials {
+            pairs.push((a, b));
+        }
+    }
+    for _ in 0..20_000 {
+        let b =
+            f64::from_bits(next() & 0x3fff_ffff_ffff_ffff | 0x3000_0000_0000_0000) * [1.0, -1.0][(next() % 2) as usize];
+        let n = (next() % (1 << 20)) as f64 * [1.0, -1.0][(next() % 2) as usize];
+        let ulps = (next() % 5) as i64 - 2;
+        // a near n * b, nudged by a few ulps either way: a / b rounds onto n
+        let near = n * b;
+        pairs.push((f64::from_bits((near.to_bits() as i64 + ulps) as u64), b));
+        // a anywhere, b anywhere: wide quotients, some beyond the mantissa
+        pairs.push((f64::from_bits(next() & !(0x7ffu64 << 52) | (next() % 0x7ff) << 52), b));
+        pairs.push((2f64.powi(52) * b + (next() % 7) as f64, b));
+    }
+    pairs
+}
+
+#[test]
+fn float_remainder_and_floor_division_equal_libm_fmod_bit_for_bit() {
+    // the oracle: npy_divmod written over Rust's `%` (the exact soft fmod)
+    let npy_rem = |a: f64, b: f64| {
+        let m = a % b;
+        if b == 0.0 {
+            m
+        } else if m != 0.0 {
+            if (b < 0.0) != (m < 0.0) { m + b } else { m }
+        } else {
+            0.0f64.copysign(b)
+        }
+    };
+    let pairs = remainder_operands();
+    let a = HostData::F64(pairs.iter().map(|p| p.0).collect());
+    let b = HostData::F64(pairs.iter().map(|p| p.1).collect());
+    let HostData::F64(r) = bin_ok(B::Rem, &a, &b) else {
+        panic!("dtype")
+    };
+    for (&(x, y), &got) in pairs.iter().zip(&r) {
+        let want = npy_rem(x, y);
+        assert!(
+            got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+            "{x:e} % {y:e}: {got:e}, libm gives {want:e}"
+        );
+    }
+    // f32 through the same path, against the f32 soft fmod
+    let p32: Vec<(f32, f32)> = pairs.iter().map(|&(x, y)| (x as f32, y as f32)).collect();
+    let a = HostData::F32(p32.iter().map(|p| p.0).collect());
+    let b = HostData::F32(p32.iter().map(|p| p.1).collect());
+    let HostData::F32(r) = bin_ok(B::Rem, &a, &b) else {
+        panic!("dtype")
+    };
+    for (&(x, y), &got) in p32.iter().zip(&r) {
+        let m = x % y;
+        let want = if y == 0.0 {
+            m
+        } else if m != 0.0 {
+            if (y < 0.0) != (m < 0.0) { m + y } else { m }
+        } else {
+            0.0f32.copysign(y)
+        };
+        assert!(
+            got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+            "{x:e} % {y:e}: {got:e}, libm gives {want:e}"
+        );
+    }
+}
+
 #[test]
 fn integer_modulo_by_zero_is_an_error() {
     let a = HostData::I32(vec![1, 2]);
