@@ -98,7 +98,7 @@ fn main() -> ExitCode {
             profile,
             profile_json,
             time,
-        }) => run(&cli, file, *profile, profile_json.as_deref(), *time, color),
+        }) => on_pool(|| run(&cli, file, *profile, profile_json.as_deref(), *time, color)),
         Some(Command::Check { file }) => check(file, color),
         Some(Command::Explain { file }) => explain(&cli, file, color),
     };
@@ -106,6 +106,19 @@ fn main() -> ExitCode {
         Ok(true) => ExitCode::SUCCESS,
         _ if arr::interrupt::requested() => ExitCode::from(130),
         Ok(false) | Err(()) => ExitCode::FAILURE,
+    }
+}
+
+/// Runs `f` on a thread of rayon's pool rather than this one. The CPU kernels'
+/// parallel loops then start from inside the pool, where sharing work with
+/// the other threads is a push onto a local queue; from outside, each loop
+/// wakes the pool and blocks this thread until it is done, two context
+/// switches that cost more than a small kernel saves by going parallel.
+fn on_pool<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    match rayon::ThreadPoolBuilder::new().build() {
+        Ok(pool) => pool.install(f),
+        // no threads to be had: the kernels run here, as they would have
+        Err(_) => f(),
     }
 }
 

@@ -5,7 +5,7 @@
 //!
 //! A map cuts its collapsed iteration space into blocks along the inner axis
 //! (`block::BLOCK`), chunks of blocks spread over rayon (one thread below
-//! `PAR_THRESHOLD` elements), each block evaluated by `block::eval_block`
+//! `PAR_WORK` element-steps), each block evaluated by `block::eval_block`
 //! straight into the output, which is never zero-filled. Rows shorter than a
 //! quarter block go several to a block (`block::eval_rows`), so a step's loop
 //! is never only as long as one short row.
@@ -350,6 +350,18 @@ fn add_offsets(offs: &mut [isize], prog: &Program, axes: std::ops::Range<usize>,
     }
 }
 
+/// Element-steps below which a kernel runs on the calling thread.
+const PAR_WORK: usize = 1 << 17;
+
+/// Whether spreading `elems` elements of `prog` over the pool pays. Handing
+/// work to the pool and waiting for it costs a few microseconds of wake-ups
+/// and context switches (more on a shared machine), which a kernel of a few
+/// cheap steps over tens of thousands of elements does not earn back, so the
+/// work counts every step, not just the elements; one thread never pays.
+pub(super) fn parallel_pays(prog: &Program, elems: usize) -> bool {
+    rayon::current_num_threads() > 1 && elems.saturating_mul(prog.steps.len().max(1)) >= PAR_WORK
+}
+
 /// Runs `task(first, chunk, regs)` over `out` in chunks of `size` elements,
 /// each worker with its own registers; inline, as one chunk, when `work`
 /// (elements read) is under the parallel threshold, where waking the pool
@@ -362,7 +374,7 @@ fn over_chunks<T: Send>(
     size: usize,
     task: impl Fn(usize, &mut [T], &mut Vec<Reg>) -> Result<(), Diagnostic> + Sync,
 ) -> Result<(), Diagnostic> {
-    if work < PAR_THRESHOLD {
+    if !parallel_pays(prog, work) {
         let mut regs = Reg::for_steps(prog.steps);
         return task(0, out, &mut regs);
     }
@@ -796,7 +808,7 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
                 }
                 Ok(())
             };
-            if outs * red < PAR_THRESHOLD {
+            if !parallel_pays(prog, outs * red) {
                 let mut regs = Reg::for_steps(prog.steps);
                 for pair in partials.chunks_mut(group).enumerate() {
                     run(pair, &mut regs)?;

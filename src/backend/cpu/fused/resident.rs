@@ -109,7 +109,7 @@ fn run_rows<T: Lane>(
         }
         Ok(())
     };
-    if rows * cols < PAR_THRESHOLD {
+    if !super::parallel_pays(prog, rows * cols) {
         let mut regs = Reg::for_steps_len(prog.steps, cols);
         return task(0, out, &mut regs[..]);
     }
