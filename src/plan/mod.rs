@@ -21,7 +21,7 @@ use crate::graph::op::{
 };
 use crate::graph::view::View;
 use crate::graph::{Array, Node, NodeState};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::fmt;
 use std::rc::Rc;
 use view_ops::{axis_map, collapse};
@@ -450,7 +450,7 @@ impl<'a> Planner<'a> {
             info,
             consumers,
             outputs: outputs.iter().map(|n| n.id).collect(),
-            leaf_labels: HashMap::new(),
+            leaf_labels: HashMap::default(),
         }
     }
 

@@ -14,7 +14,7 @@ use super::{
     DeviceInfo, Inst, KernelPlan, Operand, ReduceOp, RowStage, Source, Step, Strategy, fits_32, operand_bytes,
 };
 use crate::graph::view::View;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// Cached values (in 4-byte words) a lane may hold per row before the row is
 /// re-read for each pass instead: 64 words fit the register file at 256
@@ -149,7 +149,7 @@ impl Merger {
             operands: Vec::new(),
             steps: Vec::new(),
             stages: Vec::new(),
-            values: HashMap::new(),
+            values: HashMap::default(),
             last: (0, false),
         }
     }

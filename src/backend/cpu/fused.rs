@@ -77,8 +77,8 @@ use crate::graph::{Buffer, Node, NodeState, Storage};
 use crate::plan::cache::PlanCache;
 use crate::plan::{DeviceInfo, KernelPlan, Operand, Plan, Source, Strategy};
 use rayon::prelude::*;
+use rustc_hash::FxHashMap as HashMap;
 use std::cell::{Ref, RefCell};
-use std::collections::HashMap;
 use std::mem::MaybeUninit;
 use std::rc::Rc;
 use std::time::Instant;
@@ -138,7 +138,7 @@ impl Fused {
 
     pub fn execute(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Result<(), Diagnostic> {
         let plan = self.plan(nodes, outputs);
-        let mut by_id: HashMap<u64, Rc<Node>> = HashMap::new();
+        let mut by_id: HashMap<u64, Rc<Node>> = HashMap::default();
         for n in nodes {
             by_id.insert(n.id, n.clone());
             if let NodeState::Pending { inputs, .. } = &*n.state.borrow() {

@@ -18,7 +18,7 @@ use crate::graph::{Buffer, Node, NodeState, Storage};
 use crate::plan::{KernelPlan, Source, Strategy};
 use cudarc::driver::result as cu;
 use cudarc::driver::sys;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::ffi::c_void;
 use std::rc::Rc;
 
@@ -251,7 +251,7 @@ impl CudaBackend {
             },
         );
         let plan = &planned.plan;
-        let mut by_id: HashMap<u64, Rc<Node>> = HashMap::new();
+        let mut by_id: HashMap<u64, Rc<Node>> = HashMap::default();
         for n in nodes {
             by_id.insert(n.id, n.clone());
             if let NodeState::Pending { inputs, .. } = &*n.state.borrow() {

@@ -18,7 +18,7 @@ use crate::graph::data::HostData;
 use crate::graph::op::ReduceOp;
 use crate::plan::{KernelPlan, RowStage};
 use rayon::prelude::*;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::mem::MaybeUninit;
 use std::rc::Rc;
 
