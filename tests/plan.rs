@@ -732,11 +732,17 @@ fn shared_temporary_read_by_a_reduction_and_through_its_epilogue() {
 #[test]
 fn shared_temporary_is_stored_when_its_uses_are_apart() {
     let (a, b) = (input(&[100]), input(&[100]));
-    let t = bin(BinaryOp::Add, &a, &b);
+    let t = un(UnaryOp::Exp, &bin(BinaryOp::Add, &a, &b));
     // two consumers reading it through two views: stored once rather than computed twice
-    let r = bin(BinaryOp::Mul, &un(UnaryOp::Exp, &t), &un(UnaryOp::Tanh, &flip(&t)));
+    let r = bin(BinaryOp::Mul, &un(UnaryOp::Sqrt, &t), &un(UnaryOp::Tanh, &flip(&t)));
     let p = check(&r, &[&a, &b]);
-    assert_eq!(p.kernels.len(), 2, "t, then exp(t) * tanh(t[::-1])");
+    assert_eq!(p.kernels.len(), 2, "t, then sqrt(t) * tanh(t[::-1])");
+    // one binary op on stored arrays is cheaper read twice than stored:
+    // computed in each consumer, through each one's view
+    let d = bin(BinaryOp::Sub, &a, &b);
+    let r = bin(BinaryOp::Mul, &un(UnaryOp::Abs, &d), &un(UnaryOp::Tanh, &flip(&d)));
+    let p = check(&r, &[&a, &b]);
+    assert_eq!(p.kernels.len(), 1, "{}", explain(&[&r], &DeviceInfo::reference()));
     // used by a reduction's input and by its epilogue: two spaces of one kernel
     let s = reduce(ReduceOp::Sum, &t, &[0]);
     let e = bin(BinaryOp::Div, &t, &s);

@@ -461,6 +461,23 @@ impl<'a> Planner<'a> {
             .filter(|&p| !matches!(self.info[p].op, Op::Buffer))
     }
 
+    /// Whether node `i`, read by several kernels, is cheaper computed again
+    /// in each of them than stored once and read back: one elementwise
+    /// operation on stored arrays (`x[newaxis, :] - x[:, newaxis]`, read by
+    /// both a distance and a force kernel), whose recomputation reads what
+    /// the stored copy's reads would and skips its write, which at the size
+    /// of a pairwise table is most of the traffic. Capped in consumers so a
+    /// widely shared value is still stored once; unary ops (the
+    /// transcendentals among them) are not worth computing twice.
+    fn recomputed(&self, i: usize) -> bool {
+        const MAX_CONSUMERS: usize = 4;
+        let op = &self.info[i].op;
+        matches!(op, Op::Binary(_) | Op::Cast)
+            && !self.outputs.contains(&self.nodes[i].id)
+            && (2..=MAX_CONSUMERS).contains(&self.consumers[i].len())
+            && self.info[i].inputs.iter().all(|a| self.pending(a).is_none())
+    }
+
     /// Decides which nodes are materialised, in topological order.
     fn partition(&mut self) {
         for i in 0..self.nodes.len() {
@@ -515,7 +532,7 @@ impl<'a> Planner<'a> {
                 continue;
             }
             // elementwise or generator
-            if must {
+            if must && !self.recomputed(i) {
                 self.materialised[i] = true;
             }
             let mut red = None;
