@@ -243,6 +243,23 @@ def transpose_add(q):
                 lambda a: a.T + a)
 
 
+@workload("transpose_add_other")
+def transpose_add_other(q):
+    n = 16384 // q
+    a, b = rand(n, n), rand(n, n)
+    return Case(f"transpose(b) + a of ({n},{n})", [a, b], lambda a, b: b.t() + a, 3 * F32 * n * n,
+                lambda a, b: b.T + a)
+
+
+@workload("permute_add_rank3")
+def permute_add_rank3(q):
+    d0 = 256 // q
+    a, b = rand(d0, 1024, 1024), rand(d0, 1024, 1024)
+    return Case(f"permute(b, (0, 2, 1)) + a of ({d0},1024,1024)", [a, b],
+                lambda a, b: b.permute(0, 2, 1) + a, 3 * F32 * d0 * 1024 * 1024,
+                lambda a, b: b.transpose(0, 2, 1) + a)
+
+
 @workload("sum_middle")
 def sum_middle(q):
     return reduction((64, 4096 // q, 64), 1)

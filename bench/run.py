@@ -305,7 +305,8 @@ def main():
     args.arr = os.path.abspath(args.arr)
     args.divisor = 16 if args.quick else 1
     args.only = args.only.split(",") if args.only else None
-    args.names = args.only or common.ORDER
+    # GPU-only rows (bench/cpu.py has no NumPy twins for them)
+    args.names = args.only or common.ORDER + ["transpose_add_other", "permute_add_rank3"]
     args.programs = [x for x in args.programs.split(",") if x]
     os.makedirs(args.out, exist_ok=True)
     LOG = open(os.path.join(args.out, "log.txt"), "w")

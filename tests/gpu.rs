@@ -1571,6 +1571,77 @@ fn transposed_operands_match_cpu() {
     assert!(h.failed.is_empty(), "failed: {:#?}", h.failed);
 }
 
+// ---- paired and batched tiles (issue 14: one read per element of `a + transpose(a)`) ----
+
+/// Kernels the planner runs as paired tiles (a buffer read directly and
+/// transposed: a block writes the output tiles (I, J) and (J, I) from one
+/// read of each source tile) and as batched tiles (a permuted rank-3
+/// operand), against the CPU: square and ragged sizes around the tile edge,
+/// offset, reversed and batched views, a pair beside an unpaired transposed
+/// operand, every dtype.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn paired_and_batched_tiles_match_cpu() {
+    let (mut h, mut rng) = Harness::start();
+    let t2 = |x: &Array| x.with_view(x.view.permute(&[1, 0]));
+    for dtype in [DType::F32, DType::F64, DType::I32, DType::I64, DType::Bool] {
+        let op = if dtype == DType::Bool {
+            BinaryOp::Ne
+        } else {
+            BinaryOp::Sub
+        };
+        for n in [2, 31, 32, 33, 64, 100, 517] {
+            let a = [leaf(&mut rng, dtype, &[n, n], Values::Signed)];
+            // Sub, not Add: the pair's two sides must not be swappable
+            h.case("a - transpose(a)", &a, false, |x| bin(op, &x[0], &t2(&x[0])));
+            h.case("transpose(a) - a", &a, false, |x| bin(op, &t2(&x[0]), &x[0]));
+            h.case("a[1:, 1:] - transpose(a)[1:, 1:]", &a, false, |x| {
+                let cut = |v: View| v.slice_axis(0, 1, n - 1, 1).slice_axis(1, 1, n - 1, 1);
+                bin(
+                    op,
+                    &x[0].with_view(cut(x[0].view.clone())),
+                    &x[0].with_view(cut(t2(&x[0]).view)),
+                )
+            });
+            h.case("a[::-1, ::-1] - transpose(a)[::-1, ::-1]", &a, false, |x| {
+                let rev = |v: View| v.slice_axis(0, n - 1, n, -1).slice_axis(1, n - 1, n, -1);
+                bin(
+                    op,
+                    &x[0].with_view(rev(x[0].view.clone())),
+                    &x[0].with_view(rev(t2(&x[0]).view)),
+                )
+            });
+            let ab = [a[0].clone(), leaf(&mut rng, dtype, &[n, n], Values::Signed)];
+            if dtype != DType::Bool {
+                h.case("(a - transpose(a)) * transpose(b)", &ab, false, |x| {
+                    bin(BinaryOp::Mul, &bin(op, &x[0], &t2(&x[0])), &t2(&x[1]))
+                });
+            }
+            h.case("transpose(b) - a", &ab, false, |x| bin(op, &t2(&x[1]), &x[0]));
+        }
+        for s in [[3, 33, 33], [2, 64, 64], [5, 7, 7]] {
+            let a = [leaf(&mut rng, dtype, &s, Values::Signed)];
+            h.case("batched a - permute(a, (0, 2, 1))", &a, false, |x| {
+                bin(op, &x[0], &x[0].with_view(x[0].view.permute(&[0, 2, 1])))
+            });
+        }
+        for s in [[3, 40, 70], [2, 33, 65], [4, 2, 3]] {
+            let x0 = leaf(&mut rng, dtype, &s, Values::Signed);
+            for perm in [[0, 2, 1], [1, 2, 0], [2, 1, 0], [2, 0, 1]] {
+                let src: Vec<usize> = (0..3)
+                    .map(|k| s[perm.iter().position(|&p| p == k).unwrap_or(0)])
+                    .collect();
+                let y = leaf(&mut rng, dtype, &src, Values::Signed);
+                h.case(&format!("permute(y, {perm:?}) - x"), &[x0.clone(), y], false, |x| {
+                    bin(op, &x[1].with_view(x[1].view.permute(&perm)), &x[0])
+                });
+            }
+        }
+    }
+    println!("{} passed, {} failed", h.passed, h.failed.len());
+    assert!(h.failed.is_empty(), "failed: {:#?}", h.failed);
+}
+
 // ---- half floats (f16, bf16) ----
 
 mod common;

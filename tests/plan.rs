@@ -658,16 +658,132 @@ fn transposed_operands_go_through_shared_tiles() {
         let cpu = plan(&pending_in_order(&outputs), &outputs, &DeviceInfo::for_cpu());
         assert!(!strategies(&cpu).contains(&"transpose-tiled"));
     }
+    // transpose(b) + a: b staged through its own tile, a read directly
+    let (a, b) = (input(&[48, 40]), input(&[40, 48]));
+    let out = bin(BinaryOp::Add, &b.with_view(b.view.permute(&[1, 0])), &a);
+    let p = check(&out, &[&a, &b]);
+    assert_eq!(
+        p.kernels[0].strategy,
+        Strategy::TransposeTiled { axis: 0, paired: false }
+    );
+    let src = codegen::generate(&p.kernels[0]).source;
+    assert!(src.contains("tile0[32][33]"), "the transposed read is staged, padded");
+    assert!(
+        !src.contains("tile1") && !src.contains("pa0"),
+        "the row-major read is not"
+    );
+    dump("tiles.cu", &src);
+}
+
+fn dump(name: &str, src: &str) {
+    if let Some(dir) = std::env::var_os("ARR_DUMP_CUDA") {
+        std::fs::write(std::path::Path::new(&dir).join(name), src).expect("dump");
+    }
+}
+
+#[test]
+fn a_buffer_read_both_ways_is_read_once_through_paired_tiles() {
+    // transpose(a) + a: one read of a per element, not two
     let a = input(&[48, 48]);
     let out = bin(BinaryOp::Add, &a.with_view(a.view.permute(&[1, 0])), &a);
     let p = check(&out, &[&a]);
+    assert_eq!(
+        p.kernels[0].strategy,
+        Strategy::TransposeTiled { axis: 0, paired: true }
+    );
+    assert_eq!(
+        p.kernels[0].bytes_read,
+        48 * 48 * 8,
+        "the pair's second read is not counted"
+    );
+    let src = codegen::generate(&p.kernels[0]).source;
+    assert!(src.contains("pa0[32][33]") && src.contains("pb0[32][33]"));
+    assert!(
+        !src.contains("tile0") && !src.contains("tile1"),
+        "no per-operand tile beside the pair"
+    );
+    dump("tiles_paired.cu", &src);
+
+    // a - transpose(a) * 2 + transpose(b): a pair and an unpaired transposed operand
+    let b = input(&[40, 40]);
+    let (a, bt) = (input(&[40, 40]), b.with_view(b.view.permute(&[1, 0])));
+    let at = a.with_view(a.view.permute(&[1, 0]));
+    let two = scalar(2.0, DType::F64);
+    let out = bin(
+        BinaryOp::Add,
+        &bin(BinaryOp::Sub, &a, &bin(BinaryOp::Mul, &at, &two)),
+        &bt,
+    );
+    let p = check(&out, &[&a, &b, &two]);
     assert_eq!(strategies(&p), vec!["transpose-tiled"]);
     let src = codegen::generate(&p.kernels[0]).source;
-    assert!(src.contains("tile0[32][33]"), "the transposed read is staged, padded");
-    assert!(!src.contains("tile1"), "the row-major read is not");
-    if let Some(dir) = std::env::var_os("ARR_DUMP_CUDA") {
-        std::fs::write(std::path::Path::new(&dir).join("tiles.cu"), &src).expect("dump");
-    }
+    assert!(src.contains("pa0") && src.contains("tile"), "{src}");
+    dump("tiles_paired_mixed.cu", &src);
+
+    // offsets differ (a[1:, :-1] + transpose(a)[1:, :-1]): not a pair
+    let a = input(&[41, 41]);
+    let v = a.with_view(a.view.slice_axis(0, 1, 40, 1).slice_axis(1, 0, 40, 1));
+    let t = a.with_view(a.view.permute(&[1, 0]).slice_axis(0, 1, 40, 1).slice_axis(1, 0, 40, 1));
+    let p = check(&bin(BinaryOp::Add, &t, &v), &[&a]);
+    assert_eq!(
+        p.kernels[0].strategy,
+        Strategy::TransposeTiled { axis: 0, paired: false }
+    );
+
+    // a non-square transpose cannot pair
+    let a = input(&[30, 50]);
+    let b = input(&[50, 30]);
+    let out = bin(BinaryOp::Add, &a.with_view(a.view.permute(&[1, 0])), &b);
+    let p = check(&out, &[&a, &b]);
+    assert_eq!(
+        p.kernels[0].strategy,
+        Strategy::TransposeTiled { axis: 0, paired: false }
+    );
+}
+
+#[test]
+fn permuted_rank3_operands_tile_over_their_contiguous_axis() {
+    // x (B, N, M) + permute(y (B, M, N), [0, 2, 1]): tiles over axes 1 and 2, batches over 0
+    let x = input(&[3, 40, 36]);
+    let y = input(&[3, 36, 40]);
+    let out = bin(BinaryOp::Add, &y.with_view(y.view.permute(&[0, 2, 1])), &x);
+    let p = check(&out, &[&x, &y]);
+    assert_eq!(
+        p.kernels[0].strategy,
+        Strategy::TransposeTiled { axis: 1, paired: false }
+    );
+    let src = codegen::generate(&p.kernels[0]).source;
+    assert!(
+        src.contains("tile0[32][33]") && src.contains("b0 * "),
+        "batch axis 0 in the base offsets"
+    );
+    dump("tiles_rank3.cu", &src);
+    // permute(w (M, B, N), [1, 2, 0]): axes 0 and 1 of the output (B, N, M) collapse, so a rank-2 tile
+    let w = input(&[36, 3, 40]);
+    let out = bin(BinaryOp::Mul, &w.with_view(w.view.permute(&[1, 2, 0])), &x);
+    let p = check(&out, &[&x, &w]);
+    assert_eq!(
+        p.kernels[0].strategy,
+        Strategy::TransposeTiled { axis: 0, paired: false }
+    );
+    assert_eq!(p.kernels[0].shape, vec![120, 36]);
+    // a batched a + transpose(a) over the last two axes pairs
+    let s = input(&[4, 33, 33]);
+    let out = bin(BinaryOp::Add, &s, &s.with_view(s.view.permute(&[0, 2, 1])));
+    let p = check(&out, &[&s]);
+    assert_eq!(
+        p.kernels[0].strategy,
+        Strategy::TransposeTiled { axis: 1, paired: true }
+    );
+    dump("tiles_rank3_paired.cu", &codegen::generate(&p.kernels[0]).source);
+    // the transposed axis first (permute [2, 1, 0] of a (M, N, B) array): tile axis 0, batch axis 1
+    let u = input(&[36, 40, 3]);
+    let out = bin(BinaryOp::Sub, &x, &u.with_view(u.view.permute(&[2, 1, 0])));
+    let p = check(&out, &[&x, &u]);
+    assert_eq!(
+        p.kernels[0].strategy,
+        Strategy::TransposeTiled { axis: 0, paired: false }
+    );
 }
 
 #[test]

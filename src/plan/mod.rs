@@ -13,6 +13,7 @@
 pub mod cache;
 mod multi;
 mod rows;
+pub mod tiles;
 pub mod view_ops;
 
 use crate::check::dtype::DType;
@@ -119,11 +120,17 @@ pub enum Strategy {
     /// Any strides: coordinates from the linear index by constant divisors;
     /// `vec` consecutive elements of the inner axis per thread when all operands allow it.
     Broadcast,
-    /// Rank 2 with a buffer operand contiguous down the columns (a
-    /// transpose, a permuted view): 32 x 32 tiles, those operands staged
-    /// through shared memory so that their reads and the output's writes
-    /// both coalesce.
-    TransposeTiled,
+    /// A buffer operand contiguous along axis `axis` but not along the last
+    /// (a transpose, a permuted view, a column of a row-major array): 32 x 32
+    /// tiles over `axis` and the last axis (the others are batch axes), those
+    /// operands staged through shared memory so that their reads and the
+    /// output's writes both coalesce. `paired`: the same buffer is also read
+    /// directly (`a + transpose(a)`), so a block takes tiles (I, J) and (J, I)
+    /// together and reads each source tile once (`tiles.rs`).
+    TransposeTiled {
+        axis: usize,
+        paired: bool,
+    },
     /// Rank 2, some operand broadcast down the rows: a thread owns `vec`
     /// columns and walks `rows` rows, reusing the broadcast values.
     Sliding {
@@ -252,7 +259,7 @@ impl Strategy {
             Strategy::Map => "map",
             Strategy::Broadcast => "broadcast",
             Strategy::Sliding { .. } => "sliding",
-            Strategy::TransposeTiled => "transpose-tiled",
+            Strategy::TransposeTiled { .. } => "transpose-tiled",
             Strategy::ReduceAll { .. } => "reduce-all",
             Strategy::ReduceRows { .. } => "reduce-rows",
             Strategy::ReduceCols { .. } => "reduce-cols",
@@ -958,15 +965,25 @@ impl<'a> Planner<'a> {
             kp.grid = (grid_for(threads, 256, device, 16), 1);
             return;
         }
-        // an operand read down the columns: stage it through shared-memory tiles
-        let transposed = |o: &Operand| {
-            o.source == Source::Buffer && o.view.strides[0].unsigned_abs() == 1 && o.view.strides[1].unsigned_abs() > 1
-        };
-        if device.gpu_kernels && rank == 2 && kp.shape[0] >= 2 && kp.shape[1] >= 2 && kp.operands.iter().any(transposed)
+        // an operand read across the output's contiguous axis: stage it through shared-memory tiles
+        let last = rank - 1;
+        let axis = kp.operands.iter().find_map(|o| tiles::transposed_axis(o, rank));
+        if let Some(axis) = axis
+            && device.gpu_kernels
+            && kp.shape[axis] >= 2
+            && kp.shape[last] >= 2
+            && tiles::shared_bytes(kp, axis) <= tiles::SHARED_LIMIT
         {
             kp.vec = 1;
-            kp.strategy = Strategy::TransposeTiled;
-            let tiles = (kp.shape[0] as u64).div_ceil(32) * (kp.shape[1] as u64).div_ceil(32);
+            let pairs = tiles::pairs(kp, axis);
+            let paired = !pairs.is_empty();
+            // each pair's transposed read is the direct one's, already counted
+            for &(_, t) in &pairs {
+                kp.bytes_read -= kp.operands.get(t).map_or(0, operand_bytes);
+            }
+            kp.strategy = Strategy::TransposeTiled { axis, paired };
+            let batch = kp.work() as u64 / (kp.shape[axis] as u64 * kp.shape[last] as u64);
+            let tiles = batch * (kp.shape[axis] as u64).div_ceil(32) * (kp.shape[last] as u64).div_ceil(32);
             kp.grid = (tiles.min(device.resident_blocks(256) * 8).max(1) as u32, 1);
             return;
         }
@@ -1375,6 +1392,15 @@ impl fmt::Display for KernelPlan {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let detail = match &self.strategy {
             Strategy::Sliding { rows } => format!(" ({rows} rows per thread)"),
+            Strategy::TransposeTiled { axis, paired } => format!(
+                " (32 x 32 tiles over axes {axis} and {}{})",
+                self.shape.len() - 1,
+                if *paired {
+                    ", tiles (I, J) and (J, I) together: each source tile read once"
+                } else {
+                    ""
+                }
+            ),
             Strategy::ReduceAll { blocks } => format!(" ({blocks} partials + finishing block)"),
             Strategy::ReduceRows { lanes, split } if *split > 1 => {
                 format!(" ({lanes} lanes per row, each row split over {split} blocks, the last to finish combines)")

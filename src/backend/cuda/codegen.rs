@@ -595,7 +595,7 @@ pub fn generate_kind(kp: &KernelPlan, kind: Kind) -> Generated {
         | Strategy::Take { .. } => special(kp),
         Strategy::Segmented { .. } => segment(kp),
         Strategy::RowResident { .. } => rows::generate(kp),
-        Strategy::TransposeTiled => tiles::generate(kp),
+        Strategy::TransposeTiled { axis, .. } => tiles::generate(kp, *axis),
         Strategy::ReduceAllMulti { .. } => multi::generate(kp),
         _ => reduce(kp, kind),
     };

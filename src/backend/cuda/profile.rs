@@ -120,6 +120,7 @@ pub(super) fn strategy_label(s: &Strategy) -> String {
         Strategy::ScanRows { axis, .. } => format!("(axis {axis})"),
         Strategy::ScanLookback { axis, tiles, .. } => format!("(axis {axis}, {tiles} tiles)"),
         Strategy::Concat { axis } | Strategy::Take { axis } => format!("(axis {axis})"),
+        Strategy::TransposeTiled { paired: true, .. } => "(paired)".to_string(),
         _ => String::new(),
     };
     format!("{}{detail}", s.name())
