@@ -703,16 +703,23 @@ fn fold_rows_impl<T: Copy, A: Copy>(
 ) {
     match x {
         Src::Slice(xs) => {
-            if len <= 2 * LANES {
-                // tiny rows: each folded as a tree over a fixed width (the
-                // identity fills the rest), so a row's chain is a few adds
-                // deep and the halvings are vector operations
+            if len.is_power_of_two() && len <= 2 * LANES {
+                // tiny rows of a power-of-two length: each folded as a tree,
+                // so a row's chain is a few adds deep and the halvings are
+                // vector operations
                 match len {
-                    1 => fold_rows_tree::<1, _, _>(xs, len, acc, id, map, comb),
-                    2 => fold_rows_tree::<2, _, _>(xs, len, acc, id, map, comb),
-                    3 | 4 => fold_rows_tree::<4, _, _>(xs, len, acc, id, map, comb),
-                    5..=8 => fold_rows_tree::<8, _, _>(xs, len, acc, id, map, comb),
-                    _ => fold_rows_tree::<16, _, _>(xs, len, acc, id, map, comb),
+                    1 => fold_rows_tree::<1, _, _>(xs, acc, id, map, comb),
+                    2 => fold_rows_tree::<2, _, _>(xs, acc, id, map, comb),
+                    4 => fold_rows_tree::<4, _, _>(xs, acc, id, map, comb),
+                    8 => fold_rows_tree::<8, _, _>(xs, acc, id, map, comb),
+                    _ => fold_rows_tree::<16, _, _>(xs, acc, id, map, comb),
+                }
+            } else if len < 2 * LANES {
+                // other tiny rows: each folded in order (a row shorter than
+                // the tree's width would go through masked stores); the rows'
+                // chains are independent, so the processor overlaps them
+                for (a, row) in acc.iter_mut().zip(xs.chunks_exact(len)) {
+                    *a = row.iter().fold(id, |a, &v| comb(a, map(v)));
                 }
             } else {
                 for (a, row) in acc.iter_mut().zip(xs.chunks_exact(len)) {
@@ -733,23 +740,22 @@ fn fold_rows_impl<T: Copy, A: Copy>(
     }
 }
 
-/// Rows of `len <= N` values (row after row in `xs`), each folded as a
-/// tree: halves combined elementwise until one value is left, then
-/// combined into the identity (as a sequential fold starts from it).
+/// Rows of `N` values (row after row in `xs`), each folded as a tree:
+/// halves combined elementwise until one value is left, then combined into
+/// the identity (as a sequential fold starts from it).
 #[inline(always)]
 fn fold_rows_tree<const N: usize, T: Copy, A: Copy>(
     xs: &[T],
-    len: usize,
     acc: &mut [A],
     id: A,
     map: impl Fn(T) -> A,
     comb: impl Fn(A, A) -> A,
 ) {
-    for (a, row) in acc.iter_mut().zip(xs.chunks_exact(len)) {
-        let mut w = [id; N];
-        for (w, &v) in w.iter_mut().zip(row) {
-            *w = map(v);
-        }
+    for (a, row) in acc.iter_mut().zip(xs.chunks_exact(N)) {
+        let Ok(row) = <&[T; N]>::try_from(row) else {
+            continue;
+        };
+        let mut w = (*row).map(&map);
         let mut h = N;
         while h > 1 {
             h /= 2;

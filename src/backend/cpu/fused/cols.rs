@@ -132,7 +132,6 @@ pub(super) fn direct<T: Lane, A: Copy + Send + Sync, O: Lane>(
     let Some(x) = loaded::<T>(prog) else {
         return Err(super::internal("a direct cols reduction of a computed body"));
     };
-    let rank = shape.len();
     let b = &prog.inputs[0];
     let red: usize = shape[kept..].iter().product();
     let outs = out.len();
@@ -141,8 +140,8 @@ pub(super) fn direct<T: Lane, A: Copy + Send + Sync, O: Lane>(
     }
     // every reduced index's offset, in reduced (row-major) order
     let mut roffs = vec![0isize];
-    for ax in kept..rank {
-        let (d, s) = (shape[ax] as isize, b.strides[ax]);
+    for (&d, &s) in shape[kept..].iter().zip(&b.strides[kept..]) {
+        let d = d as isize;
         roffs = roffs.iter().flat_map(|&o| (0..d).map(move |k| o + k * s)).collect();
     }
     let kin = shape[kept - 1];
