@@ -394,3 +394,32 @@ fn scans_and_segments_agree() {
         bad.join("\n")
     );
 }
+
+/// The fused reductions, scans and segmented reductions give the same bits
+/// on one thread as on three: their decompositions depend only on the shape.
+#[test]
+fn reductions_do_not_depend_on_the_thread_count() {
+    let source = r#"let a = rand([300001])
+let c = cumsum(a)
+let m = rand([3, 200000])
+let lens = floor(rand([60000]) * 40) as i64
+let x = rand([sum(lens)])
+let s = segsum(x, lens)
+let w = rand([256, 16384])
+let t = rand([262144, 8])
+let q = rand([64, 64, 64])
+print(c[300000], c[150000], sum(c), cumsum(m, axis=1)[2, 199999], sum(cumsum(m, axis=0)))
+print(sum(s), s[59999], sum(segmax(x * 2, lens)), sum(w), sum(w, axis=0)[16383], sum(sum(w, axis=0)))
+print(sum(t, axis=1)[262143], sum(sum(t, axis=1)), sum(sum(q, axis=1)), sum(q, axis=1)[63, 63], max(w, axis=0)[7])
+"#;
+    let on = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool");
+        pool.install(|| run(CpuMode::Fused, None, source))
+    };
+    let (one, three) = (on(1), on(3));
+    assert!(!one.contains("ERRORS"), "{one}");
+    assert_eq!(one, three, "the result depends on the thread count");
+}
