@@ -21,9 +21,13 @@
 //! result is the same on every machine with the same build. Epilogues run as
 //! a map over the kept axes, reading the reduced values as an operand.
 //!
-//! Scans, matmul, concat, take, arg-reductions, empty reductions and
-//! segmented reductions keep the reference kernels (`kernels`): their
-//! producers' expressions are evaluated first into a temporary.
+//! A "cols" reduction of a buffer as it is reads its rows in place, four
+//! reduced rows per pass over the accumulators (`cols`). Scans (`scan`:
+//! tiles with carries, several side by side) and segmented reductions
+//! (`segment`: one pass, a buffer's values in place) have their own loops.
+//! Matmul, concat, take, arg-reductions and empty reductions keep the
+//! reference kernels (`kernels`): their producers' expressions are
+//! evaluated first into a temporary.
 
 // Diagnostic is the project's one error type; whether to box it is a crate-wide decision.
 #![allow(clippy::result_large_err)]
