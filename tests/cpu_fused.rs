@@ -309,3 +309,117 @@ fn comparison_catches_a_difference() {
     assert!(differ("x 2", "x 3").is_some());
     assert!(differ("x 1.0000000001", "x 1.0").is_none());
 }
+
+// ---- scans, segmented reductions and the reduction layouts of issue 11 ----
+
+/// Scans (tiled lines, a few long lines in three passes, many lines a line
+/// per task, scans down columns), segmented reductions (values read in
+/// place, strided, fused) and reductions of every dtype and view, each on
+/// both executors: sizes straddle the tile (1024), group (4096) and
+/// parallel (2^17) boundaries.
+const SCANS_AND_SEGMENTS: &[(&str, &str)] = &[
+    (
+        "scans along a line",
+        r#"for n in [1, 2, 7, 1023, 1024, 1025, 4095, 4096, 4097, 8193, 20000, 300001] {
+    let a = rand([n])
+    let c = cumsum(a)
+    let w = arange(n) % 7 - 3
+    print(n, c[n - 1], c[n // 2], sum(c * w), cumprod(a * 0.1 + 0.95)[n - 1], cummax(a)[n - 1], sum(cummin(a[::-1]) * w))
+    let k = arange(n) % 13 - 6
+    print(sum(cumsum(k) * w), cumsum(k as i32)[n - 1], max(cumprod(k % 3 + 1)), sum(cumsum(k as f64) * w), cumsum(k > 0)[n - 1], sum(cummax(k as i32) * w), sum(cummin(k as f64)))
+    let b = k > 2
+    print(sum(cummax(b)), sum(cummin(b)), sum(cumprod(b)), sum(cumsum(a as f64) * w), sum(cumsum(a[::2]) * (arange((n + 1) // 2) % 5)))
+}
+"#,
+    ),
+    (
+        "scans of matrices and views",
+        r#"let m = rand([37, 5000])
+let w = reshape(arange(37 * 5000) % 9 - 4, [37, 5000])
+print(sum(cumsum(m, axis=1) * w), cumsum(m, axis=1)[36, 4999], sum(cumsum(m, axis=0) * w), cumsum(m, axis=0)[36, 4999])
+let t = transpose(rand([3000, 9]))
+print(sum(cumsum(t, axis=1) * (arange(3000) % 4)), cumsum(t, axis=1)[8, 2999], sum(cumsum(t, axis=0) * (arange(3000) % 3)))
+let s = rand([6, 9000])[:, ::-3]
+print(sum(cumsum(s, axis=1) * (arange(3000) % 5)), cumsum(s, axis=1)[5, 2999], cummax(s, axis=1)[2, 1000])
+let long = rand([3, 200000])
+let lc = cumsum(long, axis=1)
+print(lc[0, 199999], lc[2, 123456], sum(lc * (arange(200000) % 3)), cumprod(long * 0.01 + 0.995, axis=1)[1, 199999])
+let many = rand([400, 3000])
+print(sum(cumsum(many, axis=1) * (arange(3000) % 7)), cumsum(many, axis=1)[399, 2999], sum(cummin(many, axis=0)))
+let b3 = rand([4, 300, 70])
+let ww = reshape(arange(4 * 300 * 70) % 11 - 5, [4, 300, 70])
+print(sum(cumsum(b3, axis=1) * ww), sum(cumsum(b3, axis=0) * ww), sum(cumsum(b3, axis=2) * ww), sum(cumsum(b3[:, :, ::2], axis=1) * ww[:, :, ::2]))
+let big3 = rand([2, 3000, 100])
+print(sum(cumsum(big3, axis=1) * (arange(100) % 3)), cumsum(big3, axis=1)[1, 2999, 99], sum(cummax(transpose(big3, [0, 2, 1]), axis=2)))
+let ki = reshape(arange(600 * 70) % 17 - 8, [600, 70]) as i32
+print(sum(cumsum(ki, axis=0)), cumsum(ki, axis=0)[599, 69], sum(cumprod(ki % 2 + 1, axis=0) % 1000), sum(cumsum(ki > 0, axis=0)))
+print(cumsum(rand([0, 5]), axis=1), cumsum(rand([3, 0]), axis=1), cumsum(ones([5, 1]), axis=1), cumsum(ones([1, 5]), axis=0), cumsum(ones([4, 1]), axis=0))
+"#,
+    ),
+    (
+        "segmented reductions",
+        r#"for nseg in [1, 3, 100, 5000, 60000] {
+    let lens = floor(rand([nseg]) * 40) as i64
+    let x = rand([sum(lens)])
+    let w = arange(nseg) % 7 - 3
+    let s = segsum(x, lens)
+    print(nseg, sum(s * w), s[nseg - 1], sum(where(lens > 0, segmax(x, lens), 0) * w), sum(where(lens > 0, segmin(x, lens), 0)), sum(segprod(x * 0.1 + 0.95, lens) * w))
+    let k = arange(sum(lens)) % 11 - 5
+    print(sum(segsum(k, lens) * w), sum(segsum(k as i32, lens) * w), sum(segsum(k as f64, lens) * w), sum(segmax(k, lens) % 1000), sum(segsum(x * 2 - 1, lens) * w), sum(segmean(x, lens) > 0.5))
+    let y = rand([2 * sum(lens)])
+    print(sum(segsum(y[::2], lens) * w), sum(segsum(y[1:1 + sum(lens)], lens) * w), sum(segsum(x as f64, lens) * w), sum(segsum(k > 0, lens) * w))
+}
+print(segsum(rand([100000]), [100000]) > 0, segsum(arange(300000) % 3, [300000]), segmax(rand([0]), [0, 0]))
+"#,
+    ),
+];
+
+#[test]
+fn scans_and_segments_agree() {
+    let mut bad = Vec::new();
+    for (name, source) in SCANS_AND_SEGMENTS {
+        let fused = run(CpuMode::Fused, None, source);
+        let reference = run(CpuMode::Reference, None, source);
+        assert!(
+            !reference.contains("ERRORS"),
+            "{name} failed on the reference:\n{reference}"
+        );
+        if let Some(why) = differ(&fused, &reference) {
+            bad.push(format!("{name}: {why}\n--- fused\n{fused}\n--- reference\n{reference}"));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "fused and reference CPU executors differ:\n{}",
+        bad.join("\n")
+    );
+}
+
+/// The fused reductions, scans and segmented reductions give the same bits
+/// on one thread as on three: their decompositions depend only on the shape.
+#[test]
+fn reductions_do_not_depend_on_the_thread_count() {
+    let source = r#"let a = rand([300001])
+let c = cumsum(a)
+let m = rand([3, 200000])
+let lens = floor(rand([60000]) * 40) as i64
+let x = rand([sum(lens)])
+let s = segsum(x, lens)
+let w = rand([256, 16384])
+let t = rand([262144, 8])
+let q = rand([64, 64, 64])
+print(c[300000], c[150000], sum(c), cumsum(m, axis=1)[2, 199999], sum(cumsum(m, axis=0)))
+print(sum(s), s[59999], sum(segmax(x * 2, lens)), sum(w), sum(w, axis=0)[16383], sum(sum(w, axis=0)))
+print(sum(t, axis=1)[262143], sum(sum(t, axis=1)), sum(sum(q, axis=1)), sum(q, axis=1)[63, 63], max(w, axis=0)[7])
+"#;
+    let on = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool");
+        pool.install(|| run(CpuMode::Fused, None, source))
+    };
+    let (one, three) = (on(1), on(3));
+    assert!(!one.contains("ERRORS"), "{one}");
+    assert_eq!(one, three, "the result depends on the thread count");
+}

@@ -21,9 +21,13 @@
 //! result is the same on every machine with the same build. Epilogues run as
 //! a map over the kept axes, reading the reduced values as an operand.
 //!
-//! Scans, matmul, concat, take, arg-reductions, empty reductions and
-//! segmented reductions keep the reference kernels (`kernels`): their
-//! producers' expressions are evaluated first into a temporary.
+//! A "cols" reduction of a buffer as it is reads its rows in place, four
+//! reduced rows per pass over the accumulators (`cols`). Scans (`scan`:
+//! tiles with carries, several side by side) and segmented reductions
+//! (`segment`: one pass, a buffer's values in place) have their own loops.
+//! Matmul, concat, take, arg-reductions and empty reductions keep the
+//! reference kernels (`kernels`): their producers' expressions are
+//! evaluated first into a temporary.
 
 // Diagnostic is the project's one error type; whether to box it is a crate-wide decision.
 #![allow(clippy::result_large_err)]
@@ -64,7 +68,10 @@ macro_rules! bool_fold {
     };
 }
 
+mod cols;
 mod resident;
+mod scan;
+mod segment;
 
 use super::block::{self, BLOCK, Bound, Data, Input, Lane, Program, Reg, Src, Value};
 use super::kernels::{self, Num, PAR_THRESHOLD};
@@ -186,7 +193,8 @@ pub fn cpu_strategy(kp: &KernelPlan) -> &'static str {
             Some(ReduceMode::ShortRows) => "reduce-short-rows",
             None => "reduce (reference)",
         },
-        Strategy::Segmented { .. } => "segmented (reference)",
+        Strategy::Segmented { .. } => "segmented",
+        Strategy::Scan { .. } | Strategy::ScanRows { .. } | Strategy::ScanLookback { .. } => "scan",
         Strategy::MatMul => "matmul (reference)",
         Strategy::Concat { .. } => "concat (reference)",
         Strategy::Take { .. } => "take (reference)",
@@ -213,7 +221,11 @@ fn run_kernel(kp: &KernelPlan, node: &Rc<Node>, by_id: &HashMap<u64, Rc<Node>>) 
             run_map_alloc(&prog, &kp.shape, kp.out_dtype)
         }
         s if s.is_reduce() => reduce(kp, by_id),
-        // scans, matmul, concat, take: every input was materialised by the planner
+        Strategy::Scan { .. } | Strategy::ScanRows { .. } | Strategy::ScanLookback { .. } => match scan::scan(node)? {
+            Some(values) => Ok(values),
+            None => super::eval_node_reference(node),
+        },
+        // scans of half floats, matmul, concat, take: every input was materialised by the planner
         _ => super::eval_node_reference(node),
     }
 }
@@ -695,9 +707,21 @@ fn fold_rows_impl<T: Copy, A: Copy>(
 ) {
     match x {
         Src::Slice(xs) => {
-            if len < 2 * LANES {
-                // tiny rows: each folded in order; the rows' chains are
-                // independent, so the processor overlaps them
+            if len.is_power_of_two() && len <= 2 * LANES {
+                // tiny rows of a power-of-two length: each folded as a tree,
+                // so a row's chain is a few adds deep and the halvings are
+                // vector operations
+                match len {
+                    1 => fold_rows_tree::<1, _, _>(xs, acc, id, map, comb),
+                    2 => fold_rows_tree::<2, _, _>(xs, acc, id, map, comb),
+                    4 => fold_rows_tree::<4, _, _>(xs, acc, id, map, comb),
+                    8 => fold_rows_tree::<8, _, _>(xs, acc, id, map, comb),
+                    _ => fold_rows_tree::<16, _, _>(xs, acc, id, map, comb),
+                }
+            } else if len < 2 * LANES {
+                // other tiny rows: each folded in order (a row shorter than
+                // the tree's width would go through masked stores); the rows'
+                // chains are independent, so the processor overlaps them
                 for (a, row) in acc.iter_mut().zip(xs.chunks_exact(len)) {
                     *a = row.iter().fold(id, |a, &v| comb(a, map(v)));
                 }
@@ -717,6 +741,33 @@ fn fold_rows_impl<T: Copy, A: Copy>(
             }
             acc.fill(one);
         }
+    }
+}
+
+/// Rows of `N` values (row after row in `xs`), each folded as a tree:
+/// halves combined elementwise until one value is left, then combined into
+/// the identity (as a sequential fold starts from it).
+#[inline(always)]
+fn fold_rows_tree<const N: usize, T: Copy, A: Copy>(
+    xs: &[T],
+    acc: &mut [A],
+    id: A,
+    map: impl Fn(T) -> A,
+    comb: impl Fn(A, A) -> A,
+) {
+    for (a, row) in acc.iter_mut().zip(xs.chunks_exact(N)) {
+        let Ok(row) = <&[T; N]>::try_from(row) else {
+            continue;
+        };
+        let mut w = (*row).map(&map);
+        let mut h = N;
+        while h > 1 {
+            h /= 2;
+            for k in 0..h {
+                w[k] = comb(w[k], w[k + h]);
+            }
+        }
+        *a = comb(id, w[0]);
     }
 }
 
@@ -860,6 +911,9 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
                 .next_multiple_of(per);
             fresh(outs, |out| over_chunks(prog, out, outs * red, size, task))
         }
+        ReduceMode::Cols if cols::applies::<T>(prog, shape, kept) => {
+            fresh(outs, |out| cols::direct(prog, shape, kept, id, map, comb, fin, out))
+        }
         ReduceMode::Cols => {
             let kin = shape[kept - 1];
             let inner: Vec<isize> = prog.inputs.iter().map(|b| b.strides[kept - 1]).collect();
@@ -951,7 +1005,10 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
     }
 }
 
-/// A segmented reduction: the values' fused expression into a temporary, then the reference kernel.
+/// A segmented reduction in one pass over values and offsets
+/// (`segment::segment`): a contiguous buffer's values read in place, a fused
+/// expression's evaluated into a temporary first; the reference kernel where
+/// the fast fold does not apply.
 fn segmented(kp: &KernelPlan, node: &Rc<Node>, by_id: &HashMap<u64, Rc<Node>>) -> Result<HostData, Diagnostic> {
     let (op, inputs) = match &*node.state.borrow() {
         NodeState::Pending { op, inputs } => (op.clone(), inputs.clone()),
@@ -959,25 +1016,61 @@ fn segmented(kp: &KernelPlan, node: &Rc<Node>, by_id: &HashMap<u64, Rc<Node>>) -
     };
     let bufs = Buffers::of(&kp.operands, by_id)?;
     let guards = bufs.guards();
-    let bound = bind_with(&kp.operands, &kp.shape, &guards)?;
-    let body_dtype = kp.body.last().map(|s| s.dtype).unwrap_or(node.dtype);
-    let prog = Program {
-        steps: &kp.body,
-        inputs: bound,
-        acc: None,
-    };
-    let values = run_map_alloc(&prog, &kp.shape, body_dtype)?;
-    let values_view = View::contiguous(&kp.shape);
     let rest: Vec<Buffer> = inputs[1..]
         .iter()
         .map(|a| a.node.buffer().ok_or_else(|| internal("segment offsets not realized")))
         .collect::<Result<_, _>>()?;
-    let guards: Vec<_> = rest.iter().map(|b| b.storage()).collect();
-    let mut args: Vec<(&HostData, &View)> = vec![(&values, &values_view)];
-    for (g, a) in guards.iter().zip(&inputs[1..]) {
+    let rest_guards: Vec<_> = rest.iter().map(|b| b.storage()).collect();
+    let mut rest_args: Vec<(&HostData, &View)> = Vec::new();
+    for (g, a) in rest_guards.iter().zip(&inputs[1..]) {
         match &**g {
-            Storage::Host(d) => args.push((d, &a.view)),
+            Storage::Host(d) => rest_args.push((d, &a.view)),
             Storage::Device(_) => return Err(super::host_error()),
+        }
+    }
+    // the values read straight from their buffer: a body that only loads a contiguous operand
+    let direct = match (kp.body.as_slice(), kp.operands.as_slice(), guards.as_slice()) {
+        ([step], [o], [Some(g)])
+            if step.inst == crate::plan::Inst::Load(0)
+                && o.source == Source::Buffer
+                && o.view.rank() == 1
+                && (o.view.size() <= 1 || o.view.strides[0] == 1) =>
+        {
+            match &**g {
+                Storage::Host(d) if d.dtype() == o.dtype => Some((d, &o.view)),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    let materialized;
+    let values_view;
+    let (values, view) = match direct {
+        Some(v) => v,
+        None => {
+            let bound = bind_with(&kp.operands, &kp.shape, &guards)?;
+            let body_dtype = kp.body.last().map(|s| s.dtype).unwrap_or(node.dtype);
+            let prog = Program {
+                steps: &kp.body,
+                inputs: bound,
+                acc: None,
+            };
+            materialized = run_map_alloc(&prog, &kp.shape, body_dtype)?;
+            values_view = View::contiguous(&kp.shape);
+            (&materialized, &values_view)
+        }
+    };
+    let mut args: Vec<(&HostData, &View)> = vec![(values, view)];
+    args.extend(rest_args);
+    if let (Op::Segment { op: rop, .. }, Some(&(o, ov))) = (&op, args.get(1)) {
+        let offs = match kernels::gather(o, ov) {
+            HostData::I64(v) => v,
+            other => return Err(internal(format!("segment offsets of dtype {}", other.dtype()))),
+        };
+        if let Some(out) = segment::segment(*rop, values, view, &offs)?
+            && out.dtype() == node.dtype
+        {
+            return Ok(out);
         }
     }
     kernels::eval(&op, node.dtype, &node.shape, &args)
