@@ -64,7 +64,10 @@ macro_rules! bool_fold {
     };
 }
 
+mod into;
 mod resident;
+
+pub use into::write_within;
 
 use super::block::{self, BLOCK, Bound, Data, Input, Lane, Program, Reg, Src, Value};
 use super::kernels::{self, Num, PAR_THRESHOLD};
@@ -1112,7 +1115,7 @@ unsafe impl<T> Sync for SendPtr<T> {}
 
 /// True when no two indices of the view reach one element (strides, largest
 /// first, each step over everything the smaller ones reach): a sufficient test.
-fn injective(view: &View) -> bool {
+pub(crate) fn injective(view: &View) -> bool {
     let mut axes: Vec<(usize, usize)> = view
         .shape
         .iter()
