@@ -76,6 +76,9 @@ fn sets_disjoint(a: &Set, b: &Set, work: &mut usize) -> Option<bool> {
         let (bn, bs) = b.axes.first().copied().unwrap_or((1, 1));
         return Some(!progressions_meet(a.offset, as_, an, b.offset, bs, bn));
     }
+    if let Some(answer) = rows_and_columns(a, b, work) {
+        return answer;
+    }
     // split the view with the larger outer stride (the more axes on a tie)
     let key = |s: &Set| (s.axes.first().map_or(0, |x| x.1), s.axes.len());
     let (split, other) = if key(a) >= key(b) { (a, b) } else { (b, a) };
@@ -105,6 +108,52 @@ fn sets_disjoint(a: &Set, b: &Set, work: &mut usize) -> Option<bool> {
         i += 1;
     }
     Some(true)
+}
+
+/// Both sets as rows of `s` elements, `s` the largest stride of either:
+/// when neither reaches past the end of a row from where it starts in it,
+/// an offset is one (row, column) pair, each set is its rows times its
+/// columns, and two sets meet exactly when their rows meet and their
+/// columns meet (heat's neighbour slices, LU's pivot row and column are
+/// decided at once, with no split). `None` when the sets do not fit rows.
+fn rows_and_columns(a: &Set, b: &Set, work: &mut usize) -> Option<Option<bool>> {
+    let s = a.axes.first().map_or(0, |x| x.1).max(b.axes.first().map_or(0, |x| x.1));
+    if s <= 1 {
+        return None;
+    }
+    let split = |x: &Set| -> Option<(Set, Set)> {
+        let (row, col) = (x.offset.div_euclid(s), x.offset.rem_euclid(s));
+        let rows: Vec<(i128, i128)> = x
+            .axes
+            .iter()
+            .filter(|a| a.1 % s == 0)
+            .map(|&(n, t)| (n, t / s))
+            .collect();
+        let cols: Vec<(i128, i128)> = x.axes.iter().filter(|a| a.1 % s != 0).copied().collect();
+        let cols = Set {
+            offset: col,
+            axes: cols,
+        };
+        (cols.offset + cols.extent() < s).then_some((
+            Set {
+                offset: row,
+                axes: rows,
+            },
+            cols,
+        ))
+    };
+    let ((ra, ca), (rb, cb)) = (split(a)?, split(b)?);
+    if *work == 0 {
+        return Some(None);
+    }
+    *work -= 1;
+    Some(match sets_disjoint(&ra, &rb, work) {
+        Some(true) => Some(true),
+        rows => match sets_disjoint(&ca, &cb, work) {
+            Some(true) => Some(true),
+            cols => rows.and(cols),
+        },
+    })
 }
 
 fn div_floor(a: i128, b: i128) -> i128 {

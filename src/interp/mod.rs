@@ -452,11 +452,15 @@ impl Interp {
                 }
                 let rhs = self.eval(value)?;
                 let rhs = self.expect_array(rhs, &value.span)?;
-                // `rhs` moves into `src` (or drops here): the assignment must hold the
+                // `rhs` moves into `src` or drops here: the assignment must hold the
                 // only handle on the source's nodes to compute them into the destination
                 let src = match op {
                     None => rhs,
-                    Some(op) => build::binary(op, &dst, &rhs, (Some(&target.span), Some(&value.span)), span)?,
+                    Some(op) => {
+                        let src = build::binary(op, &dst, &rhs, (Some(&target.span), Some(&value.span)), span)?;
+                        drop(rhs);
+                        src
+                    }
                 };
                 let target_shape = dst.shape().to_vec();
                 let fits = src.rank() <= target_shape.len()

@@ -304,8 +304,10 @@ fn map_into_typed<T: Lane>(
     } else {
         1
     };
+    // Ctrl-C is honoured before the first store, never between blocks: an
+    // assignment is whole or not at all, so "variables keep their values"
+    check_interrupt()?;
     let task = |start: usize, end: usize, regs: &mut Vec<Reg>| -> Result<(), Diagnostic> {
-        check_interrupt()?;
         let mut offs = vec![0isize; prog.inputs.len()];
         let mut p = start;
         while p < end {
