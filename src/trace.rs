@@ -207,6 +207,28 @@ impl Backend for Traced {
         self.inner.write(dst, dst_view, src)
     }
 
+    fn write_pending(&self, dst: &Buffer, dst_view: &View, src: &Array) -> Result<bool, Diagnostic> {
+        let start = Instant::now();
+        let done = self.inner.write_pending(dst, dst_view, src)?;
+        let elapsed = start.elapsed();
+        if done {
+            // the source's nodes are still pending (they went into the destination);
+            // its plan is recorded as any realize's, marked as written in place
+            let order = crate::graph::pending_in_order(std::slice::from_ref(&src.node));
+            let plan = format!("into {}", self.inner.explain(&order, std::slice::from_ref(&src.node)));
+            let key = strip_ids(&plan);
+            let mut entries = self.entries.borrow_mut();
+            match entries.iter_mut().find(|e| strip_ids(&e.plan) == key) {
+                Some(e) => e.times.push(elapsed),
+                None => entries.push(Entry {
+                    plan,
+                    times: vec![elapsed],
+                }),
+            }
+        }
+        Ok(done)
+    }
+
     fn adopt(&self, data: HostData) -> Result<Buffer, Diagnostic> {
         self.inner.adopt(data)
     }

@@ -47,5 +47,6 @@ cases!(
     segments,
     loops_and_fstrings,
     slice_assign,
+    slice_direct,
     half
 );

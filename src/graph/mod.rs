@@ -2,6 +2,7 @@
 //! until `realize` hands the pending part of the graph to a backend. An array
 //! is a node's (eventual) contiguous buffer seen through a `View`.
 
+pub mod alias;
 pub mod data;
 pub mod op;
 pub mod random;
@@ -237,6 +238,17 @@ pub trait Backend {
     /// shape) into `dst` through `dst_view`.
     fn write(&self, dst: &Buffer, dst_view: &View, src: &Array) -> Result<(), Diagnostic>;
 
+    /// Slice assignment of a pending `src` (same dtype, broadcast to
+    /// `dst_view`'s shape): computes it straight into `dst` through
+    /// `dst_view` where the backend can and `alias::direct_ok` allows, and
+    /// returns `true`; `false` (nothing done) sends the caller to
+    /// realize-then-`write`. `src`'s pending nodes may be left pending: the
+    /// caller holds its only handle and drops it.
+    fn write_pending(&self, dst: &Buffer, dst_view: &View, src: &Array) -> Result<bool, Diagnostic> {
+        let _ = (dst, dst_view, src);
+        Ok(false)
+    }
+
     /// Makes a host buffer usable by this backend (an upload on a GPU).
     fn adopt(&self, data: HostData) -> Result<Buffer, Diagnostic>;
 
@@ -356,6 +368,22 @@ pub fn write(backend: &dyn Backend, dst: &Buffer, dst_view: &View, src: &Array) 
     // counted even if the backend fails part-way: the old values may be gone
     dst.0.writes.set(dst.0.writes.get() + 1);
     backend.write(dst, dst_view, src)
+}
+
+/// Slice assignment of a possibly pending `src` (same dtype, broadcast to
+/// `dst_view`'s shape): straight into the destination where the backend can
+/// (`Backend::write_pending`), else realized and then written. Takes `src`
+/// so that the caller keeps no handle on its nodes.
+pub fn assign(backend: &dyn Backend, dst: &Buffer, dst_view: &View, src: Array) -> Result<(), Diagnostic> {
+    if !src.is_ready() {
+        dst.0.writes.set(dst.0.writes.get() + 1);
+        if backend.write_pending(dst, dst_view, &src)? {
+            return Ok(());
+        }
+        dst.0.writes.set(dst.0.writes.get() - 1);
+        realize(backend, &[&src])?;
+    }
+    write(backend, dst, dst_view, &src)
 }
 
 /// Reads an array's elements to the host (realizing it first).

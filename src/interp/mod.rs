@@ -452,9 +452,15 @@ impl Interp {
                 }
                 let rhs = self.eval(value)?;
                 let rhs = self.expect_array(rhs, &value.span)?;
+                // `rhs` moves into `src` or drops here: the assignment must hold the
+                // only handle on the source's nodes to compute them into the destination
                 let src = match op {
                     None => rhs,
-                    Some(op) => build::binary(op, &dst, &rhs, (Some(&target.span), Some(&value.span)), span)?,
+                    Some(op) => {
+                        let src = build::binary(op, &dst, &rhs, (Some(&target.span), Some(&value.span)), span)?;
+                        drop(rhs);
+                        src
+                    }
                 };
                 let target_shape = dst.shape().to_vec();
                 let fits = src.rank() <= target_shape.len()
@@ -476,15 +482,18 @@ impl Interp {
                     .with_label(value.span.clone(), format!("this is {vs}"))
                     .with_hint("the value must have the slice's shape or broadcast to it"));
                 }
-                let src = build::broadcast_view(&build::convert(&src, dst.dtype(), Some(&value.span))?, &target_shape);
+                let src = {
+                    let converted = build::convert(&src, dst.dtype(), Some(&value.span))?;
+                    drop(src);
+                    build::broadcast_view(&converted, &target_shape)
+                };
                 // Every pending computation must read the old contents before we overwrite them.
                 self.realize_all()?;
-                graph::realize(&*self.backend, &[&src])?;
                 let buffer = dst
                     .node
                     .buffer()
                     .ok_or_else(|| Diagnostic::new("E0499", "internal: target not realized", span.clone()))?;
-                graph::write(&*self.backend, &buffer, &dst.view, &src).map_err(|d| d.or_span(span))
+                graph::assign(&*self.backend, &buffer, &dst.view, src).map_err(|d| d.or_span(span))
             }
             _ => Err(
                 Diagnostic::new("E0005", "cannot assign to this expression", target.span.clone())

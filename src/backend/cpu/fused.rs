@@ -69,9 +69,12 @@ macro_rules! bool_fold {
 }
 
 mod cols;
+mod into;
 mod resident;
 mod scan;
 mod segment;
+
+pub use into::write_within;
 
 use super::block::{self, BLOCK, Bound, Data, Input, Lane, Program, Reg, Src, Value};
 use super::kernels::{self, Num, PAR_THRESHOLD};
@@ -1205,7 +1208,7 @@ unsafe impl<T> Sync for SendPtr<T> {}
 
 /// True when no two indices of the view reach one element (strides, largest
 /// first, each step over everything the smaller ones reach): a sufficient test.
-fn injective(view: &View) -> bool {
+pub(crate) fn injective(view: &View) -> bool {
     let mut axes: Vec<(usize, usize)> = view
         .shape
         .iter()

@@ -3,6 +3,9 @@
 //! reference executor evaluates each pending node in turn with the kernels in
 //! `kernels`, whose results define what every other backend must compute. The
 //! reference runs with `CpuBackend::reference()` or `ARR_CPU=reference`.
+//! A slice assignment computes its source straight into the destination
+//! where `graph::alias` allows (`fused/into.rs`); `ARR_CPU_ASSIGN=copy`
+//! turns that off (realize, then copy), to measure what it saves.
 
 pub mod block;
 pub mod fused;
@@ -29,6 +32,8 @@ pub enum CpuMode {
 pub struct CpuBackend {
     mode: CpuMode,
     fused: fused::Fused,
+    /// Slice assignment into the destination (`write_pending`, `write_within`).
+    in_place: bool,
 }
 
 impl Default for CpuBackend {
@@ -53,6 +58,7 @@ impl CpuBackend {
         CpuBackend {
             mode,
             fused: fused::Fused::default(),
+            in_place: std::env::var("ARR_CPU_ASSIGN").map_or(true, |v| v != "copy"),
         }
     }
 
@@ -158,8 +164,15 @@ impl Backend for CpuBackend {
             .node
             .buffer()
             .ok_or_else(|| Diagnostic::spanless("E0499", "internal: source not realized"))?;
-        if self.mode == CpuMode::Fused && fused::write_direct(dst, dst_view, &src_buffer, &src.view)? {
-            return Ok(());
+        if self.mode == CpuMode::Fused {
+            let done = if src_buffer.same(dst) {
+                self.in_place && fused::write_within(dst, dst_view, &src.view)?
+            } else {
+                fused::write_direct(dst, dst_view, &src_buffer, &src.view)?
+            };
+            if done {
+                return Ok(());
+            }
         }
         // Copy the source first: it may view the very buffer being written.
         let values = match &*src_buffer.storage() {
@@ -173,6 +186,18 @@ impl Backend for CpuBackend {
             }
             Storage::Device(_) => Err(host_error()),
         }
+    }
+
+    fn write_pending(&self, dst: &Buffer, dst_view: &View, src: &Array) -> Result<bool, Diagnostic> {
+        if self.mode != CpuMode::Fused || !self.in_place || !fused::injective(dst_view) {
+            return Ok(false);
+        }
+        let order = crate::graph::pending_in_order(std::slice::from_ref(&src.node));
+        if touches_half(&order) || !crate::graph::alias::direct_ok(dst, dst_view, src, &order) {
+            return Ok(false);
+        }
+        self.fused.execute_into(&order, dst, dst_view)?;
+        Ok(true)
     }
 
     fn adopt(&self, data: HostData) -> Result<Buffer, Diagnostic> {

@@ -1,0 +1,434 @@
+//! Slice assignment on the fused executor. A pending source that
+//! `graph::alias::direct_ok` allows runs its kernels as usual, except the
+//! last: a map writes each block's values straight through the strided
+//! destination view (no temporary, no second pass), even where the kernel
+//! also reads the destination's buffer; any other last kernel computes into
+//! a pooled temporary copied over in parallel. A ready source in the
+//! destination's own buffer is copied element to element when the two views
+//! are disjoint, through a temporary when they overlap.
+
+use super::{
+    Buffers, Fused, KernelTime, SendPtr, bind_with, check_interrupt, cpu_strategy, internal, parallel_pays, run_kernel,
+    task_size, write_direct,
+};
+use crate::backend::cpu::block::{self, BLOCK, Bound, Data, Input, Lane, Program, Reg, Src, Value};
+use crate::backend::cpu::kernels;
+use crate::diag::Diagnostic;
+use crate::graph::data::HostData;
+use crate::graph::view::View;
+use crate::graph::{Buffer, Node, NodeState, Storage};
+use crate::plan::{KernelPlan, Source, Strategy};
+use rayon::prelude::*;
+use std::cell::Ref;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::time::Instant;
+
+impl Fused {
+    /// Computes the pending graph `nodes` (inputs first; the last one the
+    /// source) into `dst` through `dst_view` (the source's shape). The
+    /// source node itself stays pending: its caller drops it.
+    pub fn execute_into(&self, nodes: &[Rc<Node>], dst: &Buffer, dst_view: &View) -> Result<(), Diagnostic> {
+        let root = nodes
+            .last()
+            .ok_or_else(|| internal("an assignment of nothing"))?
+            .clone();
+        let plan = self.plan(nodes, std::slice::from_ref(&root));
+        let mut by_id: HashMap<u64, Rc<Node>> = HashMap::new();
+        for n in nodes {
+            by_id.insert(n.id, n.clone());
+            if let NodeState::Pending { inputs, .. } = &*n.state.borrow() {
+                for a in inputs {
+                    by_id.insert(a.node.id, a.node.clone());
+                }
+            }
+        }
+        let mut written = false;
+        for kp in &plan.kernels {
+            let node = by_id
+                .get(&kp.output)
+                .cloned()
+                .ok_or_else(|| internal("a kernel's output is not in the graph"))?;
+            if node.is_ready() {
+                continue;
+            }
+            let last = Rc::ptr_eq(&node, &root);
+            let spanned = |d: Diagnostic| match &node.span {
+                Some(span) => d.or_span(span),
+                None => d,
+            };
+            let start = Instant::now();
+            if last && is_map(kp) && kp.out_shape == dst_view.shape {
+                map_into(kp, &by_id, dst, dst_view).map_err(spanned)?;
+            } else {
+                crate::backend::cpu::check_memory(&node)?;
+                let out = run_kernel(kp, &node, &by_id).map_err(spanned)?;
+                if last {
+                    copy_into(dst, dst_view, out, &node.shape)?;
+                } else {
+                    *node.state.borrow_mut() = NodeState::Ready(Buffer::host(out));
+                }
+            }
+            written |= last;
+            if let Some(times) = self.profile.borrow_mut().as_mut() {
+                times.push(KernelTime {
+                    label: kp.out_label.clone(),
+                    strategy: if last && is_map(kp) {
+                        "map (into)"
+                    } else {
+                        cpu_strategy(kp)
+                    }
+                    .to_string(),
+                    seconds: start.elapsed().as_secs_f64(),
+                    bytes: kp.bytes_read + kp.bytes_written,
+                });
+            }
+        }
+        if !written {
+            return Err(internal("no kernel computed the assigned value"));
+        }
+        Ok(())
+    }
+}
+
+fn is_map(kp: &KernelPlan) -> bool {
+    matches!(
+        kp.strategy,
+        Strategy::Map | Strategy::Broadcast | Strategy::Sliding { .. }
+    ) && kp.reduce.is_none()
+}
+
+/// Copies a computed temporary (contiguous over `shape`) into the destination view.
+fn copy_into(dst: &Buffer, dst_view: &View, out: HostData, shape: &[usize]) -> Result<(), Diagnostic> {
+    let tmp = Buffer::host(out);
+    if write_direct(dst, dst_view, &tmp, &View::contiguous(shape))? {
+        return Ok(());
+    }
+    let values = tmp.storage();
+    let Storage::Host(values) = &*values else {
+        return Err(crate::backend::cpu::host_error());
+    };
+    match &mut *dst.storage_mut() {
+        Storage::Host(data) => {
+            kernels::scatter(data, dst_view, values);
+            Ok(())
+        }
+        Storage::Device(_) => Err(crate::backend::cpu::host_error()),
+    }
+}
+
+/// Runs map kernel `kp` (output `dst_view`'s shape) with each block's values
+/// written through `dst_view` into `dst`.
+fn map_into(kp: &KernelPlan, by_id: &HashMap<u64, Rc<Node>>, dst: &Buffer, dst_view: &View) -> Result<(), Diagnostic> {
+    if dst_view.size() == 0 {
+        return Ok(());
+    }
+    let mut guard = dst.storage_mut();
+    let Storage::Host(data) = &mut *guard else {
+        return Err(crate::backend::cpu::host_error());
+    };
+    if data.dtype() != kp.out_dtype {
+        return Err(internal(format!(
+            "a {} value assigned into {} data",
+            kp.out_dtype,
+            data.dtype()
+        )));
+    }
+    kernels::check_reach(data.len(), &dst_view.shape, &dst_view.strides, dst_view.offset)?;
+    macro_rules! go {
+        ($v:expr, $V:ident) => {{
+            let (ptr, len) = ($v.as_mut_ptr(), $v.len());
+            // SAFETY: `ptr` and `len` describe the destination's live vector,
+            // which `guard` keeps mutably borrowed (nobody else can reach it)
+            // until the kernel is done. The kernel reads the buffer through
+            // this shared slice and writes it through `ptr`, but only elements
+            // that `alias::direct_ok` proved are never read after their write:
+            // each block reads all its operands into its registers before
+            // `Out::put` stores its values, and an element read and written is
+            // the same one of the same block. No `&mut` to the vector exists
+            // meanwhile.
+            let own = Data::$V(unsafe { std::slice::from_raw_parts(ptr as *const _, len) });
+            map_into_typed(kp, by_id, dst, own, len, SendPtr(ptr), dst_view)
+        }};
+    }
+    match data {
+        HostData::Bool(v) => go!(v, B),
+        HostData::I32(v) => go!(v, I32),
+        HostData::I64(v) => go!(v, I64),
+        HostData::F32(v) => go!(v, F32),
+        HostData::F64(v) => go!(v, F64),
+        HostData::F16(_) | HostData::BF16(_) => Err(internal("half-float kernels run on the reference kernels")),
+    }
+}
+
+/// Where a map's values go: a strided view of the destination, addressed
+/// by the row-major position over its shape.
+struct Out<T> {
+    ptr: SendPtr<T>,
+    shape: Vec<usize>,
+    strides: Vec<isize>,
+    offset: isize,
+}
+
+impl<T: Lane> Out<T> {
+    /// Stores `len` values of `v` at row-major positions `p..p + len`.
+    fn put(&self, p: usize, len: usize, v: Option<Value<'_>>) -> Result<(), Diagnostic> {
+        let src = v
+            .and_then(T::src)
+            .ok_or_else(|| internal("a map's value of another dtype"))?;
+        if let Src::Slice(s) = src
+            && s.len() < len
+        {
+            return Err(internal("a block shorter than its length"));
+        }
+        let rank = self.shape.len();
+        let inner = self.shape[rank - 1];
+        let il = self.strides[rank - 1];
+        let (mut row, mut col) = (p / inner, p % inner);
+        let mut k = 0;
+        while k < len {
+            let run = (inner - col).min(len - k);
+            let mut off = self.offset + col as isize * il;
+            let mut r = row;
+            for ax in (0..rank - 1).rev() {
+                off += (r % self.shape[ax]) as isize * self.strides[ax];
+                r /= self.shape[ax];
+            }
+            let at = self.ptr.0;
+            match src {
+                Src::Slice(s) if il == 1 => {
+                    // SAFETY: `check_reach` proved every position of the view in
+                    // bounds; the view is injective, so no other block writes
+                    // these elements. `copy`, not `copy_nonoverlapping`: a value
+                    // loaded unchanged from the very elements it is stored into
+                    // is the same memory.
+                    unsafe { std::ptr::copy(s[k..k + run].as_ptr(), at.offset(off), run) };
+                }
+                Src::Slice(s) => {
+                    for (i, &x) in s[k..k + run].iter().enumerate() {
+                        // SAFETY: as above, one element at a time.
+                        unsafe { at.offset(off + i as isize * il).write(x) };
+                    }
+                }
+                Src::Scalar(x) => {
+                    for i in 0..run as isize {
+                        // SAFETY: as above.
+                        unsafe { at.offset(off + i * il).write(x) };
+                    }
+                }
+            }
+            k += run;
+            row += 1;
+            col = 0;
+        }
+        Ok(())
+    }
+}
+
+fn map_into_typed<T: Lane>(
+    kp: &KernelPlan,
+    by_id: &HashMap<u64, Rc<Node>>,
+    dst: &Buffer,
+    own: Data<'_>,
+    own_len: usize,
+    ptr: SendPtr<T>,
+    dst_view: &View,
+) -> Result<(), Diagnostic> {
+    let bufs = Buffers::of(&kp.operands, by_id)?;
+    let aliased: Vec<bool> = bufs
+        .buffers
+        .iter()
+        .map(|b| b.as_ref().is_some_and(|b| b.same(dst)))
+        .collect();
+    // the destination is borrowed mutably already: its operands read `own`
+    let guards: Vec<Option<Ref<'_, Storage>>> = bufs
+        .buffers
+        .iter()
+        .zip(&aliased)
+        .map(|(b, &a)| if a { None } else { b.as_ref().map(|b| b.storage()) })
+        .collect();
+    let mut inputs: Vec<Bound<'_>> = Vec::with_capacity(kp.operands.len());
+    for (k, o) in kp.operands.iter().enumerate() {
+        if aliased[k] && o.source == Source::Buffer {
+            if o.dtype != kp.out_dtype || o.view.strides.len() != kp.shape.len() {
+                return Err(internal(format!("operand {} does not fit its buffer", o.label)));
+            }
+            let mut strides = o.view.strides.clone();
+            if strides.is_empty() {
+                strides.push(0);
+            }
+            kernels::check_reach(own_len, &kp.shape, &strides, o.view.offset)?;
+            inputs.push(Bound {
+                input: Input::Data(own),
+                dtype: o.dtype,
+                strides,
+                offset: o.view.offset as isize,
+            });
+        } else {
+            let mut one = bind_with(std::slice::from_ref(o), &kp.shape, &guards[k..k + 1])?;
+            inputs.push(one.pop().ok_or_else(|| internal("an operand not bound"))?);
+        }
+    }
+    let prog = Program {
+        steps: &kp.body,
+        inputs,
+        acc: None,
+    };
+    let shape: &[usize] = if kp.shape.is_empty() { &[1] } else { &kp.shape };
+    let n: usize = shape.iter().product();
+    let out = if dst_view.shape.is_empty() {
+        Out {
+            ptr,
+            shape: vec![1],
+            strides: vec![0],
+            offset: dst_view.offset as isize,
+        }
+    } else {
+        Out {
+            ptr,
+            shape: dst_view.shape.clone(),
+            strides: dst_view.strides.clone(),
+            offset: dst_view.offset as isize,
+        }
+    };
+    if n != out.shape.iter().product::<usize>() {
+        return Err(internal("a kernel over another shape than its destination"));
+    }
+    // the block walk of `run_map`, each block's values stored through `out`
+    let rank = shape.len();
+    let inner = shape[rank - 1];
+    let inner_strides: Vec<isize> = prog.inputs.iter().map(|b| b.strides[rank - 1]).collect();
+    let row_strides: Vec<isize> = prog.inputs.iter().map(|b| b.strides[rank.max(2) - 2]).collect();
+    let rows_per_block = if rank >= 2 && inner * 4 <= BLOCK && block::rows_ok(&prog) {
+        BLOCK / inner
+    } else {
+        1
+    };
+    // Ctrl-C is honoured before the first store, never between blocks: an
+    // assignment is whole or not at all, so "variables keep their values"
+    check_interrupt()?;
+    let task = |start: usize, end: usize, regs: &mut Vec<Reg>| -> Result<(), Diagnostic> {
+        let mut offs = vec![0isize; prog.inputs.len()];
+        let mut p = start;
+        while p < end {
+            let (row, col) = (p / inner, p % inner);
+            if rows_per_block > 1 && col == 0 && end - p >= 2 * inner {
+                let last = shape[rank - 2];
+                let nrows = rows_per_block.min((end - p) / inner).min(last - row % last);
+                for (o, b) in offs.iter_mut().zip(&prog.inputs) {
+                    *o = b.offset;
+                }
+                super::add_offsets(&mut offs, &prog, 0..rank - 1, shape, row);
+                let len = nrows * inner;
+                let v = block::eval_rows(&prog, &offs, &row_strides, &inner_strides, inner, nrows, regs, None)?;
+                out.put(p, len, v)?;
+                p += len;
+                continue;
+            }
+            let len = BLOCK.min(inner - col).min(end - p);
+            for (o, b) in offs.iter_mut().zip(&prog.inputs) {
+                *o = b.offset + col as isize * b.strides[rank - 1];
+            }
+            super::add_offsets(&mut offs, &prog, 0..rank - 1, shape, row);
+            let v = block::eval_block(&prog, &offs, &inner_strides, len, regs, None)?;
+            out.put(p, len, v)?;
+            p += len;
+        }
+        Ok(())
+    };
+    if !parallel_pays(&prog, n) {
+        let mut regs = Reg::for_steps(prog.steps);
+        return task(0, n, &mut regs);
+    }
+    let size = task_size(n);
+    (0..n.div_ceil(size)).into_par_iter().try_for_each_init(
+        || Reg::for_steps(prog.steps),
+        |regs, c| task(c * size, ((c + 1) * size).min(n), regs),
+    )
+}
+
+/// Slice assignment from a ready view of the destination's own buffer
+/// (`H[:, 0] = H[:, 1]`): element to element in parallel when the views are
+/// disjoint, else through a temporary (a parallel gather and copy). Returns
+/// false where the reference path must run (another dtype, a destination
+/// view that reaches an element twice).
+pub fn write_within(dst: &Buffer, dst_view: &View, src_view: &View) -> Result<bool, Diagnostic> {
+    if dst_view.shape != src_view.shape || !super::injective(dst_view) {
+        return Ok(false);
+    }
+    if dst_view.size() == 0 {
+        return Ok(true);
+    }
+    if !crate::graph::alias::disjoint(dst_view, src_view) {
+        let values = match &*dst.storage() {
+            Storage::Host(data) => kernels::gather(data, src_view),
+            Storage::Device(_) => return Err(crate::backend::cpu::host_error()),
+        };
+        let tmp = Buffer::host(values);
+        return write_direct(dst, dst_view, &tmp, &View::contiguous(&src_view.shape));
+    }
+    let mut guard = dst.storage_mut();
+    let Storage::Host(data) = &mut *guard else {
+        return Err(crate::backend::cpu::host_error());
+    };
+    kernels::check_reach(data.len(), &src_view.shape, &src_view.strides, src_view.offset)?;
+    kernels::check_reach(data.len(), &dst_view.shape, &dst_view.strides, dst_view.offset)?;
+    let mut strides = vec![dst_view.strides.clone(), src_view.strides.clone()];
+    let groups = vec![0u8; dst_view.rank()];
+    let (shape, _) = crate::plan::view_ops::collapse(&dst_view.shape, &groups, &mut strides);
+    let (shape, ds, ss) = if shape.is_empty() {
+        (vec![1], vec![0], vec![0])
+    } else {
+        (shape, strides[0].clone(), strides[1].clone())
+    };
+    let (doff, soff) = (dst_view.offset as isize, src_view.offset as isize);
+    match data {
+        HostData::Bool(v) => copy_disjoint(SendPtr(v.as_mut_ptr()), doff, &ds, soff, &ss, &shape),
+        HostData::I32(v) => copy_disjoint(SendPtr(v.as_mut_ptr()), doff, &ds, soff, &ss, &shape),
+        HostData::I64(v) => copy_disjoint(SendPtr(v.as_mut_ptr()), doff, &ds, soff, &ss, &shape),
+        HostData::F32(v) => copy_disjoint(SendPtr(v.as_mut_ptr()), doff, &ds, soff, &ss, &shape),
+        HostData::F64(v) => copy_disjoint(SendPtr(v.as_mut_ptr()), doff, &ds, soff, &ss, &shape),
+        HostData::F16(_) | HostData::BF16(_) => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// Copies every element of one strided view of a buffer to the same
+/// position of another, disjoint, injective view of it, in parallel over rows.
+fn copy_disjoint<T: Copy + Send + Sync>(
+    ptr: SendPtr<T>,
+    doff: isize,
+    ds: &[isize],
+    soff: isize,
+    ss: &[isize],
+    shape: &[usize],
+) {
+    let rank = shape.len();
+    let inner = shape[rank - 1];
+    let rows: usize = shape[..rank - 1].iter().product();
+    let (dl, sl) = (ds[rank - 1], ss[rank - 1]);
+    let row = |r: usize| {
+        let (mut d, mut s) = (doff, soff);
+        let mut rest = r;
+        for ax in (0..rank - 1).rev() {
+            let i = (rest % shape[ax]) as isize;
+            rest /= shape[ax];
+            d += i * ds[ax];
+            s += i * ss[ax];
+        }
+        let p = ptr;
+        for k in 0..inner as isize {
+            // SAFETY: `check_reach` proved both views in bounds; the views are
+            // disjoint (no element read is ever written) and the destination
+            // is injective (each element written by one row only); the vector
+            // is mutably borrowed by the caller for the whole copy.
+            unsafe { p.0.offset(d + k * dl).write(p.0.offset(s + k * sl).read()) };
+        }
+    };
+    if rows * inner < kernels::PAR_THRESHOLD {
+        (0..rows).for_each(row);
+    } else {
+        let per = (kernels::PAR_THRESHOLD / inner.max(1)).max(1);
+        (0..rows).into_par_iter().with_min_len(per).for_each(row);
+    }
+}
