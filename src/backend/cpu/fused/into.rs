@@ -20,7 +20,7 @@ use crate::graph::{Buffer, Node, NodeState, Storage};
 use crate::plan::{KernelPlan, Source, Strategy};
 use rayon::prelude::*;
 use std::cell::Ref;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 use std::time::Instant;
 
@@ -34,7 +34,7 @@ impl Fused {
             .ok_or_else(|| internal("an assignment of nothing"))?
             .clone();
         let plan = self.plan(nodes, std::slice::from_ref(&root));
-        let mut by_id: HashMap<u64, Rc<Node>> = HashMap::new();
+        let mut by_id: HashMap<u64, Rc<Node>> = HashMap::default();
         for n in nodes {
             by_id.insert(n.id, n.clone());
             if let NodeState::Pending { inputs, .. } = &*n.state.borrow() {
