@@ -161,6 +161,21 @@ const TARGETED: &[(&str, &str)] = &[
          let g = rand([40000, 32])\nlet q = max(g, axis=1)\nprint(sum(q), q[2047], q[2048], q[39999])",
     ),
     (
+        // concat copies each part's view into its slab: contiguous, strided,
+        // reversed, broadcast and transposed parts, every axis, every dtype,
+        // an empty part, small and past the parallel threshold
+        "concat of every view",
+        "let a = rand([300, 517])\nlet w = reshape(arange(300 * 1034) % 13, [300, 1034])\n\
+         let c1 = concat([a, a[::-1, :]], axis=1)\nprint(sum(c1 * w), c1[299, 1033], c1[0, 517])\n\
+         let c0 = concat([a[:, -1:], a[:, :-1]], axis=1)\nprint(sum(c0 * w[:, :517]), c0[5, 0], c0[5, 1])\n\
+         let c2 = concat([a[1:, :], a[:1, :], transpose(rand([517, 3]))], axis=0)\nprint(sum(c2 * reshape(arange(303 * 517) % 11, [303, 517])), c2[302, 516], c2[299, 0])\n\
+         let d = concat([a[::2, ::3], broadcast_to(arange(173)[newaxis, :] as f32, [4, 173])], axis=0)\nprint(sum(d * (arange(173) % 7)), d[153, 172])\n\
+         let m = rand([6, 7, 8])\nlet e = concat([m, m[:, ::-1, :], m[:, :0, :]], axis=1)\nprint(sum(e * reshape(arange(6 * 14 * 8) % 5, [6, 14, 8])), e[5, 13, 7])\n\
+         let i = reshape(arange(120) % 9 - 4, [10, 12])\nlet j = concat([i, i[::-1, ::-1], (i > 0) as i64], axis=0)\nprint(sum(j * reshape(arange(360) % 7, [30, 12])), j[29, 11])\n\
+         let b = concat([i > 0, i[:, :2] < 0], axis=1)\nprint(sum(b), b[9, 13], b[0, 0])\n\
+         let h = concat([i as f64 * 0.5, (i as f64)[:, ::2]], axis=1)\nprint(sum(h * (arange(18) % 4)), h[9, 17])",
+    ),
+    (
         "epilogues and integer/bool reductions",
         "let a = rand([257, 1031])\nlet z = a - mean(a, axis=1, keepdims=true)\nprint(sum(z * z), z[3, 4])\n\
          let s = sqrt(sum(a * a, axis=1)) + 1\nprint(s[5], sum(s))\n\

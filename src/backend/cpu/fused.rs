@@ -199,7 +199,7 @@ pub fn cpu_strategy(kp: &KernelPlan) -> &'static str {
         Strategy::Segmented { .. } => "segmented",
         Strategy::Scan { .. } | Strategy::ScanRows { .. } | Strategy::ScanLookback { .. } => "scan",
         Strategy::MatMul => "matmul (reference)",
-        Strategy::Concat { .. } => "concat (reference)",
+        Strategy::Concat { .. } => "concat",
         Strategy::Take { .. } => "take (reference)",
         _ => "scan (reference)",
     }
@@ -228,7 +228,11 @@ fn run_kernel(kp: &KernelPlan, node: &Rc<Node>, by_id: &HashMap<u64, Rc<Node>>) 
             Some(values) => Ok(values),
             None => super::eval_node_reference(node),
         },
-        // scans of half floats, matmul, concat, take: every input was materialised by the planner
+        Strategy::Concat { .. } => match concat(node)? {
+            Some(values) => Ok(values),
+            None => super::eval_node_reference(node),
+        },
+        // scans of half floats, matmul, take: every input was materialised by the planner
         _ => super::eval_node_reference(node),
     }
 }
@@ -1284,6 +1288,93 @@ pub fn write_direct(dst: &Buffer, dst_view: &View, src: &Buffer, src_view: &View
         _ => return Ok(false),
     }
     Ok(true)
+}
+
+/// A concatenation copied part by part from each input's view into its
+/// slab of a fresh, never zero-filled output, rows at a time (the reference
+/// copies each part contiguous first, into a zeroed vector). `None` for
+/// dtypes the block kernels do not store (half floats).
+fn concat(node: &Node) -> Result<Option<HostData>, Diagnostic> {
+    let (axis, inputs) = match &*node.state.borrow() {
+        NodeState::Pending {
+            op: Op::Concat { axis },
+            inputs,
+        } => (*axis, inputs.clone()),
+        _ => return Err(internal("a concat kernel without its pending concat")),
+    };
+    let shape = &node.shape;
+    let buffers = inputs
+        .iter()
+        .map(|a| a.node.buffer().ok_or_else(|| internal("a concat input not realized")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let guards: Vec<_> = buffers.iter().map(|b| b.storage()).collect();
+    let out_strides = contiguous_strides(shape);
+    let n: usize = shape.iter().product();
+    // each part's slab: (input, offset of its first element in the output)
+    let mut parts = Vec::with_capacity(inputs.len());
+    let mut start = 0usize;
+    for (guard, input) in guards.iter().zip(&inputs) {
+        let Storage::Host(data) = &**guard else {
+            return Err(super::host_error());
+        };
+        let v = &input.view;
+        let fits = axis < shape.len()
+            && v.rank() == shape.len()
+            && (0..shape.len()).all(|k| k == axis || v.shape[k] == shape[k]);
+        if !fits || data.dtype() != node.dtype {
+            return Err(internal("a concat part that does not fit its output"));
+        }
+        kernels::check_reach(data.len(), &v.shape, &v.strides, v.offset)?;
+        parts.push((data, v, start * out_strides[axis] as usize));
+        start += v.shape[axis];
+    }
+    if start != shape.get(axis).copied().unwrap_or(0) {
+        return Err(internal("concat parts that do not fill their output"));
+    }
+    /// Every part into `out`, whose elements the parts cover exactly once.
+    fn fill<T: Copy + Send + Sync>(
+        out: &mut [MaybeUninit<T>],
+        parts: &[(&[T], &View, usize)],
+        out_strides: &[isize],
+    ) -> Result<(), Diagnostic> {
+        for &(src, v, at) in parts {
+            if v.size() == 0 {
+                continue;
+            }
+            let mut strides = vec![out_strides.to_vec(), v.strides.clone()];
+            let groups = vec![0u8; v.rank()];
+            let (shape, _) = crate::plan::view_ops::collapse(&v.shape, &groups, &mut strides);
+            let (shape, ds, ss) = if shape.is_empty() {
+                (vec![1], vec![0], vec![0])
+            } else {
+                (shape, strides[0].clone(), strides[1].clone())
+            };
+            // SAFETY: MaybeUninit<T> has T's layout; the source is only read.
+            let src: &[MaybeUninit<T>] = unsafe { std::slice::from_raw_parts(src.as_ptr().cast(), src.len()) };
+            copy_rows(out, at as isize, &ds, src, v.offset as isize, &ss, &shape);
+        }
+        Ok(())
+    }
+    macro_rules! go {
+        ($variant:ident) => {{
+            let mut typed = Vec::with_capacity(parts.len());
+            for &(data, v, at) in &parts {
+                let HostData::$variant(values) = data else {
+                    return Err(internal("a concat part of another dtype"));
+                };
+                typed.push((&values[..], v, at));
+            }
+            HostData::$variant(fresh(n, |o| fill(o, &typed, &out_strides))?)
+        }};
+    }
+    Ok(Some(match node.dtype {
+        DType::Bool => go!(Bool),
+        DType::I32 => go!(I32),
+        DType::I64 => go!(I64),
+        DType::F32 => go!(F32),
+        DType::F64 => go!(F64),
+        DType::F16 | DType::BF16 => return Ok(None),
+    }))
 }
 
 /// Copies every element of a strided view of `src` to the same position of one of `dst`.

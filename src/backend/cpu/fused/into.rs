@@ -19,8 +19,8 @@ use crate::graph::view::View;
 use crate::graph::{Buffer, Node, NodeState, Storage};
 use crate::plan::{KernelPlan, Source, Strategy};
 use rayon::prelude::*;
-use std::cell::Ref;
 use rustc_hash::FxHashMap as HashMap;
+use std::cell::Ref;
 use std::rc::Rc;
 use std::time::Instant;
 
