@@ -82,6 +82,20 @@ pub struct Traced {
 }
 
 impl Traced {
+    /// One more run of a plan: node ids differ between loop iterations, so
+    /// the plan text without them is what repeats.
+    fn record(&self, plan: String, elapsed: std::time::Duration) {
+        let key = strip_ids(&plan);
+        let mut entries = self.entries.borrow_mut();
+        match entries.iter_mut().find(|e| strip_ids(&e.plan) == key) {
+            Some(e) => e.times.push(elapsed),
+            None => entries.push(Entry {
+                plan,
+                times: vec![elapsed],
+            }),
+        }
+    }
+
     pub fn new(inner: Rc<dyn Backend>) -> Traced {
         Traced {
             inner,
@@ -182,20 +196,10 @@ impl Backend for Traced {
     }
 
     fn execute(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Result<(), Diagnostic> {
-        // Node ids differ between loop iterations; the plan text without them is what repeats.
         let plan = self.explain(nodes, outputs);
         let start = Instant::now();
         let result = self.inner.execute(nodes, outputs);
-        let elapsed = start.elapsed();
-        let key = strip_ids(&plan);
-        let mut entries = self.entries.borrow_mut();
-        match entries.iter_mut().find(|e| strip_ids(&e.plan) == key) {
-            Some(e) => e.times.push(elapsed),
-            None => entries.push(Entry {
-                plan,
-                times: vec![elapsed],
-            }),
-        }
+        self.record(plan, start.elapsed());
         result
     }
 
@@ -221,15 +225,7 @@ impl Backend for Traced {
             // its plan is recorded as any realize's, marked as written in place
             let order = crate::graph::pending_in_order(std::slice::from_ref(&src.node));
             let plan = format!("into {}", self.inner.explain(&order, std::slice::from_ref(&src.node)));
-            let key = strip_ids(&plan);
-            let mut entries = self.entries.borrow_mut();
-            match entries.iter_mut().find(|e| strip_ids(&e.plan) == key) {
-                Some(e) => e.times.push(elapsed),
-                None => entries.push(Entry {
-                    plan,
-                    times: vec![elapsed],
-                }),
-            }
+            self.record(plan, elapsed);
         }
         Ok(done)
     }

@@ -1258,25 +1258,11 @@ pub fn write_direct(dst: &Buffer, dst_view: &View, src: &Buffer, src_view: &View
     }
     kernels::check_reach(s.len(), &src_view.shape, &src_view.strides, src_view.offset)?;
     kernels::check_reach(d.len(), &dst_view.shape, &dst_view.strides, dst_view.offset)?;
-    let mut strides = vec![dst_view.strides.clone(), src_view.strides.clone()];
-    let groups = vec![0u8; dst_view.rank()];
-    let (shape, _) = crate::plan::view_ops::collapse(&dst_view.shape, &groups, &mut strides);
-    let (shape, ds, ss) = if shape.is_empty() {
-        (vec![1], vec![0], vec![0])
-    } else {
-        (shape, strides[0].clone(), strides[1].clone())
-    };
+    let (shape, ds, ss) = collapse_pair(&dst_view.shape, &dst_view.strides, &src_view.strides);
+    let (doff, soff) = (dst_view.offset as isize, src_view.offset as isize);
     macro_rules! go {
         ($d:expr, $s:expr) => {
-            copy_rows(
-                $d,
-                dst_view.offset as isize,
-                &ds,
-                $s,
-                src_view.offset as isize,
-                &ss,
-                &shape,
-            )
+            copy_rows($d, (doff, &ds), $s, (soff, &ss), &shape)
         };
     }
     match (d, s) {
@@ -1341,17 +1327,10 @@ fn concat(node: &Node) -> Result<Option<HostData>, Diagnostic> {
             if v.size() == 0 {
                 continue;
             }
-            let mut strides = vec![out_strides.to_vec(), v.strides.clone()];
-            let groups = vec![0u8; v.rank()];
-            let (shape, _) = crate::plan::view_ops::collapse(&v.shape, &groups, &mut strides);
-            let (shape, ds, ss) = if shape.is_empty() {
-                (vec![1], vec![0], vec![0])
-            } else {
-                (shape, strides[0].clone(), strides[1].clone())
-            };
+            let (shape, ds, ss) = collapse_pair(&v.shape, out_strides, &v.strides);
             // SAFETY: MaybeUninit<T> has T's layout; the source is only read.
             let src: &[MaybeUninit<T>] = unsafe { std::slice::from_raw_parts(src.as_ptr().cast(), src.len()) };
-            copy_rows(out, at as isize, &ds, src, v.offset as isize, &ss, &shape);
+            copy_rows(out, (at as isize, &ds), src, (v.offset as isize, &ss), &shape);
         }
         Ok(())
     }
@@ -1377,22 +1356,34 @@ fn concat(node: &Node) -> Result<Option<HostData>, Diagnostic> {
     }))
 }
 
-/// Copies every element of a strided view of `src` to the same position of one of `dst`.
-fn copy_rows<T: Copy + Send + Sync>(
-    dst: &mut [T],
-    doff: isize,
-    ds: &[isize],
-    src: &[T],
-    soff: isize,
-    ss: &[isize],
+/// Two views of one shape collapsed together to their fewest axes, at
+/// least one: (shape, the first's strides, the second's).
+pub(super) fn collapse_pair(shape: &[usize], a: &[isize], b: &[isize]) -> (Vec<usize>, Vec<isize>, Vec<isize>) {
+    let mut strides = vec![a.to_vec(), b.to_vec()];
+    let groups = vec![0u8; shape.len()];
+    let (shape, _) = crate::plan::view_ops::collapse(shape, &groups, &mut strides);
+    if shape.is_empty() {
+        (vec![1], vec![0], vec![0])
+    } else {
+        let b = strides.pop().unwrap_or_default();
+        let a = strides.pop().unwrap_or_default();
+        (shape, a, b)
+    }
+}
+
+/// Calls `row(d, s, inner)` with the offsets of each row (the last axis) of
+/// two views of `shape` with strides `ds` and `ss` from `doff` and `soff`,
+/// in parallel above the parallel threshold.
+pub(super) fn for_each_row_pair(
     shape: &[usize],
+    (doff, ds): (isize, &[isize]),
+    (soff, ss): (isize, &[isize]),
+    row: impl Fn(isize, isize, usize) + Sync,
 ) {
     let rank = shape.len();
     let inner = shape[rank - 1];
     let rows: usize = shape[..rank - 1].iter().product();
-    let (dl, sl) = (ds[rank - 1], ss[rank - 1]);
-    let ptr = SendPtr(dst.as_mut_ptr());
-    let row = |r: usize| {
+    let at = |r: usize| {
         let (mut d, mut s) = (doff, soff);
         let mut rest = r;
         for ax in (0..rank - 1).rev() {
@@ -1401,6 +1392,28 @@ fn copy_rows<T: Copy + Send + Sync>(
             d += i * ds[ax];
             s += i * ss[ax];
         }
+        row(d, s, inner)
+    };
+    if rows * inner < PAR_THRESHOLD {
+        (0..rows).for_each(at);
+    } else {
+        let per = (PAR_THRESHOLD / inner.max(1)).max(1);
+        (0..rows).into_par_iter().with_min_len(per).for_each(at);
+    }
+}
+
+/// Copies every element of a strided view of `src` to the same position of one of `dst`.
+fn copy_rows<T: Copy + Send + Sync>(
+    dst: &mut [T],
+    (doff, ds): (isize, &[isize]),
+    src: &[T],
+    (soff, ss): (isize, &[isize]),
+    shape: &[usize],
+) {
+    let rank = shape.len();
+    let (dl, sl) = (ds[rank - 1], ss[rank - 1]);
+    let ptr = SendPtr(dst.as_mut_ptr());
+    for_each_row_pair(shape, (doff, ds), (soff, ss), |d, s, inner| {
         let p = ptr;
         if dl == 1 && sl == 1 {
             let from = &src[s as usize..s as usize + inner];
@@ -1413,11 +1426,5 @@ fn copy_rows<T: Copy + Send + Sync>(
                 unsafe { *p.0.offset(d + k * dl) = src[(s + k * sl) as usize] };
             }
         }
-    };
-    if rows * inner < PAR_THRESHOLD {
-        (0..rows).for_each(row);
-    } else {
-        let per = (PAR_THRESHOLD / inner.max(1)).max(1);
-        (0..rows).into_par_iter().with_min_len(per).for_each(row);
-    }
+    });
 }

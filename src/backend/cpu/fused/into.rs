@@ -8,8 +8,8 @@
 //! are disjoint, through a temporary when they overlap.
 
 use super::{
-    Buffers, Fused, KernelTime, SendPtr, bind_with, check_interrupt, cpu_strategy, internal, parallel_pays, run_kernel,
-    task_size, write_direct,
+    Buffers, Fused, KernelTime, SendPtr, bind_with, check_interrupt, collapse_pair, cpu_strategy, for_each_row_pair,
+    internal, parallel_pays, run_kernel, task_size, write_direct,
 };
 use crate::backend::cpu::block::{self, BLOCK, Bound, Data, Input, Lane, Program, Reg, Src, Value};
 use crate::backend::cpu::kernels;
@@ -373,14 +373,7 @@ pub fn write_within(dst: &Buffer, dst_view: &View, src_view: &View) -> Result<bo
     };
     kernels::check_reach(data.len(), &src_view.shape, &src_view.strides, src_view.offset)?;
     kernels::check_reach(data.len(), &dst_view.shape, &dst_view.strides, dst_view.offset)?;
-    let mut strides = vec![dst_view.strides.clone(), src_view.strides.clone()];
-    let groups = vec![0u8; dst_view.rank()];
-    let (shape, _) = crate::plan::view_ops::collapse(&dst_view.shape, &groups, &mut strides);
-    let (shape, ds, ss) = if shape.is_empty() {
-        (vec![1], vec![0], vec![0])
-    } else {
-        (shape, strides[0].clone(), strides[1].clone())
-    };
+    let (shape, ds, ss) = collapse_pair(&dst_view.shape, &dst_view.strides, &src_view.strides);
     let (doff, soff) = (dst_view.offset as isize, src_view.offset as isize);
     match data {
         HostData::Bool(v) => copy_disjoint(SendPtr(v.as_mut_ptr()), doff, &ds, soff, &ss, &shape),
@@ -404,18 +397,8 @@ fn copy_disjoint<T: Copy + Send + Sync>(
     shape: &[usize],
 ) {
     let rank = shape.len();
-    let inner = shape[rank - 1];
-    let rows: usize = shape[..rank - 1].iter().product();
     let (dl, sl) = (ds[rank - 1], ss[rank - 1]);
-    let row = |r: usize| {
-        let (mut d, mut s) = (doff, soff);
-        let mut rest = r;
-        for ax in (0..rank - 1).rev() {
-            let i = (rest % shape[ax]) as isize;
-            rest /= shape[ax];
-            d += i * ds[ax];
-            s += i * ss[ax];
-        }
+    for_each_row_pair(shape, (doff, ds), (soff, ss), |d, s, inner| {
         let p = ptr;
         for k in 0..inner as isize {
             // SAFETY: `check_reach` proved both views in bounds; the views are
@@ -424,11 +407,5 @@ fn copy_disjoint<T: Copy + Send + Sync>(
             // is mutably borrowed by the caller for the whole copy.
             unsafe { p.0.offset(d + k * dl).write(p.0.offset(s + k * sl).read()) };
         }
-    };
-    if rows * inner < kernels::PAR_THRESHOLD {
-        (0..rows).for_each(row);
-    } else {
-        let per = (kernels::PAR_THRESHOLD / inner.max(1)).max(1);
-        (0..rows).into_par_iter().with_min_len(per).for_each(row);
-    }
+    });
 }
