@@ -336,6 +336,21 @@ pub fn realize(backend: &dyn Backend, arrays: &[&Array]) -> Result<(), Diagnosti
     Ok(())
 }
 
+/// The nodes of a pending graph (`pending_in_order`'s) and their inputs, by
+/// id: what a backend's kernels look their operands and outputs up in.
+pub fn nodes_by_id(nodes: &[Rc<Node>]) -> rustc_hash::FxHashMap<u64, Rc<Node>> {
+    let mut by_id = rustc_hash::FxHashMap::default();
+    for n in nodes {
+        by_id.insert(n.id, n.clone());
+        if let NodeState::Pending { inputs, .. } = &*n.state.borrow() {
+            for a in inputs {
+                by_id.insert(a.node.id, a.node.clone());
+            }
+        }
+    }
+    by_id
+}
+
 /// The pending nodes reachable from `roots`, inputs before consumers
 /// (iterative: graphs can be deep).
 pub fn pending_in_order(roots: &[Rc<Node>]) -> Vec<Rc<Node>> {

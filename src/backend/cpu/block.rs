@@ -975,6 +975,33 @@ fn eval_block_base<'p: 'r, 'r>(
     eval_block_impl(prog, offs, inner, len, regs, out)
 }
 
+/// Declares `fn $name(args)` that runs `$imp` (an `#[inline(always)]` loop
+/// with the same arguments) compiled for AVX2+FMA where the CPU has them
+/// (`has_avx2`), and as the baseline build elsewhere: the loop is written
+/// once, and the two builds and the run-time choice come from here.
+macro_rules! avx2_dispatch {
+    (
+        $(#[$meta:meta])*
+        fn $name:ident<$($g:ident $(: $bound:ident)?),*>($($arg:ident: $ty:ty),* $(,)?) = $imp:ident;
+    ) => {
+        $(#[$meta])*
+        fn $name<$($g $(: $bound)?),*>($($arg: $ty),*) {
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx2,fma")]
+            unsafe fn avx2<$($g $(: $bound)?),*>($($arg: $ty),*) {
+                $imp($($arg),*)
+            }
+            #[cfg(target_arch = "x86_64")]
+            if $crate::backend::cpu::block::has_avx2() {
+                // SAFETY: the CPU supports AVX2 and FMA (checked at run time).
+                return unsafe { avx2($($arg),*) };
+            }
+            $imp($($arg),*)
+        }
+    };
+}
+pub(crate) use avx2_dispatch;
+
 /// Whether this machine runs the AVX2+FMA build of the block loops.
 pub fn has_avx2() -> bool {
     #[cfg(target_arch = "x86_64")]

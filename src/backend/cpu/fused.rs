@@ -76,7 +76,7 @@ mod segment;
 
 pub use into::write_within;
 
-use super::block::{self, BLOCK, Bound, Data, Input, Lane, Program, Reg, Src, Value};
+use super::block::{self, BLOCK, Bound, Data, Input, Lane, Program, Reg, Src, Value, avx2_dispatch};
 use super::kernels::{self, Num, PAR_THRESHOLD};
 use crate::check::dtype::DType;
 use crate::diag::Diagnostic;
@@ -148,40 +148,54 @@ impl Fused {
 
     pub fn execute(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Result<(), Diagnostic> {
         let plan = self.plan(nodes, outputs);
-        let mut by_id: HashMap<u64, Rc<Node>> = HashMap::default();
-        for n in nodes {
-            by_id.insert(n.id, n.clone());
-            if let NodeState::Pending { inputs, .. } = &*n.state.borrow() {
-                for a in inputs {
-                    by_id.insert(a.node.id, a.node.clone());
-                }
-            }
-        }
+        self.run_plan(&plan, &crate::graph::nodes_by_id(nodes), None)?;
+        Ok(())
+    }
+
+    /// Runs a plan's kernels in order, each into its node's fresh buffer,
+    /// except the kernel of `into`'s root (a slice assignment's source),
+    /// which writes into its destination; returns whether that happened.
+    fn run_plan(
+        &self,
+        plan: &Plan,
+        by_id: &HashMap<u64, Rc<Node>>,
+        into: Option<into::Target<'_>>,
+    ) -> Result<bool, Diagnostic> {
+        let mut written = false;
         for kp in &plan.kernels {
             let node = by_id
                 .get(&kp.output)
-                .cloned()
                 .ok_or_else(|| internal("a kernel's output is not in the graph"))?;
             if node.is_ready() {
                 continue;
             }
-            super::check_memory(&node)?;
-            let start = Instant::now();
-            let out = run_kernel(kp, &node, &by_id).map_err(|d| match &node.span {
+            let spanned = |d: Diagnostic| match &node.span {
                 Some(span) => d.or_span(span),
                 None => d,
-            })?;
+            };
+            let start = Instant::now();
+            let strategy = match into.filter(|t| Rc::ptr_eq(node, t.root)) {
+                Some(target) => {
+                    written = true;
+                    target.run(kp, by_id).map_err(spanned)?
+                }
+                None => {
+                    super::check_memory(node)?;
+                    let out = run_kernel(kp, node, by_id).map_err(spanned)?;
+                    *node.state.borrow_mut() = NodeState::Ready(Buffer::host(out));
+                    cpu_strategy(kp)
+                }
+            };
             if let Some(times) = self.profile.borrow_mut().as_mut() {
                 times.push(KernelTime {
                     label: kp.out_label.clone(),
-                    strategy: cpu_strategy(kp).to_string(),
+                    strategy: strategy.to_string(),
                     seconds: start.elapsed().as_secs_f64(),
                     bytes: kp.bytes_read + kp.bytes_written,
                 });
             }
-            *node.state.borrow_mut() = NodeState::Ready(Buffer::host(out));
         }
-        Ok(())
+        Ok(written)
     }
 }
 
@@ -640,33 +654,10 @@ fn fold_lanes_impl<T: Copy, A: Copy>(
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn fold_lanes_avx2<T: Copy, A: Copy>(
-    x: Src<T>,
-    len: usize,
-    lanes: &mut [A; LANES],
-    map: impl Fn(T) -> A,
-    comb: impl Fn(A, A) -> A,
-) {
-    fold_lanes_impl(x, len, lanes, map, comb)
-}
-
-/// Folds a block's values into lane accumulators (lane k takes elements k, k + LANES, ...).
-#[inline(always)]
-fn fold_lanes<T: Copy, A: Copy>(
-    x: Src<T>,
-    len: usize,
-    lanes: &mut [A; LANES],
-    map: impl Fn(T) -> A,
-    comb: impl Fn(A, A) -> A,
-) {
-    #[cfg(target_arch = "x86_64")]
-    if block::has_avx2() {
-        // SAFETY: the CPU supports AVX2 and FMA (checked at run time).
-        return unsafe { fold_lanes_avx2(x, len, lanes, map, comb) };
-    }
-    fold_lanes_impl(x, len, lanes, map, comb)
+avx2_dispatch! {
+    /// Folds a block's values into lane accumulators (lane k takes elements k, k + LANES, ...).
+    #[inline(always)]
+    fn fold_lanes<T: Copy, A: Copy>(x: Src<T>, len: usize, lanes: &mut [A; LANES], map: impl Fn(T) -> A, comb: impl Fn(A, A) -> A) = fold_lanes_impl;
 }
 
 #[inline(always)]
@@ -686,21 +677,10 @@ fn fold_elems_impl<T: Copy, A: Copy>(x: Src<T>, acc: &mut [A], map: impl Fn(T) -
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn fold_elems_avx2<T: Copy, A: Copy>(x: Src<T>, acc: &mut [A], map: impl Fn(T) -> A, comb: impl Fn(A, A) -> A) {
-    fold_elems_impl(x, acc, map, comb)
-}
-
-/// `acc[j] = comb(acc[j], map(x[j]))`.
-#[inline(always)]
-fn fold_elems<T: Copy, A: Copy>(x: Src<T>, acc: &mut [A], map: impl Fn(T) -> A, comb: impl Fn(A, A) -> A) {
-    #[cfg(target_arch = "x86_64")]
-    if block::has_avx2() {
-        // SAFETY: the CPU supports AVX2 and FMA (checked at run time).
-        return unsafe { fold_elems_avx2(x, acc, map, comb) };
-    }
-    fold_elems_impl(x, acc, map, comb)
+avx2_dispatch! {
+    /// `acc[j] = comb(acc[j], map(x[j]))`.
+    #[inline(always)]
+    fn fold_elems<T: Copy, A: Copy>(x: Src<T>, acc: &mut [A], map: impl Fn(T) -> A, comb: impl Fn(A, A) -> A) = fold_elems_impl;
 }
 
 #[inline(always)]
@@ -778,36 +758,11 @@ fn fold_rows_tree<const N: usize, T: Copy, A: Copy>(
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn fold_rows_avx2<T: Copy, A: Copy>(
-    x: Src<T>,
-    len: usize,
-    acc: &mut [A],
-    id: A,
-    map: impl Fn(T) -> A,
-    comb: impl Fn(A, A) -> A,
-) {
-    fold_rows_impl(x, len, acc, id, map, comb)
-}
-
-/// Folds a block of rows (`acc.len()` rows of `len` values, row after row)
-/// into one accumulator per row.
-#[inline(always)]
-fn fold_rows<T: Copy, A: Copy>(
-    x: Src<T>,
-    len: usize,
-    acc: &mut [A],
-    id: A,
-    map: impl Fn(T) -> A,
-    comb: impl Fn(A, A) -> A,
-) {
-    #[cfg(target_arch = "x86_64")]
-    if block::has_avx2() {
-        // SAFETY: the CPU supports AVX2 and FMA (checked at run time).
-        return unsafe { fold_rows_avx2(x, len, acc, id, map, comb) };
-    }
-    fold_rows_impl(x, len, acc, id, map, comb)
+avx2_dispatch! {
+    /// Folds a block of rows (`acc.len()` rows of `len` values, row after row)
+    /// into one accumulator per row.
+    #[inline(always)]
+    fn fold_rows<T: Copy, A: Copy>(x: Src<T>, len: usize, acc: &mut [A], id: A, map: impl Fn(T) -> A, comb: impl Fn(A, A) -> A) = fold_rows_impl;
 }
 
 /// The reduction of the body's values over the trailing `shape[kept..]` axes, one output per kept element.

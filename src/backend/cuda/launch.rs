@@ -251,15 +251,7 @@ impl CudaBackend {
             },
         );
         let plan = &planned.plan;
-        let mut by_id: HashMap<u64, Rc<Node>> = HashMap::default();
-        for n in nodes {
-            by_id.insert(n.id, n.clone());
-            if let NodeState::Pending { inputs, .. } = &*n.state.borrow() {
-                for a in inputs {
-                    by_id.insert(a.node.id, a.node.clone());
-                }
-            }
-        }
+        let by_id = crate::graph::nodes_by_id(nodes);
         // a fresh plan's new modules are generated once, here, and compile
         // together on host threads
         let mut fresh: Vec<Option<Chosen>> = plan

@@ -7,7 +7,7 @@
 //! traffic and no copy of the values into registers.
 
 use super::over_chunks;
-use crate::backend::cpu::block::{BLOCK, Data, Input, Lane, Program, Reg, Src, Value};
+use crate::backend::cpu::block::{BLOCK, Data, Input, Lane, Program, Reg, Src, Value, avx2_dispatch};
 use crate::backend::cpu::kernels::PAR_THRESHOLD;
 use crate::diag::Diagnostic;
 use crate::plan::Inst;
@@ -77,33 +77,8 @@ fn fold_panel_impl<T: Copy, A: Copy>(
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn fold_panel_avx2<T: Copy, A: Copy>(
-    x: &[T],
-    base: isize,
-    offs: &[isize],
-    acc: &mut [A],
-    map: impl Fn(T) -> A,
-    comb: impl Fn(A, A) -> A,
-) {
-    fold_panel_impl(x, base, offs, acc, map, comb)
-}
-
-fn fold_panel<T: Copy, A: Copy>(
-    x: &[T],
-    base: isize,
-    offs: &[isize],
-    acc: &mut [A],
-    map: impl Fn(T) -> A,
-    comb: impl Fn(A, A) -> A,
-) {
-    #[cfg(target_arch = "x86_64")]
-    if crate::backend::cpu::block::has_avx2() {
-        // SAFETY: the CPU supports AVX2 and FMA (checked at run time).
-        return unsafe { fold_panel_avx2(x, base, offs, acc, map, comb) };
-    }
-    fold_panel_impl(x, base, offs, acc, map, comb)
+avx2_dispatch! {
+    fn fold_panel<T: Copy, A: Copy>(x: &[T], base: isize, offs: &[isize], acc: &mut [A], map: impl Fn(T) -> A, comb: impl Fn(A, A) -> A) = fold_panel_impl;
 }
 
 /// Whether `direct` runs this reduction: a program that loads one buffer of

@@ -8,86 +8,62 @@
 //! are disjoint, through a temporary when they overlap.
 
 use super::{
-    Buffers, Fused, KernelTime, SendPtr, bind_with, check_interrupt, collapse_pair, cpu_strategy, for_each_row_pair,
-    internal, parallel_pays, run_kernel, task_size, write_direct,
+    Buffers, Fused, SendPtr, bind_with, check_interrupt, collapse_pair, cpu_strategy, for_each_row_pair, internal,
+    parallel_pays, run_kernel, task_size, write_direct,
 };
 use crate::backend::cpu::block::{self, BLOCK, Bound, Data, Input, Lane, Program, Reg, Src, Value};
 use crate::backend::cpu::kernels;
 use crate::diag::Diagnostic;
 use crate::graph::data::HostData;
 use crate::graph::view::View;
-use crate::graph::{Buffer, Node, NodeState, Storage};
+use crate::graph::{Buffer, Node, Storage};
 use crate::plan::{KernelPlan, Source, Strategy};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
 use std::cell::Ref;
 use std::rc::Rc;
-use std::time::Instant;
 
 impl Fused {
     /// Computes the pending graph `nodes` (inputs first; the last one the
     /// source) into `dst` through `dst_view` (the source's shape). The
     /// source node itself stays pending: its caller drops it.
     pub fn execute_into(&self, nodes: &[Rc<Node>], dst: &Buffer, dst_view: &View) -> Result<(), Diagnostic> {
-        let root = nodes
-            .last()
-            .ok_or_else(|| internal("an assignment of nothing"))?
-            .clone();
-        let plan = self.plan(nodes, std::slice::from_ref(&root));
-        let mut by_id: HashMap<u64, Rc<Node>> = HashMap::default();
-        for n in nodes {
-            by_id.insert(n.id, n.clone());
-            if let NodeState::Pending { inputs, .. } = &*n.state.borrow() {
-                for a in inputs {
-                    by_id.insert(a.node.id, a.node.clone());
-                }
-            }
-        }
-        let mut written = false;
-        for kp in &plan.kernels {
-            let node = by_id
-                .get(&kp.output)
-                .cloned()
-                .ok_or_else(|| internal("a kernel's output is not in the graph"))?;
-            if node.is_ready() {
-                continue;
-            }
-            let last = Rc::ptr_eq(&node, &root);
-            let spanned = |d: Diagnostic| match &node.span {
-                Some(span) => d.or_span(span),
-                None => d,
-            };
-            let start = Instant::now();
-            if last && is_map(kp) && kp.out_shape == dst_view.shape {
-                map_into(kp, &by_id, dst, dst_view).map_err(spanned)?;
-            } else {
-                crate::backend::cpu::check_memory(&node)?;
-                let out = run_kernel(kp, &node, &by_id).map_err(spanned)?;
-                if last {
-                    copy_into(dst, dst_view, out, &node.shape)?;
-                } else {
-                    *node.state.borrow_mut() = NodeState::Ready(Buffer::host(out));
-                }
-            }
-            written |= last;
-            if let Some(times) = self.profile.borrow_mut().as_mut() {
-                times.push(KernelTime {
-                    label: kp.out_label.clone(),
-                    strategy: if last && is_map(kp) {
-                        "map (into)"
-                    } else {
-                        cpu_strategy(kp)
-                    }
-                    .to_string(),
-                    seconds: start.elapsed().as_secs_f64(),
-                    bytes: kp.bytes_read + kp.bytes_written,
-                });
-            }
-        }
-        if !written {
+        let root = nodes.last().ok_or_else(|| internal("an assignment of nothing"))?;
+        let plan = self.plan(nodes, std::slice::from_ref(root));
+        let target = Target {
+            root,
+            dst,
+            view: dst_view,
+        };
+        if !self.run_plan(&plan, &crate::graph::nodes_by_id(nodes), Some(target))? {
             return Err(internal("no kernel computed the assigned value"));
         }
         Ok(())
+    }
+}
+
+/// Where a slice assignment's source goes: `root`'s values into `dst`
+/// through `view`, instead of a buffer of the node's own.
+#[derive(Clone, Copy)]
+pub(super) struct Target<'a> {
+    pub root: &'a Rc<Node>,
+    pub dst: &'a Buffer,
+    pub view: &'a View,
+}
+
+impl Target<'_> {
+    /// Runs `kp`, the root's kernel, into the destination, and says how: a
+    /// map stores its blocks through the view, any other kernel computes
+    /// into a temporary copied over.
+    pub(super) fn run(&self, kp: &KernelPlan, by_id: &HashMap<u64, Rc<Node>>) -> Result<&'static str, Diagnostic> {
+        if is_map(kp) && kp.out_shape == self.view.shape {
+            map_into(kp, by_id, self.dst, self.view)?;
+            return Ok("map (into)");
+        }
+        crate::backend::cpu::check_memory(self.root)?;
+        let out = run_kernel(kp, self.root, by_id)?;
+        copy_into(self.dst, self.view, out, &self.root.shape)?;
+        Ok(cpu_strategy(kp))
     }
 }
 

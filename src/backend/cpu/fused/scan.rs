@@ -17,7 +17,7 @@
 //! column in the reference's order: bitwise the reference's result.
 
 use super::{PAR_WORK, SendPtr, bottom, check_interrupt, fold_lanes, fresh, internal, top};
-use crate::backend::cpu::block::{BLOCK, Lane, Src};
+use crate::backend::cpu::block::{BLOCK, Lane, Src, avx2_dispatch};
 use crate::backend::cpu::kernels::{self, Num};
 use crate::diag::Diagnostic;
 use crate::graph::data::HostData;
@@ -229,33 +229,8 @@ fn scan_group<T: Copy, A: Copy, O>(
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn scan_group_avx2<T: Copy, A: Copy, O>(
-    xs: &[T],
-    out: &mut [MaybeUninit<O>],
-    carries: &[A],
-    map: impl Fn(T) -> A,
-    comb: impl Fn(A, A) -> A,
-    fin: impl Fn(A) -> O,
-) {
-    scan_group(xs, out, carries, map, comb, fin)
-}
-
-fn scan_group_best<T: Copy, A: Copy, O>(
-    xs: &[T],
-    out: &mut [MaybeUninit<O>],
-    carries: &[A],
-    map: impl Fn(T) -> A,
-    comb: impl Fn(A, A) -> A,
-    fin: impl Fn(A) -> O,
-) {
-    #[cfg(target_arch = "x86_64")]
-    if crate::backend::cpu::block::has_avx2() {
-        // SAFETY: the CPU supports AVX2 and FMA (checked at run time).
-        return unsafe { scan_group_avx2(xs, out, carries, map, comb, fin) };
-    }
-    scan_group(xs, out, carries, map, comb, fin)
+avx2_dispatch! {
+    fn scan_group_best<T: Copy, A: Copy, O>(xs: &[T], out: &mut [MaybeUninit<O>], carries: &[A], map: impl Fn(T) -> A, comb: impl Fn(A, A) -> A, fin: impl Fn(A) -> O) = scan_group;
 }
 
 /// Tile t's carry from the sums of the tiles before it: `sums` in, carries out.
@@ -411,32 +386,7 @@ fn fold_row_impl<T: Copy, A: Copy, O>(
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn fold_row_avx2<T: Copy, A: Copy, O>(
-    xs: &[T],
-    acc: &mut [A],
-    out: &mut [MaybeUninit<O>],
-    map: impl Fn(T) -> A,
-    comb: impl Fn(A, A) -> A,
-    fin: impl Fn(A) -> O,
-) {
-    fold_row_impl(xs, acc, out, map, comb, fin)
-}
-
-/// `acc[j] = comb(acc[j], map(xs[j]))`, and `out[j]` its value.
-fn fold_row<T: Copy, A: Copy, O>(
-    xs: &[T],
-    acc: &mut [A],
-    out: &mut [MaybeUninit<O>],
-    map: impl Fn(T) -> A,
-    comb: impl Fn(A, A) -> A,
-    fin: impl Fn(A) -> O,
-) {
-    #[cfg(target_arch = "x86_64")]
-    if crate::backend::cpu::block::has_avx2() {
-        // SAFETY: the CPU supports AVX2 and FMA (checked at run time).
-        return unsafe { fold_row_avx2(xs, acc, out, map, comb, fin) };
-    }
-    fold_row_impl(xs, acc, out, map, comb, fin)
+avx2_dispatch! {
+    /// `acc[j] = comb(acc[j], map(xs[j]))`, and `out[j]` its value.
+    fn fold_row<T: Copy, A: Copy, O>(xs: &[T], acc: &mut [A], out: &mut [MaybeUninit<O>], map: impl Fn(T) -> A, comb: impl Fn(A, A) -> A, fin: impl Fn(A) -> O) = fold_row_impl;
 }

@@ -7,7 +7,7 @@
 //! reference's one sequence of adds only in where f64 partial sums round.
 
 use super::{PAR_WORK, bottom, check_interrupt, fresh, internal, top};
-use crate::backend::cpu::block::Lane;
+use crate::backend::cpu::block::{Lane, avx2_dispatch};
 use crate::backend::cpu::kernels::{CHUNK, Num};
 use crate::diag::Diagnostic;
 use crate::graph::data::HostData;
@@ -94,36 +94,9 @@ fn segs_impl<T: Copy, A: Copy, O>(
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn segs_avx2<T: Copy, A: Copy, O>(
-    x: &[T],
-    offs: &[i64],
-    out: &mut [MaybeUninit<O>],
-    id: A,
-    map: impl Fn(T) -> A,
-    comb: impl Fn(A, A) -> A,
-    fin: impl Fn(A) -> O,
-) {
-    segs_impl(x, offs, out, id, map, comb, fin)
-}
-
-/// Folds the segments `offs[k]..offs[k + 1]` of `x` into `out[k]`.
-fn segs<T: Copy, A: Copy, O>(
-    x: &[T],
-    offs: &[i64],
-    out: &mut [MaybeUninit<O>],
-    id: A,
-    map: impl Fn(T) -> A,
-    comb: impl Fn(A, A) -> A,
-    fin: impl Fn(A) -> O,
-) {
-    #[cfg(target_arch = "x86_64")]
-    if crate::backend::cpu::block::has_avx2() {
-        // SAFETY: the CPU supports AVX2 and FMA (checked at run time).
-        return unsafe { segs_avx2(x, offs, out, id, map, comb, fin) };
-    }
-    segs_impl(x, offs, out, id, map, comb, fin)
+avx2_dispatch! {
+    /// Folds the segments `offs[k]..offs[k + 1]` of `x` into `out[k]`.
+    fn segs<T: Copy, A: Copy, O>(x: &[T], offs: &[i64], out: &mut [MaybeUninit<O>], id: A, map: impl Fn(T) -> A, comb: impl Fn(A, A) -> A, fin: impl Fn(A) -> O) = segs_impl;
 }
 
 fn fold_segments<T: Copy + Sync, A: Copy + Send + Sync, O: Lane>(
