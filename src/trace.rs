@@ -268,6 +268,14 @@ impl Backend for Traced {
     fn bincount(&self, x: &Array, weights: Option<&Array>, minlength: usize) -> Option<Result<Array, Diagnostic>> {
         self.inner.bincount(x, weights, minlength)
     }
+
+    fn sort(&self, x: &Array, argsort: bool) -> Option<Result<Array, Diagnostic>> {
+        self.inner.sort(x, argsort)
+    }
+
+    fn compress(&self, x: Option<&Array>, mask: &Array) -> Option<Result<Array, Diagnostic>> {
+        self.inner.compress(x, mask)
+    }
 }
 
 /// The plan text with `#123` node numbers replaced, so repeated graphs compare equal.

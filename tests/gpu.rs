@@ -1897,13 +1897,11 @@ fn linalg_case(name: &str, inputs: &[(&str, HostData, Vec<usize>)], src: &str, t
                 ));
             }
             let (g, w) = (g.to_f64_vec(), w.to_f64_vec());
-            let scale = w.iter().fold(1.0f64, |m, x| m.max(x.abs()));
-            // equal values (infinities of an overflowing det included) match
-            match g
-                .iter()
-                .zip(&w)
-                .position(|(a, b)| a != b && ((a - b).abs() > tol * scale || (a - b).is_nan()))
-            {
+            let scale = w.iter().filter(|x| x.is_finite()).fold(1.0f64, |m, x| m.max(x.abs()));
+            // equal values (infinities of an overflowing det included) match, and so do two NaNs
+            match g.iter().zip(&w).position(|(a, b)| {
+                a != b && !(a.is_nan() && b.is_nan()) && ((a - b).abs() > tol * scale || (a - b).is_nan())
+            }) {
                 Some(i) => Err(format!("{name}: element {i}: cuda {} cpu {}", g[i], w[i])),
                 None => Ok(()),
             }
@@ -2147,5 +2145,94 @@ fn bincount_matches_cpu() {
         }
     }
     println!("bincount: {passed} passed, {} failed", failed.len());
+    assert!(failed.is_empty(), "failures: {failed:#?}");
+}
+
+/// Floats with many ties, both zeros, both infinities and NaNs; integers in a
+/// narrow range (ties, and high bytes the sort skips).
+fn sort_data(rng: &mut Rng, dtype: DType, n: usize) -> HostData {
+    let special = [f64::NAN, -0.0, 0.0, f64::INFINITY, f64::NEG_INFINITY];
+    let f = |rng: &mut Rng, i: usize| -> f64 {
+        if i % 11 == 3 {
+            special[rng.below(special.len())]
+        } else {
+            (rng.unit() * 16.0 - 8.0).round() / 4.0
+        }
+    };
+    match dtype {
+        DType::F32 => HostData::F32((0..n).map(|i| f(rng, i) as f32).collect()),
+        DType::F64 => HostData::F64((0..n).map(|i| f(rng, i)).collect()),
+        DType::F16 => HostData::F16((0..n).map(|i| half::f16::from_f64(f(rng, i))).collect()),
+        other => data(rng, other, n, Values::Signed),
+    }
+}
+
+/// sort, argsort (every axis, strided views), boolean-mask selection over the
+/// whole array and over leading axes, writes through a mask, nonzero and
+/// flatnonzero: the device's radix sort and compaction against the CPU's
+/// stable sort and host compaction, element for element (ties keep their
+/// order; NaN sorts last).
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn sorts_and_masks_match_cpu() {
+    let mut rng = Rng(0x5047_0123_2026_1123);
+    let mut failed = Vec::new();
+    let mut passed = 0;
+    let shapes: &[&[usize]] = &[
+        &[1],
+        &[7],
+        &[4097],
+        &[300_001],
+        &[3, 5],
+        &[300, 257],
+        &[257, 300],
+        &[4, 5, 6],
+    ];
+    for &shape in shapes {
+        let n: usize = shape.iter().product();
+        for dtype in [DType::F32, DType::F64, DType::I32, DType::I64, DType::Bool, DType::F16] {
+            if dtype == DType::F16 && n > 5000 {
+                continue;
+            }
+            let ins = vec![("x", sort_data(&mut rng, dtype, n), shape.to_vec())];
+            let mut srcs = vec![
+                "let r = sort(x)",
+                "let r = argsort(x)",
+                "let r = sort(x, axis=0)",
+                "let r = argsort(x, axis=0)",
+                "let r = sort(x, axis=none)",
+                "let r = argsort(x, axis=none)",
+                "let r = sort(x[::-2])",
+                "let r = x[x > 0]",
+                "let r = x[x > 0] * 2",
+                "let r = flatnonzero(x > 0)",
+                "let r = nonzero(x > 0)[0]",
+                "let r = copy(x); r[r > 0] = 0",
+            ];
+            if shape.len() >= 2 {
+                srcs.extend([
+                    "let r = sort(x, axis=1)",
+                    "let r = argsort(x, axis=-2)",
+                    "let r = x[x[:, 0] > 0]",
+                    "let r = x[:, 1:][x[:, 1:] > 0]",
+                    "let r = nonzero(x > 0)[1]",
+                ]);
+            }
+            if dtype == DType::Bool {
+                srcs.retain(|s| !s.contains("> 0"));
+                srcs.push("let r = x[x]");
+            }
+            for src in srcs {
+                match linalg_case(&format!("{src} {shape:?} {dtype}"), &ins, src, 0.0) {
+                    Ok(()) => passed += 1,
+                    Err(e) => {
+                        println!("FAIL {e}");
+                        failed.push(e);
+                    }
+                }
+            }
+        }
+    }
+    println!("sorts and masks: {passed} passed, {} failed", failed.len());
     assert!(failed.is_empty(), "failures: {failed:#?}");
 }

@@ -296,6 +296,24 @@ pub trait Backend {
         let _ = (x, weights, minlength);
         None
     }
+
+    /// Each row (last axis) of `x` sorted stably in NumPy's order (NaN
+    /// last), or with `argsort` the i64 indices that sort it, on the
+    /// backend's device; `None` when the backend has no such path (the
+    /// caller sorts on the host).
+    fn sort(&self, x: &Array, argsort: bool) -> Option<Result<Array, Diagnostic>> {
+        let _ = (x, argsort);
+        None
+    }
+
+    /// The elements of the flat `x` where the flat bool `mask` (same size)
+    /// is true, in order, or with no `x` the i64 positions of the true
+    /// elements (a 1-D result of data-dependent size), on the backend's
+    /// device; `None` when the backend has no such path.
+    fn compress(&self, x: Option<&Array>, mask: &Array) -> Option<Result<Array, Diagnostic>> {
+        let _ = (x, mask);
+        None
+    }
 }
 
 /// One line for a node: `#12 f32[4, 5] = binary(add)(#10, #11)`.

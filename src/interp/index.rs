@@ -32,8 +32,15 @@ pub struct Gather {
     /// (a mask consumes its rank; an integer array one).
     axis: usize,
     merged: usize,
-    /// Flat positions over the consumed axes, checked and non-negative.
-    positions: Vec<i64>,
+    positions: Positions,
+}
+
+/// Flat positions over the consumed axes, checked and non-negative: read at
+/// once for an integer index; for a mask gathered on the device, found from
+/// the (flat) mask only when a write needs them.
+enum Positions {
+    Host(Vec<i64>),
+    Mask(Array),
 }
 
 enum Item {
@@ -257,6 +264,34 @@ impl Interp {
             return Ok(Indexed::View(viewed));
         };
         let merged = if mask { idx.rank() } else { 1 };
+        let source = merge_axes(&viewed, axis, merged, span);
+        let dt = viewed.dtype();
+        let take = |source: Array, pos: Array| {
+            let mut out_shape = source.shape()[..axis].to_vec();
+            out_shape.extend(pos.shape());
+            out_shape.extend(&source.shape()[axis + 1..]);
+            Array::pending(Op::Take { axis }, vec![source, pos], dt, &out_shape, Some(span.clone()))
+        };
+        if mask {
+            // on a device: the selection (a whole-array mask) or the positions, never read back
+            let flat_mask = build::reshape(&idx, &[idx.size()], &s);
+            let device = if source.rank() == 1 {
+                self.backend.compress(Some(&source), &flat_mask)
+            } else {
+                self.backend
+                    .compress(None, &flat_mask)
+                    .map(|pos| pos.map(|pos| take(source.clone(), pos)))
+            };
+            if let Some(array) = device {
+                return Ok(Indexed::Gathered(Gather {
+                    array: array.map_err(|d| d.or_span(&s))?,
+                    viewed,
+                    axis,
+                    merged,
+                    positions: Positions::Mask(flat_mask),
+                }));
+            }
+        }
         let host = graph::to_host(&*self.backend, &idx).map_err(|d| d.or_span(&s))?;
         let (positions, idx_shape) = if mask {
             let HostData::Bool(m) = &host else {
@@ -283,23 +318,17 @@ impl Interp {
             }
             (positions, idx.shape().to_vec())
         };
-        let source = merge_axes(&viewed, axis, merged, span);
         let pos = Array::from_buffer(
             self.backend.adopt(HostData::I64(positions.clone()))?,
             DType::I64,
             &idx_shape,
         );
-        let mut out_shape = source.shape()[..axis].to_vec();
-        out_shape.extend(&idx_shape);
-        out_shape.extend(&source.shape()[axis + 1..]);
-        let dt = viewed.dtype();
-        let array = Array::pending(Op::Take { axis }, vec![source, pos], dt, &out_shape, Some(span.clone()));
         Ok(Indexed::Gathered(Gather {
-            array,
+            array: take(source, pos),
             viewed,
             axis,
             merged,
-            positions,
+            positions: Positions::Host(positions),
         }))
     }
 
@@ -386,7 +415,7 @@ impl Interp {
                 format!(
                     "cannot assign an array of shape {:?} to the {} selected elements of shape {:?}",
                     src.shape(),
-                    g.positions.len(),
+                    g.array.shape()[g.axis],
                     target_shape
                 ),
                 span.clone(),
@@ -397,6 +426,13 @@ impl Interp {
         let src = build::broadcast_view(&build::convert(&src, dst.dtype(), Some(&value.span))?, &target_shape);
         // Every pending computation must read the old contents before we overwrite them.
         self.realize_all()?;
+        let positions = match g.positions {
+            Positions::Host(p) => p,
+            Positions::Mask(m) => match graph::to_host(&*self.backend, &m).map_err(|d| d.or_span(span))? {
+                HostData::Bool(b) => crate::backend::cpu::kernels::sort::true_positions(&b),
+                _ => return Err(Diagnostic::new("E0499", "internal: a mask is not bool", span.clone())),
+            },
+        };
         let values = graph::to_host(&*self.backend, &src).map_err(|d| d.or_span(span))?;
         let mut current = graph::to_host(&*self.backend, dst).map_err(|d| d.or_span(span))?;
         let shape = dst.shape();
@@ -405,11 +441,13 @@ impl Interp {
         let inner: usize = shape[g.axis + g.merged..].iter().product();
         let lines = (outer, n, inner);
         match (&mut current, &values) {
-            (HostData::Bool(d), HostData::Bool(v)) => scatter_rows(d, lines, &g.positions, v),
-            (HostData::I32(d), HostData::I32(v)) => scatter_rows(d, lines, &g.positions, v),
-            (HostData::I64(d), HostData::I64(v)) => scatter_rows(d, lines, &g.positions, v),
-            (HostData::F32(d), HostData::F32(v)) => scatter_rows(d, lines, &g.positions, v),
-            (HostData::F64(d), HostData::F64(v)) => scatter_rows(d, lines, &g.positions, v),
+            (HostData::Bool(d), HostData::Bool(v)) => scatter_rows(d, lines, &positions, v),
+            (HostData::I32(d), HostData::I32(v)) => scatter_rows(d, lines, &positions, v),
+            (HostData::I64(d), HostData::I64(v)) => scatter_rows(d, lines, &positions, v),
+            (HostData::F32(d), HostData::F32(v)) => scatter_rows(d, lines, &positions, v),
+            (HostData::F64(d), HostData::F64(v)) => scatter_rows(d, lines, &positions, v),
+            (HostData::F16(d), HostData::F16(v)) => scatter_rows(d, lines, &positions, v),
+            (HostData::BF16(d), HostData::BF16(v)) => scatter_rows(d, lines, &positions, v),
             _ => {
                 return Err(Diagnostic::new(
                     "E0499",

@@ -57,7 +57,59 @@ fn require_int(a: &Array, what: &str, span: &Span) -> R<()> {
     Ok(())
 }
 
+/// Per axis of `shape`, the coordinates of the flat `positions` (i64), as
+/// lazy arrays: `positions // stride % size`.
+fn unravel_lazy(positions: &Array, shape: &[usize], span: &Span) -> R<Vec<Value>> {
+    let mut stride = 1i64;
+    let mut coords = Vec::with_capacity(shape.len());
+    for &size in shape.iter().rev() {
+        let along = build::binary(
+            BinOp::FloorDiv,
+            positions,
+            &build::scalar_i64(stride, true),
+            (None, None),
+            span,
+        )?;
+        let c = build::binary(
+            BinOp::Rem,
+            &along,
+            &build::scalar_i64(size as i64, true),
+            (None, None),
+            span,
+        )?;
+        coords.push(Value::Array(c));
+        stride *= size as i64;
+    }
+    coords.reverse();
+    Ok(coords)
+}
+
 impl Interp {
+    /// `sort` or `argsort` of `x` along `axis` on the backend's device: the
+    /// axis moved last for the device's row sort, and back after; `None`
+    /// where the backend sorts on the host.
+    fn device_sort(&self, x: &Array, axis: usize, argsort: bool) -> Option<R<Array>> {
+        let last = x.rank().checked_sub(1)?;
+        let mut perm: Vec<usize> = (0..x.rank()).filter(|&a| a != axis).collect();
+        perm.push(axis);
+        let moved = if axis == last {
+            x.clone()
+        } else {
+            x.with_view(x.view.permute(&perm))
+        };
+        let sorted = self.backend.sort(&moved, argsort)?;
+        Some(sorted.map(|r| {
+            if axis == last {
+                return r;
+            }
+            let mut back = vec![0; perm.len()];
+            for (k, &p) in perm.iter().enumerate() {
+                back[p] = k;
+            }
+            r.with_view(r.view.permute(&back))
+        }))
+    }
+
     /// Realizes `a` and reads its elements (row-major) to the host.
     pub(super) fn host_of(&self, a: &Array, span: &Span) -> R<HostData> {
         graph::to_host(&*self.backend, a).map_err(|d| d.or_span(span))
@@ -95,6 +147,9 @@ impl Interp {
                     None => (flat(&x), 0),
                     Some(ax) => (x, ax),
                 };
+                if let Some(sorted) = self.device_sort(&x, axis, name == "argsort") {
+                    return Ok(Value::Array(sorted.map_err(|d| d.or_span(span))?));
+                }
                 let host = self.host_of(&x, &sp(0))?;
                 let lines = lines_of(x.shape(), axis);
                 let data = if name == "sort" {
@@ -254,6 +309,15 @@ impl Interp {
                     );
                 }
                 let nz = build::binary(BinOp::Ne, &x, &build::scalar(x.dtype(), 0.0, true), (None, None), span)?;
+                if name != "argwhere"
+                    && let Some(positions) = self.backend.compress(None, &flat(&nz))
+                {
+                    let positions = positions.map_err(|d| d.or_span(span))?;
+                    if name == "flatnonzero" {
+                        return Ok(Value::Array(positions));
+                    }
+                    return Ok(Value::Tuple(unravel_lazy(&positions, x.shape(), span)?));
+                }
                 let host = self.host_of(&nz, &sp(0))?;
                 let HostData::Bool(mask) = host else {
                     return Err(Diagnostic::new(

@@ -6,7 +6,6 @@
 //! from the host's sequential sums). Inputs with a negative element go back
 //! to the host path, which reports the first offender as the CPU does.
 
-use super::pool::device_ptr;
 use super::{CudaBackend, cuda_error};
 use crate::check::dtype::DType;
 use crate::diag::Diagnostic;
@@ -90,19 +89,10 @@ impl CudaBackend {
         let mut ready = vec![&xc];
         ready.extend(wc.as_ref());
         realize(self, &ready)?;
-        let ptr = |a: &Array| -> Result<(Buffer, u64), Diagnostic> {
-            let buf = a
-                .node
-                .buffer()
-                .ok_or_else(|| Diagnostic::spanless("E0499", "internal: operand not realized"))?;
-            self.ensure_device(&buf)?;
-            let (p, _) = device_ptr(&buf).ok_or_else(|| Diagnostic::spanless("E0499", "internal: no device buffer"))?;
-            Ok((buf, p + (a.view.offset * a.dtype().size_bytes()) as u64))
-        };
-        let (_xb, xp) = ptr(&xc)?;
+        let (_xb, xp) = self.operand(&xc)?;
         let (_wb, wp) = match &wc {
             Some(w) => {
-                let (b, p) = ptr(w)?;
+                let (b, p) = self.operand(w)?;
                 (Some(b), p)
             }
             None => (None, 0),

@@ -153,4 +153,18 @@ impl Backend for LazyCuda {
             Err(e) => Some(Err(e)),
         }
     }
+
+    fn sort(&self, x: &Array, argsort: bool) -> Option<Result<Array, Diagnostic>> {
+        match self.get() {
+            Ok(backend) => backend.sort(x, argsort),
+            Err(e) => Some(Err(e)),
+        }
+    }
+
+    fn compress(&self, x: Option<&Array>, mask: &Array) -> Option<Result<Array, Diagnostic>> {
+        match self.get() {
+            Ok(backend) => backend.compress(x, mask),
+            Err(e) => Some(Err(e)),
+        }
+    }
 }

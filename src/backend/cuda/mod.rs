@@ -12,7 +12,8 @@
 //! and on disk, loading), `launch.rs` (the realize loop and launches),
 //! `profile.rs` (kernel timings and host seconds), `blas.rs` (cuBLAS),
 //! `classes.rs` (specialised or shape-generic modules), `lazy.rs` (starting
-//! CUDA at the first computation), `solver.rs` (cuSOLVER: inv, solve, det), `count.rs` (bincount).
+//! CUDA at the first computation), `solver.rs` (cuSOLVER: inv, solve, det), `count.rs` (bincount),
+//! `sort.rs` (radix sort and boolean-mask compaction).
 
 // Diagnostic is the crate's one error type; boxing it here alone would buy nothing.
 #![allow(clippy::result_large_err)]
@@ -29,6 +30,7 @@ mod module;
 mod pool;
 mod profile;
 pub mod solver;
+pub mod sort;
 
 pub use pool::{DeviceBuffer, Pool};
 pub use profile::{KernelGroup, KernelTiming, ProfileSummary, group_timings, profile_json, profile_table};
@@ -296,5 +298,13 @@ impl Backend for CudaBackend {
 
     fn bincount(&self, x: &Array, weights: Option<&Array>, minlength: usize) -> Option<Result<Array, Diagnostic>> {
         self.bincount_job(x, weights, minlength)
+    }
+
+    fn sort(&self, x: &Array, argsort: bool) -> Option<Result<Array, Diagnostic>> {
+        self.sort_job(x, argsort)
+    }
+
+    fn compress(&self, x: Option<&Array>, mask: &Array) -> Option<Result<Array, Diagnostic>> {
+        self.compress_job(x, mask)
     }
 }

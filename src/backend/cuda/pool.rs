@@ -158,6 +158,18 @@ impl Drop for DeviceBuffer {
 }
 
 impl CudaBackend {
+    /// The device address of a realized array's first element, with its
+    /// buffer (made device-resident), which the caller keeps alive across the launch.
+    pub(super) fn operand(&self, a: &crate::graph::Array) -> Result<(Buffer, u64), Diagnostic> {
+        let buf = a
+            .node
+            .buffer()
+            .ok_or_else(|| Diagnostic::spanless("E0499", "internal: operand not realized"))?;
+        self.ensure_device(&buf)?;
+        let (p, _) = device_ptr(&buf).ok_or_else(|| Diagnostic::spanless("E0499", "internal: no device buffer"))?;
+        Ok((buf, p + (a.view.offset * a.dtype().size_bytes()) as u64))
+    }
+
     pub(super) fn alloc(&self, dtype: DType, len: usize) -> Result<DeviceBuffer, Diagnostic> {
         let (ptr, class) = self.pool.alloc(len * dtype.size_bytes())?;
         Ok(DeviceBuffer {

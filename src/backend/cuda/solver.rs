@@ -184,16 +184,7 @@ impl CudaBackend {
         let mut inputs = vec![a];
         inputs.extend(b);
         realize(self, &inputs)?;
-        let ptr_of = |x: &Array| -> Result<(Buffer, u64), Diagnostic> {
-            let buf = x
-                .node
-                .buffer()
-                .ok_or_else(|| Diagnostic::spanless("E0499", "internal: operand not realized"))?;
-            self.ensure_device(&buf)?;
-            let (p, _) = device_ptr(&buf).ok_or_else(|| Diagnostic::spanless("E0499", "internal: no device buffer"))?;
-            Ok((buf, p + (x.view.offset * dtype.size_bytes()) as u64))
-        };
-        let (abuf, pa) = ptr_of(a)?;
+        let (abuf, pa) = self.operand(a)?;
         let esz = dtype.size_bytes() as u64;
         let mat = (n * n) as u64 * esz;
         fn err(what: &'static str) -> impl Fn(String) -> Diagnostic {
