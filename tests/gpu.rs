@@ -2168,10 +2168,10 @@ fn sort_data(rng: &mut Rng, dtype: DType, n: usize) -> HostData {
 }
 
 /// sort, argsort (every axis, strided views), boolean-mask selection over the
-/// whole array and over leading axes, writes through a mask, nonzero and
-/// flatnonzero: the device's radix sort and compaction against the CPU's
-/// stable sort and host compaction, element for element (ties keep their
-/// order; NaN sorts last).
+/// whole array and over leading axes, writes through a mask, nonzero,
+/// flatnonzero and histogram: the device's radix sort, compaction and binned
+/// bincount against the CPU's stable sort, host compaction and host
+/// histogram, element for element (ties keep their order; NaN sorts last).
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn sorts_and_masks_match_cpu() {
@@ -2222,8 +2222,28 @@ fn sorts_and_masks_match_cpu() {
                 srcs.retain(|s| !s.contains("> 0"));
                 srcs.push("let r = x[x]");
             }
-            for src in srcs {
-                match linalg_case(&format!("{src} {shape:?} {dtype}"), &ins, src, 0.0) {
+            let mut cases: Vec<(&str, f64)> = srcs.into_iter().map(|s| (s, 0.0)).collect();
+            if dtype != DType::Bool {
+                // equal bins on the device (a bincount of each element's bin); weighted sums
+                // add in another order there, so they match to rounding
+                cases.extend([
+                    ("let r = histogram(x, bins=7, range=(-1.5, 1.0))[0]", 0.0),
+                    ("let r = histogram(x, bins=1, range=(0.0, 0.0))[0]", 0.0),
+                    (
+                        "let r = histogram(x, bins=13, range=(-2.0, 2.0), density=true)[0]",
+                        1e-12,
+                    ),
+                    (
+                        "let r = histogram(x, bins=5, range=(-1.0, 1.0), weights=abs(x))[0]",
+                        1e-9,
+                    ),
+                ]);
+            }
+            if matches!(dtype, DType::I32 | DType::I64) {
+                cases.push(("let r = histogram(x, bins=9)[0]", 0.0));
+            }
+            for (src, tol) in cases {
+                match linalg_case(&format!("{src} {shape:?} {dtype}"), &ins, src, tol) {
                     Ok(()) => passed += 1,
                     Err(e) => {
                         println!("FAIL {e}");

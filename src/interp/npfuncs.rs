@@ -14,7 +14,7 @@ use crate::check::dtype::{DType, promote_weak};
 use crate::check::shape;
 use crate::diag::Diagnostic;
 use crate::graph::data::HostData;
-use crate::graph::op::{Op, ReduceOp};
+use crate::graph::op::{BinaryOp, Op, ReduceOp, UnaryOp};
 use crate::graph::{self, Array, build};
 use crate::syntax::ast::{BinOp, Span};
 use crate::with_data;
@@ -107,6 +107,93 @@ impl Interp {
                 back[p] = k;
             }
             r.with_view(r.view.permute(&back))
+        }))
+    }
+
+    /// `histogram` with equal bins (`edges`, f64) of the f64 `xf` as a device
+    /// bincount of each element's bin (NumPy's: the scaled offset, then one
+    /// step down or up against the edges; outside values and NaN to an extra
+    /// bin, dropped), nothing read back but the bincount's bounds; `None`
+    /// where the backend counts on the host.
+    fn device_histogram(
+        &self,
+        xf: &Array,
+        edges: &[f64],
+        weights: Option<&Array>,
+        density: bool,
+        span: &Span,
+    ) -> Option<R<Array>> {
+        let bins = edges.len().checked_sub(1).filter(|&b| b > 0)?;
+        let norm = bins as f64 / (edges[bins] - edges[0]);
+        if !norm.is_finite() || xf.size() == 0 {
+            return None;
+        }
+        let index = || -> R<(Array, Array)> {
+            let bin = |op: BinOp, a: &Array, b: &Array| build::binary(op, a, b, (None, None), span);
+            let num = |v: f64| build::scalar(DType::F64, v, true);
+            let int = |v: i64| build::scalar_i64(v, true);
+            let flat_x = build::reshape(xf, &[xf.size()], span);
+            let e = self.adopt_array(HostData::F64(edges.to_vec()), &[edges.len()])?;
+            let at = |i: &Array| {
+                Array::pending(
+                    Op::Take { axis: 0 },
+                    vec![e.clone(), i.clone()],
+                    DType::F64,
+                    i.shape(),
+                    None,
+                )
+            };
+            let inside = bin(
+                BinOp::And,
+                &bin(BinOp::Ge, &flat_x, &num(edges[0]))?,
+                &bin(BinOp::Le, &flat_x, &num(edges[bins]))?,
+            )?;
+            let scaled = bin(BinOp::Mul, &bin(BinOp::Sub, &flat_x, &num(edges[0]))?, &num(norm))?;
+            let scaled = build::select(&inside, &scaled, &num(0.0), [None; 3], span)?;
+            let capped = build::binary_fn(
+                BinaryOp::Min,
+                "minimum",
+                &scaled,
+                &num((bins - 1) as f64),
+                (None, None),
+                span,
+            )?;
+            let i0 = build::cast(
+                &build::unary(UnaryOp::Floor, "floor", &capped, None, span)?,
+                DType::I64,
+                None,
+            );
+            let below = build::cast(&bin(BinOp::Lt, &flat_x, &at(&i0))?, DType::I64, None);
+            let i1 = bin(BinOp::Sub, &i0, &below)?;
+            let next = bin(BinOp::Add, &i1, &int(1))?;
+            let above = bin(
+                BinOp::And,
+                &bin(BinOp::Ge, &flat_x, &at(&next))?,
+                &bin(BinOp::Ne, &i1, &int(bins as i64 - 1))?,
+            )?;
+            let i2 = bin(BinOp::Add, &i1, &build::cast(&above, DType::I64, None))?;
+            let idx = build::select(&inside, &i2, &int(bins as i64), [None; 3], span)?;
+            let w = weights.map(|w| build::reshape(w, &[w.size()], span));
+            Ok((idx, w.unwrap_or_else(|| num(0.0))))
+        };
+        let (idx, w) = match index() {
+            Ok(v) => v,
+            Err(e) => return Some(Err(e)),
+        };
+        let counted = self.backend.bincount(&idx, weights.map(|_| &w), bins + 1)?;
+        Some(counted.map_err(|d| d.or_span(span)).and_then(|all| {
+            let mut view = all.view.clone();
+            view.shape = vec![bins];
+            let counts = all.with_view(view);
+            if !density {
+                return Ok(counts);
+            }
+            let c = build::cast(&counts, DType::F64, None);
+            let total = build::reduce(ReduceOp::Sum, &c, None, false, span)?;
+            let widths: Vec<f64> = edges.windows(2).map(|p| p[1] - p[0]).collect();
+            let widths = self.adopt_array(HostData::F64(widths), &[bins])?;
+            let scale = build::binary(BinOp::Mul, &total, &widths, (None, None), span)?;
+            build::binary(BinOp::Div, &c, &scale, (None, None), span)
         }))
     }
 
@@ -485,10 +572,7 @@ impl Interp {
             );
         }
         let edge_dt = if x.dtype().is_float() { x.dtype() } else { DType::F64 };
-        let xh = self.host_of(&build::cast(x, DType::F64, Some(span)), &sp(0))?;
-        let HostData::F64(xs) = xh else {
-            return Err(Diagnostic::new("E0499", "internal: not f64", span.clone()));
-        };
+        let xf = build::cast(x, DType::F64, Some(span));
         let bins_arr = match &s[1] {
             Some((Value::Array(b), _)) => Some(b.clone()),
             _ => None,
@@ -543,11 +627,15 @@ impl Interp {
                 shape::check_size(&[n as usize + 1], &sp(1))?;
                 let (mut lo, mut hi) = match range {
                     Some(r) => r,
-                    None if xs.is_empty() => (0.0, 1.0),
+                    None if x.size() == 0 => (0.0, 1.0),
                     None => {
-                        let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
-                        let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                        if xs.iter().any(|v| !v.is_finite()) {
+                        // NaN-propagating: a NaN or an infinity leaves one of them not finite
+                        let lo = build::reduce(ReduceOp::Min, &xf, None, false, span)?;
+                        let hi = build::reduce(ReduceOp::Max, &xf, None, false, span)?;
+                        graph::realize(&*self.backend, &[&lo, &hi]).map_err(|d| d.or_span(&sp(0)))?;
+                        let lo = self.host_of(&lo, &sp(0))?.get_f64(0);
+                        let hi = self.host_of(&hi, &sp(0))?.get_f64(0);
+                        if !lo.is_finite() || !hi.is_finite() {
                             return Err(bad_value(
                                 "the range of values with NaN or inf is not finite: give `range`",
                                 &sp(0),
@@ -595,13 +683,25 @@ impl Interp {
                         ws,
                     ));
                 }
-                let wh = self.host_of(&build::cast(w, DType::F64, Some(span)), ws)?;
-                Some((0..wh.len()).map(|i| wh.get_f64(i)).collect::<Vec<f64>>())
+                Some(build::cast(w, DType::F64, Some(span)))
             }
             _ => None,
         };
         let density = self.static_bool(s[4].as_ref(), false)?;
         let bins = edges.len() - 1;
+        if uniform && let Some(counts) = self.device_histogram(&xf, &edges, weights.as_ref(), density, span) {
+            return Ok(Value::Tuple(vec![Value::Array(counts?), Value::Array(edges_arr)]));
+        }
+        let weights = match weights {
+            Some(w) => {
+                let wh = self.host_of(&w, span)?;
+                Some((0..wh.len()).map(|i| wh.get_f64(i)).collect::<Vec<f64>>())
+            }
+            None => None,
+        };
+        let HostData::F64(xs) = self.host_of(&xf, &sp(0))? else {
+            return Err(Diagnostic::new("E0499", "internal: not f64", span.clone()));
+        };
         let counts = k::histogram(&xs, &edges, uniform);
         let counts = match (&weights, density) {
             (None, false) => self.adopt_array(HostData::I64(counts), &[bins])?,
