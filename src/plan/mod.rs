@@ -809,7 +809,7 @@ impl<'a> Planner<'a> {
                 let perm: Vec<usize> = kept_axes.iter().copied().chain(axes.iter().copied()).collect();
                 let mut b = ExprBuilder::default();
                 let v = input.view.permute(&perm);
-                self.expr_of_input(&input, v, &mut b, &mut kp);
+                self.expr_of_input(input, v, &mut b, &mut kp);
                 kp.ops.push(reduce_name(rop).to_string());
                 if r != i {
                     kp.nodes.push(self.nodes[r].id);
