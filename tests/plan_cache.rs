@@ -216,3 +216,43 @@ fn payloads_stay_with_their_kernels() {
     let second = cache.get_or_plan(&order, &outputs, || unreachable!("cached"));
     assert_eq!(cache.payload(second.entry, 0), Some(&"module"));
 }
+
+#[test]
+fn admit_on_repeat_caches_a_graph_the_second_time() {
+    // the fused CPU executor's cache: a graph seen once is planned, not kept;
+    // the second time it is planned and kept; from the third on it hits, and
+    // every plan handed out is still the planner's own
+    let mut cache = PlanCache::admit_on_repeat();
+    let mut x = leaf(&[1000]);
+    for i in 0..6 {
+        let y = bin(BinaryOp::Add, &x, &scalar(1.0));
+        let (got, fresh, hit) = both(&mut cache, &y);
+        assert_eq!(got, fresh, "iteration {i}");
+        assert_eq!(hit, i > 1, "iteration {i}");
+        assert_eq!(cache.len(), usize::from(i > 0), "iteration {i}");
+        realize(&y);
+        x = y;
+    }
+    assert_eq!((cache.stats.plans, cache.stats.hits), (2, 4));
+    // a loop whose graph changes shape every step (LU's trailing slice) keeps nothing
+    let mut cache = PlanCache::admit_on_repeat();
+    for n in (1..40).rev() {
+        let y = bin(BinaryOp::Mul, &leaf(&[n, n]), &scalar(2.0));
+        let (got, fresh, hit) = both(&mut cache, &y);
+        assert_eq!(got, fresh, "n = {n}");
+        assert!(!hit);
+    }
+    assert!(cache.is_empty());
+    // a graph of more than a few pending nodes is kept the first time
+    let mut cache = PlanCache::admit_on_repeat();
+    let x = leaf(&[64]);
+    for i in 0..3 {
+        let mut y = bin(BinaryOp::Add, &x, &scalar(1.0));
+        for _ in 0..12 {
+            y = bin(BinaryOp::Mul, &y, &scalar(0.5));
+        }
+        let (got, fresh, hit) = both(&mut cache, &y);
+        assert_eq!(got, fresh, "iteration {i}");
+        assert_eq!(hit, i > 0, "iteration {i}");
+    }
+}

@@ -18,7 +18,8 @@ use super::{KernelPlan, Operand, Plan, Source, fits_32};
 use crate::check::dtype::DType;
 use crate::graph::op::Op;
 use crate::graph::{Node, NodeState};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
+use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
 /// The structural key of a pending graph plus what a hit re-binds.
@@ -167,8 +168,18 @@ pub struct CacheStats {
 pub struct PlanCache<T> {
     index: FxHashMap<Vec<u64>, usize>,
     entries: Vec<Entry<T>>,
+    /// With `admit_on_repeat`: hashes of the keys planned once and not cached.
+    seen: Option<FxHashSet<u64>>,
     pub stats: CacheStats,
 }
+
+/// Key hashes `admit_on_repeat` remembers before it starts over.
+const MAX_SEEN: usize = 4096;
+
+/// Graphs of more pending nodes than this are cached at once even under
+/// `admit_on_repeat`: planning n-body's step (about 30 nodes) costs far more
+/// than copying its plan.
+const ADMIT_AT_ONCE: usize = 8;
 
 /// Entries kept before the cache starts over (a program with more distinct
 /// graph shapes than this is not looping over them).
@@ -179,6 +190,7 @@ impl<T> Default for PlanCache<T> {
         PlanCache {
             index: FxHashMap::default(),
             entries: Vec::new(),
+            seen: None,
             stats: CacheStats::default(),
         }
     }
@@ -196,6 +208,20 @@ impl<T> PlanCache<T> {
         PlanCache::default()
     }
 
+    /// A cache that keeps the plan of a small graph (at most `ADMIT_AT_ONCE`
+    /// pending nodes) only when the graph comes a second time. For the fused
+    /// CPU executor, where planning a small graph is cheap and a cached
+    /// template is one more copy of the plan: a loop whose graphs change
+    /// shape every iteration (LU's shrinking trailing slice) never hits, and
+    /// copying each plan into the cache was about 6% of the loop's
+    /// instructions; a loop of unchanging small graphs plans twice, then hits.
+    pub fn admit_on_repeat() -> PlanCache<T> {
+        PlanCache {
+            seen: Some(FxHashSet::default()),
+            ..PlanCache::default()
+        }
+    }
+
     /// The plan for `nodes`: re-bound from the cache, or made by `make` and cached.
     pub fn get_or_plan(&mut self, nodes: &[Rc<Node>], outputs: &[Rc<Node>], make: impl FnOnce() -> Plan) -> Planned {
         let sig = Signature::of(nodes, outputs);
@@ -211,6 +237,23 @@ impl<T> PlanCache<T> {
         }
         let plan = make();
         self.stats.plans += 1;
+        if let Some(seen) = &mut self.seen
+            && nodes.len() <= ADMIT_AT_ONCE
+        {
+            let mut h = FxHasher::default();
+            sig.key.hash(&mut h);
+            // a collision only admits a graph early
+            if seen.len() >= MAX_SEEN {
+                seen.clear();
+            }
+            if seen.insert(h.finish()) {
+                return Planned {
+                    plan,
+                    entry: usize::MAX,
+                    hit: false,
+                };
+            }
+        }
         let entry = self.insert(sig, &plan);
         Planned {
             plan,

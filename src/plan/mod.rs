@@ -23,6 +23,7 @@ use crate::graph::op::{
 use crate::graph::view::View;
 use crate::graph::{Array, Node, NodeState};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::cell::Ref;
 use std::fmt;
 use std::rc::Rc;
 use view_ops::{axis_map, collapse};
@@ -403,7 +404,17 @@ pub fn explain(arrays: &[&Array], device: &DeviceInfo) -> String {
 
 struct Info {
     op: Op,
-    inputs: Vec<Array>,
+}
+
+/// A node's input views, borrowed from the graph for as long as the planner
+/// runs (the graph is not mutated while it is planned). Borrowed, not cloned:
+/// copying every node's inputs (each view two vectors) and copying them again
+/// at every loop over them was a fifth of the planning of a small graph.
+fn inputs_of(node: &Node) -> Ref<'_, [Array]> {
+    Ref::map(node.state.borrow(), |s| match s {
+        NodeState::Pending { inputs, .. } => &inputs[..],
+        NodeState::Ready(_) => &[],
+    })
 }
 
 struct Planner<'a> {
@@ -429,19 +440,13 @@ impl<'a> Planner<'a> {
         let mut info = Vec::with_capacity(nodes.len());
         for n in nodes {
             match &*n.state.borrow() {
-                NodeState::Pending { op, inputs } => info.push(Info {
-                    op: op.clone(),
-                    inputs: inputs.clone(),
-                }),
-                NodeState::Ready(_) => info.push(Info {
-                    op: Op::Buffer,
-                    inputs: Vec::new(),
-                }),
+                NodeState::Pending { op, .. } => info.push(Info { op: op.clone() }),
+                NodeState::Ready(_) => info.push(Info { op: Op::Buffer }),
             }
         }
         let mut consumers = vec![Vec::new(); nodes.len()];
-        for (i, inf) in info.iter().enumerate() {
-            for a in &inf.inputs {
+        for (i, n) in nodes.iter().enumerate() {
+            for a in inputs_of(n).iter() {
                 if let Some(&p) = pos.get(&a.node.id)
                     && !consumers[p].contains(&i)
                 {
@@ -459,6 +464,12 @@ impl<'a> Planner<'a> {
             outputs: outputs.iter().map(|n| n.id).collect(),
             leaf_labels: HashMap::default(),
         }
+    }
+
+    /// Node `i`'s inputs (borrowing the graph, not the planner).
+    fn inputs(&self, i: usize) -> Ref<'a, [Array]> {
+        let nodes: &'a [Rc<Node>] = self.nodes;
+        inputs_of(&nodes[i])
     }
 
     fn pending(&self, a: &Array) -> Option<usize> {
@@ -482,7 +493,7 @@ impl<'a> Planner<'a> {
         matches!(op, Op::Binary(_) | Op::Cast)
             && !self.outputs.contains(&self.nodes[i].id)
             && (2..=MAX_CONSUMERS).contains(&self.consumers[i].len())
-            && self.info[i].inputs.iter().all(|a| self.pending(a).is_none())
+            && self.inputs(i).iter().all(|a| self.pending(a).is_none())
     }
 
     /// Decides which nodes are materialised, in topological order.
@@ -494,8 +505,8 @@ impl<'a> Planner<'a> {
             if let Op::Segment { .. } = op {
                 // the values' expression streams into the segmented reduction
                 self.materialised[i] = true;
-                for (k, a) in self.info[i].inputs.clone().into_iter().enumerate() {
-                    if let Some(p) = self.pending(&a)
+                for (k, a) in self.inputs(i).iter().enumerate() {
+                    if let Some(p) = self.pending(a)
                         && (k > 0 || self.red[p].is_some() || axis_map(&a.view, &self.nodes[p].shape).is_none())
                     {
                         self.materialised[p] = true;
@@ -505,8 +516,8 @@ impl<'a> Planner<'a> {
             }
             if !fusable_kind(&op) && !matches!(op, Op::Reduce { .. }) {
                 self.materialised[i] = true;
-                for a in self.info[i].inputs.clone() {
-                    if let Some(p) = self.pending(&a) {
+                for a in self.inputs(i).iter() {
+                    if let Some(p) = self.pending(a) {
                         self.materialised[p] = true;
                     }
                 }
@@ -514,8 +525,8 @@ impl<'a> Planner<'a> {
             }
             if let Op::Reduce { .. } = op {
                 // The reduction's input expression may not itself contain a reduction.
-                for a in self.info[i].inputs.clone() {
-                    if let Some(p) = self.pending(&a)
+                for a in self.inputs(i).iter() {
+                    if let Some(p) = self.pending(a)
                         && !self.materialised[p]
                         && (self.red[p].is_some() || axis_map(&a.view, &self.nodes[p].shape).is_none())
                     {
@@ -525,8 +536,8 @@ impl<'a> Planner<'a> {
                 let epilogue_ok = !must && {
                     let c = self.consumers[i][0];
                     self.info[c].op.is_elementwise()
-                        && self.info[c]
-                            .inputs
+                        && self
+                            .inputs(c)
                             .iter()
                             .filter(|a| a.node.id == node.id)
                             .all(|a| a.view == View::contiguous(&node.shape) && self.nodes[c].shape == node.shape)
@@ -543,8 +554,8 @@ impl<'a> Planner<'a> {
                 self.materialised[i] = true;
             }
             let mut red = None;
-            for a in self.info[i].inputs.clone() {
-                let Some(p) = self.pending(&a) else { continue };
+            for a in self.inputs(i).iter() {
+                let Some(p) = self.pending(a) else { continue };
                 if self.materialised[p] {
                     continue;
                 }
@@ -620,8 +631,7 @@ impl<'a> Planner<'a> {
                     ref o => fusable_kind(o) && self.red[c].is_none(),
                 };
                 views.extend(
-                    self.info[c]
-                        .inputs
+                    self.inputs(c)
                         .iter()
                         .filter(|a| a.node.id == id)
                         .map(|a| a.view.clone()),
@@ -645,13 +655,10 @@ impl<'a> Planner<'a> {
         if let Some(&p) = self.pos.get(&node.id)
             && !matches!(self.info[p].op, Op::Buffer)
         {
-            return format!("t{p}");
+            return tag('t', p);
         }
         let n = self.leaf_labels.len();
-        self.leaf_labels
-            .entry(node.id)
-            .or_insert_with(|| format!("a{n}"))
-            .clone()
+        self.leaf_labels.entry(node.id).or_insert_with(|| tag('a', n)).clone()
     }
 
     fn run(mut self, device: &DeviceInfo) -> Plan {
@@ -659,8 +666,8 @@ impl<'a> Planner<'a> {
         let mut kernels = Vec::new();
         // label leaves in order of first use so names are stable
         for i in 0..self.nodes.len() {
-            for a in self.info[i].inputs.clone() {
-                if self.pending(&a).is_none() {
+            for a in self.inputs(i).iter() {
+                if self.pending(a).is_none() {
                     self.label(&a.node);
                 }
             }
@@ -686,7 +693,7 @@ impl<'a> Planner<'a> {
     fn kernel(&mut self, i: usize, device: &DeviceInfo) -> KernelPlan {
         let node = self.nodes[i].clone();
         let op = self.info[i].op.clone();
-        let out_label = format!("t{i}");
+        let out_label = tag('t', i);
         let mut kp = KernelPlan {
             strategy: Strategy::MatMul,
             output: node.id,
@@ -711,7 +718,7 @@ impl<'a> Planner<'a> {
             aux: Vec::new(),
         };
         if let Op::Segment { op: sop, layout } = &op {
-            let inputs = self.info[i].inputs.clone();
+            let inputs = self.inputs(i);
             let mut b = ExprBuilder::default();
             self.expr_of_input(&inputs[0], inputs[0].view.clone(), &mut b, &mut kp);
             kp.ops.push(format!("seg{}", reduce_name(*sop)));
@@ -745,7 +752,7 @@ impl<'a> Planner<'a> {
             _ => None,
         };
         if let Some(strategy) = special {
-            for a in self.info[i].inputs.clone() {
+            for a in self.inputs(i).iter() {
                 let label = self.label(&a.node);
                 kp.operands.push(Operand {
                     node: a.node.id,
@@ -795,13 +802,14 @@ impl<'a> Planner<'a> {
                     Op::Reduce { op, axes } => (*op, axes.clone()),
                     _ => unreachable!("red points at a reduction"),
                 };
-                let input = self.info[r].inputs[0].clone();
+                let reduced = self.inputs(r);
+                let input = &reduced[0];
                 let in_shape = input.view.shape.clone();
                 let kept_axes: Vec<usize> = (0..in_shape.len()).filter(|k| !axes.contains(k)).collect();
                 let perm: Vec<usize> = kept_axes.iter().copied().chain(axes.iter().copied()).collect();
                 let mut b = ExprBuilder::default();
                 let v = input.view.permute(&perm);
-                self.expr_of_input(&input, v, &mut b, &mut kp);
+                self.expr_of_input(input, v, &mut b, &mut kp);
                 kp.ops.push(reduce_name(rop).to_string());
                 if r != i {
                     kp.nodes.push(self.nodes[r].id);
@@ -844,7 +852,11 @@ impl<'a> Planner<'a> {
     /// Adds the expression computing node `i` at iteration coordinates that
     /// `view` maps onto `i`'s contiguous output.
     fn expr(&mut self, i: usize, view: View, b: &mut ExprBuilder, kp: &mut KernelPlan, epilogue: bool) -> usize {
-        if let Some(&s) = b.memo.get(&(self.nodes[i].id, view.clone())) {
+        if let Some(&(_, s)) = b
+            .memo
+            .get(&self.nodes[i].id)
+            .and_then(|m| m.iter().find(|(v, _)| *v == view))
+        {
             return s;
         }
         let node = self.nodes[i].clone();
@@ -853,7 +865,7 @@ impl<'a> Planner<'a> {
             Op::Reduce { .. } if epilogue => b.push(Inst::Acc, node.dtype),
             Op::Arange { start, step } => b.load(
                 node.id,
-                format!("t{i}"),
+                tag('t', i),
                 node.dtype,
                 Source::Arange {
                     start: *start,
@@ -863,16 +875,16 @@ impl<'a> Planner<'a> {
             ),
             Op::Random { key, dist } => b.load(
                 node.id,
-                format!("t{i}"),
+                tag('t', i),
                 node.dtype,
                 Source::Random { key: *key, dist: *dist },
                 view.clone(),
             ),
             _ => {
                 let map = axis_map(&view, &node.shape).expect("partition checked composability");
-                let inputs = self.info[i].inputs.clone();
+                let inputs = self.inputs(i);
                 let mut args = Vec::new();
-                for a in &inputs {
+                for a in inputs.iter() {
                     let v = map.compose(&view.shape, &a.view);
                     args.push(self.expr_of_input(a, v, b, kp));
                 }
@@ -895,7 +907,7 @@ impl<'a> Planner<'a> {
     }
 
     fn memo(&self, b: &mut ExprBuilder, i: usize, view: View, step: usize) -> usize {
-        b.memo.insert((self.nodes[i].id, view), step);
+        b.memo.entry(self.nodes[i].id).or_default().push((view, step));
         step
     }
 
@@ -1228,7 +1240,9 @@ fn fits_32(kp: &KernelPlan) -> bool {
 struct ExprBuilder {
     operands: Vec<Operand>,
     steps: Vec<Step>,
-    memo: HashMap<(u64, View), usize>,
+    /// Steps already built, by node and then view: looked up without
+    /// building a key (a view is two vectors, and most nodes have one view).
+    memo: HashMap<u64, Vec<(View, usize)>>,
     /// Building an epilogue: a fused reduction reads as the accumulator.
     epilogue: bool,
 }
@@ -1245,7 +1259,15 @@ impl ExprBuilder {
             None => {
                 // the same array through another view (a stencil's slices): number the views
                 let same = self.operands.iter().filter(|o| o.node == node).count();
-                let label = if same == 0 { label } else { format!("{label}.{same}") };
+                let label = if same == 0 {
+                    label
+                } else {
+                    // "a0.1": the label, a dot, the view's number
+                    let mut l = label;
+                    l.push('.');
+                    l.push_str(&tag('.', same)[1..]);
+                    l
+                };
                 self.operands.push(Operand {
                     node,
                     label,
@@ -1301,11 +1323,38 @@ fn reduce_name(op: ReduceOp) -> &'static str {
 fn op_name(op: &Op, dtype: DType) -> String {
     match op {
         Op::Cast => format!("cast<{dtype}>"),
-        Op::Unary(u) => format!("{u:?}").to_lowercase(),
-        Op::Binary(b) => format!("{b:?}").to_lowercase(),
+        Op::Unary(u) => lower_debug(u),
+        Op::Binary(b) => lower_debug(b),
         Op::Where => "where".into(),
         other => format!("{other:?}").to_lowercase(),
     }
+}
+
+/// An operator's variant name in lower case (ASCII: lowered in place, one allocation).
+fn lower_debug(x: &impl fmt::Debug) -> String {
+    let mut s = format!("{x:?}");
+    s.make_ascii_lowercase();
+    s
+}
+
+/// A label such as "t3" or "a0", without the formatting machinery: planning
+/// a small graph makes one per operand and kernel.
+fn tag(prefix: char, n: usize) -> String {
+    let mut digits = [0u8; 20];
+    let mut k = digits.len();
+    let mut v = n;
+    loop {
+        k -= 1;
+        digits[k] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    let mut s = String::with_capacity(1 + digits.len() - k);
+    s.push(prefix);
+    s.extend(digits[k..].iter().map(|&d| d as char));
+    s
 }
 
 /// Renders an SSA expression as one nested expression, for `explain`.

@@ -116,7 +116,8 @@ pub(super) fn sibling_roots(p: &Planner) -> Vec<usize> {
         let Op::Reduce { op, axes } = &p.info[r].op else {
             continue;
         };
-        let Some(input) = p.info[r].inputs.first() else {
+        let inputs = p.inputs(r);
+        let Some(input) = inputs.first() else {
             continue;
         };
         let elems: usize = input.view.shape.iter().product();
@@ -137,7 +138,7 @@ pub(super) fn sibling_roots(p: &Planner) -> Vec<usize> {
     let mut anc = vec![0u64; n];
     for i in 0..n {
         let mut m = 0u64;
-        for a in &p.info[i].inputs {
+        for a in p.inputs(i).iter() {
             if let Some(&q) = p.pos.get(&a.node.id) {
                 m |= anc[q];
                 if cand_of[q] != usize::MAX {

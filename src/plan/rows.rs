@@ -32,18 +32,34 @@ const UNITS_PER_LANE: usize = 4;
 
 /// Replaces each fusable run of `kernels` by one row-resident kernel.
 pub(super) fn fuse_rows(kernels: Vec<KernelPlan>, outputs: &HashSet<u64>, device: &DeviceInfo) -> Vec<KernelPlan> {
-    let mut out = Vec::with_capacity(kernels.len());
+    // the runs that merge, found first, so that every other kernel moves
+    // into the result instead of being copied (most graphs have none)
+    let mut runs: Vec<(usize, usize, KernelPlan)> = Vec::new();
     let mut i = 0;
     while i < kernels.len() {
         match group_at(&kernels, i, outputs, device) {
             Some((end, merged)) => {
-                out.push(merged);
+                runs.push((i, end, merged));
                 i = end;
             }
-            None => {
-                out.push(kernels[i].clone());
-                i += 1;
+            None => i += 1,
+        }
+    }
+    if runs.is_empty() {
+        return kernels;
+    }
+    let mut out = Vec::with_capacity(kernels.len());
+    let mut runs = runs.into_iter().peekable();
+    for (k, kp) in kernels.into_iter().enumerate() {
+        match runs.peek() {
+            Some(&(start, end, _)) if (start..end).contains(&k) => {
+                if k + 1 == end
+                    && let Some((_, _, merged)) = runs.next()
+                {
+                    out.push(merged);
+                }
             }
+            _ => out.push(kp),
         }
     }
     out

@@ -130,10 +130,19 @@ pub struct KernelTime {
 }
 
 /// The fused executor's state: plans by graph structure, and the profile.
-#[derive(Default)]
 pub struct Fused {
     plans: RefCell<PlanCache<()>>,
     pub(super) profile: RefCell<Option<Vec<KernelTime>>>,
+}
+
+impl Default for Fused {
+    fn default() -> Self {
+        Fused {
+            // a graph seen once is not copied into the cache (`admit_on_repeat`)
+            plans: RefCell::new(PlanCache::admit_on_repeat()),
+            profile: RefCell::new(None),
+        }
+    }
 }
 
 impl Fused {
