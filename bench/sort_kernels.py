@@ -50,7 +50,7 @@ def module(kind, t):
     key = (kind, t)
     if key not in _modules:
         body = (KERNELS / f"{kind}.cu").read_text().replace("@T@" if kind == "sort" else "@E@", t)
-        _modules[key] = cp.RawModule(code=body + "\n" + SCAN, options=("--std=c++17",))
+        _modules[key] = cp.RawModule(code=SCAN + "\n" + body, options=("--std=c++17",))
         if kind == "sort":
             # all of the SM's memory for shared memory (the driver's default carve-out fits fewer blocks)
             _modules[key].get_function("sort_downsweep").preferred_shared_memory_carveout = 100

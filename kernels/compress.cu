@@ -1,7 +1,7 @@
 // Arr: boolean-mask compaction on the device (src/backend/cuda/sort.rs drives
 // it): `x[mask]` and the positions of `nonzero`. Each block owns a run of
 // tiles; `arr_main` counts the true mask bytes of each block, `offsets_scan`
-// (kernels/scan.cu) turns the counts into offsets and their sum, and
+// (kernels/scan.cu, which comes first) turns the counts into offsets and their sum, and
 // `compress_scatter` writes each tile's selected elements (or their indices)
 // from its block's offset on, in order. Masks are bool bytes, 0 or 1.
 // @E@: an unsigned type of the element's size, or long long for indices.
@@ -74,12 +74,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
         unsigned int c = 0;
 #pragma unroll
         for (int i = 0; i < PER; ++i) c += m[i];
-        unsigned int incl = c;
-#pragma unroll
-        for (int o = 1; o < 32; o <<= 1) {
-            const unsigned int y = __shfl_up_sync(0xffffffffu, incl, o);
-            if (lane >= o) incl += y;
-        }
+        const unsigned int incl = warp_inclusive_sum(c);
         __syncthreads();
         if (lane == 31) s_w[warp] = incl;
         __syncthreads();

@@ -1,6 +1,17 @@
-// Arr: one block's exclusive scan of per-block counts, shared by the device
-// sort (kernels/sort.cu) and mask compaction (kernels/compress.cu), which
-// src/backend/cuda/sort.rs appends it to.
+// Arr: a warp's inclusive scan, and one block's exclusive scan of per-block
+// counts, shared by the device sort (kernels/sort.cu) and mask compaction
+// (kernels/compress.cu): src/backend/cuda/sort.rs puts this file first in both.
+
+// The sum of `v` over this lane and the lanes below it.
+__device__ __forceinline__ unsigned int warp_inclusive_sum(unsigned int v) {
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        const unsigned int y = __shfl_up_sync(0xffffffffu, v, o);
+        if (lane >= o) v += y;
+    }
+    return v;
+}
 
 // Exclusive scan in place of `m` counts by one block, their sum into v[m].
 // With `trivial`, the counts are RADIX runs of `stride` (digit-major), and a
@@ -19,22 +30,11 @@ extern "C" __global__ void __launch_bounds__(1024) offsets_scan(unsigned int* __
             x[i] = lo + i < m ? v[lo + i] : 0u;
             sum += x[i];
         }
-        unsigned int incl = sum;
-#pragma unroll
-        for (int o = 1; o < 32; o <<= 1) {
-            const unsigned int y = __shfl_up_sync(0xffffffffu, incl, o);
-            if (lane >= o) incl += y;
-        }
+        const unsigned int incl = warp_inclusive_sum(sum);
         if (lane == 31) s_w[warp] = incl;
         __syncthreads();
         if (warp == 0) {
-            unsigned int t = s_w[lane];
-#pragma unroll
-            for (int o = 1; o < 32; o <<= 1) {
-                const unsigned int y = __shfl_up_sync(0xffffffffu, t, o);
-                if (lane >= o) t += y;
-            }
-            s_w[lane] = t;
+            s_w[lane] = warp_inclusive_sum(s_w[lane]);
         }
         __syncthreads();
         unsigned int run = carry + (warp ? s_w[warp - 1] : 0u) + incl - sum;

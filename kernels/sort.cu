@@ -5,7 +5,7 @@
 // counts each block's digits, one block scans the counts digit-major, and the
 // downsweep ranks each tile in shared memory (warp match for equal digits) and
 // writes it out in digit runs. The scan flags a pass whose digit is the same
-// for every key, and the host skips its downsweep.
+// for every key, and the host skips its downsweep. kernels/scan.cu comes first.
 // @T@: the element type (float, double, int, long long).
 
 typedef @T@ T;
@@ -210,12 +210,7 @@ __device__ __forceinline__ void downsweep(DownShared& sh, const T* __restrict__ 
             s_count[w][tid] = total;
             total += c;
         }
-        unsigned int incl = total;
-#pragma unroll
-        for (int o = 1; o < 32; o <<= 1) {
-            const unsigned int y = __shfl_up_sync(0xffffffffu, incl, o);
-            if (lane >= o) incl += y;
-        }
+        const unsigned int incl = warp_inclusive_sum(total);
         if (lane == 31) s_w[warp] = incl;
         __syncthreads();
         unsigned int start = incl - total;

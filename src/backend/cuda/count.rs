@@ -77,32 +77,19 @@ impl CudaBackend {
     }
 
     fn bincount_run(&self, x: &Array, weights: Option<&Array>, bins: usize) -> Result<Array, Diagnostic> {
-        let contiguous = |a: Array| {
-            if a.view.is_contiguous() {
-                a
-            } else {
-                build::copy(&a, None)
-            }
-        };
-        let xc = contiguous(x.clone());
-        let wc = weights.map(|w| contiguous(build::cast(w, DType::F64, None)));
-        let mut ready = vec![&xc];
-        ready.extend(wc.as_ref());
-        realize(self, &ready)?;
-        let (_xb, xp) = self.operand(&xc)?;
-        let (_wb, wp) = match &wc {
-            Some(w) => {
-                let (b, p) = self.operand(w)?;
-                (Some(b), p)
-            }
-            None => (None, 0),
-        };
-        let out_dtype = if wc.is_some() { DType::F64 } else { DType::I64 };
+        let wcast = weights.map(|w| build::cast(w, DType::F64, None));
+        let mut inputs = vec![x];
+        inputs.extend(wcast.as_ref());
+        let ops = self.flat_operands(&inputs)?;
+        let (xc, xp) = (&ops[0].array, ops[0].ptr);
+        let wp = ops.get(1).map_or(0, |w| w.ptr);
+        let weighted = ops.len() > 1;
+        let out_dtype = if weighted { DType::F64 } else { DType::I64 };
         let counts = self.alloc(out_dtype, bins)?;
         // SAFETY: `counts` was allocated for `bins` 8-byte elements just above.
         unsafe { cudarc::driver::sys::cuMemsetD8_v2(counts.ptr, 0, bins * 8).result() }
             .map_err(|e| cuda_error("clearing a histogram", e))?;
-        let source = bincount_source(xc.dtype(), wc.is_some(), bins);
+        let source = bincount_source(xc.dtype(), weighted, bins);
         let mut g = super::codegen::Generated::single(source, Vec::new(), super::codegen::Kind::Specialised);
         g.label = format!("bincount -> {out_dtype}[{bins}]");
         let module = self.module(&g)?;

@@ -130,6 +130,14 @@ impl Pool {
     }
 }
 
+/// A contiguous, realized kernel operand (`CudaBackend::flat_operands`):
+/// the buffer is held so that it outlives the launch.
+pub(super) struct FlatOperand {
+    pub(super) array: crate::graph::Array,
+    _buffer: Buffer,
+    pub(super) ptr: u64,
+}
+
 /// An array's elements in device memory (bool as one byte).
 pub struct DeviceBuffer {
     pub ptr: sys::CUdeviceptr,
@@ -158,6 +166,33 @@ impl Drop for DeviceBuffer {
 }
 
 impl CudaBackend {
+    /// `arrays` made contiguous (a copy where one is a strided view) and
+    /// realized together, each with its buffer and device address
+    /// (`operand`), for a kernel that takes flat operands.
+    pub(super) fn flat_operands(&self, arrays: &[&crate::graph::Array]) -> Result<Vec<FlatOperand>, Diagnostic> {
+        let flat: Vec<crate::graph::Array> = arrays
+            .iter()
+            .map(|a| {
+                if a.view.is_contiguous() {
+                    (*a).clone()
+                } else {
+                    crate::graph::build::copy(a, None)
+                }
+            })
+            .collect();
+        crate::graph::realize(self, &flat.iter().collect::<Vec<_>>())?;
+        flat.into_iter()
+            .map(|array| {
+                let (buffer, ptr) = self.operand(&array)?;
+                Ok(FlatOperand {
+                    array,
+                    _buffer: buffer,
+                    ptr,
+                })
+            })
+            .collect()
+    }
+
     /// The device address of a realized array's first element, with its
     /// buffer (made device-resident), which the caller keeps alive across the launch.
     pub(super) fn operand(&self, a: &crate::graph::Array) -> Result<(Buffer, u64), Diagnostic> {

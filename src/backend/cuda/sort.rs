@@ -21,7 +21,7 @@ use super::module::Module;
 use super::{CudaBackend, DeviceBuffer, cuda_error};
 use crate::check::dtype::DType;
 use crate::diag::Diagnostic;
-use crate::graph::{Array, Buffer, build, realize};
+use crate::graph::{Array, Buffer, build};
 use cudarc::driver::result as cu;
 use cudarc::driver::sys;
 use std::rc::Rc;
@@ -67,7 +67,7 @@ fn c_type(dtype: DType) -> Option<&'static str> {
 
 /// The sort module for elements of `dtype` (f32, f64, i32 or i64).
 pub fn sort_source(dtype: DType) -> Option<String> {
-    Some(format!("{}\n{SCAN}", SORT.replace("@T@", c_type(dtype)?)))
+    Some(format!("{SCAN}\n{}", SORT.replace("@T@", c_type(dtype)?)))
 }
 
 /// The compaction module for elements of `bytes` bytes, or for i64 positions.
@@ -79,7 +79,7 @@ pub fn compress_source(bytes: Option<usize>) -> String {
         Some(4) => "unsigned int",
         Some(_) => "unsigned long long",
     };
-    format!("{}\n{SCAN}", COMPRESS.replace("@E@", e))
+    format!("{SCAN}\n{}", COMPRESS.replace("@E@", e))
 }
 
 /// Blocks and tiles per block for `tiles` tiles, at most `max_blocks` blocks.
@@ -125,16 +125,9 @@ impl CudaBackend {
     }
 
     fn sort_run(&self, x: &Array, work: DType, argsort: bool) -> Result<Array, Diagnostic> {
-        let mut xc = if work == x.dtype() {
-            x.clone()
-        } else {
-            build::cast(x, work, None)
-        };
-        if !xc.view.is_contiguous() {
-            xc = build::copy(&xc, None);
-        }
-        realize(self, &[&xc])?;
-        let (_xb, xp) = self.operand(&xc)?;
+        let cast = build::cast(x, work, None);
+        let ops = self.flat_operands(&[&cast])?;
+        let (xc, xp) = (&ops[0].array, ops[0].ptr);
         let source =
             sort_source(work).ok_or_else(|| Diagnostic::spanless("E0499", "internal: no sort for this dtype"))?;
         let mut g = Generated::single(source, Vec::new(), Kind::Specialised);
@@ -239,30 +232,16 @@ impl CudaBackend {
     }
 
     fn compress_run(&self, x: Option<&Array>, mask: &Array) -> Result<Array, Diagnostic> {
-        let contiguous = |a: &Array| {
-            if a.view.is_contiguous() {
-                a.clone()
-            } else {
-                build::copy(a, None)
-            }
-        };
-        let mc = contiguous(mask);
-        let xc = x.map(contiguous);
-        let mut ready = vec![&mc];
-        ready.extend(xc.as_ref());
-        realize(self, &ready)?;
-        let (_mb, mp) = self.operand(&mc)?;
-        let (_xb, xp) = match &xc {
-            Some(a) => {
-                let (b, p) = self.operand(a)?;
-                (Some(b), p)
-            }
-            None => (None, 0),
-        };
-        let out_dtype = xc.as_ref().map(|a| a.dtype()).unwrap_or(DType::I64);
+        let mut inputs = vec![mask];
+        inputs.extend(x);
+        let ops = self.flat_operands(&inputs)?;
+        let (mc, mp) = (&ops[0].array, ops[0].ptr);
+        let values = ops.get(1);
+        let xp = values.map_or(0, |v| v.ptr);
+        let out_dtype = values.map_or(DType::I64, |v| v.array.dtype());
         let n = mc.size();
         let mut g = Generated::single(
-            compress_source(xc.as_ref().map(|a| a.dtype().size_bytes())),
+            compress_source(values.map(|v| v.array.dtype().size_bytes())),
             Vec::new(),
             Kind::Specialised,
         );
@@ -280,7 +259,7 @@ impl CudaBackend {
         let total = self.read_u32_at(offsets.ptr + (blocks * 4) as u64)? as usize;
         let out = self.alloc(out_dtype, total)?;
         if total > 0 {
-            let indices = u64::from(xc.is_none());
+            let indices = u64::from(values.is_none());
             let mut scatter = [xp, mp, n as u64, per_block as u64, offsets.ptr, out.ptr, indices];
             self.launch(
                 module.function("compress_scatter")?,
