@@ -193,7 +193,7 @@ impl CudaBackend {
             self.clear(&trivial)?;
             let mut sc = [offsets.ptr, (RADIX * blocks) as u64, blocks as u64, trivial.ptr];
             self.launch(scan, (1, 1), 1024, &mut sc)?;
-            if !last && self.read_u32(&trivial)? != 0 {
+            if !last && self.read_u32_at(trivial.ptr)? != 0 {
                 continue;
             }
             let mut down_args = [
@@ -275,10 +275,6 @@ impl CudaBackend {
     fn clear(&self, flag: &DeviceBuffer) -> Result<(), Diagnostic> {
         // SAFETY: `flag` holds at least one 4-byte element.
         unsafe { sys::cuMemsetD32_v2(flag.ptr, 0, 1).result() }.map_err(|e| cuda_error("clearing a flag", e))
-    }
-
-    fn read_u32(&self, flag: &DeviceBuffer) -> Result<u32, Diagnostic> {
-        self.read_u32_at(flag.ptr)
     }
 
     /// One 4-byte word of device memory, after the queued work that writes it.
