@@ -100,6 +100,73 @@ __device__ __forceinline__ i64 arr_to_i64(double x) {
     return arr_ftoi<i64>(x, -9223372036854775808.0, 9223372036854775807.0);
 }
 
+// f16 and bf16: 16-bit storage, arithmetic in float. A value converts to
+// float where it is used and rounds to nearest-even when a result is stored
+// into it, so each op of a fused body rounds once, as the CPU backend's
+// (and NumPy's) half-float ops do. Conversions are PTX `cvt`s, so no header
+// is needed; a double rounds once too (to odd in f32, then to nearest).
+__device__ __forceinline__ float arr_h2f(unsigned short h) {
+    float f;
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+    return f;
+}
+__device__ __forceinline__ unsigned short arr_f2h(float f) {
+    unsigned short h;
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+}
+__device__ __forceinline__ float arr_b2f(unsigned short b) { return __uint_as_float((unsigned)b << 16); }
+__device__ __forceinline__ unsigned short arr_f2b(float f) {
+    unsigned short h;
+    asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+}
+// f32 holds 13 more bits than either half float, so rounding a double to odd
+// in f32 and then to nearest in 16 bits equals rounding it once.
+__device__ __forceinline__ float arr_d2f_odd(double d) {
+    float f = __double2float_rz(d);
+    if ((double)f != d && d == d) f = __uint_as_float(__float_as_uint(f) | 1u);
+    return f;
+}
+struct arr_f16 {
+    unsigned short bits;
+    arr_f16() = default;
+    __device__ arr_f16(float f) : bits(arr_f2h(f)) {}
+    __device__ arr_f16(double d) : bits(arr_f2h(arr_d2f_odd(d))) {}
+    __device__ arr_f16(int i) : bits(arr_f2h(arr_d2f_odd((double)i))) {}
+    __device__ arr_f16(long long i) : bits(arr_f2h(arr_d2f_odd((double)i))) {}
+    __device__ arr_f16(bool b) : bits(b ? 0x3c00 : 0) {}
+    __device__ operator float() const { return arr_h2f(bits); }
+};
+struct arr_bf16 {
+    unsigned short bits;
+    arr_bf16() = default;
+    __device__ arr_bf16(float f) : bits(arr_f2b(f)) {}
+    __device__ arr_bf16(double d) : bits(arr_f2b(arr_d2f_odd(d))) {}
+    __device__ arr_bf16(int i) : bits(arr_f2b(arr_d2f_odd((double)i))) {}
+    __device__ arr_bf16(long long i) : bits(arr_f2b(arr_d2f_odd((double)i))) {}
+    __device__ arr_bf16(bool b) : bits(b ? 0x3f80 : 0) {}
+    __device__ operator float() const { return arr_b2f(bits); }
+};
+// The generic templates above would mix float and half in one conditional.
+// (through float: clearing the sign bit in place left some lanes negative on an H100)
+__device__ __forceinline__ arr_f16 arr_abs(arr_f16 a) { return fabsf((float)a); }
+__device__ __forceinline__ arr_bf16 arr_abs(arr_bf16 a) { return fabsf((float)a); }
+__device__ __forceinline__ arr_f16 arr_sign(arr_f16 a) { return arr_sign((float)a); }
+__device__ __forceinline__ arr_bf16 arr_sign(arr_bf16 a) { return arr_sign((float)a); }
+// Uniform in [0, 1) as the CPU makes it: an f32 uniform rounded, and one
+// that rounded up to 1 moved to the largest value below 1.
+__device__ __forceinline__ arr_f16 arr_uniform_f16(float u) {
+    arr_f16 h = u;
+    if (h.bits == 0x3c00) h.bits = 0x3bff;
+    return h;
+}
+__device__ __forceinline__ arr_bf16 arr_uniform_bf16(float u) {
+    arr_bf16 h = u;
+    if (h.bits == 0x3f80) h.bits = 0x3f7f;
+    return h;
+}
+
 // Counter-based random numbers: bit-identical to src/graph/random.rs.
 __device__ __forceinline__ u64 arr_mix64(u64 z) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;

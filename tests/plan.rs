@@ -1580,3 +1580,119 @@ fn a_kernel_reading_a_sibling_runs_after_the_merged_kernel() {
         "declared once, called in the vector and tail loops"
     );
 }
+
+// ---- half floats on the GPU: the kernels store 16 bits and compute in float ----
+
+fn input_half(shape: &[usize], dtype: DType) -> Array {
+    let n: usize = shape.iter().product();
+    let vals = (0..n).map(|i| (i % 29) as f64 / 8.0 - 1.5);
+    let data = match dtype {
+        DType::F16 => HostData::F16(vals.map(half::f16::from_f64).collect()),
+        _ => HostData::BF16(vals.map(half::bf16::from_f64).collect()),
+    };
+    Array::from_host(data, shape)
+}
+
+fn cast(a: &Array, dtype: DType) -> Array {
+    Array::pending(Op::Cast, vec![a.clone()], dtype, a.shape(), None)
+}
+
+fn typed(op: Op, inputs: Vec<Array>, dtype: DType, shape: &[usize]) -> Array {
+    Array::pending(op, inputs, dtype, shape, None)
+}
+
+/// Every strategy a half-float graph reaches generates a module that names
+/// the 16-bit types, accumulates in float, and has no host-only leftovers.
+/// With ARR_DUMP_CUDA=dir the sources are written there for an offline NVRTC
+/// check (scripts/nvrtc_check.py); the GPU suite runs them against the CPU.
+#[test]
+fn half_float_sources() {
+    let mut cases: Vec<(String, Vec<Array>)> = Vec::new();
+    for dt in [DType::F16, DType::BF16] {
+        let (a, b) = (input_half(&[1 << 16], dt), input_half(&[1 << 16], dt));
+        let half_of = |x: f64| cast(&scalar(x, DType::F64), dt);
+        // a fused chain with a scalar operand, unary and binary ops of every kind
+        let e = un(UnaryOp::Exp, &bin(BinaryOp::Add, &bin(BinaryOp::Mul, &a, &b), &half_of(0.5)));
+        let w = typed(
+            Op::Where,
+            vec![
+                typed(Op::Binary(BinaryOp::Gt), vec![a.clone(), b.clone()], DType::Bool, &[1 << 16]),
+                un(UnaryOp::Abs, &a),
+                un(UnaryOp::Sign, &b),
+            ],
+            dt,
+            &[1 << 16],
+        );
+        let mixed = bin(
+            BinaryOp::Add,
+            &bin(BinaryOp::Rem, &e, &half_of(0.75)),
+            &bin(BinaryOp::Max, &w, &bin(BinaryOp::Pow, &a, &half_of(2.0))),
+        );
+        let mixed = bin(BinaryOp::Sub, &mixed, &un(UnaryOp::Floor, &un(UnaryOp::Sqrt, &un(UnaryOp::Abs, &a))));
+        let is_nan = typed(Op::Unary(UnaryOp::IsNan), vec![a.clone()], DType::Bool, &[1 << 16]);
+        cases.push((format!("map_{dt}"), vec![mixed, is_nan]));
+        // casts both ways, random and arange sources
+        let other = if dt == DType::F16 { DType::BF16 } else { DType::F16 };
+        let ints = typed(Op::Arange { start: -3.0, step: 0.37 }, vec![], DType::I64, &[4096]);
+        let casts = bin(
+            BinaryOp::Add,
+            &cast(&cast(&input_half(&[4096], other), DType::I32), dt),
+            &cast(&cast(&ints, DType::F64), dt),
+        );
+        let negative = typed(
+            Op::Binary(BinaryOp::Lt),
+            vec![ints.clone(), scalar(0.0, DType::I64).with_view(View::contiguous(&[]).broadcast_to(&[4096]))],
+            DType::Bool,
+            &[4096],
+        );
+        let casts = bin(BinaryOp::Add, &casts, &cast(&negative, dt));
+        let to_other = cast(&casts, other);
+        let uniform = typed(Op::Random { key: 3, dist: Distribution::Uniform }, vec![], dt, &[4096]);
+        let normal = typed(Op::Random { key: 4, dist: Distribution::Normal }, vec![], dt, &[4096]);
+        let arange = typed(Op::Arange { start: 0.5, step: 0.1 }, vec![], dt, &[4096]);
+        let sources = bin(BinaryOp::Add, &bin(BinaryOp::Add, &uniform, &normal), &arange);
+        cases.push((format!("casts_{dt}"), vec![to_other, sources]));
+        // reductions: whole array, rows, columns, general, argmax, two outputs of one input
+        let m = input_half(&[300, 512], dt);
+        let r3 = input_half(&[8, 16, 32], dt);
+        cases.push((format!("sum_all_{dt}"), vec![reduce(ReduceOp::Sum, &a, &[0])]));
+        cases.push((format!("sum_rows_{dt}"), vec![reduce(ReduceOp::Sum, &m, &[1])]));
+        cases.push((format!("max_cols_{dt}"), vec![reduce(ReduceOp::Max, &m, &[0])]));
+        cases.push((format!("general_{dt}"), vec![reduce(ReduceOp::Sum, &r3, &[0, 2])]));
+        let arg = typed(Op::Reduce { op: ReduceOp::ArgMax, axes: vec![1] }, vec![m.clone()], DType::I64, &[300]);
+        cases.push((format!("argmax_{dt}"), vec![arg]));
+        let sq = bin(BinaryOp::Mul, &a, &a);
+        cases.push((
+            format!("multi_{dt}"),
+            vec![reduce(ReduceOp::Sum, &a, &[0]), reduce(ReduceOp::Sum, &sq, &[0])],
+        ));
+        // a row normalisation and a transposed read
+        cases.push((format!("softmax_{dt}"), vec![softmax_rows(&input_half(&[64, 1000], dt))]));
+        let t = input_half(&[64, 96], dt);
+        let tt = bin(BinaryOp::Add, &t.with_view(t.view.permute(&[1, 0])), &input_half(&[96, 64], dt));
+        cases.push((format!("transpose_{dt}"), vec![tt]));
+    }
+    let mut strategies_seen = std::collections::BTreeSet::new();
+    for (name, outs) in &cases {
+        let p = plan_of(&outs.iter().collect::<Vec<_>>());
+        for (k, kp) in p.kernels.iter().enumerate() {
+            let src = codegen::generate(kp).source;
+            strategies_seen.insert(kp.strategy.name());
+            assert!(src.contains("arr_f16") || src.contains("arr_bf16"), "{name} kernel {k}");
+            assert!(!src.contains("has_no_kernels"), "{name} kernel {k}");
+            if kp.reduce.is_some_and(|r| !matches!(r, ReduceOp::ArgMin | ReduceOp::ArgMax)) {
+                assert!(
+                    src.contains("float arr_comb(float a, float b)") || src.contains("(float a, float b)"),
+                    "{name} kernel {k}: a half-float reduction accumulates in float"
+                );
+            }
+            dump(&format!("half_{name}_{k}.cu"), &src);
+        }
+    }
+    for want in ["map", "reduce-all", "reduce-rows", "reduce-cols", "row-resident", "transpose-tiled"] {
+        assert!(
+            strategies_seen.iter().any(|s| s.starts_with(want)),
+            "{want} not reached: {strategies_seen:?}"
+        );
+    }
+}

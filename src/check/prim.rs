@@ -199,7 +199,8 @@ pub fn unary_sig(op: UnaryOp, name: &str, dt: DType, arg: Option<&Span>, span: &
 
 /// The CUDA expression of `op` on operand `x` of dtype `d`.
 pub fn cuda_unary(op: UnaryOp, d: DType, x: &str) -> String {
-    let f = if d == DType::F32 { "f" } else { "" };
+    // the half floats compute in float
+    let f = if d.compute() == DType::F32 { "f" } else { "" };
     op.cuda().replace("{f}", f).replace("{x}", x)
 }
 

@@ -352,13 +352,18 @@ fn op_name(op: ReduceOp) -> &'static str {
     }
 }
 
-/// The mean: a float sum divided by the number of reduced elements.
+/// The mean: a float sum divided by the number of reduced elements. A half
+/// float's mean is computed in f32 and rounded once, as NumPy's is: its sum
+/// and count may exceed the half float's range (65504 for f16) although the
+/// mean does not.
 pub fn mean(a: &Array, axes: Option<Vec<usize>>, keepdims: bool, span: &Span) -> Result<Array, Diagnostic> {
     let float = a.dtype().to_float();
+    let wide = float.compute();
     let axes = axes.unwrap_or_else(|| (0..a.rank()).collect());
     let count: usize = axes.iter().map(|&ax| a.shape()[ax]).product();
-    let s = reduce(ReduceOp::Sum, &cast(a, float, None), Some(axes), keepdims, span)?;
-    binary(BinOp::Div, &s, &scalar(float, count as f64, true), (None, None), span)
+    let s = reduce(ReduceOp::Sum, &cast(a, wide, None), Some(axes), keepdims, span)?;
+    let m = binary(BinOp::Div, &s, &scalar(wide, count as f64, true), (None, None), span)?;
+    Ok(if wide == float { m } else { cast(&m, float, None) })
 }
 
 /// An inclusive scan along `axis` (None: over the flattened array).

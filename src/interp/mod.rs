@@ -916,7 +916,7 @@ impl Interp {
         let mut values = HostData::zeros(dt, 0);
         for p in &parts {
             let h = graph::to_host(&*self.backend, &build::cast(p, dt, None))?;
-            append(&mut values, h);
+            append(&mut values, h)?;
         }
         let mut shape = vec![parts.len()];
         shape.extend(inner);
@@ -1167,15 +1167,24 @@ fn arrays_of(v: &Value) -> Vec<Array> {
     }
 }
 
-fn append(dst: &mut HostData, src: HostData) {
+/// Appends `src` to `dst`; both have one dtype (the caller casts first).
+fn append(dst: &mut HostData, src: HostData) -> R<()> {
     match (dst, src) {
         (HostData::Bool(a), HostData::Bool(b)) => a.extend(b),
         (HostData::I32(a), HostData::I32(b)) => a.extend(b),
         (HostData::I64(a), HostData::I64(b)) => a.extend(b),
+        (HostData::F16(a), HostData::F16(b)) => a.extend(b),
+        (HostData::BF16(a), HostData::BF16(b)) => a.extend(b),
         (HostData::F32(a), HostData::F32(b)) => a.extend(b),
         (HostData::F64(a), HostData::F64(b)) => a.extend(b),
-        _ => {}
+        (a, b) => {
+            return Err(Diagnostic::spanless(
+                "E0499",
+                format!("internal: appending {} values to {}", b.dtype(), a.dtype()),
+            ));
+        }
     }
+    Ok(())
 }
 
 /// A rank-0 i64 or f64 array whose value is on the host.

@@ -1201,17 +1201,19 @@ fn finish_segment(kp: &mut KernelPlan, layout: SegLayout, device: &DeviceInfo) {
     };
 }
 
-/// Elements per 16-byte access for the widest dtype the kernel touches.
+/// Elements per 16-byte access for the widest dtype the kernel streams. A
+/// scalar operand (every stride 0) is read once, not per access, so an f64
+/// constant does not halve an f32 kernel's accesses; the half floats get 8.
 fn full_vec(kp: &KernelPlan) -> u32 {
     let widest = kp
         .operands
         .iter()
-        .filter(|o| o.source == Source::Buffer)
+        .filter(|o| o.source == Source::Buffer && o.view.strides.iter().any(|&s| s != 0))
         .map(|o| o.dtype.size_bytes())
         .chain([kp.out_dtype.size_bytes()])
         .max()
         .unwrap_or(4);
-    (16 / widest.max(4)) as u32
+    (16 / widest.max(2)) as u32
 }
 
 /// True when every linear index and every operand offset stays below 2^31.

@@ -149,10 +149,16 @@ pub fn ctype(d: DType) -> &'static str {
         DType::I64 => "i64",
         DType::F32 => "float",
         DType::F64 => "double",
-        // Half-float graphs never reach the codegen (cuda/half.rs runs them);
-        // a name NVRTC rejects keeps a slip loud rather than computing on bits.
-        DType::F16 | DType::BF16 => "arr_half_has_no_kernels",
+        // 16-bit storage that computes in float and rounds where it is stored (kernels/prelude.cu)
+        DType::F16 => "arr_f16",
+        DType::BF16 => "arr_bf16",
     }
+}
+
+/// The C type a reduction of dtype `d` accumulates in: float for the half
+/// floats (as the CPU backend's sums do), rounded once where it is stored.
+pub fn acc_ctype(d: DType) -> &'static str {
+    ctype(d.compute())
 }
 
 /// A template section (`//@@ name` up to the next marker).
@@ -250,7 +256,15 @@ fn load(o: &Operand, k: usize, off: &str) -> String {
         Source::Buffer => format!("p{k}[{off}]"),
         Source::Arange { start, step } => {
             let v = format!("({} + (double)({off}) * {})", float_lit(*start), float_lit(*step));
-            cast_expr(DType::F64, o.dtype, &v)
+            // a half float's values are the f32 ones rounded, as on the CPU
+            let wide = o.dtype.compute();
+            cast_expr(wide, o.dtype, &cast_expr(DType::F64, wide, &v))
+        }
+        Source::Random {
+            dist: Distribution::Uniform,
+            ..
+        } if o.dtype.is_half() => {
+            format!("arr_uniform_{}(arr_uniform_f32(key{k}, (u64)({off})))", o.dtype)
         }
         Source::Random { dist, .. } => {
             let v = match (dist, o.dtype) {
@@ -265,6 +279,9 @@ fn load(o: &Operand, k: usize, off: &str) -> String {
             };
             if from == o.dtype {
                 v
+            } else if o.dtype.is_half() {
+                // the CPU's half normals are its f32 normals rounded
+                cast_expr(DType::F32, o.dtype, &cast_expr(from, DType::F32, &v))
             } else {
                 format!("({t})({})", cast_expr(from, o.dtype, &v))
             }
@@ -280,6 +297,8 @@ fn cast_expr(from: DType, to: DType, x: &str) -> String {
         DType::Bool => format!("(({x}) != 0)"),
         DType::I32 if from.is_float() => format!("arr_to_i32((double)({x}))"),
         DType::I64 if from.is_float() => format!("arr_to_i64((double)({x}))"),
+        // one half float to the other through its (exact) float value
+        DType::F16 | DType::BF16 if from.is_half() => format!("(({})(float)({x}))", ctype(to)),
         _ => format!("(({})({x}))", ctype(to)),
     }
 }
@@ -290,7 +309,8 @@ fn unary(u: UnaryOp, d: DType, x: &str) -> String {
 }
 
 fn binary(b: BinaryOp, d: DType, x: &str, y: &str) -> String {
-    let f = d == DType::F32;
+    // the half floats compute in float
+    let f = d.compute() == DType::F32;
     match b {
         BinaryOp::Add if d == DType::Bool => format!("({x} || {y})"),
         BinaryOp::Mul if d == DType::Bool => format!("({x} && {y})"),
@@ -325,7 +345,7 @@ fn expr_fn(name: &str, steps: &[Step], ops: &[&Operand], acc: Option<DType>) -> 
     let rt = steps.last().map(|s| s.dtype).unwrap_or(DType::F32);
     let mut args: Vec<String> = Vec::new();
     if let Some(a) = acc {
-        args.push(format!("{} acc", ctype(a)));
+        args.push(format!("{} acc", acc_ctype(a)));
     }
     for (k, o) in ops.iter().enumerate() {
         args.push(format!("{} v{k}", ctype(o.dtype)));
@@ -508,13 +528,14 @@ fn steps_raise(steps: &[Step]) -> bool {
 }
 
 pub fn reduce_ident(op: ReduceOp, d: DType) -> String {
+    let d = d.compute();
     let max = match d {
         DType::F32 => "__int_as_float(0x7f800000)",
         DType::F64 => "__longlong_as_double(0x7ff0000000000000LL)",
         DType::I32 => "2147483647",
         DType::I64 => "0x7fffffffffffffffLL",
         DType::Bool => "true",
-        DType::F16 | DType::BF16 => "arr_half_has_no_kernels",
+        DType::F16 | DType::BF16 => unreachable!("half floats accumulate in f32"),
     };
     let min = match d {
         DType::F32 => "(-__int_as_float(0x7f800000))",
@@ -522,7 +543,7 @@ pub fn reduce_ident(op: ReduceOp, d: DType) -> String {
         DType::I32 => "(-2147483647 - 1)",
         DType::I64 => "(-0x7fffffffffffffffLL - 1)",
         DType::Bool => "false",
-        DType::F16 | DType::BF16 => "arr_half_has_no_kernels",
+        DType::F16 | DType::BF16 => unreachable!("half floats accumulate in f32"),
     };
     match op {
         ReduceOp::Sum | ReduceOp::Any => format!("({})0", ctype(d)),
@@ -534,7 +555,7 @@ pub fn reduce_ident(op: ReduceOp, d: DType) -> String {
 }
 
 fn comb_fn(op: ReduceOp, d: DType) -> String {
-    let t = ctype(d);
+    let t = acc_ctype(d);
     let e = match op {
         ReduceOp::Sum if d == DType::Bool => "a || b",
         ReduceOp::Sum => "a + b",
@@ -706,9 +727,9 @@ fn reduce(kp: &KernelPlan, kind: Kind) -> Generated {
     let acc_t = if arg {
         "ArgAcc".to_string()
     } else {
-        ctype(acc).to_string()
+        acc_ctype(acc).to_string()
     };
-    let acc_bytes = if arg { 16 } else { acc.size_bytes() };
+    let acc_bytes = if arg { 16 } else { acc.compute().size_bytes() };
     let (mut ptext, mut plist) = params(kp, &acc_t);
     let body_ops: Vec<&Operand> = kp.operands.iter().collect();
     let epi_ops: Vec<&Operand> = kp.epi_operands.iter().collect();
@@ -1152,7 +1173,7 @@ fn segment(kp: &KernelPlan) -> Generated {
     let rop = kp.reduce.unwrap_or(ReduceOp::Sum);
     let acc = kp.out_dtype;
     let body_t = kp.body.last().map(|s| s.dtype).unwrap_or(acc);
-    let (mut ptext, mut plist) = params(kp, ctype(acc));
+    let (mut ptext, mut plist) = params(kp, acc_ctype(acc));
     let mut args = vec!["out".to_string(), "part".to_string()];
     for (k, o) in kp.operands.iter().enumerate() {
         if o.source == Source::Buffer {
@@ -1187,14 +1208,14 @@ fn segment(kp: &KernelPlan) -> Generated {
     );
     src.push_str(&fill(
         section(REDUCE, "common"),
-        &[("ACC", ctype(acc).into()), ("IDENT", reduce_ident(rop, acc))],
+        &[("ACC", acc_ctype(acc).into()), ("IDENT", reduce_ident(rop, acc))],
     ));
     let text = if *tile > 0 {
         fill(
             section(SEGMENT, "stream"),
             &[
                 ("PARAMS", ptext),
-                ("ACC", ctype(acc).into()),
+                ("ACC", acc_ctype(acc).into()),
                 ("IDENT", reduce_ident(rop, acc)),
                 ("TILE", tile.to_string()),
                 ("TILES", layout.tiles.to_string()),
@@ -1210,7 +1231,7 @@ fn segment(kp: &KernelPlan) -> Generated {
             &[
                 ("PARAMS", ptext),
                 ("ARGS", args.join(", ")),
-                ("ACC", ctype(acc).into()),
+                ("ACC", acc_ctype(acc).into()),
                 ("IDENT", reduce_ident(rop, acc)),
                 ("SHORT", layout.short.to_string()),
                 ("BLOCK", layout.block.to_string()),
@@ -1228,7 +1249,7 @@ fn segment(kp: &KernelPlan) -> Generated {
         source: src,
         params: plist,
         finish: layout.split > 0,
-        part_bytes: layout.chunks * acc.size_bytes(),
+        part_bytes: layout.chunks * acc.compute().size_bytes(),
         raises: false,
         kind: Kind::Specialised,
         problems: Vec::new(),

@@ -7,7 +7,7 @@
 //! shares the expression and load helpers.
 
 use super::{
-    Generated, Kind, Param, binary, cast_expr, comb_fn, ctype, expr_fn, fill, header, load, offset, params,
+    Generated, Kind, Param, acc_ctype, binary, cast_expr, comb_fn, ctype, expr_fn, fill, header, load, offset, params,
     reduce_ident, section, unary, unravel,
 };
 use crate::plan::{Inst, KernelPlan, Operand, Source, Strategy};
@@ -40,7 +40,7 @@ pub fn generate(kp: &KernelPlan) -> Generated {
         .enumerate()
         .map(|(k, o)| format!("{} v{k}", ctype(o.dtype)))
         .collect();
-    args.extend(outs.iter().enumerate().map(|(s, o)| format!("{}& r{s}", ctype(o.acc))));
+    args.extend(outs.iter().enumerate().map(|(s, o)| format!("{}& r{s}", acc_ctype(o.acc))));
     let _ = writeln!(src, "__device__ __forceinline__ void f_body({}) {{", args.join(", "));
     for (i, st) in kp.body.iter().enumerate() {
         let r = |j: usize| format!("s{j}");
@@ -71,7 +71,7 @@ pub fn generate(kp: &KernelPlan) -> Generated {
     let mut init = String::new();
     let mut part_ptrs = String::new();
     for (s, o) in outs.iter().enumerate() {
-        let t = ctype(o.acc);
+        let t = acc_ctype(o.acc);
         let _ = writeln!(shared, "    __shared__ {t} sh{s}[8];");
         let _ = writeln!(init, "    {t} a{s} = {};", reduce_ident(o.op, o.acc));
         let _ = writeln!(
@@ -115,7 +115,7 @@ pub fn generate(kp: &KernelPlan) -> Generated {
         let _ = writeln!(s, "{ind}#pragma unroll\n{ind}for (int l = 0; l < {vec}; ++l) {{");
         let mut call: Vec<String> = (0..nb).map(|k| format!("v{k}[l]")).collect();
         for (o_, o) in outs.iter().enumerate() {
-            let _ = writeln!(s, "{ind}    {} r{o_};", ctype(o.acc));
+            let _ = writeln!(s, "{ind}    {} r{o_};", acc_ctype(o.acc));
             call.push(format!("r{o_}"));
         }
         let _ = writeln!(s, "{ind}    f_body({});", call.join(", "));
@@ -147,7 +147,7 @@ pub fn generate(kp: &KernelPlan) -> Generated {
         let _ = writeln!(
             finish,
             "    {{\n        {} a = {};\n        for (int k = threadIdx.x; k < {blocks}; k += blockDim.x) a = comb{s}(a, part{s}[k]);",
-            ctype(o.acc),
+            acc_ctype(o.acc),
             reduce_ident(o.op, o.acc)
         );
         let _ = writeln!(

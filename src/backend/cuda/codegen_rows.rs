@@ -6,7 +6,7 @@
 //! it shares the expression and load helpers.
 
 use super::{
-    Generated, Kind, cast_expr, comb_fn, ctype, fill, header_idx, load, params, reduce_ident, section, store_out,
+    Generated, Kind, acc_ctype, cast_expr, comb_fn, ctype, fill, header_idx, load, params, reduce_ident, section, store_out,
 };
 use super::{binary, unary};
 use crate::plan::{Inst, KernelPlan, Operand, RowStage, Source, Step, Strategy};
@@ -51,7 +51,7 @@ fn step_fn(name: &str, steps: &[Step], target: usize, ops: &[Operand], stages: &
         stages
             .iter()
             .enumerate()
-            .map(|(k, s)| format!("{} red{k}", ctype(s.acc))),
+            .map(|(k, s)| format!("{} red{k}", acc_ctype(s.acc))),
     );
     let mut s = format!(
         "__device__ __forceinline__ {} {name}({}) {{\n",
@@ -125,7 +125,7 @@ pub fn generate(kp: &KernelPlan) -> Generated {
     let mut shared = String::new();
     if lanes > 32 {
         for (s, st) in stages.iter().enumerate() {
-            let _ = writeln!(shared, "    __shared__ {} sh{s}[32];", ctype(st.acc));
+            let _ = writeln!(shared, "    __shared__ {} sh{s}[32];", acc_ctype(st.acc));
         }
     }
     // row bases, row constants, stage results, and the held row
@@ -151,7 +151,7 @@ pub fn generate(kp: &KernelPlan) -> Generated {
         let _ = writeln!(
             setup,
             "{ind}{} red{s} = {};",
-            ctype(st.acc),
+            acc_ctype(st.acc),
             reduce_ident(st.op, st.acc)
         );
     }
@@ -212,7 +212,7 @@ pub fn generate(kp: &KernelPlan) -> Generated {
     };
     let mut stage_code = String::new();
     for (s, st) in stages.iter().enumerate() {
-        let acc_t = ctype(st.acc);
+        let acc_t = acc_ctype(st.acc);
         let _ = writeln!(stage_code, "{ind}{{\n{ind}{acc_t} a = {};", reduce_ident(st.op, st.acc));
         let value = cast_expr(kp.body[st.value].dtype, st.acc, &format!("f{s}({})", args(true)));
         let inner = format!(

@@ -1,35 +1,41 @@
-//! f16 and bf16 on the CUDA backend, for now on the host: the codegen has no
-//! half-float loads and stores yet, so a realize that touches a half float
-//! runs node by node on the CPU reference kernels (each op computing in f32
-//! and rounding once at its store, exactly as on the CPU), reading its
-//! inputs from the device and putting each result back there. Slice
-//! assignment into a half-float buffer and reads of its strided views take
-//! the same host path. Correct and slow; native kernels would load the
-//! 16-bit patterns, compute in float and round at the store.
+//! f16 and bf16 on the CUDA backend. Elementwise kernels, casts, copies,
+//! slice assignment and reductions are the generated kernels themselves:
+//! the codegen stores a half float as 16 bits (`arr_f16`, `arr_bf16` in
+//! kernels/prelude.cu), computes in float, rounds once at each step's store,
+//! and accumulates reductions in float, as the CPU backend does. The ops
+//! whose kernels are written for 32- and 64-bit types only (scans,
+//! segmented reductions, matrix products, concatenation, gathers along an
+//! axis) run here instead, node by node on the CPU reference kernels, with
+//! their inputs read from the device and each result put back there.
 
 use super::pool::device_ptr;
-use super::{CudaBackend, cuda_error};
+use super::CudaBackend;
 use crate::backend::cpu::kernels;
 use crate::check::dtype::DType;
 use crate::diag::Diagnostic;
 use crate::graph::data::HostData;
+use crate::graph::op::Op;
 use crate::graph::view::View;
-use crate::graph::{Array, Buffer, Node, NodeState, Storage};
-use cudarc::driver::result as cu;
+use crate::graph::{Buffer, Node, NodeState, Storage};
 use std::rc::Rc;
 
 fn internal(message: &str) -> Diagnostic {
     Diagnostic::spanless("E0499", format!("internal: {message}"))
 }
 
-/// Whether a node of `nodes`, or one of their inputs, holds f16 or bf16 values.
-pub(super) fn touches_half(nodes: &[Rc<Node>]) -> bool {
-    nodes.iter().any(|n| {
-        n.dtype.is_half()
-            || match &*n.state.borrow() {
-                NodeState::Pending { inputs, .. } => inputs.iter().any(|a| a.node.dtype.is_half()),
-                _ => false,
-            }
+/// Whether a node of `nodes` that computes on f16 or bf16 values (its own
+/// dtype or an input's) has no native half-float kernel, so that the
+/// realize runs on the host (`run_half_graph`).
+pub(super) fn needs_host(nodes: &[Rc<Node>]) -> bool {
+    nodes.iter().any(|n| match &*n.state.borrow() {
+        NodeState::Pending { op, inputs } => {
+            (n.dtype.is_half() || inputs.iter().any(|a| a.node.dtype.is_half()))
+                && matches!(
+                    op,
+                    Op::Scan { .. } | Op::Segment { .. } | Op::MatMul | Op::Concat { .. } | Op::Take { .. }
+                )
+        }
+        NodeState::Ready(_) => false,
     })
 }
 
@@ -67,23 +73,5 @@ impl CudaBackend {
         }
         let (ptr, len) = device_ptr(buffer).ok_or_else(|| internal("no device buffer"))?;
         self.download(ptr, dtype, len)
-    }
-
-    /// Slice assignment into a half-float buffer, on the host: the whole
-    /// buffer down, the values scattered through `dst_view`, the buffer back.
-    pub(super) fn write_half(&self, dst: &Buffer, dst_view: &View, src: &Array) -> Result<(), Diagnostic> {
-        let src_buffer = src.node.buffer().ok_or_else(|| internal("source not realized"))?;
-        let values = self.read_to_host(&src_buffer, &src.view, src.dtype())?;
-        let (ptr, len) = device_ptr(dst).ok_or_else(|| internal("no device buffer"))?;
-        let mut whole = self.download(ptr, src.dtype(), len)?;
-        kernels::scatter(&mut whole, dst_view, &values);
-        let bits: Vec<u16> = match &whole {
-            HostData::F16(v) => v.iter().map(|x| x.to_bits()).collect(),
-            HostData::BF16(v) => v.iter().map(|x| x.to_bits()).collect(),
-            _ => return Err(internal("write_half of a dtype that is not a half float")),
-        };
-        // SAFETY: `ptr` is the live device buffer of `len` half floats that `bits` was read
-        // from (same length); the copy ends before the call returns.
-        unsafe { cu::memcpy_htod_sync(ptr, &bits) }.map_err(|e| cuda_error("copying to the GPU", e))
     }
 }

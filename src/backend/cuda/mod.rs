@@ -209,7 +209,7 @@ impl Backend for CudaBackend {
     }
 
     fn execute(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Result<(), Diagnostic> {
-        if half::touches_half(nodes) {
+        if half::needs_host(nodes) {
             return self.host_timed(|h| &mut h.realize, || self.run_half_graph(nodes));
         }
         self.host_timed(|h| &mut h.realize, || self.run_graph(nodes, outputs))
@@ -221,9 +221,6 @@ impl Backend for CudaBackend {
 
     fn write(&self, dst: &Buffer, dst_view: &View, src: &Array) -> Result<(), Diagnostic> {
         self.ensure_device(dst)?;
-        if src.dtype().is_half() {
-            return self.write_half(dst, dst_view, src);
-        }
         let src_buffer = src
             .node
             .buffer()

@@ -335,10 +335,6 @@ impl CudaBackend {
         {
             return self.download(ptr + (view.offset * dtype.size_bytes()) as u64, dtype, n);
         }
-        if dtype.is_half() {
-            // no gather kernel for the half floats (cuda/half.rs): gather on the host
-            return Ok(host_gather(&self.whole_to_host(buffer, dtype)?, view));
-        }
         let node = self.gather(buffer, view, dtype)?;
         let b = node
             .buffer()
