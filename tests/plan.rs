@@ -1612,11 +1612,19 @@ fn half_float_sources() {
         let (a, b) = (input_half(&[1 << 16], dt), input_half(&[1 << 16], dt));
         let half_of = |x: f64| cast(&scalar(x, DType::F64), dt);
         // a fused chain with a scalar operand, unary and binary ops of every kind
-        let e = un(UnaryOp::Exp, &bin(BinaryOp::Add, &bin(BinaryOp::Mul, &a, &b), &half_of(0.5)));
+        let e = un(
+            UnaryOp::Exp,
+            &bin(BinaryOp::Add, &bin(BinaryOp::Mul, &a, &b), &half_of(0.5)),
+        );
         let w = typed(
             Op::Where,
             vec![
-                typed(Op::Binary(BinaryOp::Gt), vec![a.clone(), b.clone()], DType::Bool, &[1 << 16]),
+                typed(
+                    Op::Binary(BinaryOp::Gt),
+                    vec![a.clone(), b.clone()],
+                    DType::Bool,
+                    &[1 << 16],
+                ),
                 un(UnaryOp::Abs, &a),
                 un(UnaryOp::Sign, &b),
             ],
@@ -1628,12 +1636,24 @@ fn half_float_sources() {
             &bin(BinaryOp::Rem, &e, &half_of(0.75)),
             &bin(BinaryOp::Max, &w, &bin(BinaryOp::Pow, &a, &half_of(2.0))),
         );
-        let mixed = bin(BinaryOp::Sub, &mixed, &un(UnaryOp::Floor, &un(UnaryOp::Sqrt, &un(UnaryOp::Abs, &a))));
+        let mixed = bin(
+            BinaryOp::Sub,
+            &mixed,
+            &un(UnaryOp::Floor, &un(UnaryOp::Sqrt, &un(UnaryOp::Abs, &a))),
+        );
         let is_nan = typed(Op::Unary(UnaryOp::IsNan), vec![a.clone()], DType::Bool, &[1 << 16]);
         cases.push((format!("map_{dt}"), vec![mixed, is_nan]));
         // casts both ways, random and arange sources
         let other = if dt == DType::F16 { DType::BF16 } else { DType::F16 };
-        let ints = typed(Op::Arange { start: -3.0, step: 0.37 }, vec![], DType::I64, &[4096]);
+        let ints = typed(
+            Op::Arange {
+                start: -3.0,
+                step: 0.37,
+            },
+            vec![],
+            DType::I64,
+            &[4096],
+        );
         let casts = bin(
             BinaryOp::Add,
             &cast(&cast(&input_half(&[4096], other), DType::I32), dt),
@@ -1641,14 +1661,33 @@ fn half_float_sources() {
         );
         let negative = typed(
             Op::Binary(BinaryOp::Lt),
-            vec![ints.clone(), scalar(0.0, DType::I64).with_view(View::contiguous(&[]).broadcast_to(&[4096]))],
+            vec![
+                ints.clone(),
+                scalar(0.0, DType::I64).with_view(View::contiguous(&[]).broadcast_to(&[4096])),
+            ],
             DType::Bool,
             &[4096],
         );
         let casts = bin(BinaryOp::Add, &casts, &cast(&negative, dt));
         let to_other = cast(&casts, other);
-        let uniform = typed(Op::Random { key: 3, dist: Distribution::Uniform }, vec![], dt, &[4096]);
-        let normal = typed(Op::Random { key: 4, dist: Distribution::Normal }, vec![], dt, &[4096]);
+        let uniform = typed(
+            Op::Random {
+                key: 3,
+                dist: Distribution::Uniform,
+            },
+            vec![],
+            dt,
+            &[4096],
+        );
+        let normal = typed(
+            Op::Random {
+                key: 4,
+                dist: Distribution::Normal,
+            },
+            vec![],
+            dt,
+            &[4096],
+        );
         let arange = typed(Op::Arange { start: 0.5, step: 0.1 }, vec![], dt, &[4096]);
         let sources = bin(BinaryOp::Add, &bin(BinaryOp::Add, &uniform, &normal), &arange);
         cases.push((format!("casts_{dt}"), vec![to_other, sources]));
@@ -1659,7 +1698,15 @@ fn half_float_sources() {
         cases.push((format!("sum_rows_{dt}"), vec![reduce(ReduceOp::Sum, &m, &[1])]));
         cases.push((format!("max_cols_{dt}"), vec![reduce(ReduceOp::Max, &m, &[0])]));
         cases.push((format!("general_{dt}"), vec![reduce(ReduceOp::Sum, &r3, &[0, 2])]));
-        let arg = typed(Op::Reduce { op: ReduceOp::ArgMax, axes: vec![1] }, vec![m.clone()], DType::I64, &[300]);
+        let arg = typed(
+            Op::Reduce {
+                op: ReduceOp::ArgMax,
+                axes: vec![1],
+            },
+            vec![m.clone()],
+            DType::I64,
+            &[300],
+        );
         cases.push((format!("argmax_{dt}"), vec![arg]));
         let sq = bin(BinaryOp::Mul, &a, &a);
         cases.push((
@@ -1667,9 +1714,16 @@ fn half_float_sources() {
             vec![reduce(ReduceOp::Sum, &a, &[0]), reduce(ReduceOp::Sum, &sq, &[0])],
         ));
         // a row normalisation and a transposed read
-        cases.push((format!("softmax_{dt}"), vec![softmax_rows(&input_half(&[64, 1000], dt))]));
+        cases.push((
+            format!("softmax_{dt}"),
+            vec![softmax_rows(&input_half(&[64, 1000], dt))],
+        ));
         let t = input_half(&[64, 96], dt);
-        let tt = bin(BinaryOp::Add, &t.with_view(t.view.permute(&[1, 0])), &input_half(&[96, 64], dt));
+        let tt = bin(
+            BinaryOp::Add,
+            &t.with_view(t.view.permute(&[1, 0])),
+            &input_half(&[96, 64], dt),
+        );
         cases.push((format!("transpose_{dt}"), vec![tt]));
     }
     let mut strategies_seen = std::collections::BTreeSet::new();
@@ -1680,7 +1734,10 @@ fn half_float_sources() {
             strategies_seen.insert(kp.strategy.name());
             assert!(src.contains("arr_f16") || src.contains("arr_bf16"), "{name} kernel {k}");
             assert!(!src.contains("has_no_kernels"), "{name} kernel {k}");
-            if kp.reduce.is_some_and(|r| !matches!(r, ReduceOp::ArgMin | ReduceOp::ArgMax)) {
+            if kp
+                .reduce
+                .is_some_and(|r| !matches!(r, ReduceOp::ArgMin | ReduceOp::ArgMax))
+            {
                 assert!(
                     src.contains("float arr_comb(float a, float b)") || src.contains("(float a, float b)"),
                     "{name} kernel {k}: a half-float reduction accumulates in float"
@@ -1689,7 +1746,14 @@ fn half_float_sources() {
             dump(&format!("half_{name}_{k}.cu"), &src);
         }
     }
-    for want in ["map", "reduce-all", "reduce-rows", "reduce-cols", "row-resident", "transpose-tiled"] {
+    for want in [
+        "map",
+        "reduce-all",
+        "reduce-rows",
+        "reduce-cols",
+        "row-resident",
+        "transpose-tiled",
+    ] {
         assert!(
             strategies_seen.iter().any(|s| s.starts_with(want)),
             "{want} not reached: {strategies_seen:?}"

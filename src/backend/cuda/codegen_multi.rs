@@ -40,7 +40,11 @@ pub fn generate(kp: &KernelPlan) -> Generated {
         .enumerate()
         .map(|(k, o)| format!("{} v{k}", ctype(o.dtype)))
         .collect();
-    args.extend(outs.iter().enumerate().map(|(s, o)| format!("{}& r{s}", acc_ctype(o.acc))));
+    args.extend(
+        outs.iter()
+            .enumerate()
+            .map(|(s, o)| format!("{}& r{s}", acc_ctype(o.acc))),
+    );
     let _ = writeln!(src, "__device__ __forceinline__ void f_body({}) {{", args.join(", "));
     for (i, st) in kp.body.iter().enumerate() {
         let r = |j: usize| format!("s{j}");

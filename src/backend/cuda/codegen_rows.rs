@@ -6,7 +6,8 @@
 //! it shares the expression and load helpers.
 
 use super::{
-    Generated, Kind, acc_ctype, cast_expr, comb_fn, ctype, fill, header_idx, load, params, reduce_ident, section, store_out,
+    Generated, Kind, acc_ctype, cast_expr, comb_fn, ctype, fill, header_idx, load, params, reduce_ident, section,
+    store_out,
 };
 use super::{binary, unary};
 use crate::plan::{Inst, KernelPlan, Operand, RowStage, Source, Step, Strategy};

@@ -8,8 +8,8 @@
 //! axis) run here instead, node by node on the CPU reference kernels, with
 //! their inputs read from the device and each result put back there.
 
-use super::pool::device_ptr;
 use super::CudaBackend;
+use super::pool::device_ptr;
 use crate::backend::cpu::kernels;
 use crate::check::dtype::DType;
 use crate::diag::Diagnostic;
