@@ -52,7 +52,7 @@ print(max(rand([200000], dtype=bf16)) < 1.0)
 # an array literal of half-float scalars keeps their dtype and values
 let q = ones([4], dtype=f16) * 0.1
 print([sum(q), max(q), q[0] * 3])
-# out: [0.39990234, 0.099975586, 0.29980469]
+# out: [   0.4,    0.1, 0.2998]
 print(dtype([max(q), 2.0]), dtype([ones([2], dtype=bf16), zeros([2], dtype=bf16)]))
 # out: f16 bf16
 # a half float's mean is computed in f32: 70000 ones sum past f16's 65504
