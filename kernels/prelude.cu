@@ -128,42 +128,40 @@ __device__ __forceinline__ float arr_d2f_odd(double d) {
     if ((double)f != d && d == d) f = __uint_as_float(__float_as_uint(f) | 1u);
     return f;
 }
-struct arr_f16 {
+// One 16-bit float type per format K, which converts (K::round, K::widen)
+// and names its one (K::one): the two differ only there.
+template <class K> struct arr_half {
     unsigned short bits;
-    arr_f16() = default;
-    __device__ arr_f16(float f) : bits(arr_f2h(f)) {}
-    __device__ arr_f16(double d) : bits(arr_f2h(arr_d2f_odd(d))) {}
-    __device__ arr_f16(int i) : bits(arr_f2h(arr_d2f_odd((double)i))) {}
-    __device__ arr_f16(long long i) : bits(arr_f2h(arr_d2f_odd((double)i))) {}
-    __device__ arr_f16(bool b) : bits(b ? 0x3c00 : 0) {}
-    __device__ operator float() const { return arr_h2f(bits); }
+    arr_half() = default;
+    __device__ arr_half(float f) : bits(K::round(f)) {}
+    __device__ arr_half(double d) : bits(K::round(arr_d2f_odd(d))) {}
+    __device__ arr_half(int i) : bits(K::round(arr_d2f_odd((double)i))) {}
+    __device__ arr_half(long long i) : bits(K::round(arr_d2f_odd((double)i))) {}
+    __device__ arr_half(bool b) : bits(b ? K::one : 0) {}
+    __device__ operator float() const { return K::widen(bits); }
 };
-struct arr_bf16 {
-    unsigned short bits;
-    arr_bf16() = default;
-    __device__ arr_bf16(float f) : bits(arr_f2b(f)) {}
-    __device__ arr_bf16(double d) : bits(arr_f2b(arr_d2f_odd(d))) {}
-    __device__ arr_bf16(int i) : bits(arr_f2b(arr_d2f_odd((double)i))) {}
-    __device__ arr_bf16(long long i) : bits(arr_f2b(arr_d2f_odd((double)i))) {}
-    __device__ arr_bf16(bool b) : bits(b ? 0x3f80 : 0) {}
-    __device__ operator float() const { return arr_b2f(bits); }
+struct arr_f16_format {
+    static const unsigned short one = 0x3c00;
+    static __device__ __forceinline__ unsigned short round(float f) { return arr_f2h(f); }
+    static __device__ __forceinline__ float widen(unsigned short h) { return arr_h2f(h); }
 };
-// The generic templates above would mix float and half in one conditional.
-// (through float: clearing the sign bit in place left some lanes negative on an H100)
-__device__ __forceinline__ arr_f16 arr_abs(arr_f16 a) { return fabsf((float)a); }
-__device__ __forceinline__ arr_bf16 arr_abs(arr_bf16 a) { return fabsf((float)a); }
-__device__ __forceinline__ arr_f16 arr_sign(arr_f16 a) { return arr_sign((float)a); }
-__device__ __forceinline__ arr_bf16 arr_sign(arr_bf16 a) { return arr_sign((float)a); }
+struct arr_bf16_format {
+    static const unsigned short one = 0x3f80;
+    static __device__ __forceinline__ unsigned short round(float f) { return arr_f2b(f); }
+    static __device__ __forceinline__ float widen(unsigned short h) { return arr_b2f(h); }
+};
+typedef arr_half<arr_f16_format> arr_f16;
+typedef arr_half<arr_bf16_format> arr_bf16;
+// More specialised than the generic templates above, which would mix float
+// and half in one conditional. abs goes through float: clearing the sign bit
+// in place gave wrong lanes on an H100 (observed, not root-caused).
+template <class K> __device__ __forceinline__ arr_half<K> arr_abs(arr_half<K> a) { return fabsf((float)a); }
+template <class K> __device__ __forceinline__ arr_half<K> arr_sign(arr_half<K> a) { return arr_sign((float)a); }
 // Uniform in [0, 1) as the CPU makes it: an f32 uniform rounded, and one
 // that rounded up to 1 moved to the largest value below 1.
-__device__ __forceinline__ arr_f16 arr_uniform_f16(float u) {
-    arr_f16 h = u;
-    if (h.bits == 0x3c00) h.bits = 0x3bff;
-    return h;
-}
-__device__ __forceinline__ arr_bf16 arr_uniform_bf16(float u) {
-    arr_bf16 h = u;
-    if (h.bits == 0x3f80) h.bits = 0x3f7f;
+template <class H> __device__ __forceinline__ H arr_uniform_half(float u) {
+    H h = u;
+    if ((float)h >= 1.0f) h.bits -= 1;
     return h;
 }
 

@@ -264,7 +264,10 @@ fn load(o: &Operand, k: usize, off: &str) -> String {
             dist: Distribution::Uniform,
             ..
         } if o.dtype.is_half() => {
-            format!("arr_uniform_{}(arr_uniform_f32(key{k}, (u64)({off})))", o.dtype)
+            format!(
+                "arr_uniform_half<{}>(arr_uniform_f32(key{k}, (u64)({off})))",
+                ctype(o.dtype)
+            )
         }
         Source::Random { dist, .. } => {
             let v = match (dist, o.dtype) {
