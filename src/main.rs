@@ -186,20 +186,22 @@ fn check(file: &Path, color: bool) -> Result<bool, ()> {
 }
 
 /// Runs the script on the CPU with `print` and `save` silenced, then prints
-/// the kernel plan, for the chosen backend's device, of every distinct graph
-/// it realized. The CUDA plan needs no GPU: without one it is made for the
-/// planner's reference device.
+/// the kernels of every distinct graph it realized: on the CPU (chosen, or
+/// where `auto` finds no GPU) as the fused CPU executor runs them, for CUDA
+/// as the GPU's plan. The CUDA plan needs no GPU: without one it is made for
+/// the planner's reference device.
 fn explain(cli: &Cli, file: &Path, color: bool) -> Result<bool, ()> {
     let (name, source) = read_script(file)?;
     let (target, device) = match cli.backend {
-        Backend::Cpu => ("cpu".to_string(), DeviceInfo::for_cpu()),
+        Backend::Cpu => ("cpu".to_string(), None),
         Backend::Cuda | Backend::Auto => match arr::backend::cuda::CudaBackend::new() {
-            Ok(cuda) => ("cuda".to_string(), cuda.device_info().clone()),
+            Ok(cuda) => ("cuda".to_string(), Some(cuda.device_info().clone())),
             Err(_) if cli.backend == Backend::Cuda => (
                 "cuda (no usable GPU here: planned for the reference device)".to_string(),
-                DeviceInfo::reference(),
+                Some(DeviceInfo::reference()),
             ),
-            Err(_) => ("cpu (no usable GPU here)".to_string(), DeviceInfo::reference()),
+            // `run` would use the CPU here: show its kernels
+            Err(_) => ("cpu (no usable GPU here)".to_string(), None),
         },
     };
     let mut session = Session::cpu();

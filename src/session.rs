@@ -145,11 +145,17 @@ impl Session {
 
     /// `arr explain`: from now on, `print` writes nothing, `save` writes no
     /// file, and every realize records the kernel plan for `device` (while
-    /// this session's backend still computes the values control flow reads).
-    pub fn start_explaining(&mut self, device: DeviceInfo) {
+    /// this session's backend still computes the values control flow reads),
+    /// or, with no device, the kernels this session's own backend runs (the
+    /// fused CPU executor's strategies, as its `--profile` names them).
+    pub fn start_explaining(&mut self, device: Option<DeviceInfo>) {
         self.interp.out = Box::new(std::io::sink());
         self.interp.dry_run = true;
-        let traced = Rc::new(Traced::planning_for(self.interp.backend.clone(), device));
+        let backend = self.interp.backend.clone();
+        let traced = Rc::new(match device {
+            Some(device) => Traced::planning_for(backend, device),
+            None => Traced::new(backend),
+        });
         self.interp.backend = traced.clone();
         self.tracer = Some(traced);
     }

@@ -7,7 +7,7 @@
 use arr::plan::DeviceInfo;
 use arr::session::Session;
 
-fn explain(source: &str, device: DeviceInfo) -> String {
+fn explain(source: &str, device: Option<DeviceInfo>) -> String {
     let mut s = Session::cpu();
     s.start_explaining(device);
     s.run_source("t.arr", source).expect("the program runs");
@@ -34,28 +34,28 @@ print(sum(a))
 
 #[test]
 fn lu_kernels_are_specialised_first_then_shape_generic() {
-    let report = explain(LU, DeviceInfo::reference());
+    let report = explain(LU, Some(DeviceInfo::reference()));
     insta::assert_snapshot!("explain_lu_kinds", report);
 }
 
 #[test]
 fn a_shrinking_slice_goes_generic_and_a_repeated_shape_stays_specialised() {
     // the column division meets sizes 3, 2, 1: its class is met first at 3
-    let m = modules(&explain(LU, DeviceInfo::reference()));
+    let m = modules(&explain(LU, Some(DeviceInfo::reference())));
     assert!(m.iter().any(|l| l.starts_with("specialised, shape class")), "{m:?}");
     assert!(m.iter().any(|l| l.starts_with("shape-generic, shape class")), "{m:?}");
     // one shape, five times: one specialised module, never a generic one
     let same = "let x = rand([300])
 for i in 0..5 { print(sum(x * 2.0)) }
 ";
-    let m = modules(&explain(same, DeviceInfo::reference()));
+    let m = modules(&explain(same, Some(DeviceInfo::reference())));
     assert!(!m.is_empty());
     assert!(m.iter().all(|l| l.starts_with("specialised")), "{m:?}");
     // the same kernel at a second size: that size gets the generic module of the first's class
     let two = "for i in 1..3 { print((rand([1000 * i]) * 2.0)[0]) }
 print((rand([1000]) * 2.0)[0])
 ";
-    let report = explain(two, DeviceInfo::reference());
+    let report = explain(two, Some(DeviceInfo::reference()));
     // the first size, met again, keeps its specialised module: the same text as
     // its first run, so the report counts it under the first realize
     assert!(report.contains("realize 1 (ran 2 times)"), "{report}");
@@ -73,6 +73,6 @@ print((rand([1000]) * 2.0)[0])
 
 #[test]
 fn a_cpu_explain_has_no_module_lines() {
-    let report = explain(LU, DeviceInfo::for_cpu());
+    let report = explain(LU, None);
     assert!(modules(&report).is_empty(), "{report}");
 }

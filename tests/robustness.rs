@@ -156,16 +156,19 @@ fn explain_has_no_side_effects() {
     );
     // Three realizes: the saved `a + 1.0`, the condition `sum(a * 2.0) > 0.0` (one fused
     // reduction), and the `mean` inside the `if`, which only a run that follows the control
-    // flow reaches (a mean: a sum with a division epilogue).
+    // flow reaches (a mean: a sum with a division epilogue), each as the CPU runs it (a
+    // whole-array sum is one long row), never the GPU's launch shape.
     assert!(
         stdout.contains("realize 3:") && !stdout.contains("realize 4:"),
         "{stdout}"
     );
     let last = &stdout[stdout.find("realize 3:").expect("a third realize")..];
     assert!(
-        last.contains("reduce-all") && last.contains("fused ops: sum, div"),
+        last.contains("reduce-rows") && last.contains("fused ops: sum, div"),
         "{stdout}"
     );
+    assert!(stdout.lines().next().is_some_and(|l| l.contains("for cpu")), "{stdout}");
+    assert!(!stdout.contains("H100") && !stdout.contains("grid "), "{stdout}");
     // Kernels, not the Debug text of graph nodes.
     assert!(!stdout.contains("key:") && !stdout.contains("random {"), "{stdout}");
 }
