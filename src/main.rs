@@ -120,9 +120,9 @@ fn on_pool<R: Send>(f: impl FnOnce() -> R + Send) -> R {
             // Each worker's first allocation maps and zeroes a fresh (huge) page
             // for its allocator heap: up to 10 ms on this project's VMs. Paid
             // here, while the script is read and checked, rather than by the
-            // first parallel kernel, which would wait for it (n-body of 204
-            // bodies, 10 steps, median of 6 runs: 3.3 ms before, 2.8 ms after;
-            // one step: 1.6 ms, and 7 to 12 ms in one run of two, before, 1.1 ms after).
+            // first parallel kernel, which would wait for it. n-body of 204
+            // bodies, 6 runs each: one step took 1.5 to 12 ms before, 0.9 to
+            // 1.3 ms after; ten steps 3.3 ms before, 2.8 ms after (medians).
             pool.spawn_broadcast(|_| {
                 std::hint::black_box(vec![1u8; 4096]);
             });
