@@ -51,6 +51,9 @@ enum Command {
         /// The script to check.
         file: PathBuf,
     },
+    /// Serve NVRTC compiles on stdin and stdout for a parent `arr` (internal).
+    #[command(name = "nvrtc-worker", hide = true)]
+    NvrtcWorker,
     /// Show the kernels a script compiles to for the chosen backend, with no side
     /// effects: it runs on the CPU to follow its control flow, prints nothing and
     /// writes no file. Needs no GPU (`--backend cuda` plans for a reference device).
@@ -90,6 +93,13 @@ fn main() -> ExitCode {
             };
         }
     };
+    if let Some(Command::NvrtcWorker) = cli.command {
+        return arr::backend::cuda::worker::serve();
+    }
+    // this command's CUDA backend compiles in child processes of itself
+    if let Ok(exe) = std::env::current_exe() {
+        arr::backend::cuda::worker::enable(exe);
+    }
     let color = std::io::stderr().is_terminal();
     let outcome = match &cli.command {
         None => start(&cli, color).map(|session| repl::run(session) == 0),
@@ -101,6 +111,7 @@ fn main() -> ExitCode {
         }) => on_pool(|| run(&cli, file, *profile, profile_json.as_deref(), *time, color)),
         Some(Command::Check { file }) => check(file, color),
         Some(Command::Explain { file }) => explain(&cli, file, color),
+        Some(Command::NvrtcWorker) => Ok(true),
     };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,

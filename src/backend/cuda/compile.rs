@@ -1,16 +1,16 @@
 //! Compilation: NVRTC for the device's own architecture, with the extra
-//! options (`-minimal`, `ARR_NVRTC_OPTS`) and the plain compile as fallback;
-//! the disk cache of CUBINs (`ARR_CACHE_DIR`); several modules at once on
-//! host threads (NVRTC is thread-safe); and the source dumps of
-//! `ARR_DUMP_DIR`.
+//! options (`-minimal`, `ARR_NVRTC_OPTS`) and the plain compile as fallback,
+//! in the compile workers (`worker`) where the `arr` command started them,
+//! else in this process; the disk cache of CUBINs (`ARR_CACHE_DIR`); several
+//! modules at once on host threads; and the source dumps of `ARR_DUMP_DIR`.
 
 // Diagnostic is the crate's one error type; boxing it here alone would buy nothing.
 #![allow(clippy::result_large_err)]
 
+use super::CudaBackend;
 use super::codegen::Generated;
-use super::{CudaBackend, cuda_error};
+use super::worker;
 use crate::diag::Diagnostic;
-use std::ffi::CString;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
@@ -24,6 +24,8 @@ pub(super) struct Compiler {
     /// Where every generated source is written (`ARR_DUMP_DIR`).
     pub(super) dump_dir: Option<PathBuf>,
     pub(super) nvrtc_version: (i32, i32),
+    /// NVRTC in child processes (`worker`), when the `arr` command started them.
+    pub(super) workers: Option<std::sync::Arc<worker::Workers>>,
 }
 
 impl Compiler {
@@ -94,47 +96,35 @@ impl Compiler {
     }
 
     fn compile_with(&self, source: &str, extra: &[String]) -> Result<Vec<u8>, Diagnostic> {
-        use cudarc::nvrtc::{result as nv, sys as nvsys};
-        let src = CString::new(source).map_err(|e| cuda_error("preparing kernel source", e))?;
-        let prog = nv::create_program(&src, Some(c"arr.cu")).map_err(|e| cuda_error("creating an NVRTC program", e))?;
         let mut opts = vec![
             format!("--gpu-architecture=sm_{}", self.arch),
             "--std=c++17".to_string(),
         ];
         // extra options (`-minimal`, or ARR_NVRTC_OPTS) are part of the cache key
         opts.extend(extra.iter().cloned());
-        // SAFETY: `prog` is a live program made above and destroyed only below.
-        let res = unsafe { nv::compile_program(prog, &opts) };
-        if let Err(e) = res {
-            // SAFETY: `prog` is live; the log is copied out before it is destroyed.
-            let log = unsafe { nv::get_program_log(prog) }
-                .map(|l| {
-                    l.iter()
-                        .take_while(|&&c| c != 0)
-                        .map(|&c| c as u8 as char)
-                        .collect::<String>()
-                })
-                .unwrap_or_default();
-            // SAFETY: `prog` is live and not used after this.
-            unsafe {
-                let _ = nv::destroy_program(prog);
-            }
-            let first = log.lines().take(20).collect::<Vec<_>>().join("\n");
-            return Err(cuda_error("compiling a generated kernel", e).with_hint(format!("NVRTC log:\n{first}")));
-        }
-        let mut size = 0usize;
-        let mut img;
-        // SAFETY: `prog` compiled; `img` has the size NVRTC reported for the
-        // CUBIN it then writes; `prog` is destroyed last and not used after.
-        unsafe {
-            let sized = nvsys::nvrtcGetCUBINSize(prog, &mut size).result();
-            img = vec![0u8; size];
-            let got = sized.and_then(|_| nvsys::nvrtcGetCUBIN(prog, img.as_mut_ptr() as *mut _).result());
-            let _ = nv::destroy_program(prog);
-            got.map_err(|e| cuda_error("reading a CUBIN", e))?;
-        }
-        Ok(img)
+        let result = match self.workers.as_ref().and_then(|w| w.compile(source, &opts)) {
+            Some(r) => r,
+            None => worker::nvrtc_compile(source, &opts),
+        };
+        result.map_err(|r| {
+            let first = r.log.lines().take(20).collect::<Vec<_>>().join("\n");
+            Diagnostic::spanless(
+                "E0499",
+                format!("CUDA error while compiling a generated kernel: {}", r.error),
+            )
+            .with_hint(format!("NVRTC log:\n{first}"))
+        })
     }
+}
+
+/// How many modules compile at once: `ARR_COMPILE_THREADS`, else one per
+/// compile worker, or one per core where NVRTC runs in this process.
+fn compile_threads(workers: Option<&worker::Workers>) -> usize {
+    std::env::var("ARR_COMPILE_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .or_else(|| workers.map(|w| w.count()).filter(|&n| n > 0))
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(4, |n| n.get()))
 }
 
 /// A compile's result and its seconds in NVRTC.
@@ -164,9 +154,10 @@ impl CudaBackend {
         if todo.len() < 2 {
             return;
         }
-        let threads = std::thread::available_parallelism()
-            .map_or(4, |n| n.get())
-            .min(todo.len());
+        let threads = compile_threads(self.compiler.workers.as_deref()).min(todo.len());
+        if threads < 2 {
+            return;
+        }
         let compiler = &self.compiler;
         let next = std::sync::atomic::AtomicUsize::new(0);
         let results: Vec<Vec<(usize, Compiled)>> = std::thread::scope(|s| {

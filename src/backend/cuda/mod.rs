@@ -31,6 +31,7 @@ mod pool;
 mod profile;
 pub mod solver;
 pub mod sort;
+pub mod worker;
 
 pub use pool::{DeviceBuffer, Pool};
 pub use profile::{KernelGroup, KernelTiming, ProfileSummary, group_timings, profile_json, profile_table};
@@ -112,6 +113,8 @@ fn probe() -> Result<(), Diagnostic> {
 impl CudaBackend {
     pub fn new() -> Result<CudaBackend, Diagnostic> {
         probe()?;
+        // started first: their NVRTC warms up while the driver creates the context
+        let workers = worker::Workers::start().map(std::sync::Arc::new);
         let ctx = std::panic::catch_unwind(|| cudarc::driver::CudaContext::new(0))
             .map_err(|_| no_device("initialising the driver failed"))?
             .map_err(|e| no_device(format!("{e:?}")))?;
@@ -142,6 +145,7 @@ impl CudaBackend {
                 .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("arr"))),
             dump_dir: std::env::var_os("ARR_DUMP_DIR").map(PathBuf::from),
             nvrtc_version: v,
+            workers,
         };
         let pool = Rc::new(Pool {
             _ctx: ctx.clone(),
