@@ -132,7 +132,12 @@ fn run_command(script: &Path, backend: &str, workers: &str) -> (String, u64) {
         .lines()
         .find(|l| l.contains("\"summary\""))
         .and_then(|l| l.split("\"compiles\":").nth(1))
-        .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next().map(str::to_string))
+        .and_then(|r| {
+            r.trim_start()
+                .split(|c: char| !c.is_ascii_digit())
+                .next()
+                .map(str::to_string)
+        })
         .and_then(|n| n.parse().ok())
         .unwrap_or(0);
     let _ = std::fs::remove_dir_all(&cache);

@@ -16,7 +16,7 @@ use crate::graph::view::contiguous_strides;
 use crate::plan::{Inst, KernelPlan, Operand, Source, Step, Strategy};
 use std::fmt::Write;
 
-const PRELUDE: &str = include_str!("../../../kernels/prelude.cu");
+pub(super) const PRELUDE: &str = include_str!("../../../kernels/prelude.cu");
 const ELEMENTWISE: &str = include_str!("../../../kernels/elementwise.cu");
 const REDUCE: &str = include_str!("../../../kernels/reduce.cu");
 const SPECIAL: &str = include_str!("../../../kernels/special.cu");

@@ -110,8 +110,15 @@ pub fn serve() -> std::process::ExitCode {
     }
     keep_heap();
     // NVRTC's first compile in a process starts it (hundreds of ms on some
-    // hosts): done now, while the parent creates its CUDA context
-    let _ = nvrtc_compile("extern \"C\" __global__ void arr_warm(float* x) { x[0] = 1.0f; }", &[]);
+    // hosts), and the first compiles grow the heap the later ones reuse: a
+    // module as large as the usual one, compiled while the parent creates
+    // its CUDA context, pays both off the path of the first kernel
+    let warm = format!(
+        "{}\nextern \"C\" __global__ void arr_warm(float* x) {{ x[threadIdx.x] = arr_max(x[0], arr_mod(x[1], 3.0f)); }}",
+        super::codegen::PRELUDE
+    );
+    let opts = ["--gpu-architecture=sm_90", "--std=c++17", "-minimal"].map(String::from);
+    let _ = nvrtc_compile(&warm, &opts);
     let mut input = BufReader::new(std::io::stdin().lock());
     let mut output = BufWriter::new(std::io::stdout().lock());
     while let Ok(Some((opts, source))) = read_request(&mut input) {
