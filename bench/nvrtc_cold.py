@@ -11,6 +11,7 @@ GLIBC_TUNABLES, to compare the curves.
 
 Usage: nvrtc_cold.py [--threads N] [--fresh-threads] [--thread-init] [--opts "..."] DUMP_DIR..."""
 import argparse
+import concurrent.futures
 import ctypes
 import glob
 import os
@@ -107,40 +108,19 @@ def main():
             for i in indices:
                 results[i] = compile_one(srcs[i])
 
+        batches = [list(range(b, min(b + args.threads, len(srcs)))) for b in range(0, len(srcs), args.threads)]
         if args.fresh_threads:
-            for b in range(0, len(srcs), args.threads):
-                ths = [threading.Thread(target=work, args=([i],)) for i in range(b, min(b + args.threads, len(srcs)))]
+            for batch in batches:
+                ths = [threading.Thread(target=work, args=([i],)) for i in batch]
                 for th in ths:
                     th.start()
                 for th in ths:
                     th.join()
         else:
             # the same N threads serve every batch
-            for b in range(0, len(srcs), args.threads):
-                batch = list(range(b, min(b + args.threads, len(srcs))))
-                if b == 0:
-                    pool_ready = [threading.Event() for _ in range(args.threads)]
-                    pool_go = [threading.Event() for _ in range(args.threads)]
-                    slots = [[] for _ in range(args.threads)]
-
-                    def worker(k):
-                        while True:
-                            pool_go[k].wait()
-                            pool_go[k].clear()
-                            if slots[k] is None:
-                                return
-                            work(slots[k])
-                            pool_ready[k].set()
-
-                    pool = [threading.Thread(target=worker, args=(k,), daemon=True) for k in range(args.threads)]
-                    for th in pool:
-                        th.start()
-                for k in range(args.threads):
-                    slots[k] = [batch[k]] if k < len(batch) else []
-                    pool_ready[k].clear()
-                    pool_go[k].set()
-                for k in range(args.threads):
-                    pool_ready[k].wait()
+            with concurrent.futures.ThreadPoolExecutor(args.threads) as pool:
+                for batch in batches:
+                    list(pool.map(lambda i: work([i]), batch))
         times = [(r[0], 0) for r in results]
         bad = sum(r[1] != 0 for r in results)
     wall = time.perf_counter() - wall0

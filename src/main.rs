@@ -93,9 +93,6 @@ fn main() -> ExitCode {
             };
         }
     };
-    if let Some(Command::NvrtcWorker) = cli.command {
-        return arr::backend::cuda::worker::serve();
-    }
     // this command's CUDA backend compiles in child processes of itself
     if let Ok(exe) = std::env::current_exe() {
         arr::backend::cuda::worker::enable(exe);
@@ -111,7 +108,7 @@ fn main() -> ExitCode {
         }) => on_pool(|| run(&cli, file, *profile, profile_json.as_deref(), *time, color)),
         Some(Command::Check { file }) => check(file, color),
         Some(Command::Explain { file }) => explain(&cli, file, color),
-        Some(Command::NvrtcWorker) => Ok(true),
+        Some(Command::NvrtcWorker) => return arr::backend::cuda::worker::serve(),
     };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,

@@ -7,9 +7,9 @@
 // Diagnostic is the crate's one error type; boxing it here alone would buy nothing.
 #![allow(clippy::result_large_err)]
 
-use super::CudaBackend;
 use super::codegen::Generated;
 use super::worker;
+use super::{CudaBackend, cuda_error};
 use crate::diag::Diagnostic;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -108,23 +108,19 @@ impl Compiler {
         };
         result.map_err(|r| {
             let first = r.log.lines().take(20).collect::<Vec<_>>().join("\n");
-            Diagnostic::spanless(
-                "E0499",
-                format!("CUDA error while compiling a generated kernel: {}", r.error),
-            )
-            .with_hint(format!("NVRTC log:\n{first}"))
+            cuda_error("compiling a generated kernel", format_args!("{}", r.error))
+                .with_hint(format!("NVRTC log:\n{first}"))
         })
     }
 }
 
-/// How many modules compile at once: `ARR_COMPILE_THREADS`, else one per
-/// compile worker, or one per core where NVRTC runs in this process.
+/// How many modules compile at once: one per compile worker, else one per
+/// core (NVRTC in this process).
 fn compile_threads(workers: Option<&worker::Workers>) -> usize {
-    std::env::var("ARR_COMPILE_THREADS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .or_else(|| workers.map(|w| w.count()).filter(|&n| n > 0))
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(4, |n| n.get()))
+    match workers.map(|w| w.count()) {
+        Some(n) if n > 0 => n,
+        _ => std::thread::available_parallelism().map_or(4, |n| n.get()),
+    }
 }
 
 /// A compile's result and its seconds in NVRTC.

@@ -117,6 +117,7 @@ pub fn serve() -> std::process::ExitCode {
         "{}\nextern \"C\" __global__ void arr_warm(float* x) {{ x[threadIdx.x] = arr_max(x[0], arr_mod(x[1], 3.0f)); }}",
         super::codegen::PRELUDE
     );
+    // the device's architecture is not known yet; any recent one runs the same passes
     let opts = ["--gpu-architecture=sm_90", "--std=c++17", "-minimal"].map(String::from);
     let _ = nvrtc_compile(&warm, &opts);
     let mut input = BufReader::new(std::io::stdin().lock());
@@ -251,10 +252,14 @@ impl Drop for Worker {
 
 /// The running workers, each serving one compile at a time.
 pub(super) struct Workers {
-    idle: Mutex<Vec<Worker>>,
+    state: Mutex<Idle>,
     returned: Condvar,
-    /// Workers started and not lost.
-    live: Mutex<usize>,
+}
+
+struct Idle {
+    workers: Vec<Worker>,
+    /// Workers started and not lost, idle or busy.
+    live: usize,
 }
 
 impl Workers {
@@ -275,49 +280,44 @@ impl Workers {
             return None;
         }
         Some(Workers {
-            live: Mutex::new(workers.len()),
-            idle: Mutex::new(workers),
+            state: Mutex::new(Idle {
+                live: workers.len(),
+                workers,
+            }),
             returned: Condvar::new(),
         })
     }
 
     /// How many compiles can run at once.
     pub(super) fn count(&self) -> usize {
-        self.live.lock().map_or(0, |n| *n)
+        self.state.lock().map_or(0, |s| s.live)
     }
 
     /// Compiles on the next free worker; None when no worker could do it
     /// (none left, or the one asked failed), and the caller compiles itself.
     pub(super) fn compile(&self, source: &str, opts: &[String]) -> Option<Result<Vec<u8>, Refusal>> {
         let mut worker = {
-            let mut idle = self.idle.lock().ok()?;
+            let mut state = self.state.lock().ok()?;
             loop {
-                if let Some(w) = idle.pop() {
+                if let Some(w) = state.workers.pop() {
                     break w;
                 }
-                if self.count() == 0 {
+                if state.live == 0 {
                     return None;
                 }
-                idle = self.returned.wait(idle).ok()?;
+                state = self.returned.wait(state).ok()?;
             }
         };
-        match worker.compile(source, opts) {
-            Ok(result) => {
-                if let Ok(mut idle) = self.idle.lock() {
-                    idle.push(worker);
-                }
-                self.returned.notify_one();
-                Some(result)
-            }
-            Err(_) => {
-                if let Ok(mut n) = self.live.lock() {
-                    *n = n.saturating_sub(1);
-                }
-                // wake a waiter so that it sees one fewer worker
-                self.returned.notify_all();
-                None
+        let answer = worker.compile(source, opts);
+        if let Ok(mut state) = self.state.lock() {
+            match answer {
+                Ok(_) => state.workers.push(worker),
+                // a lost worker: waiters must see that one fewer is left
+                Err(_) => state.live -= 1,
             }
         }
+        self.returned.notify_all();
+        answer.ok()
     }
 }
 
