@@ -76,3 +76,26 @@ fn a_cpu_explain_has_no_module_lines() {
     let report = explain(LU, None);
     assert!(modules(&report).is_empty(), "{report}");
 }
+
+/// Arithmetic on host scalars is computed once on the host, also where the
+/// builder casts it to the array's dtype (`g / 2` is f64, `h` is f32): the
+/// kernel multiplies by one f32 instead of dividing and casting per element.
+#[test]
+fn host_scalar_arithmetic_is_folded_out_of_kernels() {
+    let source = "let g = 9.8\nlet h = arange(5) as f32\nlet y = g / 2 * h + 1\nprint(y)\n";
+    let report = explain(source, None);
+    let ops: Vec<&str> = report.lines().filter(|l| l.trim().starts_with("fused ops:")).collect();
+    // the one cast left is h's own (`arange(5) as f32`), fused into the kernel
+    assert_eq!(
+        ops.last().map(|l| l.trim()),
+        Some("fused ops: cast<f32>, mul, add"),
+        "{report}"
+    );
+    let mut s = Session::cpu();
+    s.run_source("t.arr", source).expect("the program runs");
+    let y = s.get("y").expect("y exists").to_f64_vec();
+    // the oracle: NumPy's float32(9.8 / 2) * h + 1, each step rounded to f32
+    let g2 = (9.8f64 / 2.0) as f32;
+    let want: Vec<f64> = (0..5).map(|i| (g2 * i as f32 + 1.0) as f64).collect();
+    assert_eq!(y, want);
+}

@@ -826,25 +826,28 @@ impl Interp {
     }
 
     /// Computes scalar arithmetic on host values at once (loop counters,
-    /// `n - 1`, `-1` in a slice): a graph and a kernel launch would cost far
-    /// more than the arithmetic.
+    /// `n - 1`, `-1` in a slice, `g / 2` in `g / 2 * h`): a graph and a kernel
+    /// launch would cost far more than the arithmetic, and a fused kernel
+    /// would compute it again for every element. The casts the graph builder
+    /// puts in front of an op (`f32(g / 2)` when `h` is f32) are folded too.
     fn fold(&self, a: Array) -> R<Array> {
-        if a.is_ready() || a.size() != 1 {
+        if a.is_ready() {
             return Ok(a);
         }
-        let foldable = match &*a.node.state.borrow() {
-            graph::NodeState::Pending { op, inputs } => {
-                op.is_elementwise()
-                    && inputs.iter().all(|i| {
-                        i.node
-                            .buffer()
-                            .is_some_and(|b| matches!(&*b.storage(), graph::Storage::Host(_)))
-                    })
-            }
-            graph::NodeState::Ready(_) => false,
+        if a.size() == 1 {
+            fold_node(&a.node)?;
+            return Ok(a);
+        }
+        let scalar_inputs: Vec<Rc<graph::Node>> = match &*a.node.state.borrow() {
+            graph::NodeState::Pending { op, inputs } if op.is_elementwise() => inputs
+                .iter()
+                .filter(|i| !i.node.is_ready() && i.node.size() == 1)
+                .map(|i| i.node.clone())
+                .collect(),
+            _ => Vec::new(),
         };
-        if foldable {
-            crate::backend::cpu::fold_scalar(&a.node)?;
+        for n in &scalar_inputs {
+            fold_node(n)?;
         }
         Ok(a)
     }
@@ -1206,6 +1209,33 @@ fn host_scalar(a: &Array) -> Option<HostScalar> {
         graph::Storage::Host(HostData::F64(v)) => v.get(a.view.offset).copied().map(HostScalar::F64),
         _ => None,
     }
+}
+
+/// Computes `node` on the host when it is one element of elementwise
+/// arithmetic on host-stored values (folding its one-element inputs first);
+/// whether it is ready now.
+fn fold_node(node: &Rc<graph::Node>) -> R<bool> {
+    if node.is_ready() {
+        return Ok(node
+            .buffer()
+            .is_some_and(|b| matches!(&*b.storage(), graph::Storage::Host(_))));
+    }
+    if node.size() != 1 {
+        return Ok(false);
+    }
+    let inputs: Vec<Rc<graph::Node>> = match &*node.state.borrow() {
+        graph::NodeState::Pending { op, inputs } if op.is_elementwise() => {
+            inputs.iter().map(|i| i.node.clone()).collect()
+        }
+        _ => return Ok(false),
+    };
+    for i in &inputs {
+        if !fold_node(i)? {
+            return Ok(false);
+        }
+    }
+    crate::backend::cpu::fold_scalar(node)?;
+    Ok(true)
 }
 
 /// `a op b` on two host scalars of one dtype (i64 or f64), computed
