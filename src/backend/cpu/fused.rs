@@ -437,7 +437,7 @@ fn run_map<T: Lane>(prog: &Program, shape: &[usize], out: &mut [MaybeUninit<T>])
     let inner_strides: Vec<isize> = prog.inputs.iter().map(|b| b.strides[rank - 1]).collect();
     // short rows go several to a block, so that each step's loop is long
     let row_strides: Vec<isize> = prog.inputs.iter().map(|b| b.strides[rank.max(2) - 2]).collect();
-    let rows_per_block = if rank >= 2 && inner * 4 <= BLOCK && block::rows_ok(prog) {
+    let rows_per_block = if rank >= 2 && block::rows_pay(prog, inner, &row_strides, &inner_strides) {
         BLOCK / inner
     } else {
         1

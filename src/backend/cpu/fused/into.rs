@@ -275,7 +275,7 @@ fn map_into_typed<T: Lane>(
     let inner = shape[rank - 1];
     let inner_strides: Vec<isize> = prog.inputs.iter().map(|b| b.strides[rank - 1]).collect();
     let row_strides: Vec<isize> = prog.inputs.iter().map(|b| b.strides[rank.max(2) - 2]).collect();
-    let rows_per_block = if rank >= 2 && inner * 4 <= BLOCK && block::rows_ok(&prog) {
+    let rows_per_block = if rank >= 2 && block::rows_pay(&prog, inner, &row_strides, &inner_strides) {
         BLOCK / inner
     } else {
         1
