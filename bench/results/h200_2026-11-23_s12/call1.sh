@@ -1,0 +1,7 @@
+# Session 12, call 1: after folding host-scalar casts out of kernels (b4d4111) and
+# the CPU rows rule (2ce30a0): the GPU suite and every program on CUDA against the CPU.
+export ARR_CACHE_DIR=/tmp/arr-cache
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+cat target/device/COMMIT
+./target/device/gpu-programs --ignored --nocapture > $OUT/programs.log 2>&1; grep -E "programs on cuda|test result" $OUT/programs.log
+timeout 480 ./target/device/gpu-tests --ignored --test-threads=1 > $OUT/gpu.log 2>&1; echo "gpu-tests rc=$?"; grep -E "test result|FAILED|panicked" $OUT/gpu.log | head -20
