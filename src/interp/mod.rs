@@ -835,7 +835,7 @@ impl Interp {
             return Ok(a);
         }
         if a.size() == 1 {
-            fold_node(&a.node)?;
+            fold_node(&a.node, FOLD_DEPTH)?;
             return Ok(a);
         }
         let scalar_inputs: Vec<Rc<graph::Node>> = match &*a.node.state.borrow() {
@@ -847,7 +847,7 @@ impl Interp {
             _ => Vec::new(),
         };
         for n in &scalar_inputs {
-            fold_node(n)?;
+            fold_node(n, FOLD_DEPTH)?;
         }
         Ok(a)
     }
@@ -1211,16 +1211,22 @@ fn host_scalar(a: &Array) -> Option<HostScalar> {
     }
 }
 
+/// How deep `fold_node` looks through pending one-element inputs: the
+/// builder's cast in front of an op, over arithmetic on two host values, is
+/// two levels; anything deeper was left pending for a reason (a device value
+/// at its bottom) and is not searched again at every new op.
+const FOLD_DEPTH: usize = 4;
+
 /// Computes `node` on the host when it is one element of elementwise
-/// arithmetic on host-stored values (folding its one-element inputs first);
-/// whether it is ready now.
-fn fold_node(node: &Rc<graph::Node>) -> R<bool> {
+/// arithmetic on host-stored values (folding its one-element inputs first,
+/// at most `depth` levels down); whether it is ready now.
+fn fold_node(node: &Rc<graph::Node>, depth: usize) -> R<bool> {
     if node.is_ready() {
         return Ok(node
             .buffer()
             .is_some_and(|b| matches!(&*b.storage(), graph::Storage::Host(_))));
     }
-    if node.size() != 1 {
+    if node.size() != 1 || depth == 0 {
         return Ok(false);
     }
     let inputs: Vec<Rc<graph::Node>> = match &*node.state.borrow() {
@@ -1230,7 +1236,7 @@ fn fold_node(node: &Rc<graph::Node>) -> R<bool> {
         _ => return Ok(false),
     };
     for i in &inputs {
-        if !fold_node(i)? {
+        if !fold_node(i, depth - 1)? {
             return Ok(false);
         }
     }
