@@ -277,6 +277,21 @@ print(sum(k), k[99, 198], sum(i % (n + 1)))
 "#,
     ),
     (
+        // shifted views of one buffer, whose rows are not adjacent: rows of 62
+        // and 200 go several to a block, rows of 498 one a block (`rows_pay`),
+        // in a map and in a slice assignment written through its view
+        "stencils over both row layouts",
+        r#"for n in [64, 202, 500] {
+    let g = rand([n, n])
+    let s = 0.2 * (g[1:-1, 1:-1] + g[:-2, 1:-1] + g[2:, 1:-1] + g[1:-1, :-2] + g[1:-1, 2:])
+    print(n, sum(s), s[0, 0], s[n - 3, n - 3])
+    let h = rand([n, n])
+    h[1:-1, 1:-1] -= 0.1 * (g[2:, 1:-1] - g[:-2, 1:-1]) + 0.3 * h[1:-1, 1:-1]
+    print(sum(h), h[1, 1], h[n - 2, n - 2], h[0, 5])
+}
+"#,
+    ),
+    (
         // operands read down their columns (transposed views): tiled maps
         "transposed operands",
         r#"for n in [15, 16, 17, 64, 65, 256, 300, 1000] {
