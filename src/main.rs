@@ -52,7 +52,7 @@ enum Command {
         file: PathBuf,
     },
     /// Serve NVRTC compiles on stdin and stdout for a parent `arr` (internal).
-    #[command(name = "nvrtc-worker", hide = true)]
+    #[command(name = arr::backend::cuda::worker::COMMAND, hide = true)]
     NvrtcWorker,
     /// Show the kernels a script compiles to for the chosen backend, with no side
     /// effects: it runs on the CPU to follow its control flow, prints nothing and

@@ -1197,6 +1197,15 @@ enum HostScalar {
     F64(f64),
 }
 
+impl HostScalar {
+    fn to_f64(self) -> HostScalar {
+        match self {
+            HostScalar::I64(v) => HostScalar::F64(v as f64),
+            f => f,
+        }
+    }
+}
+
 fn host_scalar(a: &Array) -> Option<HostScalar> {
     if a.rank() != 0 {
         return None;
@@ -1249,11 +1258,17 @@ fn fold_node(node: &Rc<graph::Node>, depth: usize) -> R<bool> {
 /// does, and building, folding and dropping a graph node for each costs
 /// ten times the arithmetic. The dtype and weakness come from the same
 /// promotion as `build::binary`, and the arithmetic is the CPU kernels'
-/// (wrapping integers, IEEE floats); anything else (mixed dtypes, `/` and
-/// `%` and `**` on integers, logic) takes the general path.
+/// (wrapping integers, IEEE floats); an i64 meeting an f64 is converted
+/// as the builder's cast would, `as f64`; anything else (`/` and `%` and
+/// `**` on integers, logic) takes the general path.
 fn scalar_binary(op: BinOp, a: &Array, b: &Array) -> Option<Array> {
     let (x, y) = (host_scalar(a)?, host_scalar(b)?);
     let (dtype, weak) = build::result_dtype(a, b);
+    let (x, y) = if dtype == DType::F64 {
+        (x.to_f64(), y.to_f64())
+    } else {
+        (x, y)
+    };
     Some(match scalar_arith(op, x, y, dtype)? {
         Scalar::Num(HostScalar::I64(v)) => build::scalar_i64(v, weak),
         Scalar::Num(HostScalar::F64(v)) => build::scalar(DType::F64, v, weak),

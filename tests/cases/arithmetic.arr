@@ -25,3 +25,10 @@ print(true + true)
 # out: 2
 print(1_000 * 3)
 # out: 3000
+# host scalars of i64 and f64 meet in f64, as arrays of them do
+let k = 3
+print(k * 0.5, k < 2.5, 7 / 2.0, k - 0.25, dtype(k * 0.5), 2 ** 0.5 == sqrt(2.0))
+# out: 1.5 false 3.5 2.75 f64 true
+let big = 9007199254740993
+print(big + 0.0 == 9007199254740992.0)
+# out: true
