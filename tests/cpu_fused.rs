@@ -308,6 +308,24 @@ let p = transpose(c, [0, 2, 1]) * 2 - c
 print(sum(p * reshape(arange(70 * 70) % 3, [70, 70])), p[4, 69, 1], p[3, 1, 69])
 "#,
     ),
+    (
+        // the vectorised fills of `arange` and uniform `rand`: unit, stepped,
+        // reversed and transposed reads, integer and float steps, each dtype
+        "generators through views",
+        r#"let a = rand([3000, 7], dtype=f64)
+print((transpose(a) * 2)[:, ::301], sum(transpose(a) * 2), (a[::-1, 3] * 1.5)[::250])
+let b = rand([5000])
+print((b[::-3] * 2)[::400], sum(b[::7] * b[::7]), sum(transpose(reshape(b, [50, 100])) * 3))
+let i = arange(3, 100003, 7)
+print((i[::-2] * 3)[::1000], sum(i[::5] % 11), sum(transpose(reshape(i[:14000], [140, 100])) % 13))
+let j = arange(70000, dtype=i32) * 3
+print(j[::9999], sum(transpose(reshape(arange(60000, dtype=i32), [200, 300]))[:, ::7] % 5))
+let f = arange(0.5, 9000.5, 0.25)
+print((f[::-1] * 2)[::4000], sum(transpose(reshape(f, [120, 300])) * 1.5))
+let d = arange(-2.0, 2.0, 0.001, dtype=f64)
+print((d * d)[::999], sum(transpose(reshape(d[::-1], [40, 100])) * 2))
+"#,
+    ),
 ];
 
 #[test]

@@ -10,7 +10,8 @@ pub fn mix64(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
+/// The counter increment of `bits` (the golden ratio in 64 bits).
+pub const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// The raw 64 random bits of counter `i` under `key`.
 pub fn bits(key: u64, i: u64) -> u64 {

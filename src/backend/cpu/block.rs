@@ -420,17 +420,16 @@ fn load<'a>(input: Input<'a>, dtype: DType, off: isize, s: isize, len: usize, re
         Input::Data(Data::I64(x)) => data!(x, I64, I64),
         Input::Data(Data::F32(x)) => data!(x, F32, F32),
         Input::Data(Data::F64(x)) => data!(x, F64, F64),
-        Input::Arange { start, step, exact } => {
-            let at = |o: isize| {
-                if exact {
-                    Val::I((start as i64).wrapping_add((o as i64).wrapping_mul(step as i64)))
-                } else {
-                    Val::F(start + o as f64 * step)
-                }
-            };
-            generate(dtype, off, s, len, reg, at)
-        }
+        Input::Arange { start, step, exact } if s != 0 => arange(dtype, start, step, exact, off, s, len, reg),
+        Input::Arange { start, step, exact } => generate(dtype, off, s, len, reg, |o| {
+            if exact {
+                Val::I((start as i64).wrapping_add((o as i64).wrapping_mul(step as i64)))
+            } else {
+                Val::F(start + o as f64 * step)
+            }
+        }),
         Input::Random { key, dist } => match (dtype, dist) {
+            (DType::F32 | DType::F64, Distribution::Uniform) if s != 0 => uniform(dtype, key, off, s, len, reg),
             (DType::F32, Distribution::Uniform) => generate(dtype, off, s, len, reg, |o| {
                 Val::F(random::uniform_f32(key, o as u64) as f64)
             }),
@@ -442,6 +441,162 @@ fn load<'a>(input: Input<'a>, dtype: DType, off: isize, s: isize, len: usize, re
             }),
             _ => generate(dtype, off, s, len, reg, |o| Val::F(random::normal_f64(key, o as u64))),
         },
+    }
+}
+
+/// Runs `f` compiled for the widest instruction set this CPU has among
+/// AVX-512 (with DQ and VL: 64-bit multiplies and integer-to-float
+/// conversions in vectors), AVX2 with FMA, and the baseline. `f` is inlined
+/// into the feature-enabled function, its one caller, so its loops are
+/// vectorised for those features; a generator's fill is the use, being too
+/// large to be inlined into the block evaluator's own AVX2 instance.
+#[inline(always)]
+fn on_widest_isa<R>(f: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
+        fn avx512<R>(f: impl FnOnce() -> R) -> R {
+            f()
+        }
+        #[target_feature(enable = "avx2,fma")]
+        fn avx2<R>(f: impl FnOnce() -> R) -> R {
+            f()
+        }
+        if has_avx512dq() {
+            // SAFETY: the CPU has AVX-512 F, DQ and VL, AVX2 and FMA (checked at run time).
+            return unsafe { avx512(f) };
+        }
+        if has_avx2() {
+            // SAFETY: the CPU has AVX2 and FMA (checked at run time).
+            return unsafe { avx2(f) };
+        }
+    }
+    f()
+}
+
+/// Whether the CPU has AVX-512 F, DQ and VL besides AVX2 (which `ARR_NO_AVX2` turns off).
+pub fn has_avx512dq() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::sync::OnceLock;
+        static AVX512: OnceLock<bool> = OnceLock::new();
+        *AVX512.get_or_init(|| {
+            has_avx2()
+                && is_x86_feature_detected!("avx512f")
+                && is_x86_feature_detected!("avx512dq")
+                && is_x86_feature_detected!("avx512vl")
+        })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// Lanes of the index loops below: a fixed-length inner loop LLVM turns into
+/// vector instructions, where a scalar induction over `usize` would need a
+/// 64-bit integer to float conversion that AVX2 lacks.
+const GEN_LANES: usize = 8;
+
+/// `f(o as f64)` for the offsets `o = off + k * s` of a block, `k < out.len()`.
+/// Each index is formed in f64 as `(off + c * s) + j * s` from integer-valued
+/// terms; offsets of an array are far below 2^53, where every such sum is
+/// exact, so the value equals the reference's `o as f64`.
+#[inline(always)]
+fn fill_by_index<T>(off: isize, s: isize, out: &mut [T], f: impl Fn(f64) -> T) {
+    let (offf, sf) = (off as f64, s as f64);
+    let lane: [f64; GEN_LANES] = std::array::from_fn(|j| j as f64);
+    let mut chunks = out.chunks_exact_mut(GEN_LANES);
+    let mut base = offf;
+    for c in &mut chunks {
+        for (o, &j) in c.iter_mut().zip(&lane) {
+            *o = f(base + j * sf);
+        }
+        base += GEN_LANES as f64 * sf;
+    }
+    for (o, &j) in chunks.into_remainder().iter_mut().zip(&lane) {
+        *o = f(base + j * sf);
+    }
+}
+
+/// An `arange` over a block (`s != 0`): the reference's `start + o * step`
+/// (wrapping integers when `exact`), cast to `dtype` as `generate` would.
+/// The integer form is an induction `v0 + k * (s * step)`, equal to the
+/// reference's in wrapping arithmetic.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn arange(
+    dtype: DType,
+    start: f64,
+    step: f64,
+    exact: bool,
+    off: isize,
+    s: isize,
+    len: usize,
+    reg: &mut Reg,
+) -> Value<'_> {
+    macro_rules! fill {
+        ($T:ty, $V:ident, $R:ident) => {{
+            let Reg::$R(r) = reg else {
+                unreachable!("registers follow step dtypes")
+            };
+            let r = &mut r[..len];
+            if exact {
+                let (start, step) = (start as i64, step as i64);
+                let v0 = start.wrapping_add((off as i64).wrapping_mul(step));
+                let delta = (s as i64).wrapping_mul(step);
+                on_widest_isa(|| {
+                    for (k, o) in r.iter_mut().enumerate() {
+                        *o = <$T>::from_val(Val::I(v0.wrapping_add((k as i64).wrapping_mul(delta))));
+                    }
+                });
+            } else {
+                on_widest_isa(|| fill_by_index(off, s, r, |o| <$T>::from_val(Val::F(start + o * step))));
+            }
+            Value::$V(Src::Slice(r))
+        }};
+    }
+    match dtype {
+        DType::Bool => fill!(bool, B, B),
+        DType::I32 => fill!(i32, I32, I32),
+        DType::I64 => fill!(i64, I64, I64),
+        DType::F16 | DType::BF16 | DType::F32 => fill!(f32, F32, F32),
+        DType::F64 => fill!(f64, F64, F64),
+    }
+}
+
+/// Uniform random floats over a block (`s != 0`), bit for bit
+/// `random::uniform_f32`/`uniform_f64` of each offset: the counter's
+/// multiply is an induction, and the integer-to-float conversions are ones
+/// AVX2 has (a 24-bit value through i32; 53 bits as twice its upper 52,
+/// formed by the exponent trick, plus its lowest bit; both exact).
+#[inline(always)]
+fn uniform(dtype: DType, key: u64, off: isize, s: isize, len: usize, reg: &mut Reg) -> Value<'_> {
+    let t0 = key.wrapping_add((off as u64).wrapping_add(1).wrapping_mul(random::GOLDEN));
+    let delta = (s as u64).wrapping_mul(random::GOLDEN);
+    let bits = move |k: usize| random::mix64(t0.wrapping_add((k as u64).wrapping_mul(delta)));
+    match (dtype, reg) {
+        (DType::F32, Reg::F32(r)) => {
+            let r = &mut r[..len];
+            on_widest_isa(|| {
+                for (k, o) in r.iter_mut().enumerate() {
+                    *o = ((bits(k) >> 40) as i32) as f32 * (1.0 / (1u64 << 24) as f32);
+                }
+            });
+            Value::F32(Src::Slice(r))
+        }
+        (_, Reg::F64(r)) => {
+            const TWO52: f64 = (1u64 << 52) as f64;
+            let r = &mut r[..len];
+            on_widest_isa(|| {
+                for (k, o) in r.iter_mut().enumerate() {
+                    let x = bits(k) >> 11;
+                    let half = f64::from_bits((x >> 1) | TWO52.to_bits()) - TWO52;
+                    let low = if x & 1 == 0 { 0.0 } else { 1.0 };
+                    *o = (half * 2.0 + low) * (1.0 / (1u64 << 53) as f64);
+                }
+            });
+            Value::F64(Src::Slice(r))
+        }
+        _ => unreachable!("registers follow step dtypes"),
     }
 }
 
