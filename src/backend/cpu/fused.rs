@@ -100,8 +100,26 @@ const RED_CHUNK: usize = 1 << 15;
 /// Outputs per panel of a "cols" reduction (its accumulators stay in L2).
 const COLS_PANEL: usize = 8 * BLOCK;
 
-/// Lane accumulators per partial: enough independent chains to hide the add latency.
-const LANES: usize = 8;
+/// Lane accumulators per partial: enough independent chains to hide the
+/// latency of the add, or the compare and blend of a max, at the vector
+/// widths of AVX2 and AVX-512 (four f32 vectors, eight of f64 partials);
+/// eight lanes left a row's reduction waiting on one or two chains.
+const LANES: usize = 32;
+
+/// The lanes combined as a balanced tree, halves elementwise (a few vector
+/// operations, a chain five deep), then into the identity as a sequential
+/// fold starts from it.
+#[inline(always)]
+fn tree_fold<A: Copy>(mut lanes: [A; LANES], id: A, comb: impl Fn(A, A) -> A) -> A {
+    let mut h = LANES;
+    while h > 1 {
+        h /= 2;
+        for k in 0..h {
+            lanes[k] = comb(lanes[k], lanes[k + h]);
+        }
+    }
+    comb(id, lanes[0])
+}
 
 fn internal(message: impl std::fmt::Display) -> Diagnostic {
     Diagnostic::spanless("E0499", format!("internal: {message}"))
@@ -643,12 +661,28 @@ fn fold_lanes_impl<T: Copy, A: Copy>(
 ) {
     match x {
         Src::Slice(xs) => {
-            let xs = &xs[..len];
-            let mut chunks = xs.chunks_exact(LANES);
-            for c in &mut chunks {
-                for (l, &v) in lanes.iter_mut().zip(c) {
+            // four local groups of eight lanes: LLVM keeps each in a vector
+            // register, where one array of all the lanes stays in memory
+            const G: usize = LANES / 4;
+            const _: () = assert!(LANES == 4 * G);
+            #[inline(always)]
+            fn group<T: Copy, A: Copy>(g: &mut [A; G], c: &[T], map: &impl Fn(T) -> A, comb: &impl Fn(A, A) -> A) {
+                for (l, &v) in g.iter_mut().zip(c) {
                     *l = comb(*l, map(v));
                 }
+            }
+            let xs = &xs[..len];
+            let part = |k: usize| -> [A; G] { std::array::from_fn(|j| lanes[k * G + j]) };
+            let (mut g0, mut g1, mut g2, mut g3) = (part(0), part(1), part(2), part(3));
+            let mut chunks = xs.chunks_exact(LANES);
+            for c in &mut chunks {
+                group(&mut g0, &c[..G], &map, &comb);
+                group(&mut g1, &c[G..2 * G], &map, &comb);
+                group(&mut g2, &c[2 * G..3 * G], &map, &comb);
+                group(&mut g3, &c[3 * G..], &map, &comb);
+            }
+            for (k, g) in [g0, g1, g2, g3].iter().enumerate() {
+                lanes[k * G..(k + 1) * G].copy_from_slice(g);
             }
             for (l, &v) in lanes.iter_mut().zip(chunks.remainder()) {
                 *l = comb(*l, map(v));
@@ -703,6 +737,7 @@ fn fold_rows_impl<T: Copy, A: Copy>(
 ) {
     match x {
         Src::Slice(xs) => {
+            const _: () = assert!(2 * LANES == 64, "the tree arms below go up to 64");
             if len.is_power_of_two() && len <= 2 * LANES {
                 // tiny rows of a power-of-two length: each folded as a tree,
                 // so a row's chain is a few adds deep and the halvings are
@@ -712,7 +747,9 @@ fn fold_rows_impl<T: Copy, A: Copy>(
                     2 => fold_rows_tree::<2, _, _>(xs, acc, id, map, comb),
                     4 => fold_rows_tree::<4, _, _>(xs, acc, id, map, comb),
                     8 => fold_rows_tree::<8, _, _>(xs, acc, id, map, comb),
-                    _ => fold_rows_tree::<16, _, _>(xs, acc, id, map, comb),
+                    16 => fold_rows_tree::<16, _, _>(xs, acc, id, map, comb),
+                    32 => fold_rows_tree::<32, _, _>(xs, acc, id, map, comb),
+                    _ => fold_rows_tree::<64, _, _>(xs, acc, id, map, comb),
                 }
             } else if len < 2 * LANES {
                 // other tiny rows: each folded in order (a row shorter than
@@ -725,7 +762,7 @@ fn fold_rows_impl<T: Copy, A: Copy>(
                 for (a, row) in acc.iter_mut().zip(xs.chunks_exact(len)) {
                     let mut lanes = [id; LANES];
                     fold_lanes_impl(Src::Slice(row), len, &mut lanes, &map, &comb);
-                    *a = lanes.into_iter().fold(id, &comb);
+                    *a = tree_fold(lanes, id, &comb);
                 }
             }
         }
@@ -817,7 +854,7 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
                     fold_lanes(value::<T>(v)?, len, &mut lanes, map, comb);
                     q += len;
                 }
-                Ok(lanes.into_iter().fold(id, comb))
+                Ok(tree_fold(lanes, id, comb))
             };
             let work_per_item = red.clamp(1, RED_CHUNK);
             let group = (RED_CHUNK * 2 / work_per_item).max(1);

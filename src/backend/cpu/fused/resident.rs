@@ -8,7 +8,7 @@
 //! (`fold_lanes`), so the result does not depend on the thread count and a
 //! row-resident sum equals the separate reduction's sum bitwise.
 
-use super::{Buffers, LANES, bind_with, bottom, check_interrupt, fold_lanes, fresh, internal, top};
+use super::{Buffers, LANES, bind_with, bottom, check_interrupt, fold_lanes, fresh, internal, top, tree_fold};
 use crate::backend::cpu::block::{self, Lane, Program, Reg, Src, Value};
 use crate::backend::cpu::kernels::{Num, PAR_THRESHOLD};
 use crate::check::dtype::DType;
@@ -130,7 +130,7 @@ fn row_fold(op: ReduceOp, v: Value<'_>, len: usize) -> Result<Value<'static>, Di
             let (id, comb) = ($id, $comb);
             let mut lanes = [id; LANES];
             fold_lanes($x, len, &mut lanes, $map, comb);
-            let partial = lanes.into_iter().fold(id, comb);
+            let partial = tree_fold(lanes, id, comb);
             Value::$W(Src::Scalar($fin(comb(id, partial))))
         }};
     }

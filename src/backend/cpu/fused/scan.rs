@@ -174,18 +174,12 @@ fn span<'a, T: Copy>(x: &'a [T], base: isize, step: isize, lo: usize, hi: usize,
     scratch
 }
 
-// `tile_sum` combines the lanes as a tree written for eight of them.
-const _: () = assert!(super::LANES == 8);
-
 /// The fold of one tile's values (lanes, then the lanes in a tree).
 #[inline(always)]
 fn tile_sum<T: Copy, A: Copy>(xs: &[T], id: A, map: impl Fn(T) -> A, comb: impl Fn(A, A) -> A) -> A {
     let mut l = [id; super::LANES];
     fold_lanes(Src::Slice(xs), xs.len(), &mut l, &map, &comb);
-    comb(
-        comb(comb(l[0], l[4]), comb(l[2], l[6])),
-        comb(comb(l[1], l[5]), comb(l[3], l[7])),
-    )
+    super::tree_fold(l, id, comb)
 }
 
 /// Scans a group of up to `WAYS` consecutive tiles (`xs`, into `out`) of

@@ -53,8 +53,9 @@ pub(super) fn segment(
     }))
 }
 
-// `segs_impl` combines the lanes as a tree written for eight of them.
-const _: () = assert!(super::LANES == 8);
+/// Lanes of a segment's fold: segments are often a few dozen elements, so
+/// fewer lanes than a row reduction's, combined as the tree written below.
+const SEG_LANES: usize = 8;
 
 #[inline(always)]
 fn segs_impl<T: Copy, A: Copy, O>(
@@ -68,8 +69,8 @@ fn segs_impl<T: Copy, A: Copy, O>(
 ) {
     for (o, w) in out.iter_mut().zip(offs.windows(2)) {
         let xs = &x[w[0] as usize..w[1] as usize];
-        let mut l = [id; super::LANES];
-        let mut chunks = xs.chunks_exact(super::LANES);
+        let mut l = [id; SEG_LANES];
+        let mut chunks = xs.chunks_exact(SEG_LANES);
         for c in &mut chunks {
             for (l, &v) in l.iter_mut().zip(c) {
                 *l = comb(*l, map(v));
