@@ -1137,13 +1137,13 @@ fn eval_block_base<'p: 'r, 'r>(
 macro_rules! avx2_dispatch {
     (
         $(#[$meta:meta])*
-        fn $name:ident<$($g:ident $(: $bound:ident)?),*>($($arg:ident: $ty:ty),* $(,)?) = $imp:ident;
+        fn $name:ident<$($g:ident $(: $bound:ident)?),*>($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? = $imp:ident;
     ) => {
         $(#[$meta])*
-        fn $name<$($g $(: $bound)?),*>($($arg: $ty),*) {
+        fn $name<$($g $(: $bound)?),*>($($arg: $ty),*) $(-> $ret)? {
             #[cfg(target_arch = "x86_64")]
             #[target_feature(enable = "avx2,fma")]
-            unsafe fn avx2<$($g $(: $bound)?),*>($($arg: $ty),*) {
+            unsafe fn avx2<$($g $(: $bound)?),*>($($arg: $ty),*) $(-> $ret)? {
                 $imp($($arg),*)
             }
             #[cfg(target_arch = "x86_64")]

@@ -106,6 +106,42 @@ const COLS_PANEL: usize = 8 * BLOCK;
 /// eight lanes left a row's reduction waiting on one or two chains.
 const LANES: usize = 32;
 
+/// Rows shorter than `LANE_ROW` fold into this many lanes, combined in
+/// order: a row of a few dozen would fill only some of `LANES`, and their
+/// tree would cost more than the row.
+const SHORT_LANES: usize = 8;
+const LANE_ROW: usize = 4 * LANES;
+
+/// One whole row's fold, the same in every kernel that reduces rows on
+/// their own ("reduce-short-rows", "row-resident"; "reduce-rows" too, for
+/// rows of at least `LANE_ROW` and at most `RED_CHUNK`): the lanes, then
+/// their combination.
+#[inline(always)]
+fn fold_row_impl<T: Copy, A: Copy>(row: &[T], id: A, map: impl Fn(T) -> A, comb: impl Fn(A, A) -> A) -> A {
+    if row.len() < LANE_ROW {
+        let mut lanes = [id; SHORT_LANES];
+        let mut chunks = row.chunks_exact(SHORT_LANES);
+        for c in &mut chunks {
+            for (l, &v) in lanes.iter_mut().zip(c) {
+                *l = comb(*l, map(v));
+            }
+        }
+        for (l, &v) in lanes.iter_mut().zip(chunks.remainder()) {
+            *l = comb(*l, map(v));
+        }
+        return lanes.into_iter().fold(id, comb);
+    }
+    let mut lanes = [id; LANES];
+    fold_lanes_impl(Src::Slice(row), row.len(), &mut lanes, &map, &comb);
+    tree_fold(lanes, id, comb)
+}
+
+avx2_dispatch! {
+    /// `fold_row_impl` for a row on its own.
+    #[inline(always)]
+    fn fold_row<T: Copy, A: Copy>(row: &[T], id: A, map: impl Fn(T) -> A, comb: impl Fn(A, A) -> A) -> A = fold_row_impl;
+}
+
 /// The lanes combined as a balanced tree, halves elementwise (a few vector
 /// operations, a chain five deep), then into the identity as a sequential
 /// fold starts from it.
@@ -737,8 +773,7 @@ fn fold_rows_impl<T: Copy, A: Copy>(
 ) {
     match x {
         Src::Slice(xs) => {
-            const _: () = assert!(2 * LANES == 64, "the tree arms below go up to 64");
-            if len.is_power_of_two() && len <= 2 * LANES {
+            if len.is_power_of_two() && len <= 2 * SHORT_LANES {
                 // tiny rows of a power-of-two length: each folded as a tree,
                 // so a row's chain is a few adds deep and the halvings are
                 // vector operations
@@ -747,11 +782,9 @@ fn fold_rows_impl<T: Copy, A: Copy>(
                     2 => fold_rows_tree::<2, _, _>(xs, acc, id, map, comb),
                     4 => fold_rows_tree::<4, _, _>(xs, acc, id, map, comb),
                     8 => fold_rows_tree::<8, _, _>(xs, acc, id, map, comb),
-                    16 => fold_rows_tree::<16, _, _>(xs, acc, id, map, comb),
-                    32 => fold_rows_tree::<32, _, _>(xs, acc, id, map, comb),
-                    _ => fold_rows_tree::<64, _, _>(xs, acc, id, map, comb),
+                    _ => fold_rows_tree::<16, _, _>(xs, acc, id, map, comb),
                 }
-            } else if len < 2 * LANES {
+            } else if len < 2 * SHORT_LANES {
                 // other tiny rows: each folded in order (a row shorter than
                 // the tree's width would go through masked stores); the rows'
                 // chains are independent, so the processor overlaps them
@@ -760,9 +793,7 @@ fn fold_rows_impl<T: Copy, A: Copy>(
                 }
             } else {
                 for (a, row) in acc.iter_mut().zip(xs.chunks_exact(len)) {
-                    let mut lanes = [id; LANES];
-                    fold_lanes_impl(Src::Slice(row), len, &mut lanes, &map, &comb);
-                    *a = tree_fold(lanes, id, &comb);
+                    *a = fold_row_impl(row, id, &map, &comb);
                 }
             }
         }
