@@ -172,6 +172,29 @@ fn profile_json_writes_one_object_per_realized_graph_and_a_summary() {
 }
 
 #[test]
+fn profile_json_under_auto_names_the_kernels_of_the_backend_that_ran() {
+    // no --backend: CUDA where usable, else the CPU; the plan recorded per
+    // realize is that backend's, never a reference GPU's plan
+    let script = Script::new("let a = realize(rand([64, 64]))\nfor i in 0..2 { let c = exp(a) + 1.0 }\n");
+    let json = std::env::temp_dir().join(format!("arr-cli-test-{}-auto-profile.json", std::process::id()));
+    let json_path = json.to_str().expect("utf-8 temp path");
+    let out = arr(&["run", script.path(), "--profile-json", json_path]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let written = std::fs::read_to_string(&json).expect("the JSON file");
+    let _ = std::fs::remove_file(&json);
+    assert!(!written.contains("H100-like"), "{written}");
+    let summary = written.lines().last().unwrap_or("");
+    if summary.contains(r#""backend": "cpu"#) {
+        let realizes: Vec<&str> = written.lines().filter(|l| l.contains(r#""kind": "realize""#)).collect();
+        assert!(!realizes.is_empty(), "{written}");
+        for line in realizes {
+            assert!(line.contains("on cpu ("), "{written}");
+        }
+        assert!(written.contains("map [exp, add]"), "{written}");
+    }
+}
+
+#[test]
 fn profile_on_the_cpu_prints_a_median_per_kernel() {
     let script = Script::new("let a = realize(rand([8]))\nfor i in 0..3 { let c = a * 2.0 }\n");
     let out = arr(&["--backend", "cpu", "run", "--profile", script.path()]);

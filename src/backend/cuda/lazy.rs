@@ -16,7 +16,6 @@ use crate::diag::Diagnostic;
 use crate::graph::data::HostData;
 use crate::graph::view::View;
 use crate::graph::{Array, Backend, Buffer, Node, Storage};
-use crate::plan::DeviceInfo;
 use std::cell::{Cell, OnceCell};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -27,8 +26,6 @@ pub struct LazyCuda {
     started: OnceCell<Result<Rc<dyn Backend>, Diagnostic>>,
     /// Profiling asked for before the start: switched on at the start.
     profiling: Cell<bool>,
-    /// Started as the CPU backend (`auto` without a usable GPU).
-    cpu: Cell<bool>,
     /// How long the start took.
     start_up: Cell<Duration>,
 }
@@ -41,7 +38,6 @@ impl LazyCuda {
             fallback,
             started: OnceCell::new(),
             profiling: Cell::new(false),
-            cpu: Cell::new(false),
             start_up: Cell::new(Duration::ZERO),
         }
     }
@@ -51,20 +47,12 @@ impl LazyCuda {
         self.started.get().is_some()
     }
 
-    /// Whether `auto` fell back to the CPU.
-    fn on_cpu(&self) -> bool {
-        self.fallback && self.cpu.get()
-    }
-
     fn get(&self) -> Result<&Rc<dyn Backend>, Diagnostic> {
         let started = self.started.get_or_init(|| {
             let t0 = Instant::now();
             let backend: Result<Rc<dyn Backend>, Diagnostic> = match CudaBackend::new() {
                 Ok(cuda) => Ok(Rc::new(cuda)),
-                Err(_) if self.fallback => {
-                    self.cpu.set(true);
-                    Ok(Rc::new(CpuBackend::new()))
-                }
+                Err(_) if self.fallback => Ok(Rc::new(CpuBackend::new())),
                 Err(e) => Err(e),
             };
             if let Ok(b) = &backend
@@ -113,8 +101,7 @@ impl Backend for LazyCuda {
 
     fn explain(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> String {
         match self.get() {
-            // the CPU's own explain is a line per node: show the plan, as a CPU session does
-            Ok(_) if self.on_cpu() => crate::plan::plan(nodes, outputs, &DeviceInfo::reference()).to_string(),
+            // on the CPU fallback too: what the fused CPU executor runs, not a GPU's plan
             Ok(b) => b.explain(nodes, outputs),
             Err(e) => e.message,
         }
