@@ -444,6 +444,20 @@ fn load<'a>(input: Input<'a>, dtype: DType, off: isize, s: isize, len: usize, re
     }
 }
 
+/// `$fill!(element type, value variant, register variant)` for `dtype`'s
+/// registers (half floats are held in f32 ones).
+macro_rules! by_register_dtype {
+    ($dtype:expr, $fill:ident) => {
+        match $dtype {
+            DType::Bool => $fill!(bool, B, B),
+            DType::I32 => $fill!(i32, I32, I32),
+            DType::I64 => $fill!(i64, I64, I64),
+            DType::F16 | DType::BF16 | DType::F32 => $fill!(f32, F32, F32),
+            DType::F64 => $fill!(f64, F64, F64),
+        }
+    };
+}
+
 /// Runs `f` compiled for the widest instruction set this CPU has among
 /// AVX-512 (with DQ and VL: 64-bit multiplies and integer-to-float
 /// conversions in vectors), AVX2 with FMA, and the baseline. `f` is inlined
@@ -554,13 +568,7 @@ fn arange(
             Value::$V(Src::Slice(r))
         }};
     }
-    match dtype {
-        DType::Bool => fill!(bool, B, B),
-        DType::I32 => fill!(i32, I32, I32),
-        DType::I64 => fill!(i64, I64, I64),
-        DType::F16 | DType::BF16 | DType::F32 => fill!(f32, F32, F32),
-        DType::F64 => fill!(f64, F64, F64),
-    }
+    by_register_dtype!(dtype, fill)
 }
 
 /// Uniform random floats over a block (`s != 0`), bit for bit
@@ -617,13 +625,7 @@ fn generate(dtype: DType, off: isize, s: isize, len: usize, reg: &mut Reg, at: i
             Value::$V(Src::Slice(&r[..len]))
         }};
     }
-    match dtype {
-        DType::Bool => fill!(bool, B, B),
-        DType::I32 => fill!(i32, I32, I32),
-        DType::I64 => fill!(i64, I64, I64),
-        DType::F16 | DType::BF16 | DType::F32 => fill!(f32, F32, F32),
-        DType::F64 => fill!(f64, F64, F64),
-    }
+    by_register_dtype!(dtype, fill)
 }
 
 /// A unary step, from the primitive table in `check::prim`: one monomorphic

@@ -4,9 +4,11 @@
 //! a row long (they stay in L1/L2), reduces it once per stage with the
 //! elementwise work between the stages running over the held row, and writes
 //! the result per element or per row. Rows go in chunks over rayon; every
-//! row's reductions fold in the same lane order as a "reduce-rows" kernel
-//! (`fold_lanes`), so the result does not depend on the thread count and a
-//! row-resident sum equals the separate reduction's sum bitwise.
+//! row's reductions fold as a kernel that reduces a row by itself does
+//! (`fold_row`: the lanes of "reduce-rows" from 128 elements, eight lanes
+//! below that as in "reduce-short-rows"), so the result does not depend on
+//! the thread count, and for rows of 16 or more a row-resident sum equals
+//! the separate reduction's sum bitwise (shorter rows fold there as trees).
 
 use super::{
     Buffers, LANES, bind_with, bottom, check_interrupt, fold_lanes, fold_row, fresh, internal, top, tree_fold,
