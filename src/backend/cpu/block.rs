@@ -429,7 +429,7 @@ fn load<'a>(input: Input<'a>, dtype: DType, off: isize, s: isize, len: usize, re
             }
         }),
         Input::Random { key, dist } => match (dtype, dist) {
-            (DType::F32 | DType::F64, Distribution::Uniform) if s != 0 => uniform(dtype, key, off, s, len, reg),
+            (DType::F32 | DType::F64, Distribution::Uniform) if s != 0 => uniform(key, off, s, len, reg),
             (DType::F32, Distribution::Uniform) => generate(dtype, off, s, len, reg, |o| {
                 Val::F(random::uniform_f32(key, o as u64) as f64)
             }),
@@ -571,18 +571,18 @@ fn arange(
     by_register_dtype!(dtype, fill)
 }
 
-/// Uniform random floats over a block (`s != 0`), bit for bit
+/// Uniform random floats over a block (`s != 0`, an f32 or f64 register), bit for bit
 /// `random::uniform_f32`/`uniform_f64` of each offset: the counter's
 /// multiply is an induction, and the integer-to-float conversions are ones
 /// AVX2 has (a 24-bit value through i32; 53 bits as twice its upper 52,
 /// formed by the exponent trick, plus its lowest bit; both exact).
 #[inline(always)]
-fn uniform(dtype: DType, key: u64, off: isize, s: isize, len: usize, reg: &mut Reg) -> Value<'_> {
+fn uniform(key: u64, off: isize, s: isize, len: usize, reg: &mut Reg) -> Value<'_> {
     let t0 = key.wrapping_add((off as u64).wrapping_add(1).wrapping_mul(random::GOLDEN));
     let delta = (s as u64).wrapping_mul(random::GOLDEN);
     let bits = move |k: usize| random::mix64(t0.wrapping_add((k as u64).wrapping_mul(delta)));
-    match (dtype, reg) {
-        (DType::F32, Reg::F32(r)) => {
+    match reg {
+        Reg::F32(r) => {
             let r = &mut r[..len];
             on_widest_isa(|| {
                 for (k, o) in r.iter_mut().enumerate() {
@@ -591,7 +591,7 @@ fn uniform(dtype: DType, key: u64, off: isize, s: isize, len: usize, reg: &mut R
             });
             Value::F32(Src::Slice(r))
         }
-        (_, Reg::F64(r)) => {
+        Reg::F64(r) => {
             const TWO52: f64 = (1u64 << 52) as f64;
             let r = &mut r[..len];
             on_widest_isa(|| {

@@ -112,34 +112,45 @@ const LANES: usize = 32;
 const SHORT_LANES: usize = 8;
 const LANE_ROW: usize = 4 * LANES;
 
-/// One whole row's fold, the same in every kernel that reduces rows on
-/// their own ("reduce-short-rows", "row-resident"; "reduce-rows" too, for
-/// rows of at least `LANE_ROW` and at most `RED_CHUNK`): the lanes, then
-/// their combination.
+/// One whole row's fold (`len` values; a scalar row folds as `len` copies
+/// of it would), the same in every kernel that reduces rows on their own
+/// ("reduce-short-rows", "row-resident"; "reduce-rows" too, for rows of at
+/// least `LANE_ROW` and at most `RED_CHUNK`): the lanes, then their
+/// combination.
 #[inline(always)]
-fn fold_row_impl<T: Copy, A: Copy>(row: &[T], id: A, map: impl Fn(T) -> A, comb: impl Fn(A, A) -> A) -> A {
-    if row.len() < LANE_ROW {
+fn fold_row_impl<T: Copy, A: Copy>(x: Src<T>, len: usize, id: A, map: impl Fn(T) -> A, comb: impl Fn(A, A) -> A) -> A {
+    if len < LANE_ROW {
         let mut lanes = [id; SHORT_LANES];
-        let mut chunks = row.chunks_exact(SHORT_LANES);
-        for c in &mut chunks {
-            for (l, &v) in lanes.iter_mut().zip(c) {
-                *l = comb(*l, map(v));
+        match x {
+            Src::Slice(row) => {
+                let mut chunks = row[..len].chunks_exact(SHORT_LANES);
+                for c in &mut chunks {
+                    for (l, &v) in lanes.iter_mut().zip(c) {
+                        *l = comb(*l, map(v));
+                    }
+                }
+                for (l, &v) in lanes.iter_mut().zip(chunks.remainder()) {
+                    *l = comb(*l, map(v));
+                }
             }
-        }
-        for (l, &v) in lanes.iter_mut().zip(chunks.remainder()) {
-            *l = comb(*l, map(v));
+            Src::Scalar(v) => {
+                let m = map(v);
+                for k in 0..len {
+                    lanes[k % SHORT_LANES] = comb(lanes[k % SHORT_LANES], m);
+                }
+            }
         }
         return lanes.into_iter().fold(id, comb);
     }
     let mut lanes = [id; LANES];
-    fold_lanes_impl(Src::Slice(row), row.len(), &mut lanes, &map, &comb);
+    fold_lanes_impl(x, len, &mut lanes, &map, &comb);
     tree_fold(lanes, id, comb)
 }
 
 avx2_dispatch! {
     /// `fold_row_impl` for a row on its own.
     #[inline(always)]
-    fn fold_row<T: Copy, A: Copy>(row: &[T], id: A, map: impl Fn(T) -> A, comb: impl Fn(A, A) -> A) -> A = fold_row_impl;
+    fn fold_row<T: Copy, A: Copy>(x: Src<T>, len: usize, id: A, map: impl Fn(T) -> A, comb: impl Fn(A, A) -> A) -> A = fold_row_impl;
 }
 
 /// The lanes combined as a balanced tree, halves elementwise (a few vector
@@ -793,7 +804,7 @@ fn fold_rows_impl<T: Copy, A: Copy>(
                 }
             } else {
                 for (a, row) in acc.iter_mut().zip(xs.chunks_exact(len)) {
-                    *a = fold_row_impl(row, id, &map, &comb);
+                    *a = fold_row_impl(Src::Slice(row), len, id, &map, &comb);
                 }
             }
         }

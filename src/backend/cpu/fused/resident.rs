@@ -10,9 +10,7 @@
 //! the thread count, and for rows of 16 or more a row-resident sum equals
 //! the separate reduction's sum bitwise (shorter rows fold there as trees).
 
-use super::{
-    Buffers, LANES, bind_with, bottom, check_interrupt, fold_lanes, fold_row, fresh, internal, top, tree_fold,
-};
+use super::{Buffers, bind_with, bottom, check_interrupt, fold_row, fresh, internal, top};
 use crate::backend::cpu::block::{self, Lane, Program, Reg, Src, Value};
 use crate::backend::cpu::kernels::{Num, PAR_THRESHOLD};
 use crate::check::dtype::DType;
@@ -132,14 +130,7 @@ fn row_fold(op: ReduceOp, v: Value<'_>, len: usize) -> Result<Value<'static>, Di
     macro_rules! go {
         ($x:expr, $id:expr, $map:expr, $comb:expr, $fin:expr, $W:ident) => {{
             let (id, comb) = ($id, $comb);
-            let partial = match $x {
-                Src::Slice(row) => fold_row(&row[..len], id, $map, comb),
-                Src::Scalar(v) => {
-                    let mut lanes = [id; LANES];
-                    fold_lanes(Src::Scalar(v), len, &mut lanes, $map, comb);
-                    tree_fold(lanes, id, comb)
-                }
-            };
+            let partial = fold_row($x, len, id, $map, comb);
             Value::$W(Src::Scalar($fin(comb(id, partial))))
         }};
     }
