@@ -48,5 +48,6 @@ cases!(
     loops_and_fstrings,
     slice_assign,
     slice_direct,
-    half
+    half,
+    row_outputs
 );

@@ -252,12 +252,17 @@ fn run_plan(p: &Plan, leaves: &[&Array]) -> HashMap<u64, Vec<f64>> {
             bufs[&o.node][at(&o.view, c)]
         };
         if let Strategy::RowResident {
-            stages, out, per_row, ..
+            stages,
+            out,
+            per_row,
+            extra,
+            ..
         } = &kp.strategy
         {
             // stage by stage over each row, as the kernel does
             let (rows, cols) = (kp.shape[0], kp.shape[1]);
             let mut result = Vec::new();
+            let mut extras: Vec<Vec<f64>> = vec![Vec::new(); extra.len()];
             for r in 0..rows {
                 let mut reds: Vec<f64> = Vec::new();
                 for st in stages {
@@ -274,6 +279,16 @@ fn run_plan(p: &Plan, leaves: &[&Array]) -> HashMap<u64, Vec<f64>> {
                     }
                     reds.push(acc);
                 }
+                // a per-row value reads no element of the row: column 0 stands for all
+                for (e, o) in extras.iter_mut().zip(extra) {
+                    e.push(eval_upto(
+                        &kp.body,
+                        o.value,
+                        &|k| read(&kp.operands[k], &[r, 0], &bufs),
+                        0.0,
+                        &reds,
+                    ));
+                }
                 let cs = if *per_row { 1 } else { cols };
                 for c in 0..cs {
                     result.push(eval_upto(
@@ -287,6 +302,9 @@ fn run_plan(p: &Plan, leaves: &[&Array]) -> HashMap<u64, Vec<f64>> {
             }
             assert_eq!(result.len(), kp.out_size(), "kernel covers its output");
             bufs.insert(kp.output, result);
+            for (o, e) in extra.iter().zip(extras) {
+                bufs.insert(kp.nodes[o.node], e);
+            }
             continue;
         }
         if let Strategy::ReduceAllMulti { outs, .. } = &kp.strategy {
@@ -787,13 +805,17 @@ fn permuted_rank3_operands_tile_over_their_contiguous_axis() {
 }
 
 #[test]
-fn a_reduction_used_outside_the_run_keeps_its_kernel() {
-    // the max is an output too: it must be stored, so nothing merges
+fn a_reduction_used_outside_the_run_is_written_too_on_a_gpu() {
+    // the max is an output too: a GPU's row kernel writes it beside the
+    // result; the CPU keeps both kernels
     let x = input(&[20, 30]);
     let m = reduce(ReduceOp::Max, &x, &[1]);
     let out = bin(BinaryOp::Sub, &x, &keep(&m, 1));
-    let p = plan_of(&[&out, &m]);
-    assert_eq!(strategies(&p), vec!["reduce-rows", "broadcast"]);
+    let p = check_many(&[&out, &m]);
+    assert_eq!(strategies(&p), vec!["row-resident"]);
+    let outputs = vec![out.node.clone(), m.node.clone()];
+    let cpu = plan(&pending_in_order(&outputs), &outputs, &DeviceInfo::for_cpu());
+    assert_eq!(strategies(&cpu), vec!["reduce-rows", "broadcast"]);
     // a column reduction does not start a row run
     let c = reduce(ReduceOp::Sum, &x, &[0]);
     let out = bin(BinaryOp::Sub, &x, &newaxis(&c, 0));
@@ -1481,6 +1503,42 @@ fn check_many(outs: &[&Array]) -> Plan {
         }
     }
     p
+}
+
+/// An n-body step's shape: three sums over the rows of one pairwise table,
+/// each read again after them (the velocities, then the positions).
+#[test]
+fn sibling_row_sums_read_later_are_one_row_resident_kernel_on_a_gpu() {
+    let (x, y) = (input(&[40]), input(&[40]));
+    let pair = |p: &Array| bin(BinaryOp::Sub, &newaxis(p, 0), &newaxis(p, 1));
+    let (dx, dy) = (pair(&x), pair(&y));
+    let r2 = bin(
+        BinaryOp::Add,
+        &bin(BinaryOp::Mul, &dx, &dx),
+        &bin(BinaryOp::Mul, &dy, &dy),
+    );
+    let w = un(UnaryOp::Sqrt, &bin(BinaryOp::Add, &r2, &scalar(0.5, DType::F64)));
+    let vx = reduce(ReduceOp::Sum, &bin(BinaryOp::Mul, &dx, &w), &[1]);
+    let vy = reduce(ReduceOp::Sum, &bin(BinaryOp::Mul, &dy, &w), &[1]);
+    let x2 = bin(BinaryOp::Add, &x, &vx);
+    let y2 = bin(BinaryOp::Add, &y, &vy);
+    let top = reduce(ReduceOp::Max, &w, &[1]);
+    let p = check_many(&[&vx, &vy, &x2, &y2, &top]);
+    assert_eq!(strategies(&p), vec!["row-resident"]);
+    let Strategy::RowResident { stages, extra, .. } = &p.kernels[0].strategy else {
+        unreachable!()
+    };
+    assert_eq!((stages.len(), extra.len()), (3, 4));
+    assert!(p.kernels[0].bytes_read < 40 * 40 * 8, "x and y read, no table");
+    // the CPU executor runs a row-resident body a row at a time: not for this
+    let outputs: Vec<_> = [&vx, &vy, &x2, &y2, &top].iter().map(|a| a.node.clone()).collect();
+    let cpu = plan(&pending_in_order(&outputs), &outputs, &DeviceInfo::for_cpu());
+    assert!(!strategies(&cpu).contains(&"row-resident"), "{:?}", strategies(&cpu));
+    // a value per element read later ends the run there, as before
+    let e = un(UnaryOp::Exp, &dx);
+    let s = reduce(ReduceOp::Sum, &e, &[1]);
+    let p = check_many(&[&e, &s]);
+    assert!(!strategies(&p).contains(&"row-resident"), "{:?}", strategies(&p));
 }
 
 fn mean_all(x: &Array) -> Array {

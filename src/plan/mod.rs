@@ -209,13 +209,16 @@ pub enum Strategy {
     /// the row does not fit and each pass re-reads it), reduce it once per
     /// stage in order (a stage's value may use the earlier stages' results,
     /// `Inst::Row`), and write body step `out` per element, or per row when
-    /// `per_row`.
+    /// `per_row`; `extra` are per-row values of the run that are read after
+    /// it (n-body's three force sums), written too. Only the CPU executor
+    /// takes extras: on a GPU a run stops at a value read after it.
     RowResident {
         stages: Vec<RowStage>,
         out: usize,
         per_row: bool,
         lanes: u32,
         units: u32,
+        extra: Vec<RowOut>,
     },
     /// Several reductions of the whole iteration space that share one pass
     /// over it (Black-Scholes's two means, `min` and `max` of one array):
@@ -243,6 +246,19 @@ pub struct MultiOut {
     pub value: usize,
     pub acc: DType,
     pub epilogue: Vec<Step>,
+}
+
+/// A per-row value a row-resident kernel writes besides its output: body
+/// step `value` (one value per row) stored as `dtype` into the node
+/// `KernelPlan::nodes[node]` (where the plan cache re-binds node ids), of
+/// `shape` (as many elements as rows).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowOut {
+    pub node: usize,
+    pub label: String,
+    pub value: usize,
+    pub dtype: DType,
+    pub shape: Vec<usize>,
 }
 
 /// One reduction of a row-resident kernel: body step `value` reduced along
@@ -345,6 +361,10 @@ impl KernelPlan {
                 .iter()
                 .skip(1)
                 .map(|o| (self.nodes[o.node], o.dtype, Vec::new()))
+                .collect(),
+            Strategy::RowResident { extra, .. } => extra
+                .iter()
+                .map(|o| (self.nodes[o.node], o.dtype, o.shape.clone()))
                 .collect(),
             _ => Vec::new(),
         }
@@ -1560,7 +1580,7 @@ impl fmt::Display for KernelPlan {
             self.vec,
             if self.index32 { 32 } else { 64 }
         )?;
-        if let Strategy::RowResident { stages, out, .. } = &self.strategy {
+        if let Strategy::RowResident { stages, out, extra, .. } = &self.strategy {
             for (k, st) in stages.iter().enumerate() {
                 writeln!(
                     f,
@@ -1570,6 +1590,16 @@ impl fmt::Display for KernelPlan {
                 )?;
             }
             writeln!(f, "  writes {}", render_step(&self.body, &self.operands, Some(*out)))?;
+            for o in extra {
+                writeln!(
+                    f,
+                    "  and {} {}{:?} = {}",
+                    o.label,
+                    o.dtype,
+                    o.shape,
+                    render_step(&self.body, &self.operands, Some(o.value))
+                )?;
+            }
         } else if let Strategy::ReduceAllMulti { outs, .. } = &self.strategy {
             for o in outs {
                 write!(

@@ -11,7 +11,7 @@
 //! run stops there and the kernels stay as they were.
 
 use super::{
-    DeviceInfo, Inst, KernelPlan, Operand, ReduceOp, RowStage, Source, Step, Strategy, fits_32, operand_bytes,
+    DeviceInfo, Inst, KernelPlan, Operand, ReduceOp, RowOut, RowStage, Source, Step, Strategy, fits_32, operand_bytes,
 };
 use crate::graph::view::View;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -115,34 +115,55 @@ fn group_at(
         return None;
     }
     let mut m = Merger::new(rows, cols);
-    let mut best: Option<(usize, Merger)> = None;
+    let mut best: Option<(usize, Merger, Vec<usize>)> = None;
     for (j, kp) in kernels.iter().enumerate().skip(start) {
         if m.add(kp).is_none() {
             break;
         }
-        // every intermediate stays inside the run: no output, no reader after it
-        let internal = kernels[start..j].iter().all(|k| {
-            !outputs.contains(&k.output)
-                && kernels[j + 1..].iter().all(|later| {
-                    !later
+        // Every intermediate stays inside the run (no output, no reader after
+        // it), or, on a GPU, is a value per row that the kernel writes too.
+        // The CPU executor evaluates a row-resident body a row at a time, and
+        // on short rows that cost more than the separate kernels' passes over
+        // what its caches hold (n-body of 204 bodies: 3.2 against 2.4 ms).
+        let escapes = |k: &KernelPlan| {
+            outputs.contains(&k.output)
+                || kernels[j + 1..].iter().any(|later| {
+                    later
                         .operands
                         .iter()
                         .chain(&later.epi_operands)
                         .chain(&later.aux)
                         .any(|o| o.node == k.output)
                 })
-        });
-        if internal && j > start && !m.stages.is_empty() {
-            best = Some((j + 1, m.clone()));
+        };
+        let mut extra = Vec::new();
+        let mut fits = true;
+        for (e, k) in kernels.iter().enumerate().take(j).skip(start) {
+            if !escapes(k) {
+                continue;
+            }
+            let per_row_value = m
+                .values
+                .get(&k.output)
+                .is_some_and(|&(step, per_row)| per_row && m.steps[step].dtype == k.out_dtype);
+            if !device.gpu_kernels || !per_row_value || k.out_size() != rows {
+                fits = false;
+                break;
+            }
+            extra.push(e);
+        }
+        if fits && j > start && !m.stages.is_empty() {
+            best = Some((j + 1, m.clone(), extra));
         }
     }
-    let (end, m) = best?;
+    let (end, m, extra) = best?;
     // the fused CPU executor holds a row in one register per step: only rows
     // whose registers stay in L2
     if !device.gpu_kernels && m.steps.len() * cols * 8 > CPU_ROW_BYTES {
         return None;
     }
-    Some((end, m.finish(&kernels[start..end], device)))
+    let extra: Vec<&KernelPlan> = extra.into_iter().map(|e| &kernels[e]).collect();
+    Some((end, m.finish(&kernels[start..end], &extra, device)))
 }
 
 #[derive(Clone)]
@@ -330,7 +351,9 @@ impl Merger {
         Some(())
     }
 
-    fn finish(self, run: &[KernelPlan], device: &DeviceInfo) -> KernelPlan {
+    /// The merged kernel of `run`, also writing the per-row values of `extra`
+    /// (kernels of the run whose outputs are read after it).
+    fn finish(self, run: &[KernelPlan], extra: &[&KernelPlan], device: &DeviceInfo) -> KernelPlan {
         let last = run.last().expect("a run has kernels");
         let (rows, cols) = (self.rows, self.cols);
         let mut kp = KernelPlan {
@@ -364,6 +387,23 @@ impl Merger {
             }
             kp.ops.extend(k.ops.iter().cloned());
         }
+        let extra: Vec<RowOut> = extra
+            .iter()
+            .map(|k| {
+                let node = kp.nodes.iter().position(|&n| n == k.output).unwrap_or_else(|| {
+                    kp.nodes.push(k.output);
+                    kp.nodes.len() - 1
+                });
+                RowOut {
+                    node,
+                    label: k.out_label.clone(),
+                    value: self.values[&k.output].0,
+                    dtype: k.out_dtype,
+                    shape: k.out_shape.clone(),
+                }
+            })
+            .collect();
+        kp.bytes_written += extra.iter().map(|o| (rows * o.dtype.size_bytes()) as u64).sum::<u64>();
         kp.bytes_read = kp.operands.iter().map(operand_bytes).sum();
         kp.index32 = fits_32(&kp);
         // 16-byte accesses when every operand that moves along the row moves by 1, rows aligned
@@ -409,6 +449,7 @@ impl Merger {
             per_row: self.last.1,
             lanes: lanes as u32,
             units: held,
+            extra,
         };
         kp
     }

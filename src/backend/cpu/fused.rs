@@ -297,6 +297,10 @@ fn run_kernel(kp: &KernelPlan, node: &Rc<Node>, by_id: &HashMap<u64, Rc<Node>>) 
     check_interrupt()?;
     match &kp.strategy {
         Strategy::Segmented { .. } => segmented(kp, node, by_id),
+        // `plan::rows` gives extra outputs to GPU plans only
+        Strategy::RowResident { extra, .. } if !extra.is_empty() => {
+            Err(internal("a row-resident kernel with extra outputs"))
+        }
         Strategy::RowResident {
             stages, out, per_row, ..
         } => resident::row_resident(kp, stages, *out, *per_row, by_id),

@@ -6,8 +6,8 @@
 //! it shares the expression and load helpers.
 
 use super::{
-    Generated, Kind, acc_ctype, cast_expr, comb_fn, ctype, fill, header_idx, load, params, reduce_ident, section,
-    store_out,
+    Generated, Kind, Param, acc_ctype, cast_expr, comb_fn, ctype, fill, header_idx, load, params, reduce_ident,
+    section, store_out,
 };
 use super::{binary, unary};
 use crate::plan::{Inst, KernelPlan, Operand, RowStage, Source, Step, Strategy};
@@ -106,6 +106,7 @@ pub fn generate(kp: &KernelPlan) -> Generated {
         per_row,
         lanes,
         units,
+        extra,
     } = &kp.strategy
     else {
         unreachable!("codegen_rows takes row-resident plans")
@@ -113,7 +114,12 @@ pub fn generate(kp: &KernelPlan) -> Generated {
     let (lanes, units, vec) = (*lanes, *units, kp.vec);
     let ops = &kp.operands;
     let along: Vec<bool> = ops.iter().map(|o| o.view.strides[1] != 0).collect();
-    let (ptext, plist) = params(kp, ctype(kp.out_dtype));
+    let (mut ptext, mut plist) = params(kp, ctype(kp.out_dtype));
+    // extra output k (from 1) is `out{k}`, one value per row
+    for (k, o) in extra.iter().enumerate() {
+        let _ = write!(ptext, ", {}* __restrict__ out{}", ctype(o.dtype), k + 1);
+        plist.push(Param::OutN(k + 1));
+    }
     let out_t = ctype(kp.out_dtype);
     let mut src = header_idx(kp.index32);
     for (s, st) in stages.iter().enumerate() {
@@ -121,6 +127,9 @@ pub fn generate(kp: &KernelPlan) -> Generated {
         src.push_str(&step_fn(&format!("f{s}"), &kp.body, st.value, ops, stages));
     }
     src.push_str(&step_fn("f_out", &kp.body, *out, ops, stages));
+    for (k, o) in extra.iter().enumerate() {
+        src.push_str(&step_fn(&format!("f_out{}", k + 1), &kp.body, o.value, ops, stages));
+    }
 
     let ind = "        ";
     let mut shared = String::new();
@@ -242,7 +251,17 @@ pub fn generate(kp: &KernelPlan) -> Generated {
         let _ = writeln!(stage_code, "{ind}red{s} = a;\n{ind}}}");
     }
     let out_dtype_of_step = kp.body[*out].dtype;
-    let write = if *per_row {
+    // a per-row value reads the row's constants and results, never its elements
+    let mut write = String::new();
+    for (k, o) in extra.iter().enumerate() {
+        let v = cast_expr(
+            kp.body[o.value].dtype,
+            o.dtype,
+            &format!("f_out{}({})", k + 1, args(false)),
+        );
+        let _ = writeln!(write, "{ind}if (active && lane == 0) out{}[row] = {v};", k + 1);
+    }
+    write += &if *per_row {
         let v = cast_expr(out_dtype_of_step, kp.out_dtype, &format!("f_out({})", args(false)));
         format!("{ind}if (active && lane == 0) out[row] = {v};\n")
     } else {
