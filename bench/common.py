@@ -23,7 +23,7 @@ ORDER = ["copy", "add_row", "add_col", "add_outer", "add_rank3", "fused_chain", 
          "sum_axis1", "sum_axis0", "sum_tiny_rows", "sum_short_rows", "sum_medium_rows",
          "sum_long_rows", "sum_middle", "segsum_ragged", "cumsum_rows", "cumsum_all",
          "nbody_stream", "matmul", "softmax_rows", "log_softmax_rows", "layer_norm_rows", "var_rows",
-         "transpose_add"]
+         "mean_var_rows", "transpose_add"]
 # Time, not bandwidth, is the figure for these (as in peers.py).
 TIME_ONLY = {"nbody_stream", "matmul"}
 

@@ -93,6 +93,9 @@ def numpy_case(name, d):
         x = r(s(32768), 4096)
         out = x.shape[0] if name == "var_rows" else x.size
         return [x], NP_ROWS[name], nb(x, out=out)
+    if name == "mean_var_rows":
+        x = r(s(32768), 4096)
+        return [x], lambda x: (x.mean(1), x.var(1)), nb(x, out=2 * x.shape[0])
     if name == "layer_norm_rows":
         x, g, b = r(s(32768), 4096), r(4096), r(4096)
         return [x, g, b], NP_ROWS[name], nb(x, g, b, out=x.size)
@@ -284,14 +287,14 @@ def peer_call(peer, mods, name, inputs, np_fn):
                "matmul": jnp.matmul, "softmax_rows": lambda x: _softmax(jnp, x),
                "log_softmax_rows": lambda x: _log_softmax(jnp, x),
                "layer_norm_rows": lambda x, g, b: _layer_norm(jnp, x, g, b), "var_rows": lambda x: x.var(1),
-               "transpose_add": lambda a: a.T + a}
+               "mean_var_rows": lambda x: (x.mean(1), x.var(1)), "transpose_add": lambda a: a.T + a}
         for n_ in ("add_row", "add_col", "add_outer", "add_rank3"):
             fns[n_] = jnp.add
         if name not in fns:
             return None
         jitted = jax.jit(fns[name])
         dev = [jax.device_put(a) for a in inputs]
-        return (lambda *xs: jitted(*xs).block_until_ready()), dev
+        return (lambda *xs: jax.block_until_ready(jitted(*xs))), dev
     return None
 
 

@@ -234,6 +234,14 @@ def var_rows(q):
     return rows_case(q, lambda x: x.var(dim=1, unbiased=False), lambda x: x.var(axis=1), per_row=True)
 
 
+@workload("mean_var_rows")
+def mean_var_rows(q):
+    # both results written: two values per row
+    x = rand(2**15 // q, 4096)
+    return Case(f"{x.shape[0]}x4096 f32", [x], lambda x: torch.var_mean(x, dim=1, unbiased=False),
+                tensor_bytes(x) + 2 * x.shape[0] * F32, lambda x: (x.mean(axis=1), x.var(axis=1)))
+
+
 @workload("transpose_add")
 def transpose_add(q):
     n = 16384 // q
