@@ -8,7 +8,11 @@
 //! reduction by `Inst::Row`), so nothing between the first read and the last
 //! write touches memory. Intermediates must be used only inside the run and
 //! read element for element (or, for a reduction, row for row); otherwise the
-//! run stops there and the kernels stay as they were.
+//! run stops there and the kernels stay as they were. On a GPU an
+//! intermediate with one value per row may also be read after the run (an
+//! output, or a later kernel's operand): the merged kernel writes it as an
+//! extra output (`RowOut`), so sibling row reductions (n-body's three sums,
+//! `mean` and `var` of one array) share one read of their rows.
 
 use super::{
     DeviceInfo, Inst, KernelPlan, Operand, ReduceOp, RowOut, RowStage, Source, Step, Strategy, fits_32, operand_bytes,
