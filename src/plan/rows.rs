@@ -119,7 +119,7 @@ fn group_at(
         return None;
     }
     let mut m = Merger::new(rows, cols);
-    let mut best: Option<(usize, Merger, Vec<usize>)> = None;
+    let mut best = None;
     for (j, kp) in kernels.iter().enumerate().skip(start) {
         if m.add(kp).is_none() {
             break;
@@ -146,15 +146,19 @@ fn group_at(
             if !escapes(k) {
                 continue;
             }
-            let per_row_value = m
+            // the step computing its one value per row, in the kernel's dtype
+            let step = m
                 .values
                 .get(&k.output)
-                .is_some_and(|&(step, per_row)| per_row && m.steps[step].dtype == k.out_dtype);
-            if !device.gpu_kernels || !per_row_value || k.out_size() != rows {
-                fits = false;
-                break;
+                .filter(|&&(step, per_row)| per_row && m.steps[step].dtype == k.out_dtype)
+                .map(|&(step, _)| step);
+            match step {
+                Some(step) if device.gpu_kernels && k.out_size() == rows => extra.push((e, step)),
+                _ => {
+                    fits = false;
+                    break;
+                }
             }
-            extra.push(e);
         }
         if fits && j > start && !m.stages.is_empty() {
             best = Some((j + 1, m.clone(), extra));
@@ -166,7 +170,7 @@ fn group_at(
     if !device.gpu_kernels && m.steps.len() * cols * 8 > CPU_ROW_BYTES {
         return None;
     }
-    let extra: Vec<&KernelPlan> = extra.into_iter().map(|e| &kernels[e]).collect();
+    let extra: Vec<(&KernelPlan, usize)> = extra.into_iter().map(|(e, step)| (&kernels[e], step)).collect();
     Some((end, m.finish(&kernels[start..end], &extra, device)))
 }
 
@@ -356,8 +360,9 @@ impl Merger {
     }
 
     /// The merged kernel of `run`, also writing the per-row values of `extra`
-    /// (kernels of the run whose outputs are read after it).
-    fn finish(self, run: &[KernelPlan], extra: &[&KernelPlan], device: &DeviceInfo) -> KernelPlan {
+    /// (kernels of the run whose outputs are read after it, each with the
+    /// step that computes it).
+    fn finish(self, run: &[KernelPlan], extra: &[(&KernelPlan, usize)], device: &DeviceInfo) -> KernelPlan {
         let last = run.last().expect("a run has kernels");
         let (rows, cols) = (self.rows, self.cols);
         let mut kp = KernelPlan {
@@ -393,7 +398,7 @@ impl Merger {
         }
         let extra: Vec<RowOut> = extra
             .iter()
-            .map(|k| {
+            .map(|&(k, value)| {
                 let node = kp.nodes.iter().position(|&n| n == k.output).unwrap_or_else(|| {
                     kp.nodes.push(k.output);
                     kp.nodes.len() - 1
@@ -401,7 +406,7 @@ impl Merger {
                 RowOut {
                     node,
                     label: k.out_label.clone(),
-                    value: self.values[&k.output].0,
+                    value,
                     dtype: k.out_dtype,
                     shape: k.out_shape.clone(),
                 }
