@@ -355,7 +355,7 @@ def main():
     p.add_argument("--program-divisor", type=int, default=20)
     p.add_argument("--iters", type=int, default=10)
     p.add_argument("--quick", action="store_true", help="divisor 256, program divisor 100, 5 iterations")
-    p.add_argument("--only", help="comma-separated workload names")
+    p.add_argument("--only", help="comma-separated workload names (empty: programs only)")
     p.add_argument("--peers", default=",".join(PEERS), help="comma-separated: numpy,numexpr,numba,jax")
     p.add_argument("--programs", default="heat,shallow_water,nbody,leibniz_pi,monte_carlo_pi,black_scholes,lu,lbm")
     args = p.parse_args()
@@ -390,7 +390,8 @@ def main():
     rows = []
     names = {"numpy": "NumPy", "numexpr": "numexpr", "numba": "Numba", "jax": "JAX"}
     workload_rows = []
-    for name in (args.only.split(",") if args.only else common.ORDER):
+    only = common.ORDER if args.only is None else [x for x in args.only.split(",") if x]
+    for name in only:
         inputs, np_fn, nbytes = numpy_case(name, args.divisor)
         iters = 3 if name == "matmul" else args.iters
         with open(os.path.join(common.WORKLOADS, name + ".arr")) as f:

@@ -1818,3 +1818,26 @@ fn half_float_sources() {
         );
     }
 }
+
+/// The first iteration of an n-body loop whose positions are still pending
+/// (`x = rand([n])`): the pairwise table reads a value the plan stores (the
+/// positions are read again after it), and is recomputed in each of its two
+/// consumers rather than stored as an n x n table, as when the positions
+/// are a buffer (later iterations).
+#[test]
+fn a_pairwise_table_over_a_stored_pending_value_is_recomputed() {
+    let x = un(UnaryOp::Exp, &input(&[40]));
+    let dx = bin(BinaryOp::Sub, &newaxis(&x, 0), &newaxis(&x, 1));
+    let r2 = bin(BinaryOp::Add, &bin(BinaryOp::Mul, &dx, &dx), &scalar(0.5, DType::F64));
+    let force = reduce(ReduceOp::Sum, &bin(BinaryOp::Div, &dx, &r2), &[1]);
+    let x2 = bin(BinaryOp::Add, &x, &force);
+    check_many(&[&x2]);
+    let outputs = vec![x2.node.clone()];
+    let cpu = plan(&pending_in_order(&outputs), &outputs, &DeviceInfo::for_cpu());
+    let shapes: Vec<_> = cpu.kernels.iter().map(|k| k.out_shape.clone()).collect();
+    assert!(
+        !shapes.contains(&vec![40, 40]),
+        "{shapes:?}\n{}",
+        explain(&[&x2], &DeviceInfo::for_cpu())
+    );
+}

@@ -213,7 +213,7 @@ pub fn direct_ok(dst: &Buffer, dst_view: &View, src: &Array, order: &[Rc<Node>])
         return false;
     };
     if !Rc::ptr_eq(root, &src.node)
-        || src.view != View::contiguous(&src.node.shape)
+        || !src.view.is_identity_of(&src.node.shape)
         || src.node.shape != dst_view.shape
         || !unshared(order, root)
     {
@@ -249,7 +249,7 @@ pub fn direct_ok(dst: &Buffer, dst_view: &View, src: &Array, order: &[Rc<Node>])
                 let through = here
                     && elementwise
                     && input.node.shape == node.shape
-                    && input.view == View::contiguous(&input.node.shape);
+                    && input.view.is_identity_of(&input.node.shape);
                 let entry = aligned.entry(input.node.id).or_insert(true);
                 *entry &= through;
             }

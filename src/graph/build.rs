@@ -59,6 +59,12 @@ fn weak_int_fits(a: &Array, dtype: DType) -> bool {
 /// with; a literal integer out of the dtype's range is E0307, as NumPy 2 raises
 /// OverflowError for a Python int out of bounds, instead of wrapping silently.
 pub fn convert(a: &Array, dtype: DType, span: Option<&Span>) -> Result<Array, Diagnostic> {
+    check_fits(a, dtype, span)?;
+    Ok(cast(a, dtype, span))
+}
+
+/// E0307 when `a` is a literal integer out of `dtype`'s range (`convert`'s check).
+fn check_fits(a: &Array, dtype: DType, span: Option<&Span>) -> Result<(), Diagnostic> {
     if !weak_int_fits(a, dtype) {
         let d = Diagnostic::spanless(
             "E0307",
@@ -76,7 +82,7 @@ pub fn convert(a: &Array, dtype: DType, span: Option<&Span>) -> Result<Array, Di
             None => d,
         });
     }
-    Ok(cast(a, dtype, span))
+    Ok(())
 }
 
 /// A view of `a` broadcast to `shape` (already checked to be compatible).
@@ -202,8 +208,8 @@ pub fn binary(
             } else {
                 common
             };
-            convert(a, c, spans.0)?;
-            convert(b, c, spans.1)?;
+            check_fits(a, c, spans.0)?;
+            check_fits(b, c, spans.1)?;
             (g, c, c)
         }
     };

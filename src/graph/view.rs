@@ -19,6 +19,21 @@ impl View {
         }
     }
 
+    /// Whether this is exactly `View::contiguous(shape)`, without building it.
+    pub fn is_identity_of(&self, shape: &[usize]) -> bool {
+        if self.offset != 0 || self.shape != shape || self.strides.len() != shape.len() {
+            return false;
+        }
+        let mut acc = 1isize;
+        for (k, &d) in shape.iter().enumerate().rev() {
+            if self.strides[k] != acc {
+                return false;
+            }
+            acc = acc.saturating_mul(d.max(1) as isize);
+        }
+        true
+    }
+
     pub fn rank(&self) -> usize {
         self.shape.len()
     }
@@ -175,6 +190,38 @@ pub fn contiguous_strides(shape: &[usize]) -> Vec<isize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn is_identity_of_agrees_with_comparing_to_a_contiguous_view() {
+        let shapes: [&[usize]; 5] = [&[], &[5], &[3, 4], &[2, 1, 3], &[0, 4]];
+        for shape in shapes {
+            let views = [
+                View::contiguous(shape),
+                View::contiguous(shape).insert_axis(0),
+                View {
+                    offset: 1,
+                    ..View::contiguous(shape)
+                },
+            ];
+            for v in views.iter().chain(
+                shape
+                    .first()
+                    .map(|_| View::contiguous(shape).slice_axis(0, 0, 1, 1))
+                    .iter(),
+            ) {
+                for s in shapes {
+                    assert_eq!(v.is_identity_of(s), *v == View::contiguous(s), "{v:?} against {s:?}");
+                }
+            }
+        }
+        // a size-1 axis with another stride is not the identity (as `==` says)
+        let odd = View {
+            shape: vec![1, 3],
+            strides: vec![7, 1],
+            offset: 0,
+        };
+        assert!(!odd.is_identity_of(&[1, 3]));
+    }
 
     #[test]
     fn offsets_of_a_transposed_slice() {

@@ -524,10 +524,10 @@ impl Interp {
         };
         let mut roots: Vec<Array> = Vec::new();
         let mut locals: Vec<Array> = Vec::new();
+        let mut pending = Vec::new();
         for (name, v) in scope {
-            let mut pending = Vec::new();
             pending_arrays(v, &mut pending);
-            for a in pending {
+            for a in pending.drain(..) {
                 if carried.contains(name) {
                     roots.push(a)
                 } else if !a.node.fused_away.get() {
@@ -610,10 +610,14 @@ impl Interp {
             _ => false,
         };
         if pending {
-            let deep: Vec<Array> = arrays_of(&value)
-                .into_iter()
-                .filter(|a| !a.is_ready() && a.node.depth > MAX_PENDING_DEPTH)
-                .collect();
+            let deep: Vec<Array> = match &value {
+                // the common case, without collecting: a plain array shallow enough
+                Value::Array(a) if a.node.depth <= MAX_PENDING_DEPTH => Vec::new(),
+                _ => arrays_of(&value)
+                    .into_iter()
+                    .filter(|a| !a.is_ready() && a.node.depth > MAX_PENDING_DEPTH)
+                    .collect(),
+            };
             if !deep.is_empty() {
                 let refs: Vec<&Array> = deep.iter().collect();
                 graph::realize(&*self.backend, &refs)?;

@@ -23,7 +23,7 @@ use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
 /// The structural key of a pending graph plus what a hit re-binds.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Signature {
     key: Vec<u64>,
     /// Canonical numbering: the nodes' ids in order, then leaves by first use.
@@ -32,6 +32,8 @@ pub struct Signature {
     leaf_edges: Vec<(usize, usize)>,
     /// Random keys by canonical index.
     random_keys: Vec<(usize, u64)>,
+    /// Canonical index by node id (kept only to reuse its allocation).
+    pos: FxHashMap<u64, usize>,
 }
 
 fn dtype_code(d: DType) -> u64 {
@@ -78,16 +80,32 @@ fn op_tokens(op: &Op, key: &mut Vec<u64>) {
 impl Signature {
     /// The signature of `nodes` (pending, inputs before consumers) with `outputs` materialised.
     pub fn of(nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Signature {
-        let mut pos: FxHashMap<u64, usize> = FxHashMap::with_capacity_and_hasher(nodes.len() * 2, Default::default());
-        let mut ids: Vec<u64> = Vec::with_capacity(nodes.len() * 2);
+        let mut sig = Signature::default();
+        sig.fill(nodes, outputs);
+        sig
+    }
+
+    /// Makes this the signature of `nodes` with `outputs`, reusing its
+    /// vectors: a loop computes one signature per realize, and fresh ones
+    /// were a tenth of a small statement's allocations.
+    pub fn fill(&mut self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) {
+        let Signature {
+            key,
+            ids,
+            leaf_edges,
+            random_keys,
+            pos,
+        } = self;
+        key.clear();
+        ids.clear();
+        leaf_edges.clear();
+        random_keys.clear();
+        pos.clear();
         for (i, n) in nodes.iter().enumerate() {
             pos.insert(n.id, i);
             ids.push(n.id);
         }
-        let mut key = Vec::with_capacity(nodes.len() * 16);
         key.push(nodes.len() as u64);
-        let mut leaf_edges = Vec::new();
-        let mut random_keys = Vec::new();
         for (i, n) in nodes.iter().enumerate() {
             key.push(dtype_code(n.dtype));
             key.push(n.shape.len() as u64);
@@ -95,7 +113,7 @@ impl Signature {
             match &*n.state.borrow() {
                 NodeState::Ready(_) => key.push(0),
                 NodeState::Pending { op, inputs } => {
-                    op_tokens(op, &mut key);
+                    op_tokens(op, key);
                     if let Op::Random { key: k, .. } = op {
                         random_keys.push((i, *k));
                     }
@@ -130,19 +148,22 @@ impl Signature {
             }
         }
         key.push(u64::MAX);
-        let mut outs: Vec<u64> = outputs
-            .iter()
-            .map(|o| pos.get(&o.id).map_or(u64::MAX - 1, |&p| p as u64))
-            .collect();
-        outs.sort_unstable();
-        outs.dedup();
-        key.extend(outs);
-        Signature {
-            key,
-            ids,
-            leaf_edges,
-            random_keys,
+        // the outputs as a set: sorted, without repeats
+        let start = key.len();
+        key.extend(
+            outputs
+                .iter()
+                .map(|o| pos.get(&o.id).map_or(u64::MAX - 1, |&p| p as u64)),
+        );
+        key[start..].sort_unstable();
+        let mut kept = start;
+        for r in start..key.len() {
+            if kept == start || key[r] != key[kept - 1] {
+                key[kept] = key[r];
+                kept += 1;
+            }
         }
+        key.truncate(kept);
     }
 }
 
@@ -152,6 +173,14 @@ struct Entry<T> {
     template: Plan,
     leaf_edges: Vec<(usize, usize)>,
     payload: Vec<Option<T>>,
+    /// Which insert made this entry, so a plan handed back (`recycle`) for
+    /// an entry that was since replaced is not taken for the new one.
+    generation: u64,
+    /// A plan re-bound from this template and handed back after it ran: the
+    /// next hit overwrites its ids and offsets in place instead of cloning
+    /// the template (a clone is a dozen small allocations per kernel, about
+    /// a fifth of those a statement of a loop makes).
+    spare: Option<Plan>,
 }
 
 /// Counts for `--profile` and tests.
@@ -170,6 +199,9 @@ pub struct PlanCache<T> {
     entries: Vec<Entry<T>>,
     /// With `admit_on_repeat`: hashes of the keys planned once and not cached.
     seen: Option<FxHashSet<u64>>,
+    generations: u64,
+    /// The signature of the graph being looked up, its vectors reused.
+    scratch: Signature,
     pub stats: CacheStats,
 }
 
@@ -191,6 +223,8 @@ impl<T> Default for PlanCache<T> {
             index: FxHashMap::default(),
             entries: Vec::new(),
             seen: None,
+            generations: 0,
+            scratch: Signature::default(),
             stats: CacheStats::default(),
         }
     }
@@ -200,6 +234,8 @@ impl<T> Default for PlanCache<T> {
 pub struct Planned {
     pub plan: Plan,
     pub entry: usize,
+    /// The entry's generation, for `recycle`.
+    pub generation: u64,
     pub hit: bool,
 }
 
@@ -224,14 +260,17 @@ impl<T> PlanCache<T> {
 
     /// The plan for `nodes`: re-bound from the cache, or made by `make` and cached.
     pub fn get_or_plan(&mut self, nodes: &[Rc<Node>], outputs: &[Rc<Node>], make: impl FnOnce() -> Plan) -> Planned {
-        let sig = Signature::of(nodes, outputs);
+        let mut sig = std::mem::take(&mut self.scratch);
+        sig.fill(nodes, outputs);
         if let Some(&e) = self.index.get(&sig.key)
             && let Some(plan) = self.rebind(e, &sig)
         {
+            self.scratch = sig;
             self.stats.hits += 1;
             return Planned {
                 plan,
                 entry: e,
+                generation: self.entries[e].generation,
                 hit: true,
             };
         }
@@ -247,9 +286,11 @@ impl<T> PlanCache<T> {
                 seen.clear();
             }
             if seen.insert(h.finish()) {
+                self.scratch = sig;
                 return Planned {
                     plan,
                     entry: usize::MAX,
+                    generation: 0,
                     hit: false,
                 };
             }
@@ -258,7 +299,18 @@ impl<T> PlanCache<T> {
         Planned {
             plan,
             entry,
+            generation: self.generations,
             hit: false,
+        }
+    }
+
+    /// Hands back a plan that `get_or_plan` returned for `entry` and that
+    /// has run, so that the entry's next hit re-binds it in place.
+    pub fn recycle(&mut self, entry: usize, generation: u64, plan: Plan) {
+        if let Some(e) = self.entries.get_mut(entry)
+            && e.generation == generation
+        {
+            e.spare = Some(plan);
         }
     }
 
@@ -291,10 +343,13 @@ impl<T> PlanCache<T> {
             self.entries.clear();
             self.index.clear();
         }
+        self.generations += 1;
         let entry = Entry {
             payload: (0..plan.kernels.len()).map(|_| None).collect(),
             template,
             leaf_edges: sig.leaf_edges,
+            generation: self.generations,
+            spare: None,
         };
         match self.index.get(&sig.key) {
             Some(&e) => {
@@ -311,8 +366,8 @@ impl<T> PlanCache<T> {
 
     /// The cached plan with the new graph's ids, offsets and keys, or `None`
     /// when the new offsets would change a choice the planner made.
-    fn rebind(&self, e: usize, sig: &Signature) -> Option<Plan> {
-        let entry = self.entries.get(e)?;
+    fn rebind(&mut self, e: usize, sig: &Signature) -> Option<Plan> {
+        let entry = self.entries.get_mut(e)?;
         if entry.leaf_edges.len() != sig.leaf_edges.len() {
             return None;
         }
@@ -327,7 +382,14 @@ impl<T> PlanCache<T> {
                 return None;
             }
         }
-        let mut plan = map_ids(&entry.template, |c| sig.ids.get(c as usize).copied())?;
+        let id = |c: u64| sig.ids.get(c as usize).copied();
+        let mut plan = match entry.spare.take() {
+            Some(mut spare) => {
+                rebind_in_place(&entry.template, &mut spare, id)?;
+                spare
+            }
+            None => map_ids(&entry.template, id)?,
+        };
         let keys: FxHashMap<u64, u64> = sig.random_keys.iter().map(|&(c, k)| (sig.ids[c], k)).collect();
         let leaf = |node: u64| -> isize {
             delta
@@ -366,6 +428,26 @@ impl<T> PlanCache<T> {
         }
         Some(plan)
     }
+}
+
+/// Overwrites what a hit re-binds (node ids, view offsets, random keys) in
+/// `plan`, an earlier re-binding of `template`, with `template`'s values,
+/// ids mapped by `f`; `None` if one does not map.
+fn rebind_in_place(template: &Plan, plan: &mut Plan, f: impl Fn(u64) -> Option<u64>) -> Option<()> {
+    for (t, kp) in template.kernels.iter().zip(&mut plan.kernels) {
+        kp.output = f(t.output)?;
+        for (n, &c) in kp.nodes.iter_mut().zip(&t.nodes) {
+            *n = f(c)?;
+        }
+        let operands = kp.operands.iter_mut().chain(&mut kp.epi_operands).chain(&mut kp.aux);
+        let from = t.operands.iter().chain(&t.epi_operands).chain(&t.aux);
+        for (o, c) in operands.zip(from) {
+            o.node = f(c.node)?;
+            o.view.offset = c.view.offset;
+            o.source = c.source.clone();
+        }
+    }
+    Some(())
 }
 
 /// The plan with every node id mapped by `f`; `None` if one does not map.

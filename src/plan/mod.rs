@@ -506,14 +506,20 @@ impl<'a> Planner<'a> {
     /// the stored copy's reads would and skips its write, which at the size
     /// of a pairwise table is most of the traffic. Capped in consumers so a
     /// widely shared value is still stored once; unary ops (the
-    /// transcendentals among them) are not worth computing twice.
+    /// transcendentals among them) are not worth computing twice. An input
+    /// this plan stores (decided earlier: inputs come first) counts as
+    /// stored, so the first iteration of a loop whose inputs are still
+    /// pending (`x = rand([n])`) plans as the later ones do.
     fn recomputed(&self, i: usize) -> bool {
         const MAX_CONSUMERS: usize = 4;
         let op = &self.info[i].op;
         matches!(op, Op::Binary(_) | Op::Cast)
             && !self.outputs.contains(&self.nodes[i].id)
             && (2..=MAX_CONSUMERS).contains(&self.consumers[i].len())
-            && self.inputs(i).iter().all(|a| self.pending(a).is_none())
+            && self
+                .inputs(i)
+                .iter()
+                .all(|a| self.pending(a).is_none_or(|p| self.materialised[p]))
     }
 
     /// Decides which nodes are materialised, in topological order.
@@ -560,7 +566,7 @@ impl<'a> Planner<'a> {
                             .inputs(c)
                             .iter()
                             .filter(|a| a.node.id == node.id)
-                            .all(|a| a.view == View::contiguous(&node.shape) && self.nodes[c].shape == node.shape)
+                            .all(|a| a.view.is_identity_of(&node.shape) && self.nodes[c].shape == node.shape)
                 };
                 if epilogue_ok {
                     self.red[i] = Some(i);
@@ -584,7 +590,7 @@ impl<'a> Planner<'a> {
                     continue;
                 }
                 if let Some(r) = self.red[p] {
-                    let identity = a.view == View::contiguous(&self.nodes[p].shape);
+                    let identity = a.view.is_identity_of(&self.nodes[p].shape);
                     if !identity || red.is_some_and(|x| x != r) {
                         self.materialised[p] = true;
                         if self.red[p] == Some(p) {

@@ -22,6 +22,7 @@ use crate::graph::data::HostData;
 use crate::graph::op::{BinaryOp, Distribution, ReduceOp, UnaryOp};
 use crate::graph::random;
 use crate::plan::{Inst, RowStage, Step};
+use std::borrow::Cow;
 use std::mem::MaybeUninit;
 
 /// Elements per block: registers of a few steps stay in L1/L2.
@@ -71,8 +72,18 @@ impl<'a> Data<'a> {
 pub struct Bound<'a> {
     pub input: Input<'a>,
     pub dtype: DType,
-    pub strides: Vec<isize>,
+    /// Borrowed from the plan's view (a rank-0 kernel gets one axis, `[0]`).
+    pub strides: Cow<'a, [isize]>,
     pub offset: isize,
+}
+
+/// A view's strides as a kernel iterates them: a rank-0 kernel runs over one axis of one element.
+pub fn iteration_strides(strides: &[isize]) -> Cow<'_, [isize]> {
+    if strides.is_empty() {
+        Cow::Owned(vec![0])
+    } else {
+        Cow::Borrowed(strides)
+    }
 }
 
 /// A step's value over a block: a run of values, or one value for all.

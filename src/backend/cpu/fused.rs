@@ -76,7 +76,7 @@ mod segment;
 
 pub use into::write_within;
 
-use super::block::{self, BLOCK, Bound, Data, Input, Lane, Program, Reg, Src, Value, avx2_dispatch};
+use super::block::{self, BLOCK, Bound, Data, Input, Lane, Program, Reg, Src, Value, avx2_dispatch, iteration_strides};
 use super::kernels::{self, Num, PAR_THRESHOLD};
 use crate::check::dtype::DType;
 use crate::diag::Diagnostic;
@@ -84,7 +84,7 @@ use crate::graph::data::HostData;
 use crate::graph::op::{Op, ReduceOp};
 use crate::graph::view::{View, contiguous_strides};
 use crate::graph::{Buffer, Node, NodeState, Storage};
-use crate::plan::cache::PlanCache;
+use crate::plan::cache::{PlanCache, Planned};
 use crate::plan::{DeviceInfo, KernelPlan, Operand, Plan, Source, Strategy};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
@@ -212,17 +212,33 @@ impl Default for Fused {
 
 impl Fused {
     pub fn plan(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Plan {
+        self.planned(nodes, outputs).plan
+    }
+
+    fn planned(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Planned {
+        self.plans.borrow_mut().get_or_plan(nodes, outputs, || {
+            crate::plan::plan(nodes, outputs, &DeviceInfo::for_cpu())
+        })
+    }
+
+    /// Runs the plan for `nodes` (through `into` as `run_plan` does), then
+    /// hands it back to the cache, whose next hit re-binds it in place.
+    fn run_planned(
+        &self,
+        nodes: &[Rc<Node>],
+        outputs: &[Rc<Node>],
+        into: Option<into::Target<'_>>,
+    ) -> Result<bool, Diagnostic> {
+        let planned = self.planned(nodes, outputs);
+        let written = self.run_plan(&planned.plan, &crate::graph::nodes_by_id(nodes), into);
         self.plans
             .borrow_mut()
-            .get_or_plan(nodes, outputs, || {
-                crate::plan::plan(nodes, outputs, &DeviceInfo::for_cpu())
-            })
-            .plan
+            .recycle(planned.entry, planned.generation, planned.plan);
+        written
     }
 
     pub fn execute(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Result<(), Diagnostic> {
-        let plan = self.plan(nodes, outputs);
-        self.run_plan(&plan, &crate::graph::nodes_by_id(nodes), None)?;
+        self.run_planned(nodes, outputs, None)?;
         Ok(())
     }
 
@@ -358,23 +374,20 @@ impl Buffers {
 
 /// Binds operands (views in the iteration space `shape`) to the data their guards hold.
 fn bind_with<'a>(
-    operands: &[Operand],
+    operands: &'a [Operand],
     shape: &[usize],
     guards: &'a [Option<Ref<'_, Storage>>],
 ) -> Result<Vec<Bound<'a>>, Diagnostic> {
     let mut out = Vec::with_capacity(operands.len());
     for (o, g) in operands.iter().zip(guards) {
-        let mut strides = o.view.strides.clone();
-        if strides.len() != shape.len() {
+        let strides = iteration_strides(&o.view.strides);
+        if o.view.strides.len() != shape.len() {
             return Err(internal(format!(
                 "operand {} has rank {} in a rank-{} kernel",
                 o.label,
-                strides.len(),
+                o.view.strides.len(),
                 shape.len()
             )));
-        }
-        if strides.is_empty() {
-            strides.push(0);
         }
         let input = match (&o.source, g) {
             (Source::Buffer, Some(g)) => {
@@ -648,14 +661,10 @@ fn reduce(kp: &KernelPlan, by_id: &HashMap<u64, Rc<Node>>) -> Result<HostData, D
     let ebufs = Buffers::of(&kp.epi_operands, by_id)?;
     let eguards = ebufs.guards();
     let mut inputs = bind_with(&kp.epi_operands, kept_shape, &eguards)?;
-    let mut strides = contiguous_strides(kept_shape);
-    if strides.is_empty() {
-        strides.push(0);
-    }
     inputs.push(Bound {
         input: Input::Data(Data::of(&values)),
         dtype: rdtype,
-        strides,
+        strides: iteration_strides(&contiguous_strides(kept_shape)).into_owned().into(),
         offset: 0,
     });
     let prog = Program {

@@ -120,9 +120,36 @@ pub fn fold_scalar(node: &Rc<Node>) -> Result<(), Diagnostic> {
     if node.is_ready() {
         return Ok(());
     }
-    let out = eval_node_reference(node)?;
+    let out = match cast_of_host_scalar(node) {
+        Some(out) => out,
+        None => eval_node_reference(node)?,
+    };
     *node.state.borrow_mut() = NodeState::Ready(Buffer::host(out));
     Ok(())
+}
+
+/// The value of `node` when it is the cast of one host element: the
+/// builder's cast of a literal in front of every op that meets an array of
+/// another dtype (`x + 1.0` on f32), computed without the reference
+/// executor's general path, which cost more than the rest of the statement's
+/// folding.
+fn cast_of_host_scalar(node: &Node) -> Option<HostData> {
+    let state = node.state.borrow();
+    let NodeState::Pending {
+        op: crate::graph::op::Op::Cast,
+        inputs,
+    } = &*state
+    else {
+        return None;
+    };
+    let [input] = inputs.as_slice() else { return None };
+    if input.view.size() != 1 {
+        return None;
+    }
+    let buffer = input.node.buffer()?;
+    let storage = buffer.storage();
+    let Storage::Host(data) = &*storage else { return None };
+    kernels::cast_one(node.dtype, data, input.view.offset)
 }
 
 impl Backend for CpuBackend {

@@ -11,7 +11,7 @@ use super::{
     Buffers, Fused, SendPtr, bind_with, check_interrupt, collapse_pair, cpu_strategy, for_each_row_pair, internal,
     parallel_pays, run_kernel, task_size, write_direct,
 };
-use crate::backend::cpu::block::{self, BLOCK, Bound, Data, Input, Lane, Program, Reg, Src, Value};
+use crate::backend::cpu::block::{self, BLOCK, Bound, Data, Input, Lane, Program, Reg, Src, Value, iteration_strides};
 use crate::backend::cpu::kernels;
 use crate::diag::Diagnostic;
 use crate::graph::data::HostData;
@@ -29,13 +29,12 @@ impl Fused {
     /// source node itself stays pending: its caller drops it.
     pub fn execute_into(&self, nodes: &[Rc<Node>], dst: &Buffer, dst_view: &View) -> Result<(), Diagnostic> {
         let root = nodes.last().ok_or_else(|| internal("an assignment of nothing"))?;
-        let plan = self.plan(nodes, std::slice::from_ref(root));
         let target = Target {
             root,
             dst,
             view: dst_view,
         };
-        if !self.run_plan(&plan, &crate::graph::nodes_by_id(nodes), Some(target))? {
+        if !self.run_planned(nodes, std::slice::from_ref(root), Some(target))? {
             return Err(internal("no kernel computed the assigned value"));
         }
         Ok(())
@@ -229,10 +228,7 @@ fn map_into_typed<T: Lane>(
             if o.dtype != kp.out_dtype || o.view.strides.len() != kp.shape.len() {
                 return Err(internal(format!("operand {} does not fit its buffer", o.label)));
             }
-            let mut strides = o.view.strides.clone();
-            if strides.is_empty() {
-                strides.push(0);
-            }
+            let strides = iteration_strides(&o.view.strides);
             kernels::check_reach(own_len, &kp.shape, &strides, o.view.offset)?;
             inputs.push(Bound {
                 input: Input::Data(own),

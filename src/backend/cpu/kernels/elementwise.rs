@@ -36,6 +36,14 @@ pub(super) fn cast(dtype: DType, a: &HostData, va: &View) -> HostData {
     crate::with_data!(a, x => with_dtype!(dtype, D => D::wrap(map1(x, va, |s| D::from_val(s.to_val())))))
 }
 
+/// Element `i` of `a` cast to `dtype`, as `cast` computes it.
+pub(super) fn cast_one(dtype: DType, a: &HostData, i: usize) -> Option<HostData> {
+    crate::with_data!(a, x => {
+        let v = x.get(i)?.to_val();
+        Some(with_dtype!(dtype, D => D::wrap(vec![D::from_val(v)])))
+    })
+}
+
 pub(super) fn unary(op: UnaryOp, a: &HostData, va: &View) -> Result<HostData, Diagnostic> {
     // The table in `check::prim` expands into one exhaustive match per dtype;
     // the rule decides which dtypes an op is defined on (the builder casts first).

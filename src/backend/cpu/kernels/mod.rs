@@ -689,6 +689,12 @@ fn expect_shape(view: &View, shape: &[usize]) -> Result<(), Diagnostic> {
     Ok(())
 }
 
+/// Element `i` of `data` cast to `dtype`, exactly as `Op::Cast` computes it;
+/// `None` when `i` is out of range.
+pub fn cast_one(dtype: DType, data: &HostData, i: usize) -> Option<HostData> {
+    elementwise::cast_one(dtype, data, i)
+}
+
 /// Computes `op` into a fresh contiguous vector of `dtype` and `shape`.
 /// `inputs` are each input's data and the view through which the op reads it.
 pub fn eval(op: &Op, dtype: DType, shape: &[usize], inputs: &[(&HostData, &View)]) -> Result<HostData, Diagnostic> {
