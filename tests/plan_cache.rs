@@ -256,3 +256,67 @@ fn admit_on_repeat_caches_a_graph_the_second_time() {
         assert_eq!(hit, i > 0, "iteration {i}");
     }
 }
+
+/// As `both`, and the cached plan handed back to the cache after use (as the
+/// CPU executor does), so that the next hit re-binds it in place.
+fn both_recycled(cache: &mut PlanCache<()>, out: &Array) -> (Plan, Plan, bool) {
+    let outputs = vec![out.node.clone()];
+    let order = pending_in_order(&outputs);
+    let fresh = plan(&order, &outputs, &DeviceInfo::reference());
+    let got = cache.get_or_plan(&order, &outputs, || plan(&order, &outputs, &DeviceInfo::reference()));
+    let copy = got.plan.clone();
+    cache.recycle(got.entry, got.generation, got.plan);
+    (copy, fresh, got.hit)
+}
+
+#[test]
+fn a_recycled_plan_is_rebound_in_place_as_a_fresh_one_would_be() {
+    // a moving window times a random array: ids, offsets and keys all change
+    let mut cache = PlanCache::new();
+    let x = leaf(&[1024]);
+    for i in 0..6u64 {
+        let w = x.with_view(x.view.slice_axis(0, 16 * i as usize, 64, 1));
+        let r = Array::pending(
+            Op::Random {
+                key: 100 + i,
+                dist: Distribution::Uniform,
+            },
+            vec![],
+            DType::F32,
+            &[64],
+            None,
+        );
+        let y = bin(BinaryOp::Mul, &w, &r);
+        let (got, fresh, hit) = both_recycled(&mut cache, &y);
+        assert_eq!(got, fresh, "iteration {i}");
+        assert_eq!(hit, i > 0);
+    }
+    assert_eq!((cache.stats.plans, cache.stats.hits), (1, 5));
+}
+
+#[test]
+fn a_plan_handed_back_after_its_entry_was_replaced_is_not_reused() {
+    let mut cache = PlanCache::new();
+    let x = leaf(&[1024]);
+    let window = |start: usize| {
+        bin(
+            BinaryOp::Mul,
+            &x.with_view(x.view.slice_axis(0, start, 64, 1)),
+            &scalar(2.0),
+        )
+    };
+    // the aligned window's plan (4-wide), kept back while the entry is replaced
+    let y0 = window(0);
+    let outputs = vec![y0.node.clone()];
+    let order = pending_in_order(&outputs);
+    let aligned = cache.get_or_plan(&order, &outputs, || plan(&order, &outputs, &DeviceInfo::reference()));
+    // offset 1 breaks the alignment: re-planned, the entry replaced by the scalar plan
+    let (got, fresh, hit) = both_recycled(&mut cache, &window(1));
+    assert!(!hit);
+    assert_eq!(got, fresh);
+    // the stale 4-wide plan comes back now; the next hit must not take it
+    cache.recycle(aligned.entry, aligned.generation, aligned.plan);
+    let (got, fresh, hit) = both_recycled(&mut cache, &window(2));
+    assert!(hit);
+    assert_eq!(got, fresh, "the scalar plan, re-bound");
+}

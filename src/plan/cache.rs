@@ -101,6 +101,10 @@ impl Signature {
         leaf_edges.clear();
         random_keys.clear();
         pos.clear();
+        // after an insert took the vectors, this is a fresh signature: size it once
+        key.reserve(nodes.len() * 16);
+        ids.reserve(nodes.len() * 2);
+        pos.reserve(nodes.len() * 2);
         for (i, n) in nodes.iter().enumerate() {
             pos.insert(n.id, i);
             ids.push(n.id);
