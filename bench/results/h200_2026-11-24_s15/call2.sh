@@ -1,5 +1,5 @@
 # Session 15, call 2: per-statement latency on CUDA, this commit (arr) against
-# the one before the session (arr_base, 454ed63), interleaved: a loop of
+# the one before the session (arr_base, 911e78a: the session-13 binary; the commits between touched only GPU row kernels), interleaved: a loop of
 # `x = x + 1.0` on 1000 f32 (bench/run.py's latency row) and LU of 1000.
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 python3 - <<'PY' 2>&1 | tee $OUT/ab.log
@@ -8,7 +8,8 @@ loop = "let x = ones([1000])\nfor t in 0..20000 {\n    x = x + 1.0\n}\nprint(sum
 path = tempfile.mktemp(suffix=".arr"); open(path, "w").write(loop)
 def t(binary, script):
     out = subprocess.run([binary, "--backend", "cuda", "run", "--time", script], capture_output=True, text=True, check=True)
-    return float(out.stdout.strip().splitlines()[-1].split()[1])
+    line = [l for l in (out.stdout + out.stderr).splitlines() if l.startswith("time:")][-1]
+    return float(line.split()[1])
 for name, script, per in [("x = x + 1.0, us per statement", path, 20000), ("LU of 1000, ms", "bench/programs/lu.arr", 1)]:
     res = {"base": [], "new": []}
     for b in ["base", "new"]:
