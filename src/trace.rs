@@ -9,6 +9,7 @@ use crate::graph::data::HostData;
 use crate::graph::view::View;
 use crate::graph::{Array, Backend, Buffer, Node};
 use crate::plan::DeviceInfo;
+use rustc_hash::FxHashMap as HashMap;
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -72,6 +73,11 @@ pub fn json_num(x: f64) -> String {
 pub struct Traced {
     inner: Rc<dyn Backend>,
     entries: RefCell<Vec<Entry>>,
+    /// Entry by its plan text without node ids: a loop whose every step has
+    /// new shapes (LU) records thousands of distinct plans, and comparing
+    /// each new one with every entry made `--profile` and `explain` quadratic
+    /// (LU of 1000 took seconds to explain).
+    by_text: RefCell<HashMap<String, usize>>,
     /// When set, the plan recorded is the planner's for this device rather
     /// than the inner backend's own text (`arr --backend cuda explain` on a
     /// machine that runs the program on the CPU).
@@ -87,12 +93,16 @@ impl Traced {
     fn record(&self, plan: String, elapsed: std::time::Duration) {
         let key = strip_ids(&plan);
         let mut entries = self.entries.borrow_mut();
-        match entries.iter_mut().find(|e| strip_ids(&e.plan) == key) {
-            Some(e) => e.times.push(elapsed),
-            None => entries.push(Entry {
-                plan,
-                times: vec![elapsed],
-            }),
+        let mut by_text = self.by_text.borrow_mut();
+        match by_text.get(&key) {
+            Some(&k) => entries[k].times.push(elapsed),
+            None => {
+                by_text.insert(key, entries.len());
+                entries.push(Entry {
+                    plan,
+                    times: vec![elapsed],
+                });
+            }
         }
     }
 
@@ -100,6 +110,7 @@ impl Traced {
         Traced {
             inner,
             entries: RefCell::new(Vec::new()),
+            by_text: RefCell::new(HashMap::default()),
             target: None,
             classes: Default::default(),
         }
@@ -296,6 +307,20 @@ fn strip_ids(plan: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn repeated_plans_are_grouped_by_their_text_without_ids() {
+        let t = Traced::new(Rc::new(crate::backend::cpu::CpuBackend::new()));
+        let ms = Duration::from_millis;
+        t.record("map #1 -> #2".into(), ms(1));
+        t.record("sum #3".into(), ms(2));
+        t.record("map #7 -> #19".into(), ms(3));
+        t.record("map #7 -> t19".into(), ms(4));
+        let entries = t.entries.borrow();
+        let seen: Vec<(&str, usize)> = entries.iter().map(|e| (e.plan.as_str(), e.times.len())).collect();
+        assert_eq!(seen, vec![("map #1 -> #2", 2), ("sum #3", 1), ("map #7 -> t19", 1)]);
+        assert_eq!(entries[0].times, vec![ms(1), ms(3)]);
+    }
 
     #[test]
     fn median_of_odd_and_even_counts() {
