@@ -146,7 +146,7 @@ impl CudaBackend {
             None => {
                 let c = match chosen {
                     Some(c) => c,
-                    None => self.classes.borrow_mut().kernel_chosen(kp),
+                    None => self.host_timed(|h| &mut h.codegen, || self.classes.borrow_mut().kernel_chosen(kp)),
                 };
                 let module = self.module_hashed(&c.generated, c.hash)?;
                 let g = c.generated;
@@ -262,7 +262,7 @@ impl CudaBackend {
                 let new = self.plans.borrow().payload(planned.entry, k).is_none()
                     && kp.out_size() > 0
                     && blas::gemm_for(kp).is_none();
-                new.then(|| self.classes.borrow_mut().kernel_chosen(kp))
+                new.then(|| self.host_timed(|h| &mut h.codegen, || self.classes.borrow_mut().kernel_chosen(kp)))
             })
             .collect();
         let gens: Vec<(&codegen::Generated, u64)> = fresh.iter().flatten().map(|c| (&c.generated, c.hash)).collect();

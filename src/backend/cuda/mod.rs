@@ -248,7 +248,10 @@ impl Backend for CudaBackend {
         if dst_view.size() == 0 {
             return Ok(());
         }
-        let chosen = self.classes.borrow_mut().scatter_chosen(src.dtype(), dst_view);
+        let chosen = self.host_timed(
+            |h| &mut h.codegen,
+            || self.classes.borrow_mut().scatter_chosen(src.dtype(), dst_view),
+        );
         let module = self.module_hashed(&chosen.generated, chosen.hash)?;
         let g = chosen.generated;
         let mut values: Vec<u64> = g

@@ -99,6 +99,8 @@ pub struct ProfileSummary {
     /// Host seconds: planning (plan-cache lookups and misses), reading cached
     /// CUBINs and loading modules, and `allocs` device allocations from the driver.
     pub plan_s: f64,
+    /// Host seconds generating kernel sources (to find or compile their modules).
+    pub codegen_s: f64,
     pub load_s: f64,
     pub allocs: u64,
     pub alloc_s: f64,
@@ -133,6 +135,9 @@ pub(super) struct HostSeconds {
     pub(super) realize: f64,
     /// Planning graphs (plan-cache lookups included).
     pub(super) plan: f64,
+    /// Generating kernel sources and choosing their shape class, for plans
+    /// not from the cache (a shrinking loop's every step: LU).
+    pub(super) codegen: f64,
     /// Reading cached CUBINs and loading modules into the context.
     pub(super) load: f64,
     /// In `read`: mostly waiting for the GPU.
@@ -223,6 +228,7 @@ impl CudaBackend {
             plans: self.plan_stats().plans,
             plan_hits: self.plan_stats().hits,
             plan_s: self.host.borrow().plan,
+            codegen_s: self.host.borrow().codegen,
             load_s: self.host.borrow().load,
             realize_s: self.host.borrow().realize,
             read_s: self.host.borrow().read,
@@ -370,9 +376,10 @@ pub fn profile_table(timings: &[KernelTiming], summary: &ProfileSummary) -> Stri
         summary.plans, summary.plan_hits
     ));
     out.push_str(&format!(
-        "host: {:.2} ms realizing ({:.2} ms planning, {:.2} ms loading modules, {:.2} ms in {} device allocations), {:.2} ms reading results\n",
+        "host: {:.2} ms realizing ({:.2} ms planning, {:.2} ms generating sources, {:.2} ms loading modules, {:.2} ms in {} device allocations), {:.2} ms reading results\n",
         1e3 * summary.realize_s,
         1e3 * summary.plan_s,
+        1e3 * summary.codegen_s,
         1e3 * summary.load_s,
         1e3 * summary.alloc_s,
         summary.allocs,
@@ -409,7 +416,7 @@ pub fn profile_json(timings: &[KernelTiming], summary: &ProfileSummary) -> Strin
     }
     let gpu_ms: f64 = timings.iter().map(|t| t.ms as f64).sum();
     out.push_str(&format!(
-        "{{\"kind\": \"summary\", \"backend\": {}, \"launches\": {}, \"gpu_ms\": {}, \"copy_gb_s\": {}, \"compile_s\": {}, \"compiles\": {}, \"disk_hits\": {}, \"memory_hits\": {}, \"plans\": {}, \"plan_hits\": {}, \"plan_s\": {}, \"load_s\": {}, \"allocs\": {}, \"alloc_s\": {}, \"realize_s\": {}, \"read_s\": {}}}\n",
+        "{{\"kind\": \"summary\", \"backend\": {}, \"launches\": {}, \"gpu_ms\": {}, \"copy_gb_s\": {}, \"compile_s\": {}, \"compiles\": {}, \"disk_hits\": {}, \"memory_hits\": {}, \"plans\": {}, \"plan_hits\": {}, \"plan_s\": {}, \"codegen_s\": {}, \"load_s\": {}, \"allocs\": {}, \"alloc_s\": {}, \"realize_s\": {}, \"read_s\": {}}}\n",
         json_str(&summary.device),
         timings.len(),
         json_num(gpu_ms),
@@ -421,6 +428,7 @@ pub fn profile_json(timings: &[KernelTiming], summary: &ProfileSummary) -> Strin
         summary.plans,
         summary.plan_hits,
         json_num(summary.plan_s),
+        json_num(summary.codegen_s),
         json_num(summary.load_s),
         summary.allocs,
         json_num(summary.alloc_s),
@@ -478,6 +486,7 @@ mod tests {
             plans: 3,
             plan_hits: 97,
             plan_s: 0.0015,
+            codegen_s: 0.001,
             load_s: 0.002,
             allocs: 4,
             alloc_s: 0.00025,
@@ -497,7 +506,7 @@ mod tests {
         );
         assert!(table.contains("plans: 3 made, 97 plan cache hits"), "{table}");
         assert!(
-            table.contains("host: 6.00 ms realizing (1.50 ms planning, 2.00 ms loading modules, 0.25 ms in 4 device allocations), 0.50 ms reading results"),
+            table.contains("host: 6.00 ms realizing (1.50 ms planning, 1.00 ms generating sources, 2.00 ms loading modules, 0.25 ms in 4 device allocations), 0.50 ms reading results"),
             "{table}"
         );
         let json = profile_json(&t, &summary);
@@ -514,7 +523,7 @@ mod tests {
         assert!(lines[0].contains(r#""gb_s": 6, "pct_copy": 50}"#), "{json}");
         assert!(
             lines[1]
-                .contains(r#""copy_gb_s": 12, "compile_s": 0.03, "compiles": 2, "disk_hits": 1, "memory_hits": 5, "plans": 3, "plan_hits": 97, "plan_s": 0.0015, "load_s": 0.002, "allocs": 4, "alloc_s": 0.00025, "realize_s": 0.006, "read_s": 0.0005}"#),
+                .contains(r#""copy_gb_s": 12, "compile_s": 0.03, "compiles": 2, "disk_hits": 1, "memory_hits": 5, "plans": 3, "plan_hits": 97, "plan_s": 0.0015, "codegen_s": 0.001, "load_s": 0.002, "allocs": 4, "alloc_s": 0.00025, "realize_s": 0.006, "read_s": 0.0005}"#),
             "{json}"
         );
     }
