@@ -21,17 +21,10 @@ impl View {
 
     /// Whether this is exactly `View::contiguous(shape)`, without building it.
     pub fn is_identity_of(&self, shape: &[usize]) -> bool {
-        if self.offset != 0 || self.shape != shape || self.strides.len() != shape.len() {
-            return false;
-        }
-        let mut acc = 1isize;
-        for (k, &d) in shape.iter().enumerate().rev() {
-            if self.strides[k] != acc {
-                return false;
-            }
-            acc = acc.saturating_mul(d.max(1) as isize);
-        }
-        true
+        self.offset == 0
+            && self.shape == shape
+            && self.strides.len() == shape.len()
+            && self.strides.iter().rev().copied().eq(row_major_strides_rev(shape))
     }
 
     pub fn rank(&self) -> usize {
@@ -178,13 +171,18 @@ impl View {
 }
 
 pub fn contiguous_strides(shape: &[usize]) -> Vec<isize> {
-    let mut strides = vec![0isize; shape.len()];
-    let mut acc = 1isize;
-    for k in (0..shape.len()).rev() {
-        strides[k] = acc;
-        acc = acc.saturating_mul(shape[k].max(1) as isize);
-    }
+    let mut strides: Vec<isize> = row_major_strides_rev(shape).collect();
+    strides.reverse();
     strides
+}
+
+/// The row-major strides of `shape`, innermost first, without allocating.
+fn row_major_strides_rev(shape: &[usize]) -> impl Iterator<Item = isize> + '_ {
+    shape.iter().rev().scan(1isize, |acc, &d| {
+        let stride = *acc;
+        *acc = acc.saturating_mul(d.max(1) as isize);
+        Some(stride)
+    })
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@
 //! offset-dependent choices (vector width by alignment, 32-bit indexing) are
 //! checked again on the re-bound plan; if one no longer holds it is a miss.
 
-use super::{KernelPlan, Operand, Plan, Source, fits_32};
+use super::{Operand, Plan, Source, fits_32};
 use crate::check::dtype::DType;
 use crate::graph::op::Op;
 use crate::graph::{Node, NodeState};
@@ -78,14 +78,8 @@ fn op_tokens(op: &Op, key: &mut Vec<u64>) {
 }
 
 impl Signature {
-    /// The signature of `nodes` (pending, inputs before consumers) with `outputs` materialised.
-    pub fn of(nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Signature {
-        let mut sig = Signature::default();
-        sig.fill(nodes, outputs);
-        sig
-    }
-
-    /// Makes this the signature of `nodes` with `outputs`, reusing its
+    /// Makes this the signature of `nodes` (pending, inputs before
+    /// consumers) with `outputs` materialised, reusing its
     /// vectors: a loop computes one signature per realize, and fresh ones
     /// were a tenth of a small statement's allocations.
     pub fn fill(&mut self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) {
@@ -457,19 +451,6 @@ fn rebind_in_place(template: &Plan, plan: &mut Plan, f: impl Fn(u64) -> Option<u
 /// The plan with every node id mapped by `f`; `None` if one does not map.
 fn map_ids(plan: &Plan, f: impl Fn(u64) -> Option<u64>) -> Option<Plan> {
     let mut out = plan.clone();
-    for kp in &mut out.kernels {
-        map_kernel(kp, &f)?;
-    }
+    rebind_in_place(plan, &mut out, f)?;
     Some(out)
-}
-
-fn map_kernel(kp: &mut KernelPlan, f: &impl Fn(u64) -> Option<u64>) -> Option<()> {
-    kp.output = f(kp.output)?;
-    for n in &mut kp.nodes {
-        *n = f(*n)?;
-    }
-    for o in kp.operands.iter_mut().chain(&mut kp.epi_operands).chain(&mut kp.aux) {
-        o.node = f(o.node)?;
-    }
-    Some(())
 }

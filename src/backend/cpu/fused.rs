@@ -661,10 +661,15 @@ fn reduce(kp: &KernelPlan, by_id: &HashMap<u64, Rc<Node>>) -> Result<HostData, D
     let ebufs = Buffers::of(&kp.epi_operands, by_id)?;
     let eguards = ebufs.guards();
     let mut inputs = bind_with(&kp.epi_operands, kept_shape, &eguards)?;
+    let strides = contiguous_strides(kept_shape);
     inputs.push(Bound {
         input: Input::Data(Data::of(&values)),
         dtype: rdtype,
-        strides: iteration_strides(&contiguous_strides(kept_shape)).into_owned().into(),
+        strides: if strides.is_empty() {
+            iteration_strides(&[])
+        } else {
+            strides.into()
+        },
         offset: 0,
     });
     let prog = Program {
