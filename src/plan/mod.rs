@@ -93,7 +93,7 @@ pub struct Operand {
 
 /// One SSA instruction of a fused expression. Operands of an instruction are
 /// indices of earlier instructions.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Inst {
     Load(usize),
     /// The reduced value (only in an epilogue).
@@ -108,7 +108,7 @@ pub enum Inst {
 }
 
 /// An instruction and the dtype it produces.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Step {
     pub inst: Inst,
     pub dtype: DType,

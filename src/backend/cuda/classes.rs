@@ -18,14 +18,44 @@
 //! first shape comes back. A loop over shrinking slices thus pays one code
 //! generation per kernel, not two.
 //!
+//! Each module is also remembered by what its generic source depends on
+//! (`codegen::generic_key`), so that a kernel met again at another shape of
+//! its class takes its module, parameters included, without generating any
+//! text: LU's thousand steps generate each kernel's source once, where they
+//! generated it at every step. The launch reads the dimension values from
+//! its own plan (`codegen::Sizes`).
+//!
 //! Pure bookkeeping over generated text, so it is tested without a GPU.
 
-use super::codegen::{self, Generated, Kind, Param};
+use super::codegen::{self, Generated, GenericKey, Kind, Param, Sizes};
 use crate::check::dtype::DType;
 use crate::graph::view::View;
 use crate::plan::{KernelPlan, Plan};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// When set, every remembered module handed out is checked against the one
+/// generation gives afresh, and a difference panics: how the tests check
+/// that `codegen::generic_key` names everything a generic source depends on.
+/// On in debug builds.
+pub static CHECK_MEMO: AtomicBool = AtomicBool::new(cfg!(debug_assertions));
+
+/// Panics unless `fresh` is `remembered` (labels aside).
+fn check_same(fresh: &Generated, remembered: &Generated) {
+    let same = fresh.source == remembered.source
+        && fresh.params == remembered.params
+        && fresh.finish == remembered.finish
+        && fresh.part_bytes == remembered.part_bytes
+        && fresh.raises == remembered.raises
+        && fresh.kind == remembered.kind
+        && fresh.problems == remembered.problems;
+    assert!(
+        same,
+        "a remembered module differs from the one generated afresh (codegen::generic_key misses something):\n{}\n---\n{}",
+        remembered.source, fresh.source
+    );
+}
 
 /// The hash a module's source is known by (`Compiler::key` adds the compiler's options).
 pub fn source_hash(s: &str) -> u64 {
@@ -34,11 +64,12 @@ pub fn source_hash(s: &str) -> u64 {
     h.finish()
 }
 
-fn dims_hash(params: &[Param]) -> u64 {
+/// The values `subject` gives a module's dimension parameters.
+fn dims_hash(params: &[Param], subject: &dyn Sizes) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     for p in params {
-        if let Param::Dim(v) = p {
-            v.hash(&mut h);
+        if let Param::Dim(d) = p {
+            subject.dim(*d).hash(&mut h);
         }
     }
     h.finish()
@@ -52,10 +83,33 @@ struct Class {
     first_dims: u64,
 }
 
+/// What a module is remembered by before any of its text is generated.
+#[derive(PartialEq, Eq, Hash)]
+enum MemoKey {
+    Kernel(GenericKey),
+    /// A scatter's generic source depends on the dtype and, per axis,
+    /// whether the destination's stride is zero.
+    Scatter(DType, Vec<bool>),
+}
+
+/// The modules of one `MemoKey`.
+struct Memo {
+    generic: Generated,
+    hash: u64,
+    class: usize,
+    /// Its class's `first_dims`.
+    first_dims: u64,
+    /// The first shape's module, once asked for.
+    specialised: Option<(Generated, u64)>,
+}
+
 /// The classes met so far, by the hash of their generic source.
 #[derive(Default)]
 pub struct ShapeClasses {
     classes: HashMap<u64, Class>,
+    memo: HashMap<MemoKey, Memo>,
+    /// Sources generated so far (checks under `CHECK_MEMO` aside).
+    generated: usize,
 }
 
 /// A chosen module: its source (with parameters), the source's hash, and the
@@ -71,6 +125,12 @@ impl ShapeClasses {
         ShapeClasses::default()
     }
 
+    /// How many sources were generated so far: a kernel met again, at any
+    /// shape, is served from memory.
+    pub fn sources_generated(&self) -> usize {
+        self.generated
+    }
+
     /// The module for one planned kernel.
     pub fn kernel(&mut self, kp: &KernelPlan) -> Generated {
         self.kernel_chosen(kp).generated
@@ -79,8 +139,10 @@ impl ShapeClasses {
     /// The module for one planned kernel, with its hash and class.
     pub fn kernel_chosen(&mut self, kp: &KernelPlan) -> Chosen {
         let mut c = self.choose(
+            codegen::generic_key(kp).map(MemoKey::Kernel),
+            kp,
             || codegen::generate_kind(kp, Kind::Specialised),
-            codegen::generate_kind(kp, Kind::Generic),
+            || codegen::generate_kind(kp, Kind::Generic),
         );
         c.generated.label = format!(
             "{} -> {}{:?}: {}",
@@ -100,14 +162,57 @@ impl ShapeClasses {
     /// The scatter module, with its hash and class.
     pub fn scatter_chosen(&mut self, dtype: DType, view: &View) -> Chosen {
         let mut c = self.choose(
+            Some(MemoKey::Scatter(dtype, view.strides.iter().map(|&s| s == 0).collect())),
+            view,
             || codegen::scatter(dtype, view, Kind::Specialised),
-            codegen::scatter(dtype, view, Kind::Generic),
+            || codegen::scatter(dtype, view, Kind::Generic),
         );
         c.generated.label = format!("scatter -> {dtype}{:?} strides {:?}", view.shape, view.strides);
         c
     }
 
-    fn choose(&mut self, specialised: impl FnOnce() -> Generated, generic: Generated) -> Chosen {
+    fn choose(
+        &mut self,
+        key: Option<MemoKey>,
+        subject: &dyn Sizes,
+        specialised: impl FnOnce() -> Generated,
+        generic: impl FnOnce() -> Generated,
+    ) -> Chosen {
+        if let Some(m) = key.as_ref().and_then(|k| self.memo.get_mut(k)) {
+            let check = CHECK_MEMO.load(Ordering::Relaxed);
+            if dims_hash(&m.generic.params, subject) != m.first_dims {
+                if check {
+                    check_same(&generic(), &m.generic);
+                }
+                return Chosen {
+                    generated: m.generic.clone(),
+                    hash: m.hash,
+                    class: Some(m.class),
+                };
+            }
+            let (generated, hash) = match m.specialised.take() {
+                Some((g, h)) => {
+                    if check {
+                        check_same(&specialised(), &g);
+                    }
+                    (g, h)
+                }
+                None => {
+                    self.generated += 1;
+                    let g = specialised();
+                    let h = source_hash(&g.source);
+                    (g, h)
+                }
+            };
+            m.specialised = Some((generated.clone(), hash));
+            return Chosen {
+                generated,
+                hash,
+                class: Some(m.class),
+            };
+        }
+        let generic = generic();
+        self.generated += 1;
         let class_hash = source_hash(&generic.source);
         if generic.kind != Kind::Generic {
             // no generic form: the request gave the specialised module itself
@@ -117,26 +222,44 @@ impl ShapeClasses {
                 class: None,
             };
         }
-        let dims = dims_hash(&generic.params);
+        let dims = dims_hash(&generic.params, subject);
         let count = self.classes.len();
         let class = self.classes.entry(class_hash).or_insert(Class {
             number: count,
             first_dims: dims,
         });
-        if class.first_dims == dims {
-            let spec = specialised();
-            Chosen {
-                hash: source_hash(&spec.source),
-                generated: spec,
-                class: Some(class.number),
-            }
-        } else {
-            Chosen {
-                generated: generic,
+        let (number, first_dims) = (class.number, class.first_dims);
+        let specialised = (first_dims == dims).then(|| {
+            self.generated += 1;
+            let g = specialised();
+            let h = source_hash(&g.source);
+            (g, h)
+        });
+        let chosen = match &specialised {
+            Some((g, h)) => Chosen {
+                generated: g.clone(),
+                hash: *h,
+                class: Some(number),
+            },
+            None => Chosen {
+                generated: generic.clone(),
                 hash: class_hash,
-                class: Some(class.number),
-            }
+                class: Some(number),
+            },
+        };
+        if let Some(key) = key {
+            self.memo.insert(
+                key,
+                Memo {
+                    generic,
+                    hash: class_hash,
+                    class: number,
+                    first_dims,
+                    specialised,
+                },
+            );
         }
+        chosen
     }
 
     /// `plan` as `Plan`'s text, with a line under each kernel's first saying

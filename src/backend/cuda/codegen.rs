@@ -45,8 +45,64 @@ pub enum Param {
     Key(usize),
     /// Index buffer k (`KernelPlan::aux`), already at its view's offset.
     Aux(usize),
-    /// A size or stride of a shape-generic kernel, by value.
-    Dim(i64),
+    /// A size or stride of a shape-generic kernel, taken from each launch's
+    /// plan (`Sizes`), so that one parameter list serves every shape of a class.
+    Dim(Dim),
+}
+
+/// What a shape-generic module's dimension parameter is, in the kernel's
+/// iteration space (`KernelPlan::shape`, operands in `all_operands` order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dim {
+    /// Elements of the iteration space.
+    Work,
+    /// Product of the kept (leading) axes: a reduction's output count.
+    Rows,
+    /// Product of the reduced axes.
+    ReducedLen,
+    /// The size of an axis.
+    Size(usize),
+    /// Operand k's stride along an axis.
+    Stride(usize, usize),
+}
+
+/// Where a launch finds the values of its module's `Dim` parameters.
+pub trait Sizes {
+    fn dim(&self, d: Dim) -> i64;
+}
+
+impl Sizes for KernelPlan {
+    fn dim(&self, d: Dim) -> i64 {
+        let n = match d {
+            Dim::Work => self.work(),
+            Dim::Rows => self.shape[..self.kept].iter().product(),
+            Dim::ReducedLen => self.shape[self.kept..].iter().product(),
+            Dim::Size(a) => self.shape[a],
+            Dim::Stride(k, a) => {
+                let n = self.operands.len();
+                let o = if k < n {
+                    &self.operands[k]
+                } else {
+                    &self.epi_operands[k - n]
+                };
+                return o.view.strides[a] as i64;
+            }
+        };
+        n as i64
+    }
+}
+
+/// A scatter's destination view: its own iteration space, operand 0.
+impl Sizes for crate::graph::view::View {
+    fn dim(&self, d: Dim) -> i64 {
+        let n = match d {
+            Dim::Work | Dim::Rows => self.size(),
+            Dim::ReducedLen => 1,
+            Dim::Size(a) => self.shape[a],
+            Dim::Stride(_, a) => return self.strides[a] as i64,
+        };
+        n as i64
+    }
 }
 
 /// Whether a module's sizes and strides are constants or parameters.
@@ -109,35 +165,37 @@ impl Generated {
 /// generic one.
 pub struct Dims {
     kind: Kind,
-    values: std::cell::RefCell<Vec<i64>>,
+    used: std::cell::RefCell<Vec<Dim>>,
 }
 
 impl Dims {
     pub fn new(kind: Kind) -> Dims {
         Dims {
             kind,
-            values: Default::default(),
+            used: Default::default(),
         }
     }
 
-    /// `v` as the source names it.
-    pub fn c(&self, v: impl TryInto<i64>) -> String {
-        let v: i64 = v.try_into().unwrap_or(i64::MAX);
+    /// `d`, whose value here is `v`, as the source names it. `v` must be
+    /// what `Sizes::dim` gives for `d` wherever the module can be generic
+    /// (`tests/shape_classes.rs` checks that a specialised source is its
+    /// generic one with these values written in).
+    pub fn c(&self, d: Dim, v: impl TryInto<i64>) -> String {
         match self.kind {
-            Kind::Specialised => v.to_string(),
+            Kind::Specialised => v.try_into().unwrap_or(i64::MAX).to_string(),
             Kind::Generic => {
-                let mut vals = self.values.borrow_mut();
-                vals.push(v);
-                format!("dim{}", vals.len() - 1)
+                let mut used = self.used.borrow_mut();
+                used.push(d);
+                format!("dim{}", used.len() - 1)
             }
         }
     }
 
     /// Appends the dimension parameters to a kernel's parameter text and list.
     fn finish(&self, text: &mut String, list: &mut Vec<Param>) {
-        for (i, v) in self.values.borrow().iter().enumerate() {
+        for (i, d) in self.used.borrow().iter().enumerate() {
             let _ = write!(text, ", i64 dim{i}");
-            list.push(Param::Dim(*v));
+            list.push(Param::Dim(*d));
         }
     }
 }
@@ -375,7 +433,9 @@ fn expr_fn(name: &str, steps: &[Step], ops: &[&Operand], acc: Option<DType>) -> 
     s
 }
 
-/// `const IDX c{first+d} = ...` for the coordinates of linear `var` over `dims`.
+/// `const IDX c{first+d} = ...` for the coordinates of linear `var` over
+/// `dims`, the sizes of axes `first..` of the iteration space (`Dim::Size`;
+/// a strategy with no generic form may pass other sizes).
 fn unravel(d_: &Dims, var: &str, dims: &[usize], first: usize, indent: &str) -> String {
     if dims.is_empty() {
         return String::new();
@@ -385,7 +445,7 @@ fn unravel(d_: &Dims, var: &str, dims: &[usize], first: usize, indent: &str) -> 
         if d == 0 {
             let _ = writeln!(s, "{indent}const IDX c{} = rem_{var};", first + d);
         } else {
-            let size = d_.c(dims[d]);
+            let size = d_.c(Dim::Size(first + d), dims[d]);
             let _ = writeln!(s, "{indent}const IDX c{} = rem_{var} % (IDX){size};", first + d);
             let _ = writeln!(s, "{indent}rem_{var} /= (IDX){size};");
         }
@@ -393,8 +453,10 @@ fn unravel(d_: &Dims, var: &str, dims: &[usize], first: usize, indent: &str) -> 
     s
 }
 
-/// `base + c{first}*s0 + ...` over `strides` (zero strides skipped).
-fn offset(d_: &Dims, base: &str, strides: &[isize], first: usize) -> String {
+/// `base + c{first}*s0 + ...` over `strides`, operand k's along axes
+/// `first..` (`Dim::Stride`; a strategy with no generic form may pass other
+/// strides); zero strides are skipped.
+fn offset(d_: &Dims, base: &str, k: usize, strides: &[isize], first: usize) -> String {
     let mut s = base.to_string();
     for (d, &st) in strides.iter().enumerate() {
         match st {
@@ -403,7 +465,7 @@ fn offset(d_: &Dims, base: &str, strides: &[isize], first: usize) -> String {
                 let _ = write!(s, " + c{}", first + d);
             }
             _ => {
-                let _ = write!(s, " + c{} * (IDX){}", first + d, d_.c(st));
+                let _ = write!(s, " + c{} * (IDX){}", first + d, d_.c(Dim::Stride(k, first + d), st));
             }
         }
     }
@@ -490,7 +552,7 @@ pub fn scatter(dtype: DType, view: &crate::graph::view::View, kind: Kind) -> Gen
     let mut dst = "(IDX)off1".to_string();
     for (d, &st) in view.strides.iter().enumerate() {
         if st != 0 {
-            let _ = write!(dst, " + c{d} * (IDX){}", dims.c(st));
+            let _ = write!(dst, " + c{d} * (IDX){}", dims.c(Dim::Stride(0, d), st));
         }
     }
     let g = format!("{ind}out[{dst}] = p0[(IDX)off0 + i];\n");
@@ -500,7 +562,7 @@ pub fn scatter(dtype: DType, view: &crate::graph::view::View, kind: Kind) -> Gen
     let body = fill(
         section(SPECIAL, "gather"),
         &[
-            ("N", dims.c(view.size())),
+            ("N", dims.c(Dim::Work, view.size())),
             ("UNRAVEL", unravel(&dims, "i", &view.shape, 0, ind)),
             ("GATHER", g),
         ],
@@ -605,6 +667,94 @@ pub fn generate(kp: &KernelPlan) -> Generated {
     generate_kind(kp, Kind::Specialised)
 }
 
+/// Everything a kernel's shape-generic module depends on besides its `Dim`
+/// values: two kernels with equal keys get the same module, source and
+/// parameter list, so `classes.rs` generates it once per key (a loop over
+/// shrinking slices would otherwise generate the same text at every step).
+/// Sizes enter only as the rank and, per stride, whether it is 0, 1 or
+/// other (`offset` and `lanes` branch on that); offsets and random keys are
+/// launch parameters. `None` for a kernel whose module is not known to
+/// depend on these alone: strategies with no generic form, and those whose
+/// scratch size depends on the shape. `tests/shape_classes.rs` checks the
+/// key against generation over many shapes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GenericKey {
+    /// The strategy and its parameters that reach the source.
+    strategy: [u32; 3],
+    out_dtype: DType,
+    reduce: Option<ReduceOp>,
+    rank: usize,
+    kept: usize,
+    vec: u32,
+    index32: bool,
+    body: Vec<Step>,
+    epilogue: Vec<Step>,
+    /// Body operands, then epilogue operands.
+    operands: Vec<OperandClass>,
+    epi_count: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct OperandClass {
+    dtype: DType,
+    /// 0 a buffer, 1 an arange (with its start and step's bits), 2 random.
+    source: (u8, u64, u64),
+    dist: Option<Distribution>,
+    /// Per axis: 0, 1 or 2 for a stride of 0, 1 or anything else.
+    strides: Vec<u8>,
+}
+
+pub fn generic_key(kp: &KernelPlan) -> Option<GenericKey> {
+    let strategy = match kp.strategy {
+        Strategy::Map => [1, 0, 0],
+        Strategy::Broadcast => [2, 0, 0],
+        Strategy::Sliding { rows } => [3, rows, 0],
+        Strategy::ReduceAll { blocks } => [4, blocks, 0],
+        Strategy::ReduceRows { lanes, split: 1 } => [5, lanes, 1],
+        Strategy::ReduceCols { split: 1 } => [6, 1, 0],
+        Strategy::ReduceGeneral => [7, 0, 0],
+        _ => return None,
+    };
+    let operands = all_operands(kp)
+        .into_iter()
+        .map(|o| OperandClass {
+            dtype: o.dtype,
+            source: match o.source {
+                Source::Buffer => (0, 0, 0),
+                Source::Arange { start, step } => (1, start.to_bits(), step.to_bits()),
+                Source::Random { .. } => (2, 0, 0),
+            },
+            dist: match o.source {
+                Source::Random { dist, .. } => Some(dist),
+                _ => None,
+            },
+            strides: o
+                .view
+                .strides
+                .iter()
+                .map(|&s| match s {
+                    0 => 0,
+                    1 => 1,
+                    _ => 2,
+                })
+                .collect(),
+        })
+        .collect();
+    Some(GenericKey {
+        strategy,
+        out_dtype: kp.out_dtype,
+        reduce: kp.reduce,
+        rank: kp.shape.len(),
+        kept: kp.kept,
+        vec: kp.vec,
+        index32: kp.index32,
+        body: kp.body.clone(),
+        epilogue: kp.epilogue.clone(),
+        operands,
+        epi_count: kp.epi_operands.len(),
+    })
+}
+
 /// Generates the module of the given kind for one kernel plan (strategies
 /// with no generic form give a specialised module: see `Generated::kind`).
 pub fn generate_kind(kp: &KernelPlan, kind: Kind) -> Generated {
@@ -664,7 +814,7 @@ fn elementwise(kp: &KernelPlan, kind: Kind) -> Generated {
             fill(
                 section(ELEMENTWISE, "map"),
                 &[
-                    ("N", dims.c(kp.work())),
+                    ("N", dims.c(Dim::Work, kp.work())),
                     ("V", kp.vec.to_string()),
                     ("UNIT", unit),
                     ("SCALAR_UNIT", scalar),
@@ -676,7 +826,7 @@ fn elementwise(kp: &KernelPlan, kind: Kind) -> Generated {
             fill(
                 section(ELEMENTWISE, "broadcast"),
                 &[
-                    ("N", dims.c(kp.work())),
+                    ("N", dims.c(Dim::Work, kp.work())),
                     ("V", kp.vec.to_string()),
                     ("UNRAVEL", unravel(&dims, "i", &kp.shape, 0, ind)),
                     ("UNIT", unit),
@@ -689,8 +839,8 @@ fn elementwise(kp: &KernelPlan, kind: Kind) -> Generated {
             fill(
                 section(ELEMENTWISE, "sliding"),
                 &[
-                    ("N0", dims.c(kp.shape[0])),
-                    ("N1", dims.c(kp.shape[1])),
+                    ("N0", dims.c(Dim::Size(0), kp.shape[0])),
+                    ("N1", dims.c(Dim::Size(1), kp.shape[1])),
                     ("V", kp.vec.to_string()),
                     ("ROWS", rows.to_string()),
                     ("UNIT", unit),
@@ -759,7 +909,7 @@ fn reduce(kp: &KernelPlan, kind: Kind) -> Generated {
         let _ = writeln!(
             row_base,
             "{ind}const IDX b{k} = {};",
-            offset(&dims, &format!("(IDX)off{k}"), &o.view.strides[..kept], 0)
+            offset(&dims, &format!("(IDX)off{k}"), k, &o.view.strides[..kept], 0)
         );
     }
     // the store recomputes the kept coordinates in its own scope: in some
@@ -771,7 +921,7 @@ fn reduce(kp: &KernelPlan, kind: Kind) -> Generated {
         st.push_str(&unravel(&dims, "row", &kp.shape[..kept], 0, ind));
         for (e, o) in epi_ops.iter().enumerate() {
             let k = nb + e;
-            let off = offset(&dims, &format!("(IDX)off{k}"), &o.view.strides[..kept], 0);
+            let off = offset(&dims, &format!("(IDX)off{k}"), k, &o.view.strides[..kept], 0);
             let _ = writeln!(st, "{ind}const IDX e{k} = {off};");
         }
         let args: Vec<String> = epi_ops
@@ -789,7 +939,7 @@ fn reduce(kp: &KernelPlan, kind: Kind) -> Generated {
     let step_offs: Vec<String> = body_ops
         .iter()
         .enumerate()
-        .map(|(k, o)| offset(&dims, &format!("b{k}"), &red_strides(o), kept))
+        .map(|(k, o)| offset(&dims, &format!("b{k}"), k, &red_strides(o), kept))
         .collect();
     let red_dims = kp.shape[kept..].to_vec();
     let inner: Vec<isize> = body_ops
@@ -875,7 +1025,11 @@ fn reduce(kp: &KernelPlan, kind: Kind) -> Generated {
         }
         _ => {
             let mut lp = format!("{ind}{acc_t} a = {ident};\n");
-            let _ = writeln!(lp, "{ind}for (IDX j = 0; j < (IDX){}; ++j) {{", dims.c(red));
+            let _ = writeln!(
+                lp,
+                "{ind}for (IDX j = 0; j < (IDX){}; ++j) {{",
+                dims.c(Dim::ReducedLen, red)
+            );
             lp.push_str(&unravel(&dims, "j", &red_dims, kept, ind));
             lp.push_str(&lanes(&body_ops, &step_offs, &inner, 1, "f_body", body_t, ind));
             let value = if arg {
@@ -891,7 +1045,7 @@ fn reduce(kp: &KernelPlan, kind: Kind) -> Generated {
             )
         }
     };
-    let (rows, len) = (dims.c(outs), dims.c(red));
+    let (rows, len) = (dims.c(Dim::Rows, outs), dims.c(Dim::ReducedLen, red));
     dims.finish(&mut ptext, &mut plist);
     let text = fill_shared(
         text,
@@ -1094,8 +1248,8 @@ fn scan_line_bases(kp: &KernelPlan, axis: usize, ind: &str) -> (String, usize) {
     let mut lb = unravel(&dims, "line", &line_dims, 0, ind);
     let in_s: Vec<isize> = others.iter().map(|&d| v.strides[d]).collect();
     let out_s: Vec<isize> = others.iter().map(|&d| out_strides[d]).collect();
-    let _ = writeln!(lb, "{ind}const IDX ib = {};", offset(&dims, "(IDX)off0", &in_s, 0));
-    let _ = writeln!(lb, "{ind}const IDX ob = {};", offset(&dims, "(IDX)0", &out_s, 0));
+    let _ = writeln!(lb, "{ind}const IDX ib = {};", offset(&dims, "(IDX)off0", 0, &in_s, 0));
+    let _ = writeln!(lb, "{ind}const IDX ob = {};", offset(&dims, "(IDX)0", 1, &out_s, 0));
     (lb, line_dims.iter().product())
 }
 
@@ -1266,7 +1420,7 @@ fn strided_unit(dims: &Dims, ops: &[&Operand], inner: &[isize], kp: &KernelPlan,
     let offs: Vec<String> = ops
         .iter()
         .enumerate()
-        .map(|(k, o)| offset(dims, &format!("(IDX)off{k}"), &o.view.strides, 0))
+        .map(|(k, o)| offset(dims, &format!("(IDX)off{k}"), k, &o.view.strides, 0))
         .collect();
     lanes(ops, &offs, inner, kp.vec, "f_body", kp.out_dtype, ind) + &store_out(out_t, kp.vec, "i", ind)
 }
@@ -1344,7 +1498,7 @@ mod tests {
         let dims: Vec<i64> = generic
             .params
             .iter()
-            .filter_map(|p| if let Param::Dim(d) = p { Some(*d) } else { None })
+            .filter_map(|p| if let Param::Dim(d) = p { Some(v.dim(*d)) } else { None })
             .collect();
         assert!(dims.contains(&25) && dims.contains(&6) && dims.contains(&5), "{dims:?}");
         let w = crate::graph::view::View::contiguous(&[9, 9])

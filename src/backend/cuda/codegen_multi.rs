@@ -93,7 +93,7 @@ pub fn generate(kp: &KernelPlan) -> Generated {
         let mut s = unravel(&dims, "j", &red_dims, 0, ind);
         for (k, o) in ops.iter().enumerate() {
             let t = ctype(o.dtype);
-            let off = offset(&dims, &format!("b{k}"), &o.view.strides, 0);
+            let off = offset(&dims, &format!("b{k}"), k, &o.view.strides, 0);
             let inner = o.view.strides.last().copied().unwrap_or(0);
             if vec == 1 {
                 let _ = writeln!(s, "{ind}const {t} v{k}[1] = {{{}}};", load(o, k, &off));
@@ -186,7 +186,7 @@ pub fn generate(kp: &KernelPlan) -> Generated {
         &[
             ("SHARED", shared),
             ("PART_PTRS", part_ptrs),
-            ("LEN", dims.c(kp.work())),
+            ("LEN", dims.c(super::Dim::Work, kp.work())),
             ("V", vec.to_string()),
             ("BASES", bases),
             ("INIT", init),

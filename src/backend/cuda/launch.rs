@@ -6,7 +6,7 @@
 #![allow(clippy::result_large_err)]
 
 use super::classes::Chosen;
-use super::codegen::{self, Param};
+use super::codegen::{self, Param, Sizes};
 use super::module::Module;
 use super::pool::{DeviceBuffer, device_ptr};
 use super::profile::strategy_label;
@@ -182,7 +182,7 @@ impl CudaBackend {
                 Param::Ptr(k) => ptrs[k],
                 Param::Off(k) => operands[k].view.offset as u64,
                 Param::Aux(k) => aux[k],
-                Param::Dim(v) => v as u64,
+                Param::Dim(d) => kp.dim(d) as u64,
                 Param::Key(k) => match operands[k].source {
                     Source::Random { key, .. } => key,
                     _ => 0,

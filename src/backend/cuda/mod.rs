@@ -43,7 +43,7 @@ use crate::graph::view::View;
 use crate::graph::{Array, Backend, Buffer, Node};
 use crate::plan::cache::{CacheStats, PlanCache};
 use crate::plan::{DeviceInfo, Plan};
-use codegen::Param;
+use codegen::{Param, Sizes};
 use cudarc::driver::sys;
 use launch::Prepared;
 use module::Module;
@@ -262,7 +262,7 @@ impl Backend for CudaBackend {
                 Param::Ptr(_) => sp,
                 Param::Off(0) => src_off,
                 Param::Off(1) => dst_view.offset as u64,
-                Param::Dim(v) => v as u64,
+                Param::Dim(d) => dst_view.dim(d) as u64,
                 Param::Part | Param::OutN(_) | Param::Off(_) | Param::Key(_) | Param::Aux(_) => 0,
             })
             .collect();
