@@ -1841,3 +1841,40 @@ fn a_pairwise_table_over_a_stored_pending_value_is_recomputed() {
         explain(&[&x2], &DeviceInfo::for_cpu())
     );
 }
+
+/// A costly expression (random numbers, a real function) read through a
+/// broadcast is stored once rather than computed again for every read (the
+/// first step of n-body reads `rand([n])` masses from every row of an n x n
+/// table); a cheap one stays fused, and so does a costly one read element
+/// for element.
+#[test]
+fn a_costly_expression_read_through_a_broadcast_is_stored_once() {
+    let n = 40;
+    let x = input(&[n]);
+    let row = |a: &Array| newaxis(a, 0);
+    let col = newaxis(&x, 1);
+    // random masses down every row: one kernel draws them, the table reads a buffer
+    let m = rand_f32(&[n]);
+    let xf = input_f32(&[n]);
+    let table = bin(BinaryOp::Mul, &row(&m), &newaxis(&xf, 1));
+    let p = plan_of(&[&table]);
+    assert_eq!(p.kernels.len(), 2, "{p}");
+    assert_eq!(p.kernels[0].out_shape, vec![n], "{p}");
+    assert!(p.kernels[1].operands.iter().all(|o| o.source == Source::Buffer), "{p}");
+    // exp(x) down every row, through a cheap op: stored once, and still right
+    let one = scalar(1.0, DType::F64);
+    let e = bin(BinaryOp::Add, &un(UnaryOp::Exp, &x), &one);
+    let p = check(&bin(BinaryOp::Mul, &row(&e), &col), &[&x, &one]);
+    assert_eq!(p.kernels.len(), 2, "{p}");
+    // cheap ops down every row stay fused
+    let cheap = bin(BinaryOp::Add, &x, &one);
+    let p = check(&bin(BinaryOp::Mul, &row(&cheap), &col), &[&x, &one]);
+    assert_eq!(p.kernels.len(), 1, "{p}");
+    // exp read element for element stays fused
+    let p = check(&bin(BinaryOp::Mul, &un(UnaryOp::Exp, &x), &x), &[&x]);
+    assert_eq!(p.kernels.len(), 1, "{p}");
+    // summed over the broadcast axis: the reduction reads the stored values
+    let s = reduce(ReduceOp::Sum, &bin(BinaryOp::Mul, &row(&e), &col), &[1]);
+    let p = check(&s, &[&x, &one]);
+    assert_eq!(p.kernels.len(), 2, "{p}");
+}

@@ -447,6 +447,10 @@ struct Planner<'a> {
     materialised: Vec<bool>,
     /// The reduction fused into a node's expression (an epilogue), if any.
     red: Vec<Option<usize>>,
+    /// Whether a node's fused expression draws random numbers or calls a
+    /// real function (exp, sqrt, ...): worth storing rather than computing
+    /// again for every read of a broadcast (`costly_broadcast`).
+    costly: Vec<bool>,
     leaf_labels: HashMap<u64, String>,
 }
 
@@ -479,6 +483,7 @@ impl<'a> Planner<'a> {
             pos,
             materialised: vec![false; nodes.len()],
             red: vec![None; nodes.len()],
+            costly: vec![false; nodes.len()],
             info,
             consumers,
             outputs: outputs.iter().map(|n| n.id).collect(),
@@ -522,6 +527,30 @@ impl<'a> Planner<'a> {
                 .all(|a| self.pending(a).is_none_or(|p| self.materialised[p]))
     }
 
+    /// Whether consumer input `a`, node `p` (pending, not stored), reads a
+    /// costly expression through a broadcast: fused, its random numbers or
+    /// transcendentals would be computed once per read, not once per value
+    /// (n-body's masses, `rand([n])`, read by every row of an n x n table on
+    /// the first step, cost more than the rest of the step). Stored, they
+    /// are computed once and read back as cheaply as any buffer.
+    fn costly_broadcast(&self, a: &Array, p: usize) -> bool {
+        self.costly[p] && a.view.size() > self.nodes[p].shape.iter().product::<usize>()
+    }
+
+    /// `costly` for an elementwise node or generator, once its inputs' fate is known.
+    fn mark_costly(&mut self, i: usize) {
+        let own = match &self.info[i].op {
+            Op::Random { .. } => true,
+            Op::Unary(u) => u.rule() == crate::check::prim::UnaryRule::Float,
+            _ => false,
+        };
+        let inherited = self
+            .inputs(i)
+            .iter()
+            .any(|a| self.pending(a).is_some_and(|p| !self.materialised[p] && self.costly[p]));
+        self.costly[i] = own || inherited;
+    }
+
     /// Decides which nodes are materialised, in topological order.
     fn partition(&mut self) {
         for i in 0..self.nodes.len() {
@@ -554,7 +583,9 @@ impl<'a> Planner<'a> {
                 for a in self.inputs(i).iter() {
                     if let Some(p) = self.pending(a)
                         && !self.materialised[p]
-                        && (self.red[p].is_some() || axis_map(&a.view, &self.nodes[p].shape).is_none())
+                        && (self.red[p].is_some()
+                            || axis_map(&a.view, &self.nodes[p].shape).is_none()
+                            || self.costly_broadcast(a, p))
                     {
                         self.materialised[p] = true;
                     }
@@ -585,7 +616,7 @@ impl<'a> Planner<'a> {
                 if self.materialised[p] {
                     continue;
                 }
-                if axis_map(&a.view, &self.nodes[p].shape).is_none() {
+                if axis_map(&a.view, &self.nodes[p].shape).is_none() || self.costly_broadcast(a, p) {
                     self.materialised[p] = true;
                     continue;
                 }
@@ -609,6 +640,7 @@ impl<'a> Planner<'a> {
                 }
             }
             self.red[i] = red;
+            self.mark_costly(i);
         }
         // A reduction marked for epilogue fusion whose consumer chain got materialised
         // before reaching it still needs a kernel of its own.
