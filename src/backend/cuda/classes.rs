@@ -14,16 +14,15 @@
 //! A specialised source is the generic one with its dimension parameters
 //! written as constants, so the class plus the dimension values name it: a
 //! shape is told apart from the class's first by those values, and the
-//! specialised source is generated only for the first shape and when the
-//! first shape comes back. A loop over shrinking slices thus pays one code
-//! generation per kernel, not two.
+//! specialised source is generated for the first shape only.
 //!
-//! Each module is also remembered by what its generic source depends on
-//! (`codegen::generic_key`), so that a kernel met again at another shape of
-//! its class takes its module, parameters included, without generating any
-//! text: LU's thousand steps generate each kernel's source once, where they
-//! generated it at every step. The launch reads the dimension values from
-//! its own plan (`codegen::Sizes`).
+//! Both modules are remembered by what the generic source depends on
+//! (`codegen::generic_key`), so that a kernel met again, at its first shape
+//! or another of its class, takes its module, parameters included, without
+//! generating any text: LU's thousand steps generate each kernel's sources
+//! once, where they generated the generic one at every step (75 of LU's 97
+//! ms of host time on an H200, session 15). The launch reads the dimension
+//! values from its own plan (`codegen::Sizes`).
 //!
 //! Pure bookkeeping over generated text, so it is tested without a GPU.
 
