@@ -1878,3 +1878,19 @@ fn a_costly_expression_read_through_a_broadcast_is_stored_once() {
     let p = check(&s, &[&x, &one]);
     assert_eq!(p.kernels.len(), 2, "{p}");
 }
+
+/// Two reads of one costly broadcast in one kernel (`w * m[newaxis, :] + m[newaxis, :]`)
+/// still store it once rather than share it inside the kernel.
+#[test]
+fn a_costly_broadcast_read_twice_in_one_kernel_stays_stored() {
+    let n = 24;
+    let x = input(&[n]);
+    let one = scalar(1.0, DType::F64);
+    let e = bin(BinaryOp::Add, &un(UnaryOp::Exp, &x), &one);
+    let col = newaxis(&x, 1);
+    let row = newaxis(&e, 0);
+    let out = bin(BinaryOp::Add, &bin(BinaryOp::Mul, &row, &col), &row);
+    let p = check(&out, &[&x, &one]);
+    assert_eq!(p.kernels.len(), 2, "{p}");
+    assert_eq!(p.kernels[0].out_shape, vec![n], "{p}");
+}

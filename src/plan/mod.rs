@@ -698,10 +698,13 @@ impl<'a> Planner<'a> {
             });
             let r = root[self.consumers[i][0]];
             let one_kernel = self.consumers[i].iter().all(|&c| root[c] == r);
+            let node_size: usize = self.nodes[i].shape.iter().product();
             let one_view = views.windows(2).all(|w| w[0] == w[1])
-                && views
-                    .first()
-                    .is_some_and(|v| axis_map(v, &self.nodes[i].shape).is_some());
+                && views.first().is_some_and(|v| {
+                    axis_map(v, &self.nodes[i].shape).is_some()
+                        // a costly broadcast stays stored (`costly_broadcast`)
+                        && !(self.costly[i] && v.size() > node_size)
+                });
             if same_space && one_kernel && one_view {
                 self.materialised[i] = false;
                 root[i] = r;
