@@ -135,11 +135,7 @@ fn generic_modules_take_the_sizes_and_strides_as_parameters() {
         }
         // the trailing block is 34 x 34 with row stride 40: neither size
         // nor stride may be a constant of the generic source
-        let dims: Vec<i64> = gen_
-            .params
-            .iter()
-            .filter_map(|p| if let Param::Dim(d) = p { Some(kp.dim(*d)) } else { None })
-            .collect();
+        let dims = dim_values(&gen_, kp);
         assert!(dims.contains(&34) || dims.contains(&(34 * 34)), "{dims:?}");
         assert!(!gen_.source.contains("(IDX)34"), "{}", gen_.source);
         assert!(!gen_.source.contains("(IDX)40"), "{}", gen_.source);
