@@ -527,14 +527,14 @@ impl<'a> Planner<'a> {
                 .all(|a| self.pending(a).is_none_or(|p| self.materialised[p]))
     }
 
-    /// Whether consumer input `a`, node `p` (pending, not stored), reads a
-    /// costly expression through a broadcast: fused, its random numbers or
+    /// Whether a consumer reading node `p` through `view` reads a costly
+    /// expression through a broadcast: fused, its random numbers or
     /// transcendentals would be computed once per read, not once per value
     /// (n-body's masses, `rand([n])`, read by every row of an n x n table on
     /// the first step, cost more than the rest of the step). Stored, they
     /// are computed once and read back as cheaply as any buffer.
-    fn costly_broadcast(&self, a: &Array, p: usize) -> bool {
-        self.costly[p] && a.view.size() > self.nodes[p].shape.iter().product::<usize>()
+    fn costly_broadcast(&self, view: &View, p: usize) -> bool {
+        self.costly[p] && view.size() > self.nodes[p].shape.iter().product::<usize>()
     }
 
     /// `costly` for an elementwise node or generator, once its inputs' fate is known.
@@ -585,7 +585,7 @@ impl<'a> Planner<'a> {
                         && !self.materialised[p]
                         && (self.red[p].is_some()
                             || axis_map(&a.view, &self.nodes[p].shape).is_none()
-                            || self.costly_broadcast(a, p))
+                            || self.costly_broadcast(&a.view, p))
                     {
                         self.materialised[p] = true;
                     }
@@ -616,7 +616,7 @@ impl<'a> Planner<'a> {
                 if self.materialised[p] {
                     continue;
                 }
-                if axis_map(&a.view, &self.nodes[p].shape).is_none() || self.costly_broadcast(a, p) {
+                if axis_map(&a.view, &self.nodes[p].shape).is_none() || self.costly_broadcast(&a.view, p) {
                     self.materialised[p] = true;
                     continue;
                 }
@@ -698,12 +698,11 @@ impl<'a> Planner<'a> {
             });
             let r = root[self.consumers[i][0]];
             let one_kernel = self.consumers[i].iter().all(|&c| root[c] == r);
-            let node_size: usize = self.nodes[i].shape.iter().product();
             let one_view = views.windows(2).all(|w| w[0] == w[1])
                 && views.first().is_some_and(|v| {
                     axis_map(v, &self.nodes[i].shape).is_some()
-                        // a costly broadcast stays stored (`costly_broadcast`)
-                        && !(self.costly[i] && v.size() > node_size)
+                        // a costly broadcast stays stored
+                        && !self.costly_broadcast(v, i)
                 });
             if same_space && one_kernel && one_view {
                 self.materialised[i] = false;
