@@ -292,6 +292,43 @@ print(sum(k), k[99, 198], sum(i % (n + 1)))
 "#,
     ),
     (
+        // rows read in place (`Src::Rows`): outer products (a row broadcast
+        // down the block, a column broadcast along it), rows of a larger
+        // array and reversed rows, through every loop that takes them (maps,
+        // comparisons, where, casts, vector math, float and integer powers and
+        // remainders) and into reductions over the rows, over everything and
+        // down the columns, for row lengths around 1, a vector, and a
+        // quarter block (512: the longest rows several to a block)
+        "rows read in place",
+        r#"for L in [1, 2, 3, 7, 8, 9, 64, 200, 511, 512, 513, 700] {
+    let x = rand([L]) + 0.5
+    let c = rand([37]) + 0.5
+    let p = x[newaxis, :] * 3 - c[:, newaxis]
+    let q = where(x[newaxis, :] > c[:, newaxis], sqrt(x[newaxis, :] / c[:, newaxis]), exp(-c[:, newaxis]) ** x[newaxis, :])
+    let w = arange(37) % 7 - 3
+    print(L, sum(p * w[:, newaxis]), p[36, L - 1], sum(q * w[:, newaxis]), sum(q, axis=1)[5], sum(p * q), sum(q, axis=0)[L - 1], max(p, axis=1)[3])
+    let d = x[newaxis, :] - x[:, newaxis]
+    let r2 = d * d + 0.01
+    let f = (x[newaxis, :] / (r2 * sqrt(r2)))
+    print(sum(f), sum(sum(d * f, axis=1) * (arange(L) % 5)), atan2(d, r2)[L - 1, 0], sum(hypot(d, c[0])))
+    let i = reshape(arange(37 * L) % 11 - 5, [37, L])
+    let k = arange(L) % 4 + 1
+    let j = i[0, :][newaxis, :] * 3 + i[:, 0][:, newaxis] % k[newaxis, :] - (i[:, 1 % L][:, newaxis] // k[newaxis, :])
+    print(sum(j * w[:, newaxis]), j[36, L - 1], sum(j > 0, axis=1)[7], sum((j as f32) * 0.5), sum((k[newaxis, :] ** (i[:, 0][:, newaxis] % 3)) * w[:, newaxis]))
+    let g = rand([40, L + 2], dtype=f64)
+    let s = g[1:-1, 1:-1] + g[:-2, 2:] - g[2:, :-2] * 0.5 + g[::-1, :][1:-1, 1:-1] % 0.3
+    print(sum(s * (arange(38) % 7 - 3)[:, newaxis]), s[37, L - 1], min(s, axis=1)[9], sum(s, axis=0)[L - 1], any(g[1:-1, 1:-1] > g[:-2, 2:], axis=1)[3])
+    let b = x[newaxis, :] > 0.9
+    let e = b or (c[:, newaxis] < 0.7)
+    print(sum(e), sum(e, axis=1)[2], sum(where(e, x[newaxis, :], c[:, newaxis])))
+    g[1:-1, 1:-1] = g[:-2, 2:] * 2 - x[newaxis, :]
+    print(sum(g * (arange(L + 2) % 3)), g[38, L])
+    let t = rand([3, 41, L]) - x
+    print(sum(t * c[4]), sum(t[:, ::-1, :] * x, axis=(1, 2)), max(t - c[:3][:, newaxis, newaxis], axis=(1, 2)), sum(t[1:, 2:, :] * 2, axis=(0, 1))[L - 1])
+}
+"#,
+    ),
+    (
         // operands read down their columns (transposed views): tiled maps
         "transposed operands",
         r#"for n in [15, 16, 17, 64, 65, 256, 300, 1000] {

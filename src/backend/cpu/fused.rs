@@ -8,7 +8,8 @@
 //! `PAR_WORK` element-steps), each block evaluated by `block::eval_block`
 //! straight into the output, which is never zero-filled. Rows shorter than a
 //! quarter block go several to a block (`block::eval_rows`), so a step's loop
-//! is never only as long as one short row.
+//! is never only as long as one short row; a reduction over several axes
+//! whose last is short does the same.
 //!
 //! A reduction evaluates the same block bodies and folds them into lane
 //! accumulators. Along a long reduced axis ("rows") each output's reduced
@@ -894,6 +895,14 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
         ReduceMode::Rows => {
             let rin = shape[rank - 1];
             let inner: Vec<isize> = prog.inputs.iter().map(|b| b.strides[rank - 1]).collect();
+            // short reduced rows of a reduction over two or more axes go
+            // several to a block, as a map's do (`block::rows_pay`)
+            let row_strides: Vec<isize> = prog.inputs.iter().map(|b| b.strides[rank.max(2) - 2]).collect();
+            let rows_per_block = if rank >= kept + 2 && block::rows_pay(prog, rin, &row_strides, &inner) {
+                BLOCK / rin
+            } else {
+                1
+            };
             let nch = red.div_ceil(RED_CHUNK);
             let items = outs * nch;
             // the partial of output o's chunk c
@@ -904,6 +913,20 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
                 let mut q = lo;
                 while q < hi {
                     let (row, col) = (q / rin, q % rin);
+                    if rows_per_block > 1 && col == 0 && hi - q >= 2 * rin {
+                        // rows up to the next wrap of the last reduced outer axis are evenly spaced
+                        let last = shape[rank - 2];
+                        let nrows = rows_per_block.min((hi - q) / rin).min(last - row % last);
+                        for (off, b) in offs.iter_mut().zip(&prog.inputs) {
+                            *off = b.offset;
+                        }
+                        add_offsets(offs, prog, kept..rank - 1, shape, row);
+                        add_offsets(offs, prog, 0..kept, shape, o);
+                        let v = block::eval_rows(prog, offs, &row_strides, &inner, rin, nrows, regs, None)?;
+                        fold_lanes(value::<T>(v)?, nrows * rin, &mut lanes, map, comb);
+                        q += nrows * rin;
+                        continue;
+                    }
                     let len = BLOCK.min(rin - col).min(hi - q);
                     for (off, b) in offs.iter_mut().zip(&prog.inputs) {
                         *off = b.offset + col as isize * b.strides[rank - 1];
