@@ -292,14 +292,15 @@ print(sum(k), k[99, 198], sum(i % (n + 1)))
 "#,
     ),
     (
-        // rows read in place (`Src::Rows`): outer products (a row broadcast
-        // down the block, a column broadcast along it), rows of a larger
-        // array and reversed rows, through every loop that takes them (maps,
-        // comparisons, where, casts, vector math, float and integer powers and
-        // remainders) and into reductions over the rows, over everything and
-        // down the columns, for row lengths around 1, a vector, and a
-        // quarter block (512: the longest rows several to a block)
-        "rows read in place",
+        // short rows several to a block (`block::eval_rows`) from outer
+        // products (a row broadcast down the block, a column broadcast along
+        // it), rows of a larger array and reversed rows, through every loop
+        // kind (maps, comparisons, where, casts, vector math, float and
+        // integer powers and remainders) and into reductions over the rows,
+        // over everything and over axis pairs, for row lengths around 1, a
+        // vector, and a quarter block (512: the longest rows several to a
+        // block)
+        "outer products and shifted rows",
         r#"for L in [1, 2, 3, 7, 8, 9, 64, 200, 511, 512, 513, 700] {
     let x = rand([L]) + 0.5
     let c = rand([37]) + 0.5
