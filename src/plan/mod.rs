@@ -537,6 +537,13 @@ impl<'a> Planner<'a> {
         self.costly[p] && view.size() > self.nodes[p].shape.iter().product::<usize>()
     }
 
+    /// Whether a consumer reading node `p` through `view` needs `p` stored:
+    /// the view is not a map of `p`'s axes (a reshape that does not fuse),
+    /// or it reads a costly expression through a broadcast.
+    fn read_needs_store(&self, view: &View, p: usize) -> bool {
+        axis_map(view, &self.nodes[p].shape).is_none() || self.costly_broadcast(view, p)
+    }
+
     /// `costly` for an elementwise node or generator, once its inputs' fate is known.
     fn mark_costly(&mut self, i: usize) {
         let own = match &self.info[i].op {
@@ -583,9 +590,7 @@ impl<'a> Planner<'a> {
                 for a in self.inputs(i).iter() {
                     if let Some(p) = self.pending(a)
                         && !self.materialised[p]
-                        && (self.red[p].is_some()
-                            || axis_map(&a.view, &self.nodes[p].shape).is_none()
-                            || self.costly_broadcast(&a.view, p))
+                        && (self.red[p].is_some() || self.read_needs_store(&a.view, p))
                     {
                         self.materialised[p] = true;
                     }
@@ -616,7 +621,7 @@ impl<'a> Planner<'a> {
                 if self.materialised[p] {
                     continue;
                 }
-                if axis_map(&a.view, &self.nodes[p].shape).is_none() || self.costly_broadcast(&a.view, p) {
+                if self.read_needs_store(&a.view, p) {
                     self.materialised[p] = true;
                     continue;
                 }
@@ -698,12 +703,8 @@ impl<'a> Planner<'a> {
             });
             let r = root[self.consumers[i][0]];
             let one_kernel = self.consumers[i].iter().all(|&c| root[c] == r);
-            let one_view = views.windows(2).all(|w| w[0] == w[1])
-                && views.first().is_some_and(|v| {
-                    axis_map(v, &self.nodes[i].shape).is_some()
-                        // a costly broadcast stays stored
-                        && !self.costly_broadcast(v, i)
-                });
+            let one_view =
+                views.windows(2).all(|w| w[0] == w[1]) && views.first().is_some_and(|v| !self.read_needs_store(v, i));
             if same_space && one_kernel && one_view {
                 self.materialised[i] = false;
                 root[i] = r;
