@@ -263,6 +263,35 @@ print(sum(q * reshape(arange(4096) % 11, [64, 64])), q[63, 63], sum(big, axis=0)
 "#,
     ),
     (
+        // sibling row reductions that share their rows (n-body's three force
+        // sums, `mean` beside `var`): one row-resident kernel writing its
+        // per-row values too for long rows, separate kernels for short ones;
+        // a row of every kind (f32, f64, strided, reversed) around 512
+        "sibling row reductions",
+        r#"fn forces(x, y, m) {
+    let dx = x[newaxis, :] - x[:, newaxis]
+    let dy = y[newaxis, :] - y[:, newaxis]
+    let r2 = dx * dx + dy * dy + 0.01
+    let w = m[newaxis, :] / (r2 * sqrt(r2))
+    (sum(dx * w, axis=1), sum(dy * w, axis=1))
+}
+for n in [3, 200, 511, 512, 513, 700, 1500] {
+    let x = rand([n])
+    let y = rand([n], dtype=f64)
+    let m = rand([n]) + 0.5
+    let (fx, fy) = forces(x, y as f32, m)
+    let (gx, gy) = forces(y, x as f64, m as f64)
+    let (hx, hy) = forces(x[::-1], y[::-1] as f32 * 2, m)
+    let w = arange(n) % 7 - 3
+    print(n, sum(fx * w), fy[n - 1], sum(gx * w), gy[0], sum(hx * w), sum(hy))
+    let a = rand([9, n]) * 3
+    let mu = mean(a, axis=1)
+    let v = var(a, axis=1)
+    print(sum(mu * (arange(9) % 4)), sum(v * (arange(9) % 5)), sum(a - mu[:, newaxis]))
+}
+"#,
+    ),
+    (
         // broadcast scalars folded once per block inside wider expressions
         "block-wide scalar steps",
         r#"let a = rand([202, 202])

@@ -210,8 +210,8 @@ pub enum Strategy {
     /// stage in order (a stage's value may use the earlier stages' results,
     /// `Inst::Row`), and write body step `out` per element, or per row when
     /// `per_row`; `extra` are per-row values of the run that are read after
-    /// it (n-body's three force sums), written too. Only GPU plans have
-    /// extras: on the CPU a run stops at a value read after it.
+    /// it (n-body's three force sums), written too (on the CPU, for long
+    /// rows only: `plan::rows`).
     RowResident {
         stages: Vec<RowStage>,
         out: usize,

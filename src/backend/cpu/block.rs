@@ -95,7 +95,7 @@ pub enum Src<'a, T> {
 
 impl<T: Copy> Src<'_, T> {
     /// The `i`th value of the block.
-    fn at(&self, i: usize) -> T {
+    pub(crate) fn at(&self, i: usize) -> T {
         match self {
             Src::Slice(x) => x[i],
             Src::Scalar(x) => *x,
@@ -181,7 +181,7 @@ impl Reg {
 }
 
 /// Spare registers kept for this thread's next kernel, at most this many.
-const MAX_SPARE_REGS: usize = 64;
+const MAX_SPARE_REGS: usize = 192;
 
 thread_local! {
     static SPARE_REGS: std::cell::RefCell<Vec<Reg>> = const { std::cell::RefCell::new(Vec::new()) };
@@ -243,6 +243,7 @@ unsafe fn assume_init<T>(s: &mut [MaybeUninit<T>]) -> &mut [T] {
 }
 
 impl Reg {
+    #[inline(always)]
     fn dst(&mut self, len: usize) -> Dst<'_> {
         match self {
             Reg::B(v) => Dst::B(as_uninit(&mut v[..len])),
@@ -253,7 +254,21 @@ impl Reg {
         }
     }
 
+    /// Elements `start..start + len` of the register, to be written.
+    #[inline(always)]
+    fn dst_range(&mut self, start: usize, len: usize) -> Dst<'_> {
+        let r = start..start + len;
+        match self {
+            Reg::B(v) => Dst::B(as_uninit(&mut v[r])),
+            Reg::I32(v) => Dst::I32(as_uninit(&mut v[r])),
+            Reg::I64(v) => Dst::I64(as_uninit(&mut v[r])),
+            Reg::F32(v) => Dst::F32(as_uninit(&mut v[r])),
+            Reg::F64(v) => Dst::F64(as_uninit(&mut v[r])),
+        }
+    }
+
     /// The register's first element as one value for the whole block.
+    #[inline(always)]
     fn scalar(&self) -> Value<'static> {
         match self {
             Reg::B(v) => Value::B(Src::Scalar(v[0])),
@@ -264,6 +279,7 @@ impl Reg {
         }
     }
 
+    #[inline(always)]
     fn value(&self, len: usize) -> Value<'_> {
         match self {
             Reg::B(v) => Value::B(Src::Slice(&v[..len])),
@@ -1385,6 +1401,39 @@ fn value_dtype(v: &Value) -> DType {
 /// executor's fold, so a row-resident sum is the row reduction's sum bitwise).
 pub type RowFold<'f> = &'f dyn Fn(ReduceOp, Value<'_>, usize) -> Result<Value<'static>, Diagnostic>;
 
+/// Body steps whose one value per row a row-resident evaluation hands back
+/// (a kernel's extra per-row outputs), and where: the row's value of
+/// `steps[k]` goes to `values[k]`.
+pub struct Taps<'t> {
+    pub steps: &'t [usize],
+    pub values: &'t mut [Value<'static>],
+}
+
+/// Copies each tapped step's per-row value (a scalar, or the first of a
+/// row of equal values) out of the evaluated `vals`.
+fn tap(vals: &[Value<'_>], taps: Taps<'_>) -> Result<(), Diagnostic> {
+    fn first<T: Copy>(s: Src<'_, T>) -> Result<Src<'static, T>, Diagnostic> {
+        match s {
+            Src::Scalar(x) => Ok(Src::Scalar(x)),
+            Src::Slice(xs) => xs
+                .first()
+                .map(|&x| Src::Scalar(x))
+                .ok_or_else(|| internal("an empty row value")),
+        }
+    }
+    for (&k, slot) in taps.steps.iter().zip(taps.values.iter_mut()) {
+        let v = vals.get(k).ok_or_else(|| internal("a tapped step past the body"))?;
+        *slot = match *v {
+            Value::B(s) => Value::B(first(s)?),
+            Value::I32(s) => Value::I32(first(s)?),
+            Value::I64(s) => Value::I64(first(s)?),
+            Value::F32(s) => Value::F32(first(s)?),
+            Value::F64(s) => Value::F64(first(s)?),
+        };
+    }
+    Ok(())
+}
+
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn eval_resident_impl<'p: 'r, 'r>(
@@ -1397,6 +1446,7 @@ fn eval_resident_impl<'p: 'r, 'r>(
     fold: RowFold<'_>,
     want: usize,
     out: Option<Dst>,
+    taps: Taps<'_>,
 ) -> Result<Option<Value<'r>>, Diagnostic> {
     let steps = prog.steps;
     let mut out = out;
@@ -1436,11 +1486,13 @@ fn eval_resident_impl<'p: 'r, 'r>(
                 if let Some(dst) = out.take() {
                     compute(&step.inst, &vals[..i], dst)?;
                 }
+                tap(&vals[..i], taps)?;
                 return Ok(None);
             }
             _ => compute_step(&step.inst, &vals[..i], reg, len)?,
         };
     }
+    tap(&vals, taps)?;
     let v = *vals
         .get(want)
         .ok_or_else(|| internal("a row-resident output past the body"))?;
@@ -1463,8 +1515,9 @@ unsafe fn eval_resident_avx2<'p: 'r, 'r>(
     fold: RowFold<'_>,
     want: usize,
     out: Option<Dst>,
+    taps: Taps<'_>,
 ) -> Result<Option<Value<'r>>, Diagnostic> {
-    eval_resident_impl(prog, offs, inner, len, regs, stages, fold, want, out)
+    eval_resident_impl(prog, offs, inner, len, regs, stages, fold, want, out, taps)
 }
 
 /// Evaluates a row-resident body (`Strategy::RowResident`) over one whole
@@ -1474,7 +1527,8 @@ unsafe fn eval_resident_avx2<'p: 'r, 'r>(
 /// of its value step over the row (by `fold`), one value for the row, so the
 /// steps after it read the row from the registers, never from memory again.
 /// Step `want`'s value is written into `out` (`len` elements; the last
-/// step straight from its loop) and `None` returned, or returned without it.
+/// step straight from its loop) and `None` returned, or returned without it;
+/// the tapped steps' row values are copied into `taps`.
 #[allow(clippy::too_many_arguments)]
 pub fn eval_resident<'p: 'r, 'r>(
     prog: &Program<'p>,
@@ -1486,6 +1540,7 @@ pub fn eval_resident<'p: 'r, 'r>(
     fold: RowFold<'_>,
     want: usize,
     out: Option<Dst>,
+    taps: Taps<'_>,
 ) -> Result<Option<Value<'r>>, Diagnostic> {
     let ni = prog.inputs.len();
     if offs.len() < ni || inner.len() < ni || regs.iter().any(|r| r.len() < len) {
@@ -1494,9 +1549,310 @@ pub fn eval_resident<'p: 'r, 'r>(
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
         // SAFETY: the CPU supports AVX2 and FMA (checked at run time above).
-        return unsafe { eval_resident_avx2(prog, offs, inner, len, regs, stages, fold, want, out) };
+        return unsafe { eval_resident_avx2(prog, offs, inner, len, regs, stages, fold, want, out, taps) };
     }
-    eval_resident_impl(prog, offs, inner, len, regs, stages, fold, want, out)
+    eval_resident_impl(prog, offs, inner, len, regs, stages, fold, want, out, taps)
+}
+
+/// Where a value of a block of several rows lives: one value for the whole
+/// block, one per row (`nrows` values), or one per element (`nrows * len`).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Level {
+    Block,
+    Row,
+    Elem,
+}
+
+/// A row value's `r`th entry as one value (a block-wide value stays as it is).
+fn row_entry(v: Value<'_>, r: usize) -> Value<'static> {
+    fn at<T: Copy>(s: Src<'_, T>, r: usize) -> Src<'static, T> {
+        Src::Scalar(s.at(r))
+    }
+    match v {
+        Value::B(s) => Value::B(at(s, r)),
+        Value::I32(s) => Value::I32(at(s, r)),
+        Value::I64(s) => Value::I64(at(s, r)),
+        Value::F32(s) => Value::F32(at(s, r)),
+        Value::F64(s) => Value::F64(at(s, r)),
+    }
+}
+
+/// Row `r`'s `len` elements of an element value, or a row value's entry.
+fn row_segment<'v>(v: Value<'v>, level: Level, r: usize, len: usize) -> Value<'v> {
+    fn seg<T: Copy>(s: Src<'_, T>, r: usize, len: usize) -> Src<'_, T> {
+        match s {
+            Src::Slice(xs) => Src::Slice(&xs[r * len..(r + 1) * len]),
+            Src::Scalar(x) => Src::Scalar(x),
+        }
+    }
+    if level != Level::Elem {
+        return row_entry(v, if level == Level::Row { r } else { 0 });
+    }
+    match v {
+        Value::B(s) => Value::B(seg(s, r, len)),
+        Value::I32(s) => Value::I32(seg(s, r, len)),
+        Value::I64(s) => Value::I64(seg(s, r, len)),
+        Value::F32(s) => Value::F32(seg(s, r, len)),
+        Value::F64(s) => Value::F64(seg(s, r, len)),
+    }
+}
+
+/// A row value (`nrows` values) spread over its rows' `len` elements each.
+fn expand<'r>(v: Value<'_>, len: usize, nrows: usize, reg: &'r mut Reg) -> Result<Value<'r>, Diagnostic> {
+    macro_rules! go {
+        ($s:expr, $V:ident) => {{
+            let Reg::$V(out) = reg else {
+                return Err(internal("a row value expanded into a register of another dtype"));
+            };
+            for (r, seg) in out[..nrows * len].chunks_exact_mut(len).enumerate() {
+                seg.fill($s.at(r));
+            }
+            Value::$V(Src::Slice(&out[..nrows * len]))
+        }};
+    }
+    Ok(match v {
+        Value::B(s) => go!(s, B),
+        Value::I32(s) => go!(s, I32),
+        Value::I64(s) => go!(s, I64),
+        Value::F32(s) => go!(s, F32),
+        Value::F64(s) => go!(s, F64),
+    })
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn eval_resident_rows_impl<'p: 'r, 'r>(
+    prog: &Program<'p>,
+    offs: &[isize],
+    rstep: &[isize],
+    inner: &[isize],
+    len: usize,
+    nrows: usize,
+    regs: &'r mut [Reg],
+    wide: &'r mut [Reg],
+    stages: &[RowStage],
+    fold: RowFold<'_>,
+    want: usize,
+    out: Option<Dst>,
+    taps: Taps<'_>,
+) -> Result<Option<(Value<'r>, bool)>, Diagnostic> {
+    let steps = prog.steps;
+    let n = nrows * len;
+    let mut out = out;
+    let filler = Value::B(Src::Scalar(false));
+    let mut vals: Vec<Value<'r>> = vec![filler; steps.len()];
+    // each value as element steps read it: a row value is spread over its
+    // row (once, into `wide`) the first time an element step reads it
+    let mut wvals: Vec<Value<'r>> = vec![filler; steps.len()];
+    let mut spread = vec![false; steps.len()];
+    let mut level = vec![Level::Block; steps.len()];
+    let mut rest: &'r mut [Reg] = regs;
+    let mut rest_wide: &'r mut [Reg] = wide;
+    let mut spare: Vec<Option<&'r mut Reg>> = Vec::with_capacity(steps.len());
+    for _ in 0..steps.len() {
+        let Some((w, tail)) = std::mem::take(&mut rest_wide).split_first_mut() else {
+            return Err(internal("fewer wide registers than steps"));
+        };
+        rest_wide = tail;
+        spare.push(Some(w));
+    }
+    for (i, step) in steps.iter().enumerate() {
+        let Some((reg, tail)) = std::mem::take(&mut rest).split_first_mut() else {
+            return Err(internal("fewer registers than steps"));
+        };
+        rest = tail;
+        let (v, lv) = match step.inst {
+            Inst::Load(k) => {
+                let b = prog
+                    .inputs
+                    .get(k)
+                    .ok_or_else(|| internal("a load of a missing operand"))?;
+                let (rs, s) = (rstep[k], inner[k]);
+                if s == 0 && rs == 0 {
+                    (load_rows(b.input, offs[k], 0, 0, 1, 1, reg), Level::Block)
+                } else if s == 0 {
+                    // one value per row: the rows' first elements, `rs` apart
+                    (load_rows(b.input, offs[k], rs, 1, 1, nrows, reg), Level::Row)
+                } else {
+                    (load_rows(b.input, offs[k], rs, s, len, nrows, reg), Level::Elem)
+                }
+            }
+            Inst::Row(k) => {
+                let stage = stages.get(k).ok_or_else(|| internal("a missing row stage"))?;
+                let (v, vl) = vals
+                    .get(stage.value)
+                    .zip(level.get(stage.value))
+                    .filter(|_| stage.value < i)
+                    .map(|(&v, &l)| (v, l))
+                    .ok_or_else(|| internal("a row stage of a later step"))?;
+                for r in 0..nrows {
+                    let folded = fold(stage.op, row_segment(v, vl, r, len), len)?;
+                    let dst = reg.dst_range(r, 1);
+                    if value_dtype(&folded) == step.dtype {
+                        store(folded, dst)?;
+                    } else {
+                        compute(&Inst::Cast(0), &[folded], dst)?;
+                    }
+                }
+                let reg: &'r Reg = reg;
+                (reg.value(nrows), Level::Row)
+            }
+            Inst::Acc => return Err(internal("an accumulator in a row-resident body")),
+            ref inst => {
+                let lv = inst_args(inst).map(|a| level[a]).max().unwrap_or(Level::Block);
+                match lv {
+                    Level::Block => (compute_step(inst, &vals[..i], reg, 1)?, Level::Block),
+                    Level::Row => (compute_step(inst, &vals[..i], reg, nrows)?, Level::Row),
+                    Level::Elem => {
+                        for a in inst_args(inst) {
+                            if level[a] == Level::Row && !spread[a] {
+                                let w = spare[a].take().ok_or_else(|| internal("a row value spread twice"))?;
+                                wvals[a] = expand(vals[a], len, nrows, w)?;
+                                spread[a] = true;
+                            }
+                        }
+                        if i == want && i + 1 == steps.len() && out.is_some() {
+                            if let Some(dst) = out.take() {
+                                compute(inst, &wvals[..i], dst)?;
+                            }
+                            tap_rows(&vals[..i], &level[..i], len, nrows, taps)?;
+                            return Ok(None);
+                        }
+                        (compute_step(inst, &wvals[..i], reg, n)?, Level::Elem)
+                    }
+                }
+            }
+        };
+        vals[i] = v;
+        wvals[i] = v;
+        level[i] = lv;
+    }
+    tap_rows(&vals, &level, len, nrows, taps)?;
+    let v = *vals
+        .get(want)
+        .ok_or_else(|| internal("a row-resident output past the body"))?;
+    let lv = level[want];
+    match out {
+        Some(dst) => {
+            let v = match lv {
+                Level::Row if spread[want] => wvals[want],
+                Level::Row => {
+                    let w = spare[want].take().ok_or_else(|| internal("a row value spread twice"))?;
+                    expand(v, len, nrows, w)?
+                }
+                _ => v,
+            };
+            store(v, dst).map(|()| None)
+        }
+        None => Ok(Some((v, lv == Level::Row))),
+    }
+}
+
+/// The step indices an instruction reads.
+fn inst_args(inst: &Inst) -> impl Iterator<Item = usize> {
+    let (a, b, c) = match *inst {
+        Inst::Cast(a) | Inst::Unary(_, a) => (Some(a), None, None),
+        Inst::Binary(_, a, b) => (Some(a), Some(b), None),
+        Inst::Where(c, a, b) => (Some(c), Some(a), Some(b)),
+        Inst::Load(_) | Inst::Acc | Inst::Row(_) => (None, None, None),
+    };
+    a.into_iter().chain(b).chain(c)
+}
+
+/// `tap` for a block of rows: row r's values of the tapped steps go to
+/// `taps[r * steps + k]`.
+fn tap_rows(vals: &[Value<'_>], level: &[Level], len: usize, nrows: usize, taps: Taps<'_>) -> Result<(), Diagnostic> {
+    let width = taps.steps.len();
+    if width == 0 {
+        return Ok(());
+    }
+    for (r, slots) in taps.values.chunks_exact_mut(width).take(nrows).enumerate() {
+        for (&k, slot) in taps.steps.iter().zip(slots.iter_mut()) {
+            let (&v, &lv) = vals
+                .get(k)
+                .zip(level.get(k))
+                .ok_or_else(|| internal("a tapped step past the body"))?;
+            *slot = row_entry(row_segment(v, lv, r, len), 0);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn eval_resident_rows_avx2<'p: 'r, 'r>(
+    prog: &Program<'p>,
+    offs: &[isize],
+    rstep: &[isize],
+    inner: &[isize],
+    len: usize,
+    nrows: usize,
+    regs: &'r mut [Reg],
+    wide: &'r mut [Reg],
+    stages: &[RowStage],
+    fold: RowFold<'_>,
+    want: usize,
+    out: Option<Dst>,
+    taps: Taps<'_>,
+) -> Result<Option<(Value<'r>, bool)>, Diagnostic> {
+    eval_resident_rows_impl(
+        prog, offs, rstep, inner, len, nrows, regs, wide, stages, fold, want, out, taps,
+    )
+}
+
+/// `eval_resident` over a block of `nrows` short rows of `len` elements
+/// each (at most `BLOCK` values; every operand reads a buffer, `rows_ok`),
+/// so each step's loop runs over the whole block rather than one short row.
+/// Row r of operand k starts at `offs[k] + r * rstep[k]`. A value the same
+/// along each row (a row stage's result, an operand that does not move
+/// along the row, and the steps over them alone) is held once per row and
+/// spread over its row (into `wide`, one register per step) only when an
+/// element step reads it. Each row folds on its own, as `eval_resident`
+/// folds it. Step `want` is written into `out` (`nrows * len` elements), or
+/// returned with whether it is one value per row (`nrows` values) rather
+/// than per element; the tapped steps' row values go to `taps`, `nrows`
+/// rows of `taps.steps.len()`.
+#[allow(clippy::too_many_arguments)]
+pub fn eval_resident_rows<'p: 'r, 'r>(
+    prog: &Program<'p>,
+    offs: &[isize],
+    rstep: &[isize],
+    inner: &[isize],
+    len: usize,
+    nrows: usize,
+    regs: &'r mut [Reg],
+    wide: &'r mut [Reg],
+    stages: &[RowStage],
+    fold: RowFold<'_>,
+    want: usize,
+    out: Option<Dst>,
+    taps: Taps<'_>,
+) -> Result<Option<(Value<'r>, bool)>, Diagnostic> {
+    let ni = prog.inputs.len();
+    let n = len * nrows;
+    if n > BLOCK
+        || offs.len() < ni
+        || rstep.len() < ni
+        || inner.len() < ni
+        || !rows_ok(prog)
+        || regs.iter().chain(wide.iter()).any(|r| r.len() < n)
+        || taps.values.len() < nrows * taps.steps.len()
+    {
+        return Err(internal("a block of rows that its registers or operands cannot take"));
+    }
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        // SAFETY: the CPU supports AVX2 and FMA (checked at run time above).
+        return unsafe {
+            eval_resident_rows_avx2(
+                prog, offs, rstep, inner, len, nrows, regs, wide, stages, fold, want, out, taps,
+            )
+        };
+    }
+    eval_resident_rows_impl(
+        prog, offs, rstep, inner, len, nrows, regs, wide, stages, fold, want, out, taps,
+    )
 }
 
 /// Element types a kernel can write: their destination and value variants.

@@ -272,8 +272,9 @@ impl Fused {
                 }
                 None => {
                     super::check_memory(node)?;
-                    let out = run_kernel(kp, node, by_id).map_err(spanned)?;
+                    let (out, extra) = run_kernel(kp, node, by_id).map_err(spanned)?;
                     *node.state.borrow_mut() = NodeState::Ready(Buffer::host(out));
+                    set_extra_outputs(kp, extra, by_id)?;
                     cpu_strategy(kp)
                 }
             };
@@ -310,17 +311,23 @@ pub fn cpu_strategy(kp: &KernelPlan) -> &'static str {
     }
 }
 
-fn run_kernel(kp: &KernelPlan, node: &Rc<Node>, by_id: &HashMap<u64, Rc<Node>>) -> Result<HostData, Diagnostic> {
+/// Runs one kernel into fresh buffers: its output, and its extra outputs
+/// (`KernelPlan::extra_outputs`) in order.
+fn run_kernel(
+    kp: &KernelPlan,
+    node: &Rc<Node>,
+    by_id: &HashMap<u64, Rc<Node>>,
+) -> Result<(HostData, Vec<HostData>), Diagnostic> {
     check_interrupt()?;
-    match &kp.strategy {
-        Strategy::Segmented { .. } => segmented(kp, node, by_id),
-        // `plan::rows` gives extra outputs to GPU plans only
-        Strategy::RowResident { extra, .. } if !extra.is_empty() => {
-            Err(internal("a row-resident kernel with extra outputs"))
-        }
+    let out = match &kp.strategy {
         Strategy::RowResident {
-            stages, out, per_row, ..
-        } => resident::row_resident(kp, stages, *out, *per_row, by_id),
+            stages,
+            out,
+            per_row,
+            extra,
+            ..
+        } => return resident::row_resident(kp, stages, *out, *per_row, extra, by_id),
+        Strategy::Segmented { .. } => segmented(kp, node, by_id),
         Strategy::Map | Strategy::Broadcast | Strategy::Sliding { .. } if kp.reduce.is_none() => {
             let bufs = Buffers::of(&kp.operands, by_id)?;
             let guards = bufs.guards();
@@ -343,7 +350,22 @@ fn run_kernel(kp: &KernelPlan, node: &Rc<Node>, by_id: &HashMap<u64, Rc<Node>>) 
         },
         // scans of half floats, matmul, take: every input was materialised by the planner
         _ => super::eval_node_reference(node),
+    }?;
+    Ok((out, Vec::new()))
+}
+
+/// Marks a kernel's extra outputs ready with the buffers computed for them.
+fn set_extra_outputs(kp: &KernelPlan, extra: Vec<HostData>, by_id: &HashMap<u64, Rc<Node>>) -> Result<(), Diagnostic> {
+    let ids = kp.extra_outputs();
+    if ids.len() != extra.len() {
+        return Err(internal("a kernel's extra outputs were not all computed"));
     }
+    for ((id, _, _), data) in ids.into_iter().zip(extra) {
+        if let Some(node) = by_id.get(&id) {
+            *node.state.borrow_mut() = NodeState::Ready(Buffer::host(data));
+        }
+    }
+    Ok(())
 }
 
 /// The buffers a kernel's operands read, held borrowed while it runs.

@@ -9,7 +9,7 @@
 
 use super::{
     Buffers, Fused, SendPtr, bind_with, check_interrupt, collapse_pair, cpu_strategy, for_each_row_pair, internal,
-    parallel_pays, run_kernel, task_size, write_direct,
+    parallel_pays, run_kernel, set_extra_outputs, task_size, write_direct,
 };
 use crate::backend::cpu::block::{self, BLOCK, Bound, Data, Input, Lane, Program, Reg, Src, Value, iteration_strides};
 use crate::backend::cpu::kernels;
@@ -60,7 +60,8 @@ impl Target<'_> {
             return Ok("map (into)");
         }
         crate::backend::cpu::check_memory(self.root)?;
-        let out = run_kernel(kp, self.root, by_id)?;
+        let (out, extra) = run_kernel(kp, self.root, by_id)?;
+        set_extra_outputs(kp, extra, by_id)?;
         copy_into(self.dst, self.view, out, &self.root.shape)?;
         Ok(cpu_strategy(kp))
     }

@@ -3,7 +3,11 @@
 //! one kernel that takes each row once from memory into per-thread registers
 //! a row long (they stay in L1/L2), reduces it once per stage with the
 //! elementwise work between the stages running over the held row, and writes
-//! the result per element or per row. Rows go in chunks over rayon; every
+//! the result per element or per row, and any per-row values read after it
+//! (n-body's three force sums). Rows of at most a quarter block go several
+//! to a block (`block::eval_resident_rows`) where `block::rows_pay` says so,
+//! each step's loop running over all of them and a value the same along each
+//! row held once per row. Rows go in chunks over rayon; every
 //! row's reductions fold as a kernel that reduces a row by itself does
 //! (`fold_row`: the lanes of "reduce-rows" from 128 elements, eight lanes
 //! below that as in "reduce-short-rows"), so the result does not depend on
@@ -11,27 +15,29 @@
 //! the separate reduction's sum bitwise (shorter rows fold there as trees).
 
 use super::{Buffers, bind_with, bottom, check_interrupt, fold_row, fresh, internal, top};
-use crate::backend::cpu::block::{self, Lane, Program, Reg, Src, Value};
+use crate::backend::cpu::block::{self, BLOCK, Lane, Program, Reg, Regs, Src, Taps, Value};
 use crate::backend::cpu::kernels::{Num, PAR_THRESHOLD};
 use crate::check::dtype::DType;
 use crate::diag::Diagnostic;
 use crate::graph::Node;
 use crate::graph::data::HostData;
 use crate::graph::op::ReduceOp;
-use crate::plan::{KernelPlan, RowStage};
+use crate::plan::{KernelPlan, RowOut, RowStage};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
 use std::mem::MaybeUninit;
 use std::rc::Rc;
 
-/// Runs a row-resident kernel over its [rows, cols] space.
+/// Runs a row-resident kernel over its [rows, cols] space: its output, and
+/// its extra per-row outputs (`RowOut`) in order.
 pub(super) fn row_resident(
     kp: &KernelPlan,
     stages: &[RowStage],
     want: usize,
     per_row: bool,
+    extra: &[RowOut],
     by_id: &HashMap<u64, Rc<Node>>,
-) -> Result<HostData, Diagnostic> {
+) -> Result<(HostData, Vec<HostData>), Diagnostic> {
     let &[rows, cols] = kp.shape.as_slice() else {
         return Err(internal("a row-resident kernel not over [rows, cols]"));
     };
@@ -44,23 +50,71 @@ pub(super) fn row_resident(
         acc: None,
     };
     let n = if per_row { rows } else { rows * cols };
+    let taps: Vec<usize> = extra.iter().map(|e| e.value).collect();
+    let mut tapped = Vec::new();
     macro_rules! go {
         ($T:ty, $V:ident) => {
             HostData::$V(fresh::<$T>(n, |o| {
-                run_rows(&prog, rows, cols, stages, want, per_row, o)
+                tapped = run_rows(&prog, rows, cols, stages, want, per_row, &taps, o)?;
+                Ok(())
             })?)
         };
     }
-    Ok(match kp.out_dtype {
+    let out = match kp.out_dtype {
         DType::Bool => go!(bool, Bool),
         DType::I32 => go!(i32, I32),
         DType::I64 => go!(i64, I64),
         DType::F32 => go!(f32, F32),
         DType::F64 => go!(f64, F64),
         DType::F16 | DType::BF16 => return Err(internal("half-float kernels run on the reference kernels")),
-    })
+    };
+    // tapped holds each row's extra values, row after row
+    let extras = extra
+        .iter()
+        .enumerate()
+        .map(|(e, o)| gather_column(&tapped, extra.len(), e, rows, o.dtype))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((out, extras))
 }
 
+/// Column `e` of `values` (rows of `width` values each) as a vector of `dtype`.
+fn gather_column(
+    values: &[Value<'static>],
+    width: usize,
+    e: usize,
+    rows: usize,
+    dtype: DType,
+) -> Result<HostData, Diagnostic> {
+    let column = values.iter().skip(e).step_by(width.max(1));
+    let wrong = || internal("an extra row-resident output of another dtype");
+    macro_rules! go {
+        ($T:ty, $V:ident, $W:ident) => {{
+            let mut v: Vec<$T> = Vec::with_capacity(rows);
+            for x in column {
+                match x {
+                    Value::$W(Src::Scalar(x)) => v.push(*x),
+                    _ => return Err(wrong()),
+                }
+            }
+            HostData::$V(v)
+        }};
+    }
+    let out = match dtype {
+        DType::Bool => go!(bool, Bool, B),
+        DType::I32 => go!(i32, I32, I32),
+        DType::I64 => go!(i64, I64, I64),
+        DType::F32 => go!(f32, F32, F32),
+        DType::F64 => go!(f64, F64, F64),
+        DType::F16 | DType::BF16 => return Err(wrong()),
+    };
+    if out.len() != rows {
+        return Err(internal("an extra row-resident output of the wrong length"));
+    }
+    Ok(out)
+}
+
+/// Runs the rows into `out`; returns the tapped steps' values, `taps.len()` per row, row after row.
+#[allow(clippy::too_many_arguments)]
 fn run_rows<T: Lane>(
     prog: &Program,
     rows: usize,
@@ -68,60 +122,151 @@ fn run_rows<T: Lane>(
     stages: &[RowStage],
     want: usize,
     per_row: bool,
+    taps: &[usize],
     out: &mut [MaybeUninit<T>],
-) -> Result<(), Diagnostic> {
+) -> Result<Vec<Value<'static>>, Diagnostic> {
     if out.is_empty() {
-        return Ok(());
+        return Ok(Vec::new());
     }
     if cols == 0 {
         return Err(internal("a row-resident kernel of empty rows"));
     }
     let per = if per_row { 1 } else { cols };
     let inner: Vec<isize> = prog.inputs.iter().map(|b| b.strides[1]).collect();
-    let task = |r0: usize, part: &mut [MaybeUninit<T>], regs: &mut [Reg]| -> Result<(), Diagnostic> {
-        check_interrupt()?;
-        let mut offs = vec![0isize; prog.inputs.len()];
-        for (k, dst) in part.chunks_mut(per).enumerate() {
-            let r = (r0 + k) as isize;
-            for (o, b) in offs.iter_mut().zip(&prog.inputs) {
-                *o = b.offset + r * b.strides[0];
-            }
-            if !per_row {
-                block::eval_resident(
+    let row_strides: Vec<isize> = prog.inputs.iter().map(|b| b.strides[0]).collect();
+    // short rows go several to a block where that saves more than it copies
+    let per_block = if block::rows_pay(prog, cols, &row_strides, &inner) {
+        BLOCK / cols
+    } else {
+        1
+    };
+    let width = taps.len();
+    let filler = Value::B(Src::Scalar(false));
+    let task =
+        |r0: usize, part: &mut [MaybeUninit<T>], regs: &mut RowRegs| -> Result<Vec<Value<'static>>, Diagnostic> {
+            check_interrupt()?;
+            let mut offs = vec![0isize; prog.inputs.len()];
+            let nrows = part.len() / per;
+            let mut tapped = vec![filler; width * nrows];
+            let mut k = 0;
+            while k < nrows {
+                let r = (r0 + k) as isize;
+                for (o, b) in offs.iter_mut().zip(&prog.inputs) {
+                    *o = b.offset + r * b.strides[0];
+                }
+                if per_block > 1 {
+                    let nr = per_block.min(nrows - k);
+                    let dst = &mut part[k * per..(k + nr) * per];
+                    let taps = Taps {
+                        steps: taps,
+                        values: &mut tapped[k * width..(k + nr) * width],
+                    };
+                    let (values, wide) = (&mut regs.values[..], &mut regs.wide[..]);
+                    let args = (prog, &offs[..], &row_strides[..], &inner[..], cols, nr);
+                    if per_row {
+                        let (v, row) = block::eval_resident_rows(
+                            args.0, args.1, args.2, args.3, args.4, args.5, values, wide, stages, &row_fold, want,
+                            None, taps,
+                        )?
+                        .ok_or_else(|| internal("a row value not returned"))?;
+                        let v = T::src(v).ok_or_else(|| internal("a row-resident output of another dtype"))?;
+                        for (i, d) in dst.iter_mut().enumerate() {
+                            d.write(v.at(if row { i } else { i * cols }));
+                        }
+                    } else {
+                        block::eval_resident_rows(
+                            args.0,
+                            args.1,
+                            args.2,
+                            args.3,
+                            args.4,
+                            args.5,
+                            values,
+                            wide,
+                            stages,
+                            &row_fold,
+                            want,
+                            Some(T::dst(dst)),
+                            taps,
+                        )?;
+                    }
+                    k += nr;
+                    continue;
+                }
+                let dst = &mut part[k * per..(k + 1) * per];
+                let taps = Taps {
+                    steps: taps,
+                    values: &mut tapped[k * width..(k + 1) * width],
+                };
+                k += 1;
+                if !per_row {
+                    block::eval_resident(
+                        prog,
+                        &offs,
+                        &inner,
+                        cols,
+                        &mut regs.values[..],
+                        stages,
+                        &row_fold,
+                        want,
+                        Some(T::dst(dst)),
+                        taps,
+                    )?;
+                    continue;
+                }
+                let v = block::eval_resident(
                     prog,
                     &offs,
                     &inner,
                     cols,
-                    regs,
+                    &mut regs.values[..],
                     stages,
                     &row_fold,
                     want,
-                    Some(T::dst(dst)),
-                )?;
-                continue;
-            }
-            let v = block::eval_resident(prog, &offs, &inner, cols, regs, stages, &row_fold, want, None)?
+                    None,
+                    taps,
+                )?
                 .ok_or_else(|| internal("a row value not returned"))?;
-            let x = match T::src(v) {
-                Some(Src::Scalar(x)) => x,
-                Some(Src::Slice(xs)) => *xs.first().ok_or_else(|| internal("an empty row value"))?,
-                None => return Err(internal("a row-resident output of another dtype")),
-            };
-            dst[0].write(x);
-        }
-        Ok(())
+                let x = match T::src(v) {
+                    Some(Src::Scalar(x)) => x,
+                    Some(Src::Slice(xs)) => *xs.first().ok_or_else(|| internal("an empty row value"))?,
+                    None => return Err(internal("a row-resident output of another dtype")),
+                };
+                dst[0].write(x);
+            }
+            Ok(tapped)
+        };
+    let new_regs = || RowRegs {
+        values: Reg::for_steps_len(prog.steps, cols * per_block),
+        wide: if per_block > 1 {
+            Reg::for_steps_len(prog.steps, cols * per_block)
+        } else {
+            Reg::for_steps_len(&[], 0)
+        },
     };
     if !super::parallel_pays(prog, rows * cols) {
-        let mut regs = Reg::for_steps_len(prog.steps, cols);
-        return task(0, out, &mut regs[..]);
+        return task(0, out, &mut new_regs());
     }
     // a few tasks per thread, each at least the parallel threshold's work
     let threads = rayon::current_num_threads().max(1);
-    let per_task = rows.div_ceil(4 * threads).max(PAR_THRESHOLD / cols).max(1);
-    out.par_chunks_mut(per_task * per).enumerate().try_for_each_init(
-        || Reg::for_steps_len(prog.steps, cols),
-        |regs, (c, part)| task(c * per_task, part, &mut regs[..]),
-    )
+    let per_task = rows
+        .div_ceil(4 * threads)
+        .max(PAR_THRESHOLD / cols)
+        .max(1)
+        .next_multiple_of(per_block);
+    let parts: Vec<Vec<Value<'static>>> = out
+        .par_chunks_mut(per_task * per)
+        .enumerate()
+        .map_init(new_regs, |regs, (c, part)| task(c * per_task, part, regs))
+        .collect::<Result<_, _>>()?;
+    Ok(parts.concat())
+}
+
+/// A worker's registers: one per step, and with several rows a block one
+/// more per step for row values spread over their rows.
+struct RowRegs {
+    values: Regs,
+    wide: Regs,
 }
 
 /// A row's reduction with `op`: the lane fold of a "reduce-rows" kernel over
