@@ -531,6 +531,55 @@ fn over_chunks<T: Send>(
     )
 }
 
+/// A walk over the rows of a kernel's last axis (`shape[rank - 1]` long)
+/// that takes short rows several to a block where `block::rows_pay` says so,
+/// shared by maps, maps written through a view and "reduce-rows"
+/// reductions: the operands' strides along a row (`inner`) and from one row
+/// to the next (`rows`, the axis before), and how many rows a block takes.
+pub(super) struct RowWalk {
+    pub len: usize,
+    /// The axis before the rows' (the rows between its wraps are evenly spaced).
+    last: usize,
+    per_block: usize,
+    pub rows: Vec<isize>,
+    pub inner: Vec<isize>,
+}
+
+impl RowWalk {
+    /// Rows of `prog` over `shape`; several to a block only when `several`
+    /// (the rows have an axis before them that the walk runs along).
+    pub fn new(prog: &Program, shape: &[usize], several: bool) -> RowWalk {
+        let rank = shape.len();
+        let len = shape[rank - 1];
+        let inner: Vec<isize> = prog.inputs.iter().map(|b| b.strides[rank - 1]).collect();
+        let rows: Vec<isize> = prog.inputs.iter().map(|b| b.strides[rank.max(2) - 2]).collect();
+        let per_block = if several && rank >= 2 && block::rows_pay(prog, len, &rows, &inner) {
+            BLOCK / len
+        } else {
+            1
+        };
+        RowWalk {
+            len,
+            last: if rank >= 2 { shape[rank - 2] } else { 1 },
+            per_block,
+            rows,
+            inner,
+        }
+    }
+
+    /// The rows of a block of several starting at element `p` of a walk that
+    /// stops at `end` (p at a row's start, two rows left at least), up to
+    /// the next wrap of the axis before; `None` for a block within one row.
+    pub fn rows_at(&self, p: usize, end: usize) -> Option<usize> {
+        let row = p / self.len;
+        (self.per_block > 1 && p.is_multiple_of(self.len) && end - p >= 2 * self.len).then(|| {
+            self.per_block
+                .min((end - p) / self.len)
+                .min(self.last - row % self.last)
+        })
+    }
+}
+
 /// Writes every element of the map over `shape` (row-major) into `out`.
 fn run_map<T: Lane>(prog: &Program, shape: &[usize], out: &mut [MaybeUninit<T>]) -> Result<(), Diagnostic> {
     let n = out.len();
@@ -538,15 +587,9 @@ fn run_map<T: Lane>(prog: &Program, shape: &[usize], out: &mut [MaybeUninit<T>])
         return Ok(());
     }
     let rank = shape.len();
-    let inner = shape[rank - 1];
-    let inner_strides: Vec<isize> = prog.inputs.iter().map(|b| b.strides[rank - 1]).collect();
     // short rows go several to a block, so that each step's loop is long
-    let row_strides: Vec<isize> = prog.inputs.iter().map(|b| b.strides[rank.max(2) - 2]).collect();
-    let rows_per_block = if rank >= 2 && block::rows_pay(prog, inner, &row_strides, &inner_strides) {
-        BLOCK / inner
-    } else {
-        1
-    };
+    let walk = RowWalk::new(prog, shape, true);
+    let inner = walk.len;
     let task = |start: usize, part: &mut [MaybeUninit<T>], regs: &mut Vec<Reg>| -> Result<(), Diagnostic> {
         check_interrupt()?;
         let mut offs = vec![0isize; prog.inputs.len()];
@@ -554,17 +597,14 @@ fn run_map<T: Lane>(prog: &Program, shape: &[usize], out: &mut [MaybeUninit<T>])
         let mut p = start;
         while p < end {
             let (row, col) = (p / inner, p % inner);
-            if rows_per_block > 1 && col == 0 && end - p >= 2 * inner {
-                // rows up to the next wrap of the last outer axis are evenly spaced
-                let last = shape[rank - 2];
-                let nrows = rows_per_block.min((end - p) / inner).min(last - row % last);
+            if let Some(nrows) = walk.rows_at(p, end) {
                 for (o, b) in offs.iter_mut().zip(&prog.inputs) {
                     *o = b.offset;
                 }
                 add_offsets(&mut offs, prog, 0..rank - 1, shape, row);
                 let len = nrows * inner;
                 let dst = T::dst(&mut part[p - start..p - start + len]);
-                block::eval_rows(prog, &offs, &row_strides, &inner_strides, inner, nrows, regs, Some(dst))?;
+                block::eval_rows(prog, &offs, &walk.rows, &walk.inner, inner, nrows, regs, Some(dst))?;
                 p += len;
                 continue;
             }
@@ -574,7 +614,7 @@ fn run_map<T: Lane>(prog: &Program, shape: &[usize], out: &mut [MaybeUninit<T>])
             }
             add_offsets(&mut offs, prog, 0..rank - 1, shape, row);
             let dst = T::dst(&mut part[p - start..p - start + len]);
-            block::eval_block(prog, &offs, &inner_strides, len, regs, Some(dst))?;
+            block::eval_block(prog, &offs, &walk.inner, len, regs, Some(dst))?;
             p += len;
         }
         Ok(())
@@ -915,16 +955,10 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
     }
     match mode {
         ReduceMode::Rows => {
-            let rin = shape[rank - 1];
-            let inner: Vec<isize> = prog.inputs.iter().map(|b| b.strides[rank - 1]).collect();
             // short reduced rows of a reduction over two or more axes go
-            // several to a block, as a map's do (`block::rows_pay`)
-            let row_strides: Vec<isize> = prog.inputs.iter().map(|b| b.strides[rank.max(2) - 2]).collect();
-            let rows_per_block = if rank >= kept + 2 && block::rows_pay(prog, rin, &row_strides, &inner) {
-                BLOCK / rin
-            } else {
-                1
-            };
+            // several to a block, as a map's do
+            let walk = RowWalk::new(prog, shape, rank >= kept + 2);
+            let (rin, inner) = (walk.len, &walk.inner);
             let nch = red.div_ceil(RED_CHUNK);
             let items = outs * nch;
             // the partial of output o's chunk c
@@ -935,16 +969,13 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
                 let mut q = lo;
                 while q < hi {
                     let (row, col) = (q / rin, q % rin);
-                    if rows_per_block > 1 && col == 0 && hi - q >= 2 * rin {
-                        // rows up to the next wrap of the last reduced outer axis are evenly spaced
-                        let last = shape[rank - 2];
-                        let nrows = rows_per_block.min((hi - q) / rin).min(last - row % last);
+                    if let Some(nrows) = walk.rows_at(q, hi) {
                         for (off, b) in offs.iter_mut().zip(&prog.inputs) {
                             *off = b.offset;
                         }
                         add_offsets(offs, prog, kept..rank - 1, shape, row);
                         add_offsets(offs, prog, 0..kept, shape, o);
-                        let v = block::eval_rows(prog, offs, &row_strides, &inner, rin, nrows, regs, None)?;
+                        let v = block::eval_rows(prog, offs, &walk.rows, inner, rin, nrows, regs, None)?;
                         fold_lanes(value::<T>(v)?, nrows * rin, &mut lanes, map, comb);
                         q += nrows * rin;
                         continue;
@@ -955,7 +986,7 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
                     }
                     add_offsets(offs, prog, kept..rank - 1, shape, row);
                     add_offsets(offs, prog, 0..kept, shape, o);
-                    let v = block::eval_block(prog, offs, &inner, len, regs, None)?;
+                    let v = block::eval_block(prog, offs, inner, len, regs, None)?;
                     fold_lanes(value::<T>(v)?, len, &mut lanes, map, comb);
                     q += len;
                 }

@@ -8,8 +8,8 @@
 //! are disjoint, through a temporary when they overlap.
 
 use super::{
-    Buffers, Fused, SendPtr, bind_with, check_interrupt, collapse_pair, cpu_strategy, for_each_row_pair, internal,
-    parallel_pays, run_kernel, set_extra_outputs, task_size, write_direct,
+    Buffers, Fused, RowWalk, SendPtr, bind_with, check_interrupt, collapse_pair, cpu_strategy, for_each_row_pair,
+    internal, parallel_pays, run_kernel, set_extra_outputs, task_size, write_direct,
 };
 use crate::backend::cpu::block::{self, BLOCK, Bound, Data, Input, Lane, Program, Reg, Src, Value, iteration_strides};
 use crate::backend::cpu::kernels;
@@ -269,14 +269,8 @@ fn map_into_typed<T: Lane>(
     }
     // the block walk of `run_map`, each block's values stored through `out`
     let rank = shape.len();
-    let inner = shape[rank - 1];
-    let inner_strides: Vec<isize> = prog.inputs.iter().map(|b| b.strides[rank - 1]).collect();
-    let row_strides: Vec<isize> = prog.inputs.iter().map(|b| b.strides[rank.max(2) - 2]).collect();
-    let rows_per_block = if rank >= 2 && block::rows_pay(&prog, inner, &row_strides, &inner_strides) {
-        BLOCK / inner
-    } else {
-        1
-    };
+    let walk = RowWalk::new(&prog, shape, true);
+    let inner = walk.len;
     // Ctrl-C is honoured before the first store, never between blocks: an
     // assignment is whole or not at all, so "variables keep their values"
     check_interrupt()?;
@@ -285,15 +279,13 @@ fn map_into_typed<T: Lane>(
         let mut p = start;
         while p < end {
             let (row, col) = (p / inner, p % inner);
-            if rows_per_block > 1 && col == 0 && end - p >= 2 * inner {
-                let last = shape[rank - 2];
-                let nrows = rows_per_block.min((end - p) / inner).min(last - row % last);
+            if let Some(nrows) = walk.rows_at(p, end) {
                 for (o, b) in offs.iter_mut().zip(&prog.inputs) {
                     *o = b.offset;
                 }
                 super::add_offsets(&mut offs, &prog, 0..rank - 1, shape, row);
                 let len = nrows * inner;
-                let v = block::eval_rows(&prog, &offs, &row_strides, &inner_strides, inner, nrows, regs, None)?;
+                let v = block::eval_rows(&prog, &offs, &walk.rows, &walk.inner, inner, nrows, regs, None)?;
                 out.put(p, len, v)?;
                 p += len;
                 continue;
@@ -303,7 +295,7 @@ fn map_into_typed<T: Lane>(
                 *o = b.offset + col as isize * b.strides[rank - 1];
             }
             super::add_offsets(&mut offs, &prog, 0..rank - 1, shape, row);
-            let v = block::eval_block(&prog, &offs, &inner_strides, len, regs, None)?;
+            let v = block::eval_block(&prog, &offs, &walk.inner, len, regs, None)?;
             out.put(p, len, v)?;
             p += len;
         }
