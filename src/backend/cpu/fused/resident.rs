@@ -154,6 +154,8 @@ fn run_rows<T: Lane>(
                 for (o, b) in offs.iter_mut().zip(&prog.inputs) {
                     *o = b.offset + r * b.strides[0];
                 }
+                // per element: the kernel writes straight into `dst`; per row:
+                // the row values come back and are written here
                 if per_block > 1 {
                     let nr = per_block.min(nrows - k);
                     let dst = &mut part[k * per..(k + nr) * per];
@@ -161,36 +163,31 @@ fn run_rows<T: Lane>(
                         steps: taps,
                         values: &mut tapped[k * width..(k + nr) * width],
                     };
+                    k += nr;
                     let (values, wide) = (&mut regs.values[..], &mut regs.wide[..]);
-                    let args = (prog, &offs[..], &row_strides[..], &inner[..], cols, nr);
+                    let out = (!per_row).then(|| T::dst(&mut *dst));
+                    let returned = block::eval_resident_rows(
+                        prog,
+                        &offs,
+                        &row_strides,
+                        &inner,
+                        cols,
+                        nr,
+                        values,
+                        wide,
+                        stages,
+                        &row_fold,
+                        want,
+                        out,
+                        taps,
+                    )?;
                     if per_row {
-                        let (v, row) = block::eval_resident_rows(
-                            args.0, args.1, args.2, args.3, args.4, args.5, values, wide, stages, &row_fold, want,
-                            None, taps,
-                        )?
-                        .ok_or_else(|| internal("a row value not returned"))?;
+                        let (v, row) = returned.ok_or_else(|| internal("a row value not returned"))?;
                         let v = T::src(v).ok_or_else(|| internal("a row-resident output of another dtype"))?;
                         for (i, d) in dst.iter_mut().enumerate() {
                             d.write(v.at(if row { i } else { i * cols }));
                         }
-                    } else {
-                        block::eval_resident_rows(
-                            args.0,
-                            args.1,
-                            args.2,
-                            args.3,
-                            args.4,
-                            args.5,
-                            values,
-                            wide,
-                            stages,
-                            &row_fold,
-                            want,
-                            Some(T::dst(dst)),
-                            taps,
-                        )?;
                     }
-                    k += nr;
                     continue;
                 }
                 let dst = &mut part[k * per..(k + 1) * per];
@@ -199,22 +196,8 @@ fn run_rows<T: Lane>(
                     values: &mut tapped[k * width..(k + 1) * width],
                 };
                 k += 1;
-                if !per_row {
-                    block::eval_resident(
-                        prog,
-                        &offs,
-                        &inner,
-                        cols,
-                        &mut regs.values[..],
-                        stages,
-                        &row_fold,
-                        want,
-                        Some(T::dst(dst)),
-                        taps,
-                    )?;
-                    continue;
-                }
-                let v = block::eval_resident(
+                let out = (!per_row).then(|| T::dst(&mut *dst));
+                let returned = block::eval_resident(
                     prog,
                     &offs,
                     &inner,
@@ -223,16 +206,18 @@ fn run_rows<T: Lane>(
                     stages,
                     &row_fold,
                     want,
-                    None,
+                    out,
                     taps,
-                )?
-                .ok_or_else(|| internal("a row value not returned"))?;
-                let x = match T::src(v) {
-                    Some(Src::Scalar(x)) => x,
-                    Some(Src::Slice(xs)) => *xs.first().ok_or_else(|| internal("an empty row value"))?,
-                    None => return Err(internal("a row-resident output of another dtype")),
-                };
-                dst[0].write(x);
+                )?;
+                if per_row {
+                    let v = returned.ok_or_else(|| internal("a row value not returned"))?;
+                    let x = match T::src(v) {
+                        Some(Src::Scalar(x)) => x,
+                        Some(Src::Slice(xs)) => *xs.first().ok_or_else(|| internal("an empty row value"))?,
+                        None => return Err(internal("a row-resident output of another dtype")),
+                    };
+                    dst[0].write(x);
+                }
             }
             Ok(tapped)
         };
