@@ -1410,26 +1410,11 @@ pub struct Taps<'t> {
 }
 
 /// Copies each tapped step's per-row value (a scalar, or the first of a
-/// row of equal values) out of the evaluated `vals`.
+/// row of equal values) out of the evaluated `vals` of one row.
 fn tap(vals: &[Value<'_>], taps: Taps<'_>) -> Result<(), Diagnostic> {
-    fn first<T: Copy>(s: Src<'_, T>) -> Result<Src<'static, T>, Diagnostic> {
-        match s {
-            Src::Scalar(x) => Ok(Src::Scalar(x)),
-            Src::Slice(xs) => xs
-                .first()
-                .map(|&x| Src::Scalar(x))
-                .ok_or_else(|| internal("an empty row value")),
-        }
-    }
     for (&k, slot) in taps.steps.iter().zip(taps.values.iter_mut()) {
-        let v = vals.get(k).ok_or_else(|| internal("a tapped step past the body"))?;
-        *slot = match *v {
-            Value::B(s) => Value::B(first(s)?),
-            Value::I32(s) => Value::I32(first(s)?),
-            Value::I64(s) => Value::I64(first(s)?),
-            Value::F32(s) => Value::F32(first(s)?),
-            Value::F64(s) => Value::F64(first(s)?),
-        };
+        let &v = vals.get(k).ok_or_else(|| internal("a tapped step past the body"))?;
+        *slot = row_entry(v, 0);
     }
     Ok(())
 }
@@ -1647,15 +1632,8 @@ fn eval_resident_rows_impl<'p: 'r, 'r>(
     let mut spread = vec![false; steps.len()];
     let mut level = vec![Level::Block; steps.len()];
     let mut rest: &'r mut [Reg] = regs;
-    let mut rest_wide: &'r mut [Reg] = wide;
-    let mut spare: Vec<Option<&'r mut Reg>> = Vec::with_capacity(steps.len());
-    for _ in 0..steps.len() {
-        let Some((w, tail)) = std::mem::take(&mut rest_wide).split_first_mut() else {
-            return Err(internal("fewer wide registers than steps"));
-        };
-        rest_wide = tail;
-        spare.push(Some(w));
-    }
+    // each step's wide register, taken when its row value is spread
+    let mut spare: Vec<Option<&'r mut Reg>> = wide.iter_mut().map(Some).collect();
     for (i, step) in steps.iter().enumerate() {
         let Some((reg, tail)) = std::mem::take(&mut rest).split_first_mut() else {
             return Err(internal("fewer registers than steps"));
@@ -1836,6 +1814,7 @@ pub fn eval_resident_rows<'p: 'r, 'r>(
         || rstep.len() < ni
         || inner.len() < ni
         || !rows_ok(prog)
+        || wide.len() < prog.steps.len()
         || regs.iter().chain(wide.iter()).any(|r| r.len() < n)
         || taps.values.len() < nrows * taps.steps.len()
     {

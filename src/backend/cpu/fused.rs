@@ -540,6 +540,7 @@ pub(super) struct RowWalk {
     pub len: usize,
     /// The axis before the rows' (the rows between its wraps are evenly spaced).
     last: usize,
+    /// Rows a block takes (1: one row, or part of one, a block).
     per_block: usize,
     pub rows: Vec<isize>,
     pub inner: Vec<isize>,

@@ -14,8 +14,8 @@
 //! the thread count, and for rows of 16 or more a row-resident sum equals
 //! the separate reduction's sum bitwise (shorter rows fold there as trees).
 
-use super::{Buffers, bind_with, bottom, check_interrupt, fold_row, fresh, internal, top};
-use crate::backend::cpu::block::{self, BLOCK, Lane, Program, Reg, Regs, Src, Taps, Value};
+use super::{Buffers, RowWalk, bind_with, bottom, check_interrupt, fold_row, fresh, internal, top};
+use crate::backend::cpu::block::{self, Lane, Program, Reg, Regs, Src, Taps, Value};
 use crate::backend::cpu::kernels::{Num, PAR_THRESHOLD};
 use crate::check::dtype::DType;
 use crate::diag::Diagnostic;
@@ -132,14 +132,9 @@ fn run_rows<T: Lane>(
         return Err(internal("a row-resident kernel of empty rows"));
     }
     let per = if per_row { 1 } else { cols };
-    let inner: Vec<isize> = prog.inputs.iter().map(|b| b.strides[1]).collect();
-    let row_strides: Vec<isize> = prog.inputs.iter().map(|b| b.strides[0]).collect();
     // short rows go several to a block where that saves more than it copies
-    let per_block = if block::rows_pay(prog, cols, &row_strides, &inner) {
-        BLOCK / cols
-    } else {
-        1
-    };
+    let walk = RowWalk::new(prog, &[rows, cols], true);
+    let (inner, row_strides, per_block) = (&walk.inner, &walk.rows, walk.per_block);
     let width = taps.len();
     let filler = Value::B(Src::Scalar(false));
     let task =
@@ -169,8 +164,8 @@ fn run_rows<T: Lane>(
                     let returned = block::eval_resident_rows(
                         prog,
                         &offs,
-                        &row_strides,
-                        &inner,
+                        row_strides,
+                        inner,
                         cols,
                         nr,
                         values,
@@ -200,7 +195,7 @@ fn run_rows<T: Lane>(
                 let returned = block::eval_resident(
                     prog,
                     &offs,
-                    &inner,
+                    inner,
                     cols,
                     &mut regs.values[..],
                     stages,
