@@ -115,6 +115,8 @@ builtins! {
         "rand"(s("shape"), so("dtype")) "rand(shape, dtype=f32)" "Uniform random numbers in [0, 1); reproducible (see `seed`)." "rand([2, 2])";
         "randn"(s("shape"), so("dtype")) "randn(shape, dtype=f32)" "Standard normal random numbers; reproducible (see `seed`)." "randn([3])";
         "seed"(s("n")) "seed(n)" "Restarts the random number sequence from seed `n` (the session starts with seed 0)." "seed(42)";
+        "array"(a("object"), so("dtype")) "array(object, dtype=object's)" "A new array with the values of `object` (a list such as `[[1, 2], [3, 4]]`, or any array), cast to `dtype` when given, as NumPy's `np.array`. A list is already an array where a function takes one." "array([[1, 2], [3, 4]], dtype=f32)";
+        "asarray"(a("object"), so("dtype")) "asarray(object, dtype=object's)" "`object` as an array of `dtype` (when given): the array itself when it already is one of that dtype, as NumPy's `np.asarray`." "asarray([1.5, 2.5])";
         "copy"(a("x")) "copy(x)" "A new array with the values of `x` (not a view)." "copy(rand([2])[::-1])";
         "realize"(a("x")) "realize(x)" "Computes `x` now and returns it (evaluation is otherwise lazy); for timing and for inputs that must not be fused into their consumers." "realize(rand([3]))";
     }

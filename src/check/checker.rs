@@ -1211,6 +1211,16 @@ impl Checker {
                 }
             }
             "copy" | "realize" => arg(0).cloned().unwrap_or(Ty::Unknown),
+            "array" | "asarray" => match arg(0) {
+                // a dtype argument is known by name only when the script runs
+                Some(Ty::Array { dtype, shape, .. }) => Ty::Array {
+                    dtype: if arg(1).is_some() { None } else { *dtype },
+                    shape: shape.clone(),
+                    weak: false,
+                    value: None,
+                },
+                other => other.cloned().unwrap_or(Ty::Unknown),
+            },
             // integer bounds without a dtype give i64, as the interpreter's arange
             "arange" if arg(3).is_none() => {
                 let bounds: Vec<&Ty> = (0..3).filter_map(arg).collect();

@@ -103,6 +103,14 @@ impl Interp {
                 let dt = self.static_dtype(s[dslot].as_ref())?.unwrap_or(x.dtype());
                 out(build::full(x.shape(), &v, dt, span)?)
             }
+            "array" | "asarray" => {
+                let x = a(self, 0);
+                match self.static_dtype(s[1].as_ref())? {
+                    Some(dt) if dt != x.dtype() => out(build::cast(&x, dt, Some(span))),
+                    _ if name == "array" => out(build::copy(&x, Some(span))),
+                    _ => out(x),
+                }
+            }
             "copy" => out(build::copy(&a(self, 0), Some(span))),
             "realize" => {
                 let x = a(self, 0);

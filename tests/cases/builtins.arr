@@ -21,3 +21,11 @@ print(eye(2) @ [[1, 2], [3, 4]], [1, 2] @ [3, 4])
 # out:  [3.0, 4.0]] 11
 print(isnan(nan), isnan(1.0), nan == nan)
 # out: true false false
+let np_a = reshape(arange(4), [2, 2])
+let np_copy = array(np_a)
+let np_same = asarray(np_a)
+np_copy[0, 0] = 10
+np_same[1, 1] = 30
+print(np_a, array([[1, 2], [3, 4]], dtype=f32)[1], dtype(asarray([1, 2], dtype=f64)))
+# out: [[ 0,  1],
+# out:  [ 2, 30]] [3.0, 4.0] f64

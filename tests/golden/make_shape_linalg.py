@@ -104,6 +104,12 @@ CASES = [
     ("triu_k", "triu(m, k=1)", "np.triu(m, k=1)"),
     ("triu_3d", "triu(t)", "np.triu(t)"),
     ("triu_view", "triu(transpose(m), 2)", "np.triu(m.T, 2)"),
+    # array, asarray
+    ("array_nested", "array([[1, 2], [3, 4]])", "np.array([[1, 2], [3, 4]])"),
+    ("array_dtype", "array(iv, dtype=f64) / 4", "np.array(iv, dtype=np.float64) / 4"),
+    ("array_view", "array(transpose(fm))", "np.array(fm.T)"),
+    ("asarray_dtype", "asarray(m, dtype=f32) * 0.5", "np.asarray(m, dtype=np.float32) * 0.5"),
+    ("asarray_same", "asarray(bools)", "np.asarray(bools)"),
     # identity, empty_like, linspace, meshgrid
     ("identity", "identity(4)", "np.identity(4)"),
     ("identity_int", "identity(3, dtype=i64)", "np.identity(3, dtype=np.int64)"),
