@@ -131,6 +131,9 @@ builtins! {
         "flip"(a("x"), so("axis")) "flip(x, axis=all)" "Reverses the order along an axis (a view)." "flip(arange(4))";
         "concat"(a("arrays"), so("axis")) "concat(arrays, axis=0)" "Joins a list or tuple of arrays along an existing axis." "concat([arange(2), arange(3)])";
         "stack"(a("arrays"), so("axis")) "stack(arrays, axis=0)" "Joins arrays of one shape along a new axis." "stack([arange(2), arange(2)], axis=1)";
+        "vstack"(a("tup")) "vstack(tup)" "Joins arrays along the first axis, vectors taken as rows (shape [1, n]), as NumPy's `vstack`." "vstack([arange(3), arange(3)])";
+        "hstack"(a("tup")) "hstack(tup)" "Joins arrays along the second axis, or vectors end to end, as NumPy's `hstack`." "hstack([arange(2), arange(3)])";
+        "column_stack"(a("tup")) "column_stack(tup)" "Joins vectors as the columns of a matrix (matrices along their second axis), as NumPy's `column_stack`." "column_stack([arange(3), arange(3) * 2])";
     }
     "elementwise" {
         "minimum"(a("a"), a("b")) "minimum(a, b)" "Elementwise minimum, broadcasting; NaN propagates." "minimum(arange(4), 2)";

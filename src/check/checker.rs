@@ -904,8 +904,8 @@ impl Checker {
                     Some(n) => b.params.iter().find(|p| p.name == n.name),
                     None => b.params.get(k),
                 });
-                let as_list = param.is_some_and(|p| p.kind == builtins::ParamKind::Static)
-                    || matches!(func.name.as_str(), "concat" | "stack");
+                let as_list =
+                    param.is_some_and(|p| p.kind == builtins::ParamKind::Static) || shape::is_join(func.name.as_str());
                 CallArg {
                     name: a.name.as_ref().map(|n| (n.name.clone(), n.span.clone())),
                     value: match &a.value.kind {
@@ -1150,13 +1150,9 @@ impl Checker {
                     None => Ty::Unknown,
                 }
             }
-            "concat" | "stack" => {
+            "concat" | "stack" | "vstack" | "hstack" | "column_stack" => {
                 let Some(Ty::Tuple(items)) = arg(0) else {
                     return Ty::Unknown;
-                };
-                let axis = match arg(1) {
-                    None | Some(Ty::None) => Some(0),
-                    Some(t) => t.value().map(|v| v as i64),
                 };
                 let shapes: Option<Vec<(Option<DType>, Vec<Dim>)>> = items
                     .iter()
@@ -1167,7 +1163,26 @@ impl Checker {
                         _ => None,
                     })
                     .collect();
-                let (Some(shapes), Some(axis)) = (shapes, axis) else {
+                let Some(mut shapes) = shapes else {
+                    return Ty::Unknown;
+                };
+                let axis = match (name, arg(1)) {
+                    ("concat" | "stack", None | Some(Ty::None)) => Some(0),
+                    ("concat" | "stack", Some(t)) => t.value().map(|v| v as i64),
+                    _ => {
+                        let ranks: Vec<usize> = shapes.iter().map(|(_, s)| s.len()).collect();
+                        let Some((inserts, axis)) = shape::ranks_for_stack(name, &ranks) else {
+                            return Ty::Unknown;
+                        };
+                        for ((_, s), at) in shapes.iter_mut().zip(inserts) {
+                            for ax in at {
+                                s.insert(ax, Some(1));
+                            }
+                        }
+                        Some(axis as i64)
+                    }
+                };
+                let Some(axis) = axis else {
                     return Ty::Unknown;
                 };
                 match shape::join_shapes(&shapes, axis, name == "stack", span) {

@@ -522,6 +522,38 @@ pub fn join_shapes(
     Ok(out)
 }
 
+/// Builtins whose first argument is a sequence of arrays (a list literal
+/// there is a list of arrays, not one array).
+pub fn is_join(name: &str) -> bool {
+    matches!(name, "concat" | "stack" | "vstack" | "hstack" | "column_stack")
+}
+
+/// NumPy's `vstack`, `hstack` and `column_stack` as a `concat`: for arrays
+/// of these ranks, the axes to insert into each (in order) and the axis they
+/// are joined along; `None` for no arrays (`concat` reports it).
+pub fn ranks_for_stack(name: &str, ranks: &[usize]) -> Option<(Vec<Vec<usize>>, usize)> {
+    let first = *ranks.first()?;
+    let insert = |r: usize| -> Vec<usize> {
+        match (name, r) {
+            // at least 2-D, a vector as a row
+            ("vstack", 0) => vec![0, 0],
+            ("vstack", 1) => vec![0],
+            // at least 1-D
+            ("hstack", 0) => vec![0],
+            // at least 2-D, a vector as a column
+            ("column_stack", 0) => vec![0, 0],
+            ("column_stack", 1) => vec![1],
+            _ => vec![],
+        }
+    };
+    let axis = match name {
+        "vstack" => 0,
+        "hstack" if first <= 1 => 0,
+        _ => 1,
+    };
+    Some((ranks.iter().map(|&r| insert(r)).collect(), axis))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

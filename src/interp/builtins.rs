@@ -17,7 +17,7 @@ type Slot = Option<(Value, Span)>;
 
 impl Interp {
     pub(super) fn call_builtin(&mut self, b: &'static Builtin, args: &[Arg], span: &Span) -> R<Value> {
-        let sequence = matches!(b.name, "concat" | "stack");
+        let sequence = shape::is_join(b.name);
         let values = self.eval_args(args, sequence)?;
         let (slots, rest) = bind(b.name, &b.bind_params(), values, span)?;
         for (p, slot) in b.params.iter().zip(&slots) {
@@ -350,6 +350,22 @@ impl Interp {
                 } else {
                     out(build::stack(&items, &spans, axis, span)?)
                 }
+            }
+            "vstack" | "hstack" | "column_stack" => {
+                let (items, spans) = self.sequence(&s[0], span)?;
+                let ranks: Vec<usize> = items.iter().map(|x| x.rank()).collect();
+                let (items, axis) = match shape::ranks_for_stack(name, &ranks) {
+                    Some((wanted, axis)) => (
+                        items
+                            .iter()
+                            .zip(wanted)
+                            .map(|(x, at)| at.iter().fold(x.clone(), |x, &ax| x.with_view(x.view.insert_axis(ax))))
+                            .collect::<Vec<_>>(),
+                        axis,
+                    ),
+                    None => (items, 0),
+                };
+                out(build::concat(&items, &spans, axis as i64, span)?)
             }
             // ---- elementwise
             "minimum" | "maximum" | "atan2" | "arctan2" | "hypot" | "floor_divide" => {

@@ -110,6 +110,16 @@ CASES = [
     ("array_view", "array(transpose(fm))", "np.array(fm.T)"),
     ("asarray_dtype", "asarray(m, dtype=f32) * 0.5", "np.asarray(m, dtype=np.float32) * 0.5"),
     ("asarray_same", "asarray(bools)", "np.asarray(bools)"),
+    # vstack, hstack, column_stack
+    ("vstack_vectors", "vstack([v, v * 2.0])", "np.vstack([v, v * 2.0])"),
+    ("vstack_mixed", "vstack([m, [1, 2, 3, 4]])", "np.vstack([m, [1, 2, 3, 4]])"),
+    ("vstack_scalars", "vstack([1.5, 2.5])", "np.vstack([1.5, 2.5])"),
+    ("hstack_vectors", "hstack([iv, [7, 8]])", "np.hstack([iv, [7, 8]])"),
+    ("hstack_matrices", "hstack([fm, transpose(p)[:3, :]])", "np.hstack([fm, p.T[:3, :]])"),
+    ("hstack_rank3", "hstack([t, t])", "np.hstack([t, t])"),
+    ("hstack_scalars", "hstack([1, 2, 3])", "np.hstack([1, 2, 3])"),
+    ("column_stack_vectors", "column_stack([v, v * 3.0])", "np.column_stack([v, v * 3.0])"),
+    ("column_stack_mixed", "column_stack([fm, [1.0, 2.0, 3.0]])", "np.column_stack([fm, [1.0, 2.0, 3.0]])"),
     # identity, empty_like, linspace, meshgrid
     ("identity", "identity(4)", "np.identity(4)"),
     ("identity_int", "identity(3, dtype=i64)", "np.identity(3, dtype=np.int64)"),
