@@ -98,7 +98,9 @@ pub static BUILTINS: LazyLock<Vec<&'static Builtin>> = LazyLock::new(|| {
         .iter()
         .position(|b| b.category == "elementwise")
         .unwrap_or(TABLE.len());
-    TABLE[..at].iter().chain(UNARY).chain(&TABLE[at..]).collect()
+    // a table entry of a primitive's name (with more parameters) replaces the primitive's own
+    let unary = UNARY.iter().filter(|u| TABLE.iter().all(|t| t.name != u.name));
+    TABLE[..at].iter().chain(unary).chain(&TABLE[at..]).collect()
 });
 
 builtins! {
@@ -136,6 +138,7 @@ builtins! {
         "column_stack"(a("tup")) "column_stack(tup)" "Joins vectors as the columns of a matrix (matrices along their second axis), as NumPy's `column_stack`." "column_stack([arange(3), arange(3) * 2])";
     }
     "elementwise" {
+        "round"(a("x"), so("decimals")) "round(x, decimals=0)" "Nearest integer, halves to even (like NumPy), elementwise; with `decimals`, to that many decimal places (negative: to tens, hundreds, ...), as NumPy's `round` (x * 10**decimals rounded, then divided back)." "round(2.675, decimals=2)";
         "minimum"(a("a"), a("b")) "minimum(a, b)" "Elementwise minimum, broadcasting; NaN propagates." "minimum(arange(4), 2)";
         "maximum"(a("a"), a("b")) "maximum(a, b)" "Elementwise maximum, broadcasting; NaN propagates." "maximum(arange(4), 2)";
         "atan2"(a("y"), a("x")) "atan2(y, x)" "Angle of the point (x, y), elementwise." "atan2(1.0, 1.0)";

@@ -50,6 +50,13 @@ impl Interp {
         let a = |this: &Self, k: usize| this.arr(&s[k]);
         let out = |x: Array| Ok(Value::Array(x));
         // the unary primitives, from their lines in `check::prim`
+        if name == "round"
+            && let Some((d, ds)) = s.get(1).and_then(|d| d.as_ref())
+            && !matches!(d, Value::None)
+        {
+            let decimals = self.static_int(d, ds)?;
+            return out(round_to(&a(self, 0), decimals, sp(0).as_ref(), span)?);
+        }
         if let Some(op) = UnaryOp::from_name(name) {
             return out(build::unary(op, name, &a(self, 0), sp(0).as_ref(), span)?);
         }
@@ -754,4 +761,35 @@ fn check_int_vector(a: &Array, span: &Span, what: &str) -> R<()> {
         ));
     }
     Ok(())
+}
+
+/// NumPy's `round(x, decimals)`: `x * 10**decimals` rounded half to even,
+/// then divided back (for negative `decimals`, divided then multiplied, so
+/// that the scale is an exact integer). Integers round to tens, hundreds, ...
+/// through f64 and come back in their dtype; bools, and integers to
+/// `decimals >= 0`, are unchanged.
+fn round_to(x: &Array, decimals: i64, x_span: Option<&Span>, span: &Span) -> R<Array> {
+    let dt = x.dtype();
+    if dt == DType::Bool || (dt.is_int() && decimals >= 0) {
+        return Ok(x.clone());
+    }
+    let float = if dt.is_int() {
+        build::cast(x, DType::F64, Some(span))
+    } else {
+        x.clone()
+    };
+    let scale = build::scalar(DType::F64, 10f64.powi(decimals.unsigned_abs().min(400) as i32), true);
+    let (there, back) = if decimals >= 0 {
+        (BinOp::Mul, BinOp::Div)
+    } else {
+        (BinOp::Div, BinOp::Mul)
+    };
+    let scaled = build::binary(there, &float, &scale, (x_span, None), span)?;
+    let rounded = build::unary(UnaryOp::Round, "round", &scaled, x_span, span)?;
+    let out = build::binary(back, &rounded, &scale, (None, None), span)?;
+    Ok(if dt.is_int() {
+        build::cast(&out, dt, Some(span))
+    } else {
+        out
+    })
 }

@@ -50,6 +50,16 @@ ROWS += [
     (f"let r = 7.5 // ({X_ARR} as f64)", lambda: 7.5 // np.asarray(X)),
     ("let r = arange(3) // 0\nprint(r)", "E0400"),
     ("let r = floor_divide(arange(3) as i32, 0)\nprint(r)", "E0400"),
+    # round to decimals: x * 10**d rounded half to even, then divided back (NumPy's around)
+    ("let r = round([2.675, -0.125, 1234.5678, 0.5, 1.5, -2.5], 2)",
+     lambda: np.round(np.asarray([2.675, -0.125, 1234.5678, 0.5, 1.5, -2.5]), 2)),
+    ("let r = round([2.675, -0.125, 1234.5678] as f32, decimals=1)",
+     lambda: np.round(np.asarray([2.675, -0.125, 1234.5678], dtype=np.float32), 1)),
+    ("let r = round([1234.5678, -1250.0, 1350.0], -2)", lambda: np.round(np.asarray([1234.5678, -1250.0, 1350.0]), -2)),
+    ("let r = round([1250, -1350, 1249], decimals=-2)", lambda: np.round(np.asarray([1250, -1350, 1249]), -2)),
+    ("let r = round([1250, -7] as i32, -1)", lambda: np.round(np.asarray([1250, -7], dtype=np.int32), -1)),
+    ("let r = round(arange(5), 3)", lambda: np.round(np.arange(5), 3)),
+    (f"let r = round({X_ARR} as f64, 1)", lambda: np.round(np.asarray(X), 1)),
     # binary real functions
     (f"let r = hypot({X_ARR} as f32, 2.0)", lambda: np.hypot(np.asarray(X, dtype=np.float32), np.float32(2.0))),
     (f"let r = hypot({X_ARR} as f64, [3.0])", lambda: np.hypot(np.asarray(X), np.asarray([3.0]))),
