@@ -129,6 +129,7 @@ builtins! {
         "expand_dims"(a("x"), s("axis")) "expand_dims(x, axis)" "Inserts a size-1 axis (a view)." "expand_dims(arange(3), 0)";
         "squeeze"(a("x"), so("axis")) "squeeze(x, axis=all size-1 axes)" "Removes size-1 axes (a view)." "squeeze(zeros([1, 3, 1]))";
         "broadcast_to"(a("x"), s("shape")) "broadcast_to(x, shape)" "A read-only view of x broadcast to `shape`." "broadcast_to(arange(3), [2, 3])";
+        "ravel"(a("x")) "ravel(x)" "The elements in one axis, row-major: a view where the layout allows (NumPy's `ravel`; `flatten` always copies)." "ravel(eye(2))";
         "flatten"(a("x")) "flatten(x)" "The elements in one axis, row-major: a copy (NumPy's `flatten`; `reshape` gives a view)." "flatten(eye(2))";
         "flip"(a("x"), so("axis")) "flip(x, axis=all)" "Reverses the order along an axis (a view)." "flip(arange(4))";
         "concat"(a("arrays"), so("axis")) "concat(arrays, axis=0)" "Joins a list or tuple of arrays along an existing axis." "concat([arange(2), arange(3)])";
@@ -139,6 +140,9 @@ builtins! {
     }
     "elementwise" {
         "round"(a("x"), so("decimals")) "round(x, decimals=0)" "Nearest integer, halves to even (like NumPy), elementwise; with `decimals`, to that many decimal places (negative: to tens, hundreds, ...), as NumPy's `round` (x * 10**decimals rounded, then divided back)." "round(2.675, decimals=2)";
+        "logical_and"(a("x1"), a("x2")) "logical_and(x1, x2)" "True where both are true (nonzero), elementwise, broadcasting; on bools the same as `x1 and x2`." "logical_and([true, false], [1, 1])";
+        "logical_or"(a("x1"), a("x2")) "logical_or(x1, x2)" "True where either is true (nonzero), elementwise, broadcasting; on bools the same as `x1 or x2`." "logical_or([true, false], 0.0)";
+        "logical_xor"(a("x1"), a("x2")) "logical_xor(x1, x2)" "True where exactly one is true (nonzero), elementwise, broadcasting." "logical_xor([true, false], [true, true])";
         "minimum"(a("a"), a("b")) "minimum(a, b)" "Elementwise minimum, broadcasting; NaN propagates." "minimum(arange(4), 2)";
         "maximum"(a("a"), a("b")) "maximum(a, b)" "Elementwise maximum, broadcasting; NaN propagates." "maximum(arange(4), 2)";
         "atan2"(a("y"), a("x")) "atan2(y, x)" "Angle of the point (x, y), elementwise." "atan2(1.0, 1.0)";

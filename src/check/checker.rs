@@ -1039,7 +1039,8 @@ impl Checker {
         }
         // the elementwise functions of several arrays broadcast them together (as `graph::build`)
         let joined: &[usize] = match name {
-            "minimum" | "maximum" | "atan2" | "arctan2" | "hypot" | "floor_divide" | "isclose" | "allclose" => &[0, 1],
+            "minimum" | "maximum" | "atan2" | "arctan2" | "hypot" | "floor_divide" | "isclose" | "allclose"
+            | "logical_and" | "logical_or" | "logical_xor" => &[0, 1],
             "where" | "clip" => &[0, 1, 2],
             _ => &[],
         };
@@ -1118,7 +1119,7 @@ impl Checker {
                 weak: false,
                 value: None,
             },
-            "isclose" => Ty::Array {
+            "isclose" | "logical_and" | "logical_or" | "logical_xor" => Ty::Array {
                 dtype: Some(DType::Bool),
                 shape: joined_shape,
                 weak: false,

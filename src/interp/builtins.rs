@@ -251,6 +251,27 @@ impl Interp {
                 let shape: Vec<usize> = resolved.into_iter().map(|d| d.unwrap_or(0)).collect();
                 out(build::reshape(&x, &shape, span))
             }
+            "ravel" => {
+                let x = a(self, 0);
+                out(build::reshape(&x, &[x.size()], span))
+            }
+            "logical_and" | "logical_or" | "logical_xor" => {
+                // NumPy's truth of a number: nonzero (NaN included)
+                let truth = |x: Array, xs: Option<Span>| -> R<Array> {
+                    if x.dtype() == DType::Bool {
+                        return Ok(x);
+                    }
+                    let zero = build::scalar(DType::I64, 0.0, true);
+                    build::binary(BinOp::Ne, &x, &zero, (xs.as_ref(), None), span)
+                };
+                let (x, y) = (truth(a(self, 0), sp(0))?, truth(a(self, 1), sp(1))?);
+                let op = match name {
+                    "logical_and" => BinOp::And,
+                    "logical_or" => BinOp::Or,
+                    _ => BinOp::Ne,
+                };
+                out(build::binary(op, &x, &y, (sp(0).as_ref(), sp(1).as_ref()), span)?)
+            }
             "flatten" => {
                 // A copy, as NumPy's `flatten`: writing into it leaves `x` alone.
                 let x = a(self, 0);

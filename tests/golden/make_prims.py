@@ -60,6 +60,12 @@ ROWS += [
     ("let r = round([1250, -7] as i32, -1)", lambda: np.round(np.asarray([1250, -7], dtype=np.int32), -1)),
     ("let r = round(arange(5), 3)", lambda: np.round(np.arange(5), 3)),
     (f"let r = round({X_ARR} as f64, 1)", lambda: np.round(np.asarray(X), 1)),
+    # logical_and, logical_or, logical_xor: numbers are true when nonzero (NaN included)
+    (f"let r = logical_and({X_ARR} as f64, [1.0])", lambda: np.logical_and(np.asarray(X), [1.0])),
+    (f"let r = logical_or({X_ARR} as f32, 0)", lambda: np.logical_or(np.asarray(X, dtype=np.float32), 0)),
+    ("let r = logical_xor(arange(-2, 3), [[true], [false]])", lambda: np.logical_xor(np.arange(-2, 3), [[True], [False]])),
+    ("let r = logical_and(arange(4) > 1, arange(4) < 3)", lambda: np.logical_and(np.arange(4) > 1, np.arange(4) < 3)),
+    ("let r = logical_or(zeros([2]), zeros([3]))\nprint(r)", "E0200"),
     # binary real functions
     (f"let r = hypot({X_ARR} as f32, 2.0)", lambda: np.hypot(np.asarray(X, dtype=np.float32), np.float32(2.0))),
     (f"let r = hypot({X_ARR} as f64, [3.0])", lambda: np.hypot(np.asarray(X), np.asarray([3.0]))),

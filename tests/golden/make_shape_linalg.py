@@ -110,6 +110,9 @@ CASES = [
     ("array_view", "array(transpose(fm))", "np.array(fm.T)"),
     ("asarray_dtype", "asarray(m, dtype=f32) * 0.5", "np.asarray(m, dtype=np.float32) * 0.5"),
     ("asarray_same", "asarray(bools)", "np.asarray(bools)"),
+    # ravel
+    ("ravel", "ravel(t)", "np.ravel(t)"),
+    ("ravel_view", "ravel(transpose(m))", "np.ravel(m.T)"),
     # vstack, hstack, column_stack
     ("vstack_vectors", "vstack([v, v * 2.0])", "np.vstack([v, v * 2.0])"),
     ("vstack_mixed", "vstack([m, [1, 2, 3, 4]])", "np.vstack([m, [1, 2, 3, 4]])"),
