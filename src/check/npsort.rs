@@ -17,6 +17,7 @@ pub const NAMES: &[&str] = &[
     "unique",
     "unique_counts",
     "searchsorted",
+    "interp",
     "median",
     "percentile",
     "quantile",
@@ -138,6 +139,32 @@ pub fn builtin_result(name: &str, slots: Slots, span: &Span) -> Result<Ty, Diagn
                 DType::I64
             };
             Ok(array(Some(dt), Some(vec![None])))
+        }
+        "interp" => {
+            let xp = arg(slots, 1).and_then(|(t, s)| Some((array_parts(t)?, s)));
+            let fp = arg(slots, 2).and_then(|(t, s)| Some((array_parts(t)?, s)));
+            for (what, part) in [("xp", xp), ("fp", fp)] {
+                if let Some(((_, Some(sh)), sp)) = part
+                    && sh.len() != 1
+                {
+                    return Err(Diagnostic::new(
+                        "E0212",
+                        format!("`interp` needs a 1-D `{what}`, not one of rank {}", sh.len()),
+                        sp.clone(),
+                    ));
+                }
+            }
+            if let (Some(((_, Some(a)), _)), Some(((_, Some(b)), bs))) = (xp, fp)
+                && let (Some(Some(n)), Some(Some(m))) = (a.first(), b.first())
+                && n != m
+            {
+                return Err(Diagnostic::new(
+                    "E0212",
+                    format!("`xp` has {n} points but `fp` has {m} values"),
+                    bs.clone(),
+                ));
+            }
+            Ok(array(None, shape.cloned()))
         }
         "searchsorted" => {
             if let Some(r) = rank

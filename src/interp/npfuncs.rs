@@ -309,6 +309,73 @@ impl Interp {
                 });
                 Ok(Value::Array(self.adopt_array(HostData::I64(found), v.shape())?))
             }
+            "interp" => {
+                let missing = |what: &str| Diagnostic::new("E0105", format!("missing argument `{what}`"), span.clone());
+                let (xp, fp) = (
+                    arr(1).ok_or_else(|| missing("xp"))?,
+                    arr(2).ok_or_else(|| missing("fp"))?,
+                );
+                for (a, k, what) in [(&xp, 1, "xp"), (&fp, 2, "fp")] {
+                    if a.rank() != 1 {
+                        return Err(bad_shape(
+                            format!("`interp` needs a 1-D `{what}`, not one of shape {:?}", a.shape()),
+                            &sp(k),
+                        ));
+                    }
+                }
+                let n = xp.size();
+                if n != fp.size() || n == 0 {
+                    return Err(bad_shape(
+                        format!("`xp` has {n} points but `fp` has {} values", fp.size()),
+                        &sp(2),
+                    ));
+                }
+                let (dt, _) = [(x.dtype(), x.weak), (xp.dtype(), xp.weak), (fp.dtype(), fp.weak)]
+                    .into_iter()
+                    .reduce(|(a, aw), (b, bw)| promote_weak(a, aw, b, bw))
+                    .unwrap_or((DType::F64, false));
+                let dt = if dt.is_float() { dt } else { DType::F64 };
+                let (x, xp, fp) = (
+                    build::cast(&x, dt, Some(span)),
+                    build::cast(&xp, dt, Some(span)),
+                    build::cast(&fp, dt, Some(span)),
+                );
+                // the segment of each x: the last point at or before it, within 0..=n-2
+                let xp_host = self.host_of(&xp, &sp(1))?;
+                let x_host = self.host_of(&x, &sp(0))?;
+                let found = with_data!(&xp_host, av => {
+                    let xv = crate::graph::data::HostData::clone(&x_host);
+                    k::searchsorted(av, &same_type(av, xv), true)
+                });
+                let last = n as i64 - 1;
+                let lo: Vec<i64> = found.iter().map(|&p| (p - 1).clamp(0, (last - 1).max(0))).collect();
+                let hi: Vec<i64> = lo.iter().map(|&j| (j + 1).min(last)).collect();
+                let lo = self.adopt_array(HostData::I64(lo), x.shape())?;
+                let hi = self.adopt_array(HostData::I64(hi), x.shape())?;
+                let (x0, x1) = (
+                    self.take_along(&xp, &lo, 0, span, span)?,
+                    self.take_along(&xp, &hi, 0, span, span)?,
+                );
+                let (f0, f1) = (
+                    self.take_along(&fp, &lo, 0, span, span)?,
+                    self.take_along(&fp, &hi, 0, span, span)?,
+                );
+                let bin = |op, a: &Array, b: &Array| build::binary(op, a, b, (None, None), span);
+                let slope = bin(BinOp::Div, &bin(BinOp::Sub, &f1, &f0)?, &bin(BinOp::Sub, &x1, &x0)?)?;
+                let inside = bin(BinOp::Add, &bin(BinOp::Mul, &slope, &bin(BinOp::Sub, &x, &x0)?)?, &f0)?;
+                let at = |a: &Array, i: usize| a.with_view(a.view.select_axis(0, i));
+                let (first, end) = (at(&xp, 0), at(&xp, n - 1));
+                let bound = |k: usize, default: Array| match arr(k) {
+                    Some(v) => build::cast(&v, dt, Some(span)),
+                    None => default,
+                };
+                let (left, right) = (bound(3, at(&fp, 0)), bound(4, at(&fp, n - 1)));
+                let pick = |c: &Array, a: &Array, b: &Array| build::select(c, a, b, [None, None, None], span);
+                // the last point exactly, then the two sides (NumPy's order of tests)
+                let y = pick(&bin(BinOp::Eq, &x, &end)?, &at(&fp, n - 1), &inside)?;
+                let y = pick(&bin(BinOp::Gt, &x, &end)?, &right, &y)?;
+                Ok(Value::Array(pick(&bin(BinOp::Lt, &x, &first)?, &left, &y)?))
+            }
             "median" | "percentile" | "quantile" => {
                 let (q, rest) = if name == "median" {
                     (build::scalar(DType::F64, 0.5, true), 1)

@@ -151,6 +151,18 @@ ROWS = [
     (M + "\nlet (u, i, v, r) = unique(m, true, true, true)", lambda: np.unique(m(), True, True, True)[3]),
     ("let (r, c) = unique_counts([3, 1, 3] as i32)", lambda: np.unique_counts(i32([3, 1, 3])).values),
     ("let r = unique(zeros([0], dtype=i64))", lambda: np.unique(np.zeros(0, np.int64))),
+    # --- interp ---------------------------------------------------------------------------
+    ("let r = interp([0.0, 1.0, 1.5, 2.5, 3.0, 4.0, nan], [1.0, 2.0, 3.0], [10.0, 20.0, 40.0])",
+     lambda: np.interp([0.0, 1.0, 1.5, 2.5, 3.0, 4.0, np.nan], [1.0, 2.0, 3.0], [10.0, 20.0, 40.0])),
+    ("let r = interp([0, 5, 2], [1, 2, 3], [10, 20, 40], left=-1.0, right=99)",
+     lambda: np.interp([0, 5, 2], [1, 2, 3], [10, 20, 40], left=-1.0, right=99)),
+    ("let r = interp(reshape(arange(6), [2, 3]) * 0.75, [0.0, 1.0, 4.0], [1.0, -1.0, 5.0])",
+     lambda: np.interp(np.arange(6).reshape(2, 3) * 0.75, [0.0, 1.0, 4.0], [1.0, -1.0, 5.0])),
+    ("let r = interp([1.0, 2.0, 3.0], [2.0], [7.0])", lambda: np.interp([1.0, 2.0, 3.0], [2.0], [7.0])),
+    ("let r = interp(2.5, [1.0, 2.0, 3.0] as f32, [0.5, 0.25, 0.0] as f32)",
+     lambda: np.float32(np.interp(2.5, [1.0, 2.0, 3.0], [0.5, 0.25, 0.0]))),
+    ("let r = interp([1.0], eye(2), [1.0, 2.0])", "E0212"),
+    ("let r = interp([1.0], [1.0, 2.0], [1.0, 2.0, 3.0])", "E0212"),
     # --- searchsorted ---------------------------------------------------------------------
     ("let r = searchsorted([1, 2, 2, 4], [2, 3, 0, 9])", lambda: np.searchsorted([1, 2, 2, 4], [2, 3, 0, 9])),
     ("let r = searchsorted([1, 2, 2, 4], [2, 3, 0, 9], side=\"right\")",
