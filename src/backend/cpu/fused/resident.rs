@@ -151,16 +151,16 @@ fn run_rows<T: Lane>(
                 }
                 // per element: the kernel writes straight into `dst`; per row:
                 // the row values come back and are written here
+                let nr = per_block.min(nrows - k);
+                let dst = &mut part[k * per..(k + nr) * per];
+                let taps = Taps {
+                    steps: taps,
+                    values: &mut tapped[k * width..(k + nr) * width],
+                };
+                k += nr;
+                let out = (!per_row).then(|| T::dst(&mut *dst));
                 if per_block > 1 {
-                    let nr = per_block.min(nrows - k);
-                    let dst = &mut part[k * per..(k + nr) * per];
-                    let taps = Taps {
-                        steps: taps,
-                        values: &mut tapped[k * width..(k + nr) * width],
-                    };
-                    k += nr;
                     let (values, wide) = (&mut regs.values[..], &mut regs.wide[..]);
-                    let out = (!per_row).then(|| T::dst(&mut *dst));
                     let returned = block::eval_resident_rows(
                         prog,
                         &offs,
@@ -185,13 +185,6 @@ fn run_rows<T: Lane>(
                     }
                     continue;
                 }
-                let dst = &mut part[k * per..(k + 1) * per];
-                let taps = Taps {
-                    steps: taps,
-                    values: &mut tapped[k * width..(k + 1) * width],
-                };
-                k += 1;
-                let out = (!per_row).then(|| T::dst(&mut *dst));
                 let returned = block::eval_resident(
                     prog,
                     &offs,
