@@ -377,6 +377,33 @@ print(sum(p * reshape(arange(70 * 70) % 3, [70, 70])), p[4, 69, 1], p[3, 1, 69])
     ),
     (
         // the vectorised fills of `arange` and uniform `rand`: unit, stepped,
+        // siblings over one output shape that become one multi-output map:
+        // shifted reads of shared arrays, a value read by another member at
+        // the same position, bool, i32, f32 and f64 outputs, short rows (several
+        // to a block) and long ones, in a loop that writes back into its input
+        "sibling maps",
+        r#"let n = 300
+let x = rand([n + 2, n + 1])
+let y = rand([n + 2, n + 1], dtype=f64)
+for t in 0..3 {
+    let xc = x[:, 1:]
+    let a = (xc[1:, :] + xc[:-1, :]) / 2 - 0.1 * (x[1:, :-1] - x[:-1, :-1])
+    let b = xc[1:, :] * xc[:-1, :] / (1 + xc[1:, :])
+    let c = a * b + sqrt(a * a + 1)
+    let m = a > b
+    let yc = y[1:, 1:] * 2.0 + a
+    let q = (arange(n + 1, dtype=i32)[:, newaxis] * (t + 3) + arange(n, dtype=i32)) % 7
+    x[1:-1, 1:] = c[1:, :] - c[:-1, :] + where(m[1:, :], 0.01, -0.01)
+    print(sum(c), sum(yc), count_nonzero(m), sum(q), c[0, 0], yc[n, n - 1], q[n, n - 1])
+}
+let w = rand([40, 3001])
+let u = w[:, 1:] - w[:, :-1]
+let v = w[:, 1:] * w[:, :-1]
+let s = u / (v + 1)
+print(sum(u), sum(v), sum(s), s[39, 2999], u[0, 0], v[17, 1234])
+"#,
+    ),
+    (
         // reversed and transposed reads, integer and float steps, each dtype
         "generators through views",
         r#"let a = rand([3000, 7], dtype=f64)

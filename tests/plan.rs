@@ -148,7 +148,8 @@ fn oracle(a: &Array, memo: &mut HashMap<u64, Vec<f64>>) -> Vec<f64> {
                     .map(|(&x, &y)| apply_bin(b, x, y))
                     .collect(),
                 Op::Unary(u) => args[0].iter().map(|&x| apply_un(u, x)).collect(),
-                Op::Copy => args[0].clone(),
+                // f32 to f64 is exact, as the inputs' f64 values are
+                Op::Copy | Op::Cast => args[0].clone(),
                 Op::Reduce { op, axes } => {
                     let shape = &inputs[0].view.shape;
                     let outs: usize = a.node.shape.iter().product();
@@ -324,6 +325,23 @@ fn run_plan(p: &Plan, leaves: &[&Array]) -> HashMap<u64, Vec<f64>> {
                 bufs.insert(kp.nodes[o.node], vec![r]);
             }
             continue;
+        }
+        if let Strategy::MapMulti { extra } = &kp.strategy {
+            // each extra output is its body step at every element
+            for o in extra {
+                let values: Vec<f64> = (0..kp.work())
+                    .map(|i| {
+                        let c = coords(i, &kp.shape);
+                        eval_upto(&kp.body, o.value, &|k| read(&kp.operands[k], &c, &bufs), 0.0, &[])
+                    })
+                    .collect();
+                assert_eq!(
+                    values.len(),
+                    o.shape.iter().product::<usize>(),
+                    "kernel covers its extra output"
+                );
+                bufs.insert(kp.nodes[o.node], values);
+            }
         }
         let out: Vec<f64> = match kp.reduce {
             None => (0..kp.work())
@@ -530,6 +548,53 @@ fn softmax_style_broadcast_of_a_reduction_materialises_it() {
     let cpu = plan(&pending_in_order(&outputs), &outputs, &DeviceInfo::for_cpu());
     assert!(!strategies(&cpu).contains(&"row-resident"), "{:?}", strategies(&cpu));
     insta::assert_snapshot!("softmax_shift", explain(&[&out], &DeviceInfo::reference()));
+}
+
+#[test]
+fn sibling_maps_are_one_kernel_on_the_cpu() {
+    // a stencil step: two fields from the same shifted rows, a third from
+    // both at the same position (so the second is never stored), and a
+    // difference of the first at shifted rows, which must wait for it
+    let x = input(&[34, 30]);
+    let y32 = input_f32(&[34, 30]);
+    let y = Array::pending(Op::Cast, vec![y32.clone()], DType::F64, y32.shape(), None);
+    let rows = |a: &Array, r0: usize, n: usize| a.with_view(a.view.slice_axis(0, r0, n, 1));
+    let a = bin(
+        BinaryOp::Mul,
+        &bin(BinaryOp::Add, &rows(&x, 1, 33), &rows(&x, 0, 33)),
+        &bin(BinaryOp::Sub, &rows(&x, 1, 33), &rows(&y, 0, 33)),
+    );
+    let b = bin(BinaryOp::Mul, &rows(&y, 1, 33), &rows(&x, 0, 33));
+    let forty = scalar(40.0, DType::F64);
+    let c = bin(BinaryOp::Div, &un(UnaryOp::Exp, &a), &bin(BinaryOp::Add, &b, &forty));
+    let d = bin(BinaryOp::Sub, &rows(&a, 1, 32), &rows(&a, 0, 32));
+    let outputs = vec![c.node.clone(), d.node.clone()];
+    let cpu = plan(&pending_in_order(&outputs), &outputs, &DeviceInfo::for_cpu());
+    assert_eq!(strategies(&cpu), vec!["map-multi", "map"]);
+    let Strategy::MapMulti { extra } = &cpu.kernels[0].strategy else {
+        unreachable!()
+    };
+    assert_eq!(cpu.kernels[0].output, c.node.id);
+    assert_eq!(
+        cpu.kernels[0].extra_outputs(),
+        vec![(a.node.id, DType::F64, vec![33, 30])]
+    );
+    assert_eq!(extra.len(), 1, "b is read only inside the kernel, so never stored");
+    let got = run_plan(&cpu, &[&x, &y32, &forty]);
+    for out in [&c, &d] {
+        let want = oracle(out, &mut HashMap::new());
+        let got = &got[&out.node.id];
+        assert_eq!(got.len(), want.len());
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert!(
+                (g - w).abs() <= 1e-9 * w.abs().max(1.0),
+                "element {i}: plan gives {g}, graph means {w}"
+            );
+        }
+    }
+    // a GPU keeps them separate (it has no multi-output map)
+    assert!(!strategies(&plan_of(&[&c, &d])).contains(&"map-multi"));
+    insta::assert_snapshot!("sibling_maps_cpu", explain(&[&c, &d], &DeviceInfo::for_cpu()));
 }
 
 fn keep(a: &Array, axis: usize) -> Array {

@@ -64,6 +64,34 @@ impl HostData {
         }
     }
 
+    /// An empty buffer with room for `len` elements, for a kernel to write
+    /// through `spare_ptr` before `set_len` (the half floats, which no fused
+    /// kernel writes, have none).
+    pub fn with_capacity(dtype: DType, len: usize) -> Option<HostData> {
+        Some(match dtype {
+            DType::Bool => HostData::Bool(Vec::with_capacity(len)),
+            DType::I32 => HostData::I32(Vec::with_capacity(len)),
+            DType::I64 => HostData::I64(Vec::with_capacity(len)),
+            DType::F32 => HostData::F32(Vec::with_capacity(len)),
+            DType::F64 => HostData::F64(Vec::with_capacity(len)),
+            DType::F16 | DType::BF16 => return None,
+        })
+    }
+
+    /// The first element past the buffer's length, where its spare room starts.
+    pub fn spare_ptr(&mut self) -> *mut u8 {
+        with_data!(self, v => v.spare_capacity_mut().as_mut_ptr() as *mut u8)
+    }
+
+    /// Sets the length, taking the elements written into the spare room.
+    ///
+    /// # Safety
+    /// `len` is at most the capacity, and every element below it is initialised.
+    pub unsafe fn set_len(&mut self, len: usize) {
+        // SAFETY: as the caller promised.
+        with_data!(self, v => unsafe { v.set_len(len) })
+    }
+
     /// Element `i` as f64 (for printing, conditions and static arguments).
     pub fn get_f64(&self, i: usize) -> f64 {
         match self {

@@ -11,6 +11,7 @@
 //! it, or when its consumer is not elementwise (scan, matmul, concat, take).
 
 pub mod cache;
+mod maps;
 mod multi;
 mod rows;
 pub mod tiles;
@@ -218,7 +219,7 @@ pub enum Strategy {
         per_row: bool,
         lanes: u32,
         units: u32,
-        extra: Vec<RowOut>,
+        extra: Vec<ExtraOut>,
     },
     /// Several reductions of the whole iteration space that share one pass
     /// over it (Black-Scholes's two means, `min` and `max` of one array):
@@ -230,6 +231,15 @@ pub enum Strategy {
     ReduceAllMulti {
         blocks: u32,
         outs: Vec<MultiOut>,
+    },
+    /// Sibling elementwise kernels over the same output shape, merged into
+    /// one pass (`plan::maps`, the CPU only): the last body step is the
+    /// output, as in a map, and each of `extra` is another step written to
+    /// its own buffer of the output's shape, so values the members share are
+    /// loaded or computed once and a value only the members read is never
+    /// stored.
+    MapMulti {
+        extra: Vec<ExtraOut>,
     },
 }
 
@@ -248,12 +258,12 @@ pub struct MultiOut {
     pub epilogue: Vec<Step>,
 }
 
-/// A per-row value a row-resident kernel writes besides its output: body
-/// step `value` (one value per row) stored as `dtype` into the node
-/// `KernelPlan::nodes[node]` (where the plan cache re-binds node ids), of
-/// `shape` (as many elements as rows).
+/// A value a multi-output kernel writes besides its output: body step
+/// `value` stored as `dtype` into the node `KernelPlan::nodes[node]` (where
+/// the plan cache re-binds node ids), of `shape`: one value per row of a
+/// row-resident kernel, one per element of a `MapMulti`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct RowOut {
+pub struct ExtraOut {
     pub node: usize,
     pub label: String,
     pub value: usize,
@@ -290,6 +300,7 @@ impl Strategy {
             Strategy::Segmented { .. } => "segmented",
             Strategy::RowResident { .. } => "row-resident",
             Strategy::ReduceAllMulti { .. } => "reduce-all-multi",
+            Strategy::MapMulti { .. } => "map-multi",
         }
     }
 
@@ -362,7 +373,7 @@ impl KernelPlan {
                 .skip(1)
                 .map(|o| (self.nodes[o.node], o.dtype, Vec::new()))
                 .collect(),
-            Strategy::RowResident { extra, .. } => extra
+            Strategy::RowResident { extra, .. } | Strategy::MapMulti { extra } => extra
                 .iter()
                 .map(|o| (self.nodes[o.node], o.dtype, o.shape.clone()))
                 .collect(),
@@ -376,6 +387,101 @@ impl KernelPlan {
 pub struct Plan {
     pub device: String,
     pub kernels: Vec<KernelPlan>,
+}
+
+/// Collapses an elementwise kernel's iteration space and picks its strategy,
+/// vector width and launch shape.
+fn finish_elementwise(kp: &mut KernelPlan, device: &DeviceInfo) {
+    let mut strides: Vec<Vec<isize>> = kp.operands.iter().map(|o| o.view.strides.clone()).collect();
+    strides.push(crate::graph::view::contiguous_strides(&kp.out_shape)); // the output
+    let groups = vec![0u8; kp.out_shape.len()];
+    let (shape, _) = collapse(&kp.out_shape, &groups, &mut strides);
+    for (o, s) in kp.operands.iter_mut().zip(&strides) {
+        o.view = View {
+            shape: shape.clone(),
+            strides: s.clone(),
+            offset: o.view.offset,
+        };
+    }
+    kp.shape = shape;
+    kp.kept = kp.shape.len();
+    kp.bytes_read = kp.operands.iter().map(operand_bytes).sum();
+    kp.index32 = fits_32(kp);
+    let n = kp.work() as u64;
+    let rank = kp.shape.len();
+    if rank == 0 || n == 0 {
+        kp.strategy = Strategy::Map;
+        kp.grid = (1, 1);
+        return;
+    }
+    let vec_full = full_vec(kp);
+    let inner = kp.shape[rank - 1];
+    // vectorising the inner axis: every operand moves by 1 (aligned rows) or 0 along it
+    let vec_ok = |v: u32| {
+        inner.is_multiple_of(v as usize)
+            && kp.operands.iter().all(|o| {
+                let s = &o.view.strides;
+                s[rank - 1] == 0
+                    || (s[rank - 1] == 1
+                        && (o.source != Source::Buffer || o.view.offset % v as usize == 0)
+                        && s[..rank - 1].iter().all(|&x| x % v as isize == 0))
+            })
+    };
+    // scalars (stride 0) ride along in a map
+    if rank == 1 && kp.operands.iter().all(|o| matches!(o.view.strides[0], 0 | 1)) {
+        let aligned = kp
+            .operands
+            .iter()
+            .all(|o| o.source != Source::Buffer || o.view.strides[0] == 0 || o.view.offset % vec_full as usize == 0);
+        kp.vec = if aligned { vec_full } else { 1 };
+        kp.strategy = Strategy::Map;
+        kp.grid = (grid_for(n.div_ceil(kp.vec as u64), 256, device, 4), 1);
+        return;
+    }
+    kp.vec = if vec_ok(vec_full) { vec_full } else { 1 };
+    let row_bcast = rank == 2
+        && kp.operands.iter().all(|o| matches!(o.view.strides[1], 0 | 1))
+        && kp
+            .operands
+            .iter()
+            .any(|o| o.view.strides[0] == 0 && o.view.strides[1] == 1);
+    if row_bcast {
+        let cols = (inner as u64).div_ceil(kp.vec as u64);
+        let rows_total = kp.shape[0] as u64;
+        let target = device.sm_count as u64 * device.max_threads_per_sm as u64 * 2;
+        let mut rows = 1u64;
+        while rows < 8 && cols * rows_total.div_ceil(rows * 2) >= target {
+            rows *= 2;
+        }
+        kp.strategy = Strategy::Sliding { rows: rows as u32 };
+        let threads = cols * rows_total.div_ceil(rows);
+        kp.grid = (grid_for(threads, 256, device, 16), 1);
+        return;
+    }
+    // an operand read across the output's contiguous axis: stage it through shared-memory tiles
+    let last = rank - 1;
+    let axis = kp.operands.iter().find_map(|o| tiles::transposed_axis(o, rank));
+    if let Some(axis) = axis
+        && device.gpu_kernels
+        && kp.shape[axis] >= 2
+        && kp.shape[last] >= 2
+        && tiles::shared_bytes(kp, axis) <= tiles::SHARED_LIMIT
+    {
+        kp.vec = 1;
+        let pairs = tiles::pairs(kp, axis);
+        let paired = !pairs.is_empty();
+        // each pair's transposed read is the direct one's, already counted
+        for &(_, t) in &pairs {
+            kp.bytes_read -= kp.operands.get(t).map_or(0, operand_bytes);
+        }
+        kp.strategy = Strategy::TransposeTiled { axis, paired };
+        let batch = kp.work() as u64 / (kp.shape[axis] as u64 * kp.shape[last] as u64);
+        let tiles = batch * (kp.shape[axis] as u64).div_ceil(32) * (kp.shape[last] as u64).div_ceil(32);
+        kp.grid = (tiles.min(device.resident_blocks(256) * 8).max(1) as u32, 1);
+        return;
+    }
+    kp.strategy = Strategy::Broadcast;
+    kp.grid = (grid_for(n.div_ceil(kp.vec as u64), 256, device, 4), 1);
 }
 
 /// Elements of a line one block scans in the chunked scan.
@@ -744,6 +850,8 @@ impl<'a> Planner<'a> {
         kernels = rows::fuse_rows(kernels, &self.outputs, device);
         if device.gpu_kernels {
             kernels = multi::fuse_siblings(kernels, device);
+        } else {
+            kernels = maps::fuse_maps(kernels, &self.outputs, device);
         }
         Plan {
             device: device.name.clone(),
@@ -856,7 +964,7 @@ impl<'a> Planner<'a> {
                 self.expr(i, root, &mut b, &mut kp, false);
                 kp.operands = b.operands;
                 kp.body = b.steps;
-                self.finish_elementwise(&mut kp, device);
+                finish_elementwise(&mut kp, device);
             }
             Some(r) => {
                 let (rop, axes) = match &self.info[r].op {
@@ -970,98 +1078,6 @@ impl<'a> Planner<'a> {
     fn memo(&self, b: &mut ExprBuilder, i: usize, view: View, step: usize) -> usize {
         b.memo.entry(self.nodes[i].id).or_default().push((view, step));
         step
-    }
-
-    fn finish_elementwise(&mut self, kp: &mut KernelPlan, device: &DeviceInfo) {
-        let mut strides: Vec<Vec<isize>> = kp.operands.iter().map(|o| o.view.strides.clone()).collect();
-        strides.push(crate::graph::view::contiguous_strides(&kp.out_shape)); // the output
-        let groups = vec![0u8; kp.out_shape.len()];
-        let (shape, _) = collapse(&kp.out_shape, &groups, &mut strides);
-        for (o, s) in kp.operands.iter_mut().zip(&strides) {
-            o.view = View {
-                shape: shape.clone(),
-                strides: s.clone(),
-                offset: o.view.offset,
-            };
-        }
-        kp.shape = shape;
-        kp.kept = kp.shape.len();
-        kp.bytes_read = kp.operands.iter().map(operand_bytes).sum();
-        kp.index32 = fits_32(kp);
-        let n = kp.work() as u64;
-        let rank = kp.shape.len();
-        if rank == 0 || n == 0 {
-            kp.strategy = Strategy::Map;
-            kp.grid = (1, 1);
-            return;
-        }
-        let vec_full = full_vec(kp);
-        let inner = kp.shape[rank - 1];
-        // vectorising the inner axis: every operand moves by 1 (aligned rows) or 0 along it
-        let vec_ok = |v: u32| {
-            inner.is_multiple_of(v as usize)
-                && kp.operands.iter().all(|o| {
-                    let s = &o.view.strides;
-                    s[rank - 1] == 0
-                        || (s[rank - 1] == 1
-                            && (o.source != Source::Buffer || o.view.offset % v as usize == 0)
-                            && s[..rank - 1].iter().all(|&x| x % v as isize == 0))
-                })
-        };
-        // scalars (stride 0) ride along in a map
-        if rank == 1 && kp.operands.iter().all(|o| matches!(o.view.strides[0], 0 | 1)) {
-            let aligned = kp.operands.iter().all(|o| {
-                o.source != Source::Buffer || o.view.strides[0] == 0 || o.view.offset % vec_full as usize == 0
-            });
-            kp.vec = if aligned { vec_full } else { 1 };
-            kp.strategy = Strategy::Map;
-            kp.grid = (grid_for(n.div_ceil(kp.vec as u64), 256, device, 4), 1);
-            return;
-        }
-        kp.vec = if vec_ok(vec_full) { vec_full } else { 1 };
-        let row_bcast = rank == 2
-            && kp.operands.iter().all(|o| matches!(o.view.strides[1], 0 | 1))
-            && kp
-                .operands
-                .iter()
-                .any(|o| o.view.strides[0] == 0 && o.view.strides[1] == 1);
-        if row_bcast {
-            let cols = (inner as u64).div_ceil(kp.vec as u64);
-            let rows_total = kp.shape[0] as u64;
-            let target = device.sm_count as u64 * device.max_threads_per_sm as u64 * 2;
-            let mut rows = 1u64;
-            while rows < 8 && cols * rows_total.div_ceil(rows * 2) >= target {
-                rows *= 2;
-            }
-            kp.strategy = Strategy::Sliding { rows: rows as u32 };
-            let threads = cols * rows_total.div_ceil(rows);
-            kp.grid = (grid_for(threads, 256, device, 16), 1);
-            return;
-        }
-        // an operand read across the output's contiguous axis: stage it through shared-memory tiles
-        let last = rank - 1;
-        let axis = kp.operands.iter().find_map(|o| tiles::transposed_axis(o, rank));
-        if let Some(axis) = axis
-            && device.gpu_kernels
-            && kp.shape[axis] >= 2
-            && kp.shape[last] >= 2
-            && tiles::shared_bytes(kp, axis) <= tiles::SHARED_LIMIT
-        {
-            kp.vec = 1;
-            let pairs = tiles::pairs(kp, axis);
-            let paired = !pairs.is_empty();
-            // each pair's transposed read is the direct one's, already counted
-            for &(_, t) in &pairs {
-                kp.bytes_read -= kp.operands.get(t).map_or(0, operand_bytes);
-            }
-            kp.strategy = Strategy::TransposeTiled { axis, paired };
-            let batch = kp.work() as u64 / (kp.shape[axis] as u64 * kp.shape[last] as u64);
-            let tiles = batch * (kp.shape[axis] as u64).div_ceil(32) * (kp.shape[last] as u64).div_ceil(32);
-            kp.grid = (tiles.min(device.resident_blocks(256) * 8).max(1) as u32, 1);
-            return;
-        }
-        kp.strategy = Strategy::Broadcast;
-        kp.grid = (grid_for(n.div_ceil(kp.vec as u64), 256, device, 4), 1);
     }
 
     fn finish_reduce(&mut self, kp: &mut KernelPlan, device: &DeviceInfo) {
@@ -1631,6 +1647,18 @@ impl fmt::Display for KernelPlan {
                 )?;
             }
             writeln!(f, "  writes {}", render_step(&self.body, &self.operands, Some(*out)))?;
+            for o in extra {
+                writeln!(
+                    f,
+                    "  and {} {}{:?} = {}",
+                    o.label,
+                    o.dtype,
+                    o.shape,
+                    render_step(&self.body, &self.operands, Some(o.value))
+                )?;
+            }
+        } else if let Strategy::MapMulti { extra } = &self.strategy {
+            writeln!(f, "  computes {}", render_expr(&self.body, &self.operands))?;
             for o in extra {
                 writeln!(
                     f,

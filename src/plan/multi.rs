@@ -167,7 +167,7 @@ pub(super) fn sibling_roots(p: &Planner) -> Vec<usize> {
 }
 
 /// The position of `o` in `list`, added (with a label unique within the list) if new.
-fn operand_in(list: &mut Vec<Operand>, o: &Operand) -> usize {
+pub(super) fn operand_in(list: &mut Vec<Operand>, o: &Operand) -> usize {
     if let Some(k) = list
         .iter()
         .position(|x| x.node == o.node && x.view == o.view && x.source == o.source)
@@ -181,7 +181,7 @@ fn operand_in(list: &mut Vec<Operand>, o: &Operand) -> usize {
     list.len() - 1
 }
 
-fn remap(inst: &Inst, map: &[usize], loads: &[usize]) -> Inst {
+pub(super) fn remap(inst: &Inst, map: &[usize], loads: &[usize]) -> Inst {
     match inst {
         Inst::Load(k) => Inst::Load(loads[*k]),
         Inst::Acc => Inst::Acc,

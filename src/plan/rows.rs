@@ -11,13 +11,13 @@
 //! run stops there and the kernels stay as they were. An intermediate with
 //! one value per row may also be read after the run (an output, or a later
 //! kernel's operand): the merged kernel writes it as an extra output
-//! (`RowOut`), so sibling row reductions (n-body's three sums, `mean` and
+//! (`ExtraOut`), so sibling row reductions (n-body's three sums, `mean` and
 //! `var` of one array) share one read of their rows (on the CPU, rows longer
 //! than `CPU_EXTRA_COLS`). Identical steps of the merged bodies are computed
 //! once.
 
 use super::{
-    DeviceInfo, Inst, KernelPlan, Operand, ReduceOp, RowOut, RowStage, Source, Step, Strategy, fits_32, operand_bytes,
+    DeviceInfo, ExtraOut, Inst, KernelPlan, Operand, ReduceOp, RowStage, Source, Step, Strategy, fits_32, operand_bytes,
 };
 use crate::graph::view::View;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -33,7 +33,7 @@ const HELD_WORDS_BIG_BLOCK: usize = 24;
 const CPU_ROW_BYTES: usize = 1 << 20;
 
 /// The shortest rows for which a CPU row-resident kernel writes per-row
-/// values read after it (`RowOut`), rather than the run stopping there.
+/// values read after it (`ExtraOut`), rather than the run stopping there.
 /// Measured on n-body (three sums of rows of n pairwise terms, one thread,
 /// against the stored temporary and three short-row reductions): 17% faster
 /// at 1000 bodies and 5% at 2040, even at 400, 8% slower at 204.
@@ -413,14 +413,14 @@ impl Merger {
             }
             kp.ops.extend(k.ops.iter().cloned());
         }
-        let extra: Vec<RowOut> = extra
+        let extra: Vec<ExtraOut> = extra
             .iter()
             .map(|&(k, value)| {
                 let node = kp.nodes.iter().position(|&n| n == k.output).unwrap_or_else(|| {
                     kp.nodes.push(k.output);
                     kp.nodes.len() - 1
                 });
-                RowOut {
+                ExtraOut {
                     node,
                     label: k.out_label.clone(),
                     value,

@@ -1016,6 +1016,7 @@ fn eval_block_impl<'p: 'r, 'r>(
     len: usize,
     regs: &'r mut [Reg],
     out: Option<Dst>,
+    taps: &mut [Tap],
 ) -> Result<Option<Value<'r>>, Diagnostic> {
     eval_body(
         prog,
@@ -1023,6 +1024,7 @@ fn eval_block_impl<'p: 'r, 'r>(
         len,
         regs,
         out,
+        taps,
     )
 }
 
@@ -1035,12 +1037,14 @@ fn eval_body<'p: 'r, 'r>(
     len: usize,
     regs: &'r mut [Reg],
     out: Option<Dst>,
+    taps: &mut [Tap],
 ) -> Result<Option<Value<'r>>, Diagnostic> {
     let steps = prog.steps;
     // A body that only reads one operand (a plain reduction or copy): its
     // value is the operand's, without the value stack below, whose set-up
     // and reload cost more than a short block's loop.
     if let [step] = steps
+        && taps.is_empty()
         && let Some(k) = loaded_operand(prog, &step.inst)
     {
         let b = prog
@@ -1089,15 +1093,26 @@ fn eval_body<'p: 'r, 'r>(
                 return Ok(None);
             }
             vals[i] = v;
-            continue;
-        }
-        if last && let Some(dst) = out.take() {
+        } else if last && let Some(dst) = out.take() {
             compute(&step.inst, &vals[..i], dst)?;
             return Ok(None);
+        } else {
+            vals[i] = compute_step(&step.inst, &vals[..i], reg, len)?;
         }
-        vals[i] = compute_step(&step.inst, &vals[..i], reg, len)?;
+        for tap in taps.iter_mut().filter(|t| t.step == i) {
+            if let Some(dst) = tap.dst.take() {
+                store(vals[i], dst)?;
+            }
+        }
     }
     Ok(steps.len().checked_sub(1).map(|i| vals[i]))
+}
+
+/// A body step whose block of values is also written to a buffer of its
+/// own, as the block is evaluated (a multi-output map's extra outputs).
+pub struct Tap<'a> {
+    pub step: usize,
+    pub dst: Option<Dst<'a>>,
 }
 
 /// Whether every value the instruction reads is one value for the whole block.
@@ -1144,8 +1159,9 @@ unsafe fn eval_block_avx2<'p: 'r, 'r>(
     len: usize,
     regs: &'r mut [Reg],
     out: Option<Dst>,
+    taps: &mut [Tap],
 ) -> Result<Option<Value<'r>>, Diagnostic> {
-    eval_block_impl(prog, offs, inner, len, regs, out)
+    eval_block_impl(prog, offs, inner, len, regs, out, taps)
 }
 
 fn eval_block_base<'p: 'r, 'r>(
@@ -1155,8 +1171,9 @@ fn eval_block_base<'p: 'r, 'r>(
     len: usize,
     regs: &'r mut [Reg],
     out: Option<Dst>,
+    taps: &mut [Tap],
 ) -> Result<Option<Value<'r>>, Diagnostic> {
-    eval_block_impl(prog, offs, inner, len, regs, out)
+    eval_block_impl(prog, offs, inner, len, regs, out, taps)
 }
 
 /// Declares `fn $name(args)` that runs `$imp` (an `#[inline(always)]` loop
@@ -1212,13 +1229,14 @@ pub fn eval_block<'p: 'r, 'r>(
     len: usize,
     regs: &'r mut [Reg],
     out: Option<Dst>,
+    taps: &mut [Tap],
 ) -> Result<Option<Value<'r>>, Diagnostic> {
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
         // SAFETY: the CPU supports AVX2 and FMA (checked at run time above).
-        return unsafe { eval_block_avx2(prog, offs, inner, len, regs, out) };
+        return unsafe { eval_block_avx2(prog, offs, inner, len, regs, out, taps) };
     }
-    eval_block_base(prog, offs, inner, len, regs, out)
+    eval_block_base(prog, offs, inner, len, regs, out, taps)
 }
 
 /// An operand's values over a block of `nrows` rows of `len` elements:
@@ -1284,6 +1302,7 @@ fn eval_rows_impl<'p: 'r, 'r>(
     nrows: usize,
     regs: &'r mut [Reg],
     out: Option<Dst>,
+    taps: &mut [Tap],
 ) -> Result<Option<Value<'r>>, Diagnostic> {
     eval_body(
         prog,
@@ -1291,6 +1310,7 @@ fn eval_rows_impl<'p: 'r, 'r>(
         len * nrows,
         regs,
         out,
+        taps,
     )
 }
 
@@ -1306,8 +1326,9 @@ unsafe fn eval_rows_avx2<'p: 'r, 'r>(
     nrows: usize,
     regs: &'r mut [Reg],
     out: Option<Dst>,
+    taps: &mut [Tap],
 ) -> Result<Option<Value<'r>>, Diagnostic> {
-    eval_rows_impl(prog, offs, rstep, inner, len, nrows, regs, out)
+    eval_rows_impl(prog, offs, rstep, inner, len, nrows, regs, out, taps)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -1320,8 +1341,9 @@ fn eval_rows_base<'p: 'r, 'r>(
     nrows: usize,
     regs: &'r mut [Reg],
     out: Option<Dst>,
+    taps: &mut [Tap],
 ) -> Result<Option<Value<'r>>, Diagnostic> {
-    eval_rows_impl(prog, offs, rstep, inner, len, nrows, regs, out)
+    eval_rows_impl(prog, offs, rstep, inner, len, nrows, regs, out, taps)
 }
 
 /// Whether `eval_rows` can run this program: every operand reads a buffer.
@@ -1373,6 +1395,7 @@ pub fn eval_rows<'p: 'r, 'r>(
     nrows: usize,
     regs: &'r mut [Reg],
     out: Option<Dst>,
+    taps: &mut [Tap],
 ) -> Result<Option<Value<'r>>, Diagnostic> {
     let ni = prog.inputs.len();
     if len * nrows > BLOCK || offs.len() < ni || rstep.len() < ni || inner.len() < ni || !rows_ok(prog) {
@@ -1381,9 +1404,9 @@ pub fn eval_rows<'p: 'r, 'r>(
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
         // SAFETY: the CPU supports AVX2 and FMA (checked at run time above).
-        return unsafe { eval_rows_avx2(prog, offs, rstep, inner, len, nrows, regs, out) };
+        return unsafe { eval_rows_avx2(prog, offs, rstep, inner, len, nrows, regs, out, taps) };
     }
-    eval_rows_base(prog, offs, rstep, inner, len, nrows, regs, out)
+    eval_rows_base(prog, offs, rstep, inner, len, nrows, regs, out, taps)
 }
 
 /// The dtype of a block value.

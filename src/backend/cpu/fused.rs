@@ -77,7 +77,9 @@ mod segment;
 
 pub use into::write_within;
 
-use super::block::{self, BLOCK, Bound, Data, Input, Lane, Program, Reg, Src, Value, avx2_dispatch, iteration_strides};
+use super::block::{
+    self, BLOCK, Bound, Data, Dst, Input, Lane, Program, Reg, Src, Tap, Value, avx2_dispatch, iteration_strides,
+};
 use super::kernels::{self, Num, PAR_THRESHOLD};
 use crate::check::dtype::DType;
 use crate::diag::Diagnostic;
@@ -86,7 +88,7 @@ use crate::graph::op::{Op, ReduceOp};
 use crate::graph::view::{View, contiguous_strides};
 use crate::graph::{Buffer, Node, NodeState, Storage};
 use crate::plan::cache::{PlanCache, Planned};
-use crate::plan::{DeviceInfo, KernelPlan, Operand, Plan, Source, Strategy};
+use crate::plan::{DeviceInfo, ExtraOut, KernelPlan, Operand, Plan, Source, Strategy};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
 use std::cell::{Ref, RefCell};
@@ -295,6 +297,7 @@ impl Fused {
 pub fn cpu_strategy(kp: &KernelPlan) -> &'static str {
     match &kp.strategy {
         Strategy::Map | Strategy::Broadcast | Strategy::Sliding { .. } => "map",
+        Strategy::MapMulti { .. } => "map-multi",
         Strategy::RowResident { .. } => "row-resident",
         s if s.is_reduce() => match reduce_mode(kp) {
             Some(ReduceMode::Rows) => "reduce-rows",
@@ -328,6 +331,7 @@ fn run_kernel(
             ..
         } => return resident::row_resident(kp, stages, *out, *per_row, extra, by_id),
         Strategy::Segmented { .. } => segmented(kp, node, by_id),
+        Strategy::MapMulti { extra } => return run_map_multi(kp, extra, by_id),
         Strategy::Map | Strategy::Broadcast | Strategy::Sliding { .. } if kp.reduce.is_none() => {
             let bufs = Buffers::of(&kp.operands, by_id)?;
             let guards = bufs.guards();
@@ -466,13 +470,97 @@ fn run_map_alloc(prog: &Program, shape: &[usize], dtype: DType) -> Result<HostDa
     let shape = if shape.is_empty() { &[1][..] } else { shape };
     let n = shape.iter().product();
     Ok(match dtype {
-        DType::Bool => HostData::Bool(fresh(n, |o| run_map(prog, shape, o))?),
-        DType::I32 => HostData::I32(fresh(n, |o| run_map(prog, shape, o))?),
-        DType::I64 => HostData::I64(fresh(n, |o| run_map(prog, shape, o))?),
-        DType::F32 => HostData::F32(fresh(n, |o| run_map(prog, shape, o))?),
-        DType::F64 => HostData::F64(fresh(n, |o| run_map(prog, shape, o))?),
+        DType::Bool => HostData::Bool(fresh(n, |o| run_map(prog, shape, o, &[]))?),
+        DType::I32 => HostData::I32(fresh(n, |o| run_map(prog, shape, o, &[]))?),
+        DType::I64 => HostData::I64(fresh(n, |o| run_map(prog, shape, o, &[]))?),
+        DType::F32 => HostData::F32(fresh(n, |o| run_map(prog, shape, o, &[]))?),
+        DType::F64 => HostData::F64(fresh(n, |o| run_map(prog, shape, o, &[]))?),
         DType::F16 | DType::BF16 => return Err(internal("half-float kernels run on the reference kernels")),
     })
+}
+
+/// Runs a multi-output map: its output, and each extra output (a body step
+/// of its own) written block by block beside it into a fresh buffer.
+fn run_map_multi(
+    kp: &KernelPlan,
+    extra: &[ExtraOut],
+    by_id: &HashMap<u64, Rc<Node>>,
+) -> Result<(HostData, Vec<HostData>), Diagnostic> {
+    let bufs = Buffers::of(&kp.operands, by_id)?;
+    let guards = bufs.guards();
+    let inputs = bind_with(&kp.operands, &kp.shape, &guards)?;
+    let prog = Program {
+        steps: &kp.body,
+        inputs,
+        acc: None,
+    };
+    let shape = if kp.shape.is_empty() { &[1][..] } else { &kp.shape[..] };
+    let n: usize = shape.iter().product();
+    let mut outs = Vec::with_capacity(extra.len());
+    for o in extra {
+        if o.shape.iter().product::<usize>() != n || kp.body.get(o.value).is_none_or(|s| s.dtype != o.dtype) {
+            return Err(internal("a multi-output map's extra output does not match its body"));
+        }
+        outs.push(HostData::with_capacity(o.dtype, n).ok_or_else(|| internal("a half-float multi-output map"))?);
+    }
+    let taps: Vec<ExtraBuf> = extra
+        .iter()
+        .zip(&mut outs)
+        .map(|(o, buf)| ExtraBuf {
+            step: o.value,
+            ptr: SendPtr(buf.spare_ptr()),
+        })
+        .collect();
+    let out = match kp.out_dtype {
+        DType::Bool => HostData::Bool(fresh(n, |o| run_map(&prog, shape, o, &taps))?),
+        DType::I32 => HostData::I32(fresh(n, |o| run_map(&prog, shape, o, &taps))?),
+        DType::I64 => HostData::I64(fresh(n, |o| run_map(&prog, shape, o, &taps))?),
+        DType::F32 => HostData::F32(fresh(n, |o| run_map(&prog, shape, o, &taps))?),
+        DType::F64 => HostData::F64(fresh(n, |o| run_map(&prog, shape, o, &taps))?),
+        DType::F16 | DType::BF16 => return Err(internal("half-float kernels run on the reference kernels")),
+    };
+    for buf in &mut outs {
+        // SAFETY: `run_map` returned Ok, so every block of the output was
+        // evaluated, and each wrote its elements of every tapped step's buffer.
+        unsafe { buf.set_len(n) };
+    }
+    Ok((out, outs))
+}
+
+/// Where a multi-output map writes body step `step`: a buffer of the
+/// output's length and the step's dtype, written element `i` of the output
+/// at element `i` here, by whichever task evaluates that element's block.
+#[derive(Clone, Copy)]
+struct ExtraBuf {
+    step: usize,
+    ptr: SendPtr<u8>,
+}
+
+impl ExtraBuf {
+    /// The tap writing elements `at..at + len` of this buffer, as `dtype` (the step's).
+    ///
+    /// SAFETY (callers): the buffer holds at least `at + len` elements of
+    /// `dtype`, and no other reference to those elements exists while the
+    /// tap lives (each block's range is written by one task only).
+    unsafe fn tap<'a>(&self, dtype: DType, at: usize, len: usize) -> Result<Tap<'a>, Diagnostic> {
+        fn part<'a, T>(ptr: *mut u8, at: usize, len: usize) -> &'a mut [MaybeUninit<T>] {
+            // SAFETY: as the caller of `tap` promised.
+            unsafe { std::slice::from_raw_parts_mut((ptr as *mut MaybeUninit<T>).add(at), len) }
+        }
+        let p = self.ptr.0;
+        let dst = match dtype {
+            DType::Bool => Dst::B(part(p, at, len)),
+            DType::I32 => Dst::I32(part(p, at, len)),
+            DType::I64 => Dst::I64(part(p, at, len)),
+            DType::F32 => Dst::F32(part(p, at, len)),
+            DType::F64 => Dst::F64(part(p, at, len)),
+            DType::F16 | DType::BF16 => return Err(internal("half-float kernels run on the reference kernels")),
+        };
+        Ok(Tap {
+            step: self.step,
+            dst: Some(dst),
+        })
+    }
 }
 
 /// Elements per parallel task of a map of `n`: a few tasks per thread.
@@ -582,7 +670,12 @@ impl RowWalk {
 }
 
 /// Writes every element of the map over `shape` (row-major) into `out`.
-fn run_map<T: Lane>(prog: &Program, shape: &[usize], out: &mut [MaybeUninit<T>]) -> Result<(), Diagnostic> {
+fn run_map<T: Lane>(
+    prog: &Program,
+    shape: &[usize],
+    out: &mut [MaybeUninit<T>],
+    extra: &[ExtraBuf],
+) -> Result<(), Diagnostic> {
     let n = out.len();
     if n == 0 {
         return Ok(());
@@ -594,28 +687,49 @@ fn run_map<T: Lane>(prog: &Program, shape: &[usize], out: &mut [MaybeUninit<T>])
     let task = |start: usize, part: &mut [MaybeUninit<T>], regs: &mut Vec<Reg>| -> Result<(), Diagnostic> {
         check_interrupt()?;
         let mut offs = vec![0isize; prog.inputs.len()];
+        let mut taps: Vec<Tap> = Vec::with_capacity(extra.len());
         let end = start + part.len();
         let mut p = start;
         while p < end {
             let (row, col) = (p / inner, p % inner);
-            if let Some(nrows) = walk.rows_at(p, end) {
-                for (o, b) in offs.iter_mut().zip(&prog.inputs) {
-                    *o = b.offset;
-                }
-                add_offsets(&mut offs, prog, 0..rank - 1, shape, row);
-                let len = nrows * inner;
-                let dst = T::dst(&mut part[p - start..p - start + len]);
-                block::eval_rows(prog, &offs, &walk.rows, &walk.inner, inner, nrows, regs, Some(dst))?;
-                p += len;
-                continue;
-            }
-            let len = BLOCK.min(inner - col).min(end - p);
+            let rows = walk.rows_at(p, end);
+            let len = match rows {
+                Some(nrows) => nrows * inner,
+                None => BLOCK.min(inner - col).min(end - p),
+            };
             for (o, b) in offs.iter_mut().zip(&prog.inputs) {
-                *o = b.offset + col as isize * b.strides[rank - 1];
+                *o = b.offset
+                    + if rows.is_some() {
+                        0
+                    } else {
+                        col as isize * b.strides[rank - 1]
+                    };
             }
             add_offsets(&mut offs, prog, 0..rank - 1, shape, row);
+            taps.clear();
+            for e in extra {
+                let dtype = prog.steps.get(e.step).map(|s| s.dtype);
+                let dtype = dtype.ok_or_else(|| internal("an extra output of a missing step"))?;
+                // SAFETY: each buffer holds `n` elements of its step's dtype
+                // (`run_map_multi`), and p..p + len is this block's range of
+                // the output, which no other block covers.
+                taps.push(unsafe { e.tap(dtype, p, len) }?);
+            }
             let dst = T::dst(&mut part[p - start..p - start + len]);
-            block::eval_block(prog, &offs, &walk.inner, len, regs, Some(dst))?;
+            match rows {
+                Some(nrows) => block::eval_rows(
+                    prog,
+                    &offs,
+                    &walk.rows,
+                    &walk.inner,
+                    inner,
+                    nrows,
+                    regs,
+                    Some(dst),
+                    &mut taps,
+                )?,
+                None => block::eval_block(prog, &offs, &walk.inner, len, regs, Some(dst), &mut taps)?,
+            };
             p += len;
         }
         Ok(())
@@ -976,7 +1090,7 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
                         }
                         add_offsets(offs, prog, kept..rank - 1, shape, row);
                         add_offsets(offs, prog, 0..kept, shape, o);
-                        let v = block::eval_rows(prog, offs, &walk.rows, inner, rin, nrows, regs, None)?;
+                        let v = block::eval_rows(prog, offs, &walk.rows, inner, rin, nrows, regs, None, &mut [])?;
                         fold_lanes(value::<T>(v)?, nrows * rin, &mut lanes, map, comb);
                         q += nrows * rin;
                         continue;
@@ -987,7 +1101,7 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
                     }
                     add_offsets(offs, prog, kept..rank - 1, shape, row);
                     add_offsets(offs, prog, 0..kept, shape, o);
-                    let v = block::eval_block(prog, offs, inner, len, regs, None)?;
+                    let v = block::eval_block(prog, offs, inner, len, regs, None, &mut [])?;
                     fold_lanes(value::<T>(v)?, len, &mut lanes, map, comb);
                     q += len;
                 }
@@ -1039,7 +1153,7 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
                         *o = b.offset;
                     }
                     add_offsets(&mut offs, prog, 0..kept, shape, p);
-                    let v = block::eval_rows(prog, &offs, &row_strides, &inner, red, nrows, regs, None)?;
+                    let v = block::eval_rows(prog, &offs, &row_strides, &inner, red, nrows, regs, None, &mut [])?;
                     let acc = &mut acc[..nrows];
                     fold_rows(value::<T>(v)?, red, acc, id, map, comb);
                     for (o, &a) in part[p - start..p - start + nrows].iter_mut().zip(acc.iter()) {
@@ -1126,9 +1240,9 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
                                 *o = b + d;
                             }
                             let v = if nrows > 0 {
-                                block::eval_rows(prog, &offs, &row_steps, &inner, kin, nrows, regs, None)?
+                                block::eval_rows(prog, &offs, &row_steps, &inner, kin, nrows, regs, None, &mut [])?
                             } else {
-                                block::eval_block(prog, &offs, &inner, len, regs, None)?
+                                block::eval_block(prog, &offs, &inner, len, regs, None, &mut [])?
                             };
                             fold_elems(value::<T>(v)?, &mut acc[q..q + len], map, comb);
                         }

@@ -771,6 +771,12 @@ pub fn generate_kind(kp: &KernelPlan, kind: Kind) -> Generated {
         Strategy::RowResident { .. } => rows::generate(kp),
         Strategy::TransposeTiled { axis, .. } => tiles::generate(kp, *axis),
         Strategy::ReduceAllMulti { .. } => multi::generate(kp),
+        Strategy::MapMulti { .. } => {
+            // the planner makes these for the CPU only (`plan::maps`)
+            let g = elementwise(kp, kind);
+            PROBLEMS.with(|p| p.borrow_mut().push("a multi-output map has no CUDA kernel".to_string()));
+            g
+        }
         _ => reduce(kp, kind),
     };
     g.raises = steps_raise(&kp.body)

@@ -285,7 +285,7 @@ fn map_into_typed<T: Lane>(
                 }
                 super::add_offsets(&mut offs, &prog, 0..rank - 1, shape, row);
                 let len = nrows * inner;
-                let v = block::eval_rows(&prog, &offs, &walk.rows, &walk.inner, inner, nrows, regs, None)?;
+                let v = block::eval_rows(&prog, &offs, &walk.rows, &walk.inner, inner, nrows, regs, None, &mut [])?;
                 out.put(p, len, v)?;
                 p += len;
                 continue;
@@ -295,7 +295,7 @@ fn map_into_typed<T: Lane>(
                 *o = b.offset + col as isize * b.strides[rank - 1];
             }
             super::add_offsets(&mut offs, &prog, 0..rank - 1, shape, row);
-            let v = block::eval_block(&prog, &offs, &walk.inner, len, regs, None)?;
+            let v = block::eval_block(&prog, &offs, &walk.inner, len, regs, None, &mut [])?;
             out.put(p, len, v)?;
             p += len;
         }

@@ -22,20 +22,20 @@ use crate::diag::Diagnostic;
 use crate::graph::Node;
 use crate::graph::data::HostData;
 use crate::graph::op::ReduceOp;
-use crate::plan::{KernelPlan, RowOut, RowStage};
+use crate::plan::{ExtraOut, KernelPlan, RowStage};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
 use std::mem::MaybeUninit;
 use std::rc::Rc;
 
 /// Runs a row-resident kernel over its [rows, cols] space: its output, and
-/// its extra per-row outputs (`RowOut`) in order.
+/// its extra per-row outputs (`ExtraOut`) in order.
 pub(super) fn row_resident(
     kp: &KernelPlan,
     stages: &[RowStage],
     want: usize,
     per_row: bool,
-    extra: &[RowOut],
+    extra: &[ExtraOut],
     by_id: &HashMap<u64, Rc<Node>>,
 ) -> Result<(HostData, Vec<HostData>), Diagnostic> {
     let &[rows, cols] = kp.shape.as_slice() else {
