@@ -234,6 +234,7 @@ builtins! {
         "einsum"(s("subscripts"), rest("operands"), so("dtype")) "einsum(subscripts, *operands, dtype=none)" "Einstein summation: \"ij,jk->ik\", \"bij,bjk->bik\", \"ii->\", \"ij->ji\", \"i,i->\", \"...ij->...ji\"; without `->` the output is the labels seen once, sorted. Contractions of two operands run as a matrix product." "einsum(\"ii->\", eye(3))";
         "inv"(a("a")) "inv(a)" "The inverse of each square matrix (..., n, n), by LU with partial pivoting (on CUDA through cuSOLVER, in the input's float type); a singular matrix is error E0420." "inv([[2.0, 0.0], [0.0, 4.0]])";
         "solve"(a("a"), a("b")) "solve(a, b)" "x with a @ x = b for square a (..., n, n); b is (n,) or (..., n, k), stacks broadcast. A singular a is error E0420." "solve([[2.0, 0.0], [0.0, 4.0]], [2.0, 2.0])";
+        "matrix_power"(a("a"), s("n")) "matrix_power(a, n)" "a @ a @ ... @ a (n factors) for square matrices (..., m, m), by repeated squaring in NumPy's order; n = 0 gives the identity in a's dtype, a negative n the power of inv(a)." "matrix_power([[1, 1], [1, 0]], 10)";
         "det"(a("a")) "det(a)" "The determinant of each square matrix (..., n, n); 0 for a singular one." "det([[1.0, 2.0], [3.0, 4.0]])";
     }
     "time" {

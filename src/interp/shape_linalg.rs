@@ -1,7 +1,8 @@
 //! NumPy's shape and construction functions (`diff`, `roll`, `repeat`,
 //! `tile`, `pad`, `diag`, `diagonal`, `trace`, `tril`, `triu`, `identity`,
 //! `empty_like`, `meshgrid`) and linear algebra (`dot`, `outer`, `cross`,
-//! `einsum`, `inv`, `solve`, `det`), with NumPy's names and argument names.
+//! `einsum`, `inv`, `solve`, `det`, `matrix_power`), with NumPy's names and
+//! argument names.
 //!
 //! Every shape function is a composition of lazy graph nodes (views, slices,
 //! concat, where over iotas, broadcasts), so it fuses with its neighbours and
@@ -452,6 +453,52 @@ impl Interp {
                     vals.extend(linalg::lu_solve(&lu, n, &perm, &eye, n));
                 }
                 out(self.host_result(vals, x.shape(), dt)?)
+            }
+            "matrix_power" => {
+                let x = arr(0);
+                let (m, _) = square(&x, name, &sp(0))?;
+                let n = int_or(self, 1, 1)?;
+                if n == 0 {
+                    // the identity in a's dtype, one per matrix of the stack
+                    let (rows, cols) = index_grids(m, m, span);
+                    let eq = build::binary(BinOp::Eq, &rows, &cols, (None, None), span)?;
+                    let eye = build::cast(&eq, x.dtype(), Some(span));
+                    return out(build::copy(&build::broadcast_view(&eye, x.shape()), Some(span)));
+                }
+                let x = if n < 0 {
+                    match self.run_shape_linalg("inv", &s[..1], &[], span)? {
+                        Value::Array(inv) => inv,
+                        _ => return Err(Diagnostic::new("E0420", "the inverse is not an array", span.clone())),
+                    }
+                } else {
+                    x
+                };
+                let mul = |a: &Array, b: &Array| build::matmul(a, b, (None, None), span);
+                // NumPy's order: short cuts to 3, then the bits of n from the lowest,
+                // the result multiplied by each power of two whose bit is set
+                out(match n.unsigned_abs() {
+                    1 => build::copy(&x, Some(span)),
+                    2 => mul(&x, &x)?,
+                    3 => mul(&mul(&x, &x)?, &x)?,
+                    mut k => {
+                        let (mut z, mut result): (Option<Array>, Option<Array>) = (None, None);
+                        while k > 0 {
+                            let zk = match &z {
+                                None => x.clone(),
+                                Some(z) => mul(z, z)?,
+                            };
+                            if k & 1 == 1 {
+                                result = Some(match &result {
+                                    None => zk.clone(),
+                                    Some(r) => mul(r, &zk)?,
+                                });
+                            }
+                            z = Some(zk);
+                            k >>= 1;
+                        }
+                        result.unwrap_or(x)
+                    }
+                })
             }
             "solve" => {
                 let (a, b) = (arr(0), arr(1));

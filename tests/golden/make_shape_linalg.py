@@ -183,6 +183,16 @@ CASES = [
     ("det_stack", "det(qs)", "np.linalg.det(qs)"),
     ("det_singular", "det([[1.0, 2.0], [2.0, 4.0]])", "np.array(0.0)"),
     ("det_int", "det([[2, 1], [1, 3]])", "np.linalg.det(np.array([[2, 1], [1, 3]]))"),
+    # matrix_power
+    ("matrix_power_0", "matrix_power(q, 0)", "np.linalg.matrix_power(q, 0)"),
+    ("matrix_power_1", "matrix_power(q, 1)", "np.linalg.matrix_power(q, 1)"),
+    ("matrix_power_3", "matrix_power(q * 0.25, 3)", "np.linalg.matrix_power(q * 0.25, 3)"),
+    ("matrix_power_13", "matrix_power(q * 0.125, 13)", "np.linalg.matrix_power(q * 0.125, 13)"),
+    ("matrix_power_int", "matrix_power([[1, 1], [1, 0]], 20)", "np.linalg.matrix_power(np.array([[1, 1], [1, 0]]), 20)"),
+    ("matrix_power_int_0", "matrix_power([[1, 1], [1, 0]], 0)", "np.linalg.matrix_power(np.array([[1, 1], [1, 0]]), 0)"),
+    ("matrix_power_neg", "matrix_power(q, -2)", "np.linalg.matrix_power(q, -2)"),
+    ("matrix_power_stack", "matrix_power(qs * 0.1, 6)", "np.linalg.matrix_power(qs * 0.1, 6)"),
+    ("matrix_power_stack_0", "matrix_power(qs, 0)", "np.linalg.matrix_power(qs, 0)"),
 ]
 
 

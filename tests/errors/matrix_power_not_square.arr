@@ -1,0 +1,3 @@
+# expect: E0221
+let a = ones([2, 3])
+print(matrix_power(a, 2))
