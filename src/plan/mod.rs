@@ -1516,6 +1516,23 @@ fn fmt_bytes(b: u64) -> String {
     }
 }
 
+impl KernelPlan {
+    /// The `and label dtype shape = step` lines of a kernel's extra outputs.
+    fn fmt_extra_outputs(&self, f: &mut fmt::Formatter<'_>, extra: &[ExtraOut]) -> fmt::Result {
+        for o in extra {
+            writeln!(
+                f,
+                "  and {} {}{:?} = {}",
+                o.label,
+                o.dtype,
+                o.shape,
+                render_step(&self.body, &self.operands, Some(o.value))
+            )?;
+        }
+        Ok(())
+    }
+}
+
 impl fmt::Display for KernelPlan {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let detail = match &self.strategy {
@@ -1647,28 +1664,10 @@ impl fmt::Display for KernelPlan {
                 )?;
             }
             writeln!(f, "  writes {}", render_step(&self.body, &self.operands, Some(*out)))?;
-            for o in extra {
-                writeln!(
-                    f,
-                    "  and {} {}{:?} = {}",
-                    o.label,
-                    o.dtype,
-                    o.shape,
-                    render_step(&self.body, &self.operands, Some(o.value))
-                )?;
-            }
+            self.fmt_extra_outputs(f, extra)?;
         } else if let Strategy::MapMulti { extra } = &self.strategy {
             writeln!(f, "  computes {}", render_expr(&self.body, &self.operands))?;
-            for o in extra {
-                writeln!(
-                    f,
-                    "  and {} {}{:?} = {}",
-                    o.label,
-                    o.dtype,
-                    o.shape,
-                    render_step(&self.body, &self.operands, Some(o.value))
-                )?;
-            }
+            self.fmt_extra_outputs(f, extra)?;
         } else if let Strategy::ReduceAllMulti { outs, .. } = &self.strategy {
             for o in outs {
                 write!(

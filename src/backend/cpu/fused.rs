@@ -333,15 +333,7 @@ fn run_kernel(
         Strategy::Segmented { .. } => segmented(kp, node, by_id),
         Strategy::MapMulti { extra } => return run_map_multi(kp, extra, by_id),
         Strategy::Map | Strategy::Broadcast | Strategy::Sliding { .. } if kp.reduce.is_none() => {
-            let bufs = Buffers::of(&kp.operands, by_id)?;
-            let guards = bufs.guards();
-            let inputs = bind_with(&kp.operands, &kp.shape, &guards)?;
-            let prog = Program {
-                steps: &kp.body,
-                inputs,
-                acc: None,
-            };
-            run_map_alloc(&prog, &kp.shape, kp.out_dtype)
+            return run_map_multi(kp, &[], by_id);
         }
         s if s.is_reduce() => reduce(kp, by_id),
         Strategy::Scan { .. } | Strategy::ScanRows { .. } | Strategy::ScanLookback { .. } => match scan::scan(node)? {
@@ -467,20 +459,27 @@ fn fresh<T: Lane>(
 
 /// Runs a map program over `shape` into a fresh contiguous array of `dtype`.
 fn run_map_alloc(prog: &Program, shape: &[usize], dtype: DType) -> Result<HostData, Diagnostic> {
+    run_map_tapped(prog, shape, dtype, &[])
+}
+
+/// Runs a map program over `shape` into a fresh contiguous array of `dtype`,
+/// writing each tapped body step beside it (see [`ExtraBuf`]).
+fn run_map_tapped(prog: &Program, shape: &[usize], dtype: DType, taps: &[ExtraBuf]) -> Result<HostData, Diagnostic> {
     let shape = if shape.is_empty() { &[1][..] } else { shape };
     let n = shape.iter().product();
     Ok(match dtype {
-        DType::Bool => HostData::Bool(fresh(n, |o| run_map(prog, shape, o, &[]))?),
-        DType::I32 => HostData::I32(fresh(n, |o| run_map(prog, shape, o, &[]))?),
-        DType::I64 => HostData::I64(fresh(n, |o| run_map(prog, shape, o, &[]))?),
-        DType::F32 => HostData::F32(fresh(n, |o| run_map(prog, shape, o, &[]))?),
-        DType::F64 => HostData::F64(fresh(n, |o| run_map(prog, shape, o, &[]))?),
+        DType::Bool => HostData::Bool(fresh(n, |o| run_map(prog, shape, o, taps))?),
+        DType::I32 => HostData::I32(fresh(n, |o| run_map(prog, shape, o, taps))?),
+        DType::I64 => HostData::I64(fresh(n, |o| run_map(prog, shape, o, taps))?),
+        DType::F32 => HostData::F32(fresh(n, |o| run_map(prog, shape, o, taps))?),
+        DType::F64 => HostData::F64(fresh(n, |o| run_map(prog, shape, o, taps))?),
         DType::F16 | DType::BF16 => return Err(internal("half-float kernels run on the reference kernels")),
     })
 }
 
-/// Runs a multi-output map: its output, and each extra output (a body step
-/// of its own) written block by block beside it into a fresh buffer.
+/// Runs a map kernel: its output, and each extra output of a multi-output map
+/// (a body step of its own) written block by block beside it into a fresh
+/// buffer. A plain map has no extra outputs.
 fn run_map_multi(
     kp: &KernelPlan,
     extra: &[ExtraOut],
@@ -511,14 +510,7 @@ fn run_map_multi(
             ptr: SendPtr(buf.spare_ptr()),
         })
         .collect();
-    let out = match kp.out_dtype {
-        DType::Bool => HostData::Bool(fresh(n, |o| run_map(&prog, shape, o, &taps))?),
-        DType::I32 => HostData::I32(fresh(n, |o| run_map(&prog, shape, o, &taps))?),
-        DType::I64 => HostData::I64(fresh(n, |o| run_map(&prog, shape, o, &taps))?),
-        DType::F32 => HostData::F32(fresh(n, |o| run_map(&prog, shape, o, &taps))?),
-        DType::F64 => HostData::F64(fresh(n, |o| run_map(&prog, shape, o, &taps))?),
-        DType::F16 | DType::BF16 => return Err(internal("half-float kernels run on the reference kernels")),
-    };
+    let out = run_map_tapped(&prog, shape, kp.out_dtype, &taps)?;
     for buf in &mut outs {
         // SAFETY: `run_map` returned Ok, so every block of the output was
         // evaluated, and each wrote its elements of every tapped step's buffer.
