@@ -554,3 +554,40 @@ print(sum(t, axis=1)[262143], sum(sum(t, axis=1)), sum(sum(q, axis=1)), sum(q, a
     assert!(!one.contains("ERRORS"), "{one}");
     assert_eq!(one, three, "the result depends on the thread count");
 }
+
+/// A loop of kernels big enough to go parallel, on a pool of three threads
+/// whose other workers spin between kernels (`backend::cpu::warm`), prints
+/// the same as the reference executor; once the loop is over the spinners
+/// stop by themselves.
+#[test]
+fn kernels_agree_with_workers_kept_warm() {
+    let source = r#"let n = 300
+let a = rand([n, n])
+let b = rand([n, n], dtype=f64)
+let acc = 0.0
+for t in 0..40 {
+    a[1:-1, 1:-1] = 0.25 * (a[:-2, 1:-1] + a[2:, 1:-1] + a[1:-1, :-2] + a[1:-1, 2:])
+    let s = sum(a * a, axis=1)
+    let m = b - mean(b, axis=1, keepdims=true)
+    acc = acc + sum(s) + sum(m * m) + max(exp(a) * 2.0)
+}
+print(acc, sum(a), a[7, 9])
+"#;
+    let reference = run(CpuMode::Reference, None, source);
+    assert!(!reference.contains("ERRORS"), "{reference}");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .expect("a thread pool");
+    let (fused, spun, left) = pool.install(|| {
+        let fused = run(CpuMode::Fused, None, source);
+        let spun = arr::backend::cpu::warm::spinners();
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        (fused, spun, arr::backend::cpu::warm::spinners())
+    });
+    if let Some(why) = differ(&fused, &reference) {
+        panic!("fused on a warm pool and reference differ: {why}\n--- fused\n{fused}\n--- reference\n{reference}");
+    }
+    assert!(spun > 0, "no worker was kept warm during the loop");
+    assert_eq!(left, 0, "workers still spinning 50 ms after the last kernel");
+}

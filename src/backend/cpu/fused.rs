@@ -266,6 +266,10 @@ impl Fused {
                 Some(span) => d.or_span(span),
                 None => d,
             };
+            if kp.shape.iter().product::<usize>() >= PAR_THRESHOLD {
+                // this kernel may go parallel: have the other workers awake for it
+                super::warm::keep_warm();
+            }
             let start = Instant::now();
             let strategy = match into.filter(|t| Rc::ptr_eq(node, t.root)) {
                 Some(target) => {
@@ -555,10 +559,19 @@ impl ExtraBuf {
     }
 }
 
-/// Elements per parallel task of a map of `n`: a few tasks per thread.
-fn task_size(n: usize) -> usize {
+/// Items per parallel task, of `items` items of `item_work` elements each:
+/// about eight tasks per thread, each at least a block of elements, a
+/// multiple of `align` items. The tasks are handed out one at a time
+/// (`with_max_len(1)`), so the threads finish within about one task of each
+/// other: a thread that runs out of work while another still has a long
+/// task parks, and waking it again costs more than a small task.
+pub(super) fn task_items(items: usize, item_work: usize, align: usize) -> usize {
     let threads = rayon::current_num_threads().max(1);
-    (n / (threads * 4)).max(BLOCK * 8).next_multiple_of(BLOCK)
+    items
+        .div_ceil(8 * threads)
+        .max(BLOCK.div_ceil(item_work.max(1)))
+        .max(1)
+        .next_multiple_of(align.max(1))
 }
 
 /// Offsets of the element at multi-index `idx` (row-major over `dims`, the
@@ -605,10 +618,13 @@ fn over_chunks<T: Send>(
         let mut regs = Reg::for_steps(prog.steps);
         return task(0, out, &mut regs);
     }
-    out.par_chunks_mut(size.max(1)).enumerate().try_for_each_init(
-        || Reg::for_steps(prog.steps),
-        |regs, (c, part)| task(c * size.max(1), part, regs),
-    )
+    out.par_chunks_mut(size.max(1))
+        .enumerate()
+        .with_max_len(1)
+        .try_for_each_init(
+            || Reg::for_steps(prog.steps),
+            |regs, (c, part)| task(c * size.max(1), part, regs),
+        )
 }
 
 /// A walk over the rows of a kernel's last axis (`shape[rank - 1]` long)
@@ -726,7 +742,7 @@ fn run_map<T: Lane>(
         }
         Ok(())
     };
-    over_chunks(prog, out, n, task_size(n), task)
+    over_chunks(prog, out, n, task_items(n, 1, BLOCK), task)
 }
 
 // ---- reductions ----
@@ -1155,11 +1171,7 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
                 }
                 Ok(())
             };
-            let threads = rayon::current_num_threads().max(1);
-            let size = outs
-                .div_ceil(4 * threads)
-                .max(PAR_THRESHOLD / red)
-                .next_multiple_of(per);
+            let size = task_items(outs, red, per);
             fresh(outs, |out| over_chunks(prog, out, outs * red, size, task))
         }
         ReduceMode::Cols if cols::applies::<T>(prog, shape, kept) => {
@@ -1246,11 +1258,7 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
                 }
                 Ok(())
             };
-            // enough outputs per task that the reduced loop amortises, and a
-            // few tasks per thread
-            let threads = rayon::current_num_threads().max(1);
-            let size = outs.div_ceil(2 * threads).max(PAR_THRESHOLD / red.max(1)).max(1);
-            let size = if rowwise { size.next_multiple_of(kin) } else { size };
+            let size = task_items(outs, red, if rowwise { kin } else { 1 });
             fresh(outs, |out| over_chunks(prog, out, outs * red, size, task))
         }
     }

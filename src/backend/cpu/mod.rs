@@ -6,12 +6,16 @@
 //! A slice assignment computes its source straight into the destination
 //! where `graph::alias` allows (`fused/into.rs`); `ARR_CPU_ASSIGN=copy`
 //! turns that off (realize, then copy), to measure what it saves.
+//! Before a kernel big enough to go parallel, the pool's other workers are
+//! kept spinning for a moment (`warm`): waking parked ones costs more than a
+//! small parallel kernel saves.
 
 pub mod block;
 pub mod fused;
 pub mod kernels;
 pub mod pool;
 pub mod vmath;
+pub mod warm;
 
 use crate::check::dtype::DType;
 use crate::diag::Diagnostic;

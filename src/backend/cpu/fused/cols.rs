@@ -6,9 +6,8 @@
 //! the general "cols" loop's bitwise, with a quarter of its accumulator
 //! traffic and no copy of the values into registers.
 
-use super::over_chunks;
+use super::{over_chunks, task_items};
 use crate::backend::cpu::block::{BLOCK, Data, Input, Lane, Program, Reg, Src, Value, avx2_dispatch};
-use crate::backend::cpu::kernels::PAR_THRESHOLD;
 use crate::diag::Diagnostic;
 use crate::plan::Inst;
 use std::mem::MaybeUninit;
@@ -145,7 +144,6 @@ pub(super) fn direct<T: Lane, A: Copy + Send + Sync, O: Lane>(
         }
         Ok(())
     };
-    let threads = rayon::current_num_threads().max(1);
-    let size = outs.div_ceil(2 * threads).max(PAR_THRESHOLD / red.max(1)).max(1);
+    let size = task_items(outs, red, 1);
     over_chunks(prog, out, outs * red, size, task)
 }

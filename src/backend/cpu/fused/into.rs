@@ -9,7 +9,7 @@
 
 use super::{
     Buffers, Fused, RowWalk, SendPtr, bind_with, check_interrupt, collapse_pair, cpu_strategy, for_each_row_pair,
-    internal, parallel_pays, run_kernel, set_extra_outputs, task_size, write_direct,
+    internal, parallel_pays, run_kernel, set_extra_outputs, task_items, write_direct,
 };
 use crate::backend::cpu::block::{self, BLOCK, Bound, Data, Input, Lane, Program, Reg, Src, Value, iteration_strides};
 use crate::backend::cpu::kernels;
@@ -305,8 +305,8 @@ fn map_into_typed<T: Lane>(
         let mut regs = Reg::for_steps(prog.steps);
         return task(0, n, &mut regs);
     }
-    let size = task_size(n);
-    (0..n.div_ceil(size)).into_par_iter().try_for_each_init(
+    let size = task_items(n, 1, BLOCK);
+    (0..n.div_ceil(size)).into_par_iter().with_max_len(1).try_for_each_init(
         || Reg::for_steps(prog.steps),
         |regs, c| task(c * size, ((c + 1) * size).min(n), regs),
     )

@@ -14,9 +14,9 @@
 //! the thread count, and for rows of 16 or more a row-resident sum equals
 //! the separate reduction's sum bitwise (shorter rows fold there as trees).
 
-use super::{Buffers, RowWalk, bind_with, bottom, check_interrupt, fold_row, fresh, internal, top};
+use super::{Buffers, RowWalk, bind_with, bottom, check_interrupt, fold_row, fresh, internal, task_items, top};
 use crate::backend::cpu::block::{self, Lane, Program, Reg, Regs, Src, Taps, Value};
-use crate::backend::cpu::kernels::{Num, PAR_THRESHOLD};
+use crate::backend::cpu::kernels::Num;
 use crate::check::dtype::DType;
 use crate::diag::Diagnostic;
 use crate::graph::Node;
@@ -220,16 +220,11 @@ fn run_rows<T: Lane>(
     if !super::parallel_pays(prog, rows * cols) {
         return task(0, out, &mut new_regs());
     }
-    // a few tasks per thread, each at least the parallel threshold's work
-    let threads = rayon::current_num_threads().max(1);
-    let per_task = rows
-        .div_ceil(4 * threads)
-        .max(PAR_THRESHOLD / cols)
-        .max(1)
-        .next_multiple_of(per_block);
+    let per_task = task_items(rows, cols, per_block);
     let parts: Vec<Vec<Value<'static>>> = out
         .par_chunks_mut(per_task * per)
         .enumerate()
+        .with_max_len(1)
         .map_init(new_regs, |regs, (c, part)| task(c * per_task, part, regs))
         .collect::<Result<_, _>>()?;
     Ok(parts.concat())
