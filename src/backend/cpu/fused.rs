@@ -481,14 +481,13 @@ fn run_map_tapped(prog: &Program, shape: &[usize], dtype: DType, taps: &[ExtraBu
     })
 }
 
-/// Runs a map kernel: its output, and each extra output of a multi-output map
-/// (a body step of its own) written block by block beside it into a fresh
-/// buffer. A plain map has no extra outputs.
-fn run_map_multi(
+/// Runs `f` on the kernel's body bound to its operands' buffers, which stay
+/// borrowed for the call.
+pub(super) fn with_program<R>(
     kp: &KernelPlan,
-    extra: &[ExtraOut],
     by_id: &HashMap<u64, Rc<Node>>,
-) -> Result<(HostData, Vec<HostData>), Diagnostic> {
+    f: impl FnOnce(&Program) -> Result<R, Diagnostic>,
+) -> Result<R, Diagnostic> {
     let bufs = Buffers::of(&kp.operands, by_id)?;
     let guards = bufs.guards();
     let inputs = bind_with(&kp.operands, &kp.shape, &guards)?;
@@ -497,30 +496,43 @@ fn run_map_multi(
         inputs,
         acc: None,
     };
-    let shape = if kp.shape.is_empty() { &[1][..] } else { &kp.shape[..] };
-    let n: usize = shape.iter().product();
-    let mut outs = Vec::with_capacity(extra.len());
-    for o in extra {
-        if o.shape.iter().product::<usize>() != n || kp.body.get(o.value).is_none_or(|s| s.dtype != o.dtype) {
-            return Err(internal("a multi-output map's extra output does not match its body"));
+    f(&prog)
+}
+
+/// Runs a map kernel: its output, and each extra output of a multi-output map
+/// (a body step of its own) written block by block beside it into a fresh
+/// buffer. A plain map has no extra outputs.
+fn run_map_multi(
+    kp: &KernelPlan,
+    extra: &[ExtraOut],
+    by_id: &HashMap<u64, Rc<Node>>,
+) -> Result<(HostData, Vec<HostData>), Diagnostic> {
+    with_program(kp, by_id, |prog| {
+        let shape = if kp.shape.is_empty() { &[1][..] } else { &kp.shape[..] };
+        let n: usize = shape.iter().product();
+        let mut outs = Vec::with_capacity(extra.len());
+        for o in extra {
+            if o.shape.iter().product::<usize>() != n || kp.body.get(o.value).is_none_or(|s| s.dtype != o.dtype) {
+                return Err(internal("a multi-output map's extra output does not match its body"));
+            }
+            outs.push(HostData::with_capacity(o.dtype, n).ok_or_else(|| internal("a half-float multi-output map"))?);
         }
-        outs.push(HostData::with_capacity(o.dtype, n).ok_or_else(|| internal("a half-float multi-output map"))?);
-    }
-    let taps: Vec<ExtraBuf> = extra
-        .iter()
-        .zip(&mut outs)
-        .map(|(o, buf)| ExtraBuf {
-            step: o.value,
-            ptr: SendPtr(buf.spare_ptr()),
-        })
-        .collect();
-    let out = run_map_tapped(&prog, shape, kp.out_dtype, &taps)?;
-    for buf in &mut outs {
-        // SAFETY: `run_map` returned Ok, so every block of the output was
-        // evaluated, and each wrote its elements of every tapped step's buffer.
-        unsafe { buf.set_len(n) };
-    }
-    Ok((out, outs))
+        let taps: Vec<ExtraBuf> = extra
+            .iter()
+            .zip(&mut outs)
+            .map(|(o, buf)| ExtraBuf {
+                step: o.value,
+                ptr: SendPtr(buf.spare_ptr()),
+            })
+            .collect();
+        let out = run_map_tapped(prog, shape, kp.out_dtype, &taps)?;
+        for buf in &mut outs {
+            // SAFETY: `run_map` returned Ok, so every block of the output was
+            // evaluated, and each wrote its elements of every tapped step's buffer.
+            unsafe { buf.set_len(n) };
+        }
+        Ok((out, outs))
+    })
 }
 
 /// Where a multi-output map writes body step `step`: a buffer of the
@@ -813,57 +825,51 @@ fn reduce(kp: &KernelPlan, by_id: &HashMap<u64, Rc<Node>>) -> Result<HostData, D
     let rank = kp.shape.len();
     let kept = kp.kept.min(rank);
     let kept_shape = &kp.shape[..kept];
-    let bufs = Buffers::of(&kp.operands, by_id)?;
-    let guards = bufs.guards();
-    let inputs = bind_with(&kp.operands, &kp.shape, &guards)?;
-    let prog = Program {
-        steps: &kp.body,
-        inputs,
-        acc: None,
-    };
-    let rdtype = reduced_dtype(rop, body_dtype);
-    let values = match reduce_mode(kp) {
-        Some(mode) => fused_reduce(&prog, &kp.shape, kept, rop, body_dtype, mode)?,
-        None => {
-            // the reference reduction of the body's values, materialised
-            let values = run_map_alloc(&prog, &kp.shape, body_dtype)?;
-            let mut shape = kp.shape.clone();
-            if kept == rank {
-                shape.push(1);
+    with_program(kp, by_id, |prog| {
+        let rdtype = reduced_dtype(rop, body_dtype);
+        let values = match reduce_mode(kp) {
+            Some(mode) => fused_reduce(prog, &kp.shape, kept, rop, body_dtype, mode)?,
+            None => {
+                // the reference reduction of the body's values, materialised
+                let values = run_map_alloc(prog, &kp.shape, body_dtype)?;
+                let mut shape = kp.shape.clone();
+                if kept == rank {
+                    shape.push(1);
+                }
+                let axes: Vec<usize> = (kept..shape.len()).collect();
+                kernels::eval(
+                    &Op::Reduce { op: rop, axes },
+                    rdtype,
+                    kept_shape,
+                    &[(&values, &View::contiguous(&shape))],
+                )?
             }
-            let axes: Vec<usize> = (kept..shape.len()).collect();
-            kernels::eval(
-                &Op::Reduce { op: rop, axes },
-                rdtype,
-                kept_shape,
-                &[(&values, &View::contiguous(&shape))],
-            )?
+        };
+        if kp.epilogue.is_empty() {
+            return Ok(values);
         }
-    };
-    if kp.epilogue.is_empty() {
-        return Ok(values);
-    }
-    // the epilogue: a map over the kept axes reading the reduced values as its last operand
-    let ebufs = Buffers::of(&kp.epi_operands, by_id)?;
-    let eguards = ebufs.guards();
-    let mut inputs = bind_with(&kp.epi_operands, kept_shape, &eguards)?;
-    let strides = contiguous_strides(kept_shape);
-    inputs.push(Bound {
-        input: Input::Data(Data::of(&values)),
-        dtype: rdtype,
-        strides: if strides.is_empty() {
-            iteration_strides(&[])
-        } else {
-            strides.into()
-        },
-        offset: 0,
-    });
-    let prog = Program {
-        steps: &kp.epilogue,
-        acc: Some(inputs.len() - 1),
-        inputs,
-    };
-    run_map_alloc(&prog, kept_shape, kp.out_dtype)
+        // the epilogue: a map over the kept axes reading the reduced values as its last operand
+        let ebufs = Buffers::of(&kp.epi_operands, by_id)?;
+        let eguards = ebufs.guards();
+        let mut inputs = bind_with(&kp.epi_operands, kept_shape, &eguards)?;
+        let strides = contiguous_strides(kept_shape);
+        inputs.push(Bound {
+            input: Input::Data(Data::of(&values)),
+            dtype: rdtype,
+            strides: if strides.is_empty() {
+                iteration_strides(&[])
+            } else {
+                strides.into()
+            },
+            offset: 0,
+        });
+        let epilogue = Program {
+            steps: &kp.epilogue,
+            acc: Some(inputs.len() - 1),
+            inputs,
+        };
+        run_map_alloc(&epilogue, kept_shape, kp.out_dtype)
+    })
 }
 
 /// Dispatches a fused reduction on (op, dtype) to `fold_reduce` with its accumulator.

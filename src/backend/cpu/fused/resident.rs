@@ -14,7 +14,7 @@
 //! the thread count, and for rows of 16 or more a row-resident sum equals
 //! the separate reduction's sum bitwise (shorter rows fold there as trees).
 
-use super::{Buffers, RowWalk, bind_with, bottom, check_interrupt, fold_row, fresh, internal, task_items, top};
+use super::{RowWalk, bottom, check_interrupt, fold_row, fresh, internal, task_items, top, with_program};
 use crate::backend::cpu::block::{self, Lane, Program, Reg, Regs, Src, Taps, Value};
 use crate::backend::cpu::kernels::Num;
 use crate::check::dtype::DType;
@@ -41,40 +41,34 @@ pub(super) fn row_resident(
     let &[rows, cols] = kp.shape.as_slice() else {
         return Err(internal("a row-resident kernel not over [rows, cols]"));
     };
-    let bufs = Buffers::of(&kp.operands, by_id)?;
-    let guards = bufs.guards();
-    let inputs = bind_with(&kp.operands, &kp.shape, &guards)?;
-    let prog = Program {
-        steps: &kp.body,
-        inputs,
-        acc: None,
-    };
-    let n = if per_row { rows } else { rows * cols };
-    let taps: Vec<usize> = extra.iter().map(|e| e.value).collect();
-    let mut tapped = Vec::new();
-    macro_rules! go {
-        ($T:ty, $V:ident) => {
-            HostData::$V(fresh::<$T>(n, |o| {
-                tapped = run_rows(&prog, rows, cols, stages, want, per_row, &taps, o)?;
-                Ok(())
-            })?)
+    with_program(kp, by_id, |prog| {
+        let n = if per_row { rows } else { rows * cols };
+        let taps: Vec<usize> = extra.iter().map(|e| e.value).collect();
+        let mut tapped = Vec::new();
+        macro_rules! go {
+            ($T:ty, $V:ident) => {
+                HostData::$V(fresh::<$T>(n, |o| {
+                    tapped = run_rows(prog, rows, cols, stages, want, per_row, &taps, o)?;
+                    Ok(())
+                })?)
+            };
+        }
+        let out = match kp.out_dtype {
+            DType::Bool => go!(bool, Bool),
+            DType::I32 => go!(i32, I32),
+            DType::I64 => go!(i64, I64),
+            DType::F32 => go!(f32, F32),
+            DType::F64 => go!(f64, F64),
+            DType::F16 | DType::BF16 => return Err(internal("half-float kernels run on the reference kernels")),
         };
-    }
-    let out = match kp.out_dtype {
-        DType::Bool => go!(bool, Bool),
-        DType::I32 => go!(i32, I32),
-        DType::I64 => go!(i64, I64),
-        DType::F32 => go!(f32, F32),
-        DType::F64 => go!(f64, F64),
-        DType::F16 | DType::BF16 => return Err(internal("half-float kernels run on the reference kernels")),
-    };
-    // tapped holds each row's extra values, row after row
-    let extras = extra
-        .iter()
-        .enumerate()
-        .map(|(e, o)| gather_column(&tapped, extra.len(), e, rows, o.dtype))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok((out, extras))
+        // tapped holds each row's extra values, row after row
+        let extras = extra
+            .iter()
+            .enumerate()
+            .map(|(e, o)| gather_column(&tapped, extra.len(), e, rows, o.dtype))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((out, extras))
+    })
 }
 
 /// Column `e` of `values` (rows of `width` values each) as a vector of `dtype`.
