@@ -55,6 +55,14 @@ fn primitives_match_numpy() {
     table_matches_on_both_executors("prims.json", 80);
 }
 
+/// Positions and orders (`tests/golden/make_order.py`): argmin and argmax
+/// across the fused executor's pieces, chunks and layouts, on both CPU
+/// executors.
+#[test]
+fn orders_match_numpy() {
+    table_matches_on_both_executors("order.json", 50);
+}
+
 /// The half floats f16 and bf16 against NumPy's float16 and ml_dtypes'
 /// bfloat16 (`tests/golden/make_half.py`), on both CPU executors.
 #[test]

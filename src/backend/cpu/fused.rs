@@ -69,6 +69,7 @@ macro_rules! bool_fold {
     };
 }
 
+mod arg;
 mod cols;
 mod into;
 mod resident;
@@ -307,6 +308,7 @@ pub fn cpu_strategy(kp: &KernelPlan) -> &'static str {
             Some(ReduceMode::Rows) => "reduce-rows",
             Some(ReduceMode::Cols) => "reduce-cols",
             Some(ReduceMode::ShortRows) => "reduce-short-rows",
+            None if arg_fused(kp) => "arg-reduce",
             None => "reduce (reference)",
         },
         Strategy::Segmented { .. } => "segmented",
@@ -804,6 +806,18 @@ fn reduce_mode(kp: &KernelPlan) -> Option<ReduceMode> {
     }
 }
 
+/// Whether an arg-reduction runs fused (`arg`): one with a value to reduce
+/// and an output, of any dtype but the half floats.
+fn arg_fused(kp: &KernelPlan) -> bool {
+    let rank = kp.shape.len();
+    let kept = kp.kept.min(rank);
+    let body = kp.body.last().map(|s| s.dtype);
+    matches!(kp.reduce, Some(ReduceOp::ArgMin | ReduceOp::ArgMax))
+        && kept < rank
+        && kp.shape.iter().all(|&d| d > 0)
+        && !matches!(body, Some(DType::F16 | DType::BF16) | None)
+}
+
 /// The dtype a reduction of `body` values produces.
 fn reduced_dtype(op: ReduceOp, body: DType) -> DType {
     match op {
@@ -829,6 +843,7 @@ fn reduce(kp: &KernelPlan, by_id: &HashMap<u64, Rc<Node>>) -> Result<HostData, D
         let rdtype = reduced_dtype(rop, body_dtype);
         let values = match reduce_mode(kp) {
             Some(mode) => fused_reduce(prog, &kp.shape, kept, rop, body_dtype, mode)?,
+            None if arg_fused(kp) => arg::arg_reduce(prog, &kp.shape, kept, rop == ReduceOp::ArgMax, body_dtype)?,
             None => {
                 // the reference reduction of the body's values, materialised
                 let values = run_map_alloc(prog, &kp.shape, body_dtype)?;

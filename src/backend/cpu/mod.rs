@@ -11,6 +11,7 @@
 //! small parallel kernel saves.
 
 pub mod block;
+mod compress;
 pub mod fused;
 pub mod kernels;
 pub mod pool;
@@ -229,6 +230,11 @@ impl Backend for CpuBackend {
         }
         self.fused.execute_into(&order, dst, dst_view)?;
         Ok(true)
+    }
+
+    fn compress(&self, x: Option<&Array>, mask: &Array) -> Option<Result<Array, Diagnostic>> {
+        // the reference keeps the positions-and-take path, the oracle of this one
+        (self.mode == CpuMode::Fused).then(|| compress::compress(self, x, mask))
     }
 
     fn adopt(&self, data: HostData) -> Result<Buffer, Diagnostic> {

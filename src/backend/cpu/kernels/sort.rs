@@ -19,9 +19,37 @@ pub trait Key: Copy + PartialOrd + Send + Sync + 'static {
     fn as_f64(self) -> f64;
     /// The host storage of a vector of these.
     fn wrap(v: Vec<Self>) -> HostData;
+    /// Bytes of `radix_key` that can differ.
+    const KEY_BYTES: usize;
+    /// An unsigned integer whose order is NumPy's order of the values
+    /// (`order`): equal for equal values (-0.0 and 0.0, every NaN).
+    fn radix_key(self) -> u64;
+}
+
+/// The radix key of an IEEE float's `bits` (`width` bits wide, sign on
+/// top): positives above negatives, negatives by falling magnitude, both
+/// zeros one key, every NaN the largest key.
+#[inline(always)]
+fn float_key(bits: u64, width: u32, is_nan: bool) -> u64 {
+    let sign = 1u64 << (width - 1);
+    let all = sign | (sign - 1);
+    if is_nan {
+        all
+    } else if bits & !sign == 0 {
+        sign
+    } else if bits & sign != 0 {
+        !bits & all
+    } else {
+        bits | sign
+    }
 }
 
 impl Key for bool {
+    const KEY_BYTES: usize = 1;
+    #[inline(always)]
+    fn radix_key(self) -> u64 {
+        self as u64
+    }
     fn wrap(v: Vec<Self>) -> HostData {
         HostData::Bool(v)
     }
@@ -30,6 +58,11 @@ impl Key for bool {
     }
 }
 impl Key for i32 {
+    const KEY_BYTES: usize = 4;
+    #[inline(always)]
+    fn radix_key(self) -> u64 {
+        (self as u32 ^ (1 << 31)) as u64
+    }
     fn wrap(v: Vec<Self>) -> HostData {
         HostData::I32(v)
     }
@@ -38,6 +71,11 @@ impl Key for i32 {
     }
 }
 impl Key for i64 {
+    const KEY_BYTES: usize = 8;
+    #[inline(always)]
+    fn radix_key(self) -> u64 {
+        self as u64 ^ (1 << 63)
+    }
     fn wrap(v: Vec<Self>) -> HostData {
         HostData::I64(v)
     }
@@ -46,6 +84,11 @@ impl Key for i64 {
     }
 }
 impl Key for f32 {
+    const KEY_BYTES: usize = 4;
+    #[inline(always)]
+    fn radix_key(self) -> u64 {
+        float_key(self.to_bits() as u64, 32, self.is_nan())
+    }
     fn wrap(v: Vec<Self>) -> HostData {
         HostData::F32(v)
     }
@@ -58,6 +101,11 @@ impl Key for f32 {
 }
 // Half floats order as their f32 values (exact), NaNs last as for f32.
 impl Key for half::f16 {
+    const KEY_BYTES: usize = 2;
+    #[inline(always)]
+    fn radix_key(self) -> u64 {
+        float_key(self.to_bits() as u64, 16, self.is_nan())
+    }
     fn wrap(v: Vec<Self>) -> HostData {
         HostData::F16(v)
     }
@@ -69,6 +117,11 @@ impl Key for half::f16 {
     }
 }
 impl Key for half::bf16 {
+    const KEY_BYTES: usize = 2;
+    #[inline(always)]
+    fn radix_key(self) -> u64 {
+        float_key(self.to_bits() as u64, 16, self.is_nan())
+    }
     fn wrap(v: Vec<Self>) -> HostData {
         HostData::BF16(v)
     }
@@ -80,6 +133,11 @@ impl Key for half::bf16 {
     }
 }
 impl Key for f64 {
+    const KEY_BYTES: usize = 8;
+    #[inline(always)]
+    fn radix_key(self) -> u64 {
+        float_key(self.to_bits(), 64, self.is_nan())
+    }
     fn wrap(v: Vec<Self>) -> HostData {
         HostData::F64(v)
     }
@@ -98,17 +156,6 @@ pub fn order<T: Key>(a: T, b: T) -> Ordering {
         (true, true) => Ordering::Equal,
         (true, false) => Ordering::Greater,
         (false, true) => Ordering::Less,
-    }
-}
-
-/// Lines this long are sorted with rayon's parallel (still stable) merge sort.
-const PAR_LINE: usize = 1 << 16;
-
-fn stable_sort_by<T: Send, F: Fn(&T, &T) -> Ordering + Sync>(v: &mut [T], f: F) {
-    if v.len() >= PAR_LINE {
-        v.par_sort_by(f);
-    } else {
-        v.sort_by(f);
     }
 }
 
@@ -150,10 +197,81 @@ fn per_line<T: Key, U: Copy + Send + Sync + Default>(
     out
 }
 
+/// Lines at least this long are radix sorted; shorter ones merge sorted on
+/// their radix keys, where a digit's histogram would cost more than the line.
+const RADIX_LINE: usize = 512;
+
+/// A line sorted stably in NumPy's order, with the positions its elements
+/// came from where `positions` is given (argsort). A least-significant-digit
+/// radix sort on `radix_key`, a byte a pass: one pass counts every byte's
+/// digits, and a pass whose byte is the same in every key is skipped (small
+/// integers, floats of one sign and exponent range).
+fn sort_line<T: Key>(line: &mut Vec<T>, positions: Option<&mut Vec<i64>>) {
+    let n = line.len();
+    if n < RADIX_LINE {
+        match positions {
+            Some(p) => {
+                let mut pairs: Vec<(T, i64)> = line.iter().copied().zip(p.iter().copied()).collect();
+                pairs.sort_by_key(|x| x.0.radix_key());
+                for (k, (v, i)) in pairs.into_iter().enumerate() {
+                    line[k] = v;
+                    p[k] = i;
+                }
+            }
+            None => line.sort_by_key(|x| x.radix_key()),
+        }
+        return;
+    }
+    let bytes = T::KEY_BYTES;
+    let mut counts = vec![[0usize; 256]; bytes];
+    for &x in line.iter() {
+        let k = x.radix_key();
+        for (b, c) in counts.iter_mut().enumerate() {
+            c[((k >> (8 * b)) & 0xff) as usize] += 1;
+        }
+    }
+    let mut spare = line.clone();
+    let mut positions = positions.map(|p| {
+        let q = p.clone();
+        (p, q)
+    });
+    for (b, c) in counts.iter().enumerate() {
+        if c.contains(&n) {
+            continue;
+        }
+        let mut at = [0usize; 256];
+        let mut sum = 0;
+        for (a, &k) in at.iter_mut().zip(c) {
+            *a = sum;
+            sum += k;
+        }
+        let shift = 8 * b;
+        match &mut positions {
+            Some((p, q)) => {
+                for (&x, &i) in line.iter().zip(p.iter()) {
+                    let d = ((x.radix_key() >> shift) & 0xff) as usize;
+                    spare[at[d]] = x;
+                    q[at[d]] = i;
+                    at[d] += 1;
+                }
+                std::mem::swap(*p, q);
+            }
+            None => {
+                for &x in line.iter() {
+                    let d = ((x.radix_key() >> shift) & 0xff) as usize;
+                    spare[at[d]] = x;
+                    at[d] += 1;
+                }
+            }
+        }
+        std::mem::swap(line, &mut spare);
+    }
+}
+
 /// Sorts every line ascending (NaN last), stable.
 pub fn sort_lines<T: Key + Default>(v: &[T], lines: (usize, usize, usize)) -> Vec<T> {
     per_line(v, lines, |line| {
-        stable_sort_by(line, |a, b| order(*a, *b));
+        sort_line(line, None);
         std::mem::take(line)
     })
 }
@@ -162,7 +280,7 @@ pub fn sort_lines<T: Key + Default>(v: &[T], lines: (usize, usize, usize)) -> Ve
 pub fn argsort_lines<T: Key>(v: &[T], lines: (usize, usize, usize)) -> Vec<i64> {
     per_line(v, lines, |line| {
         let mut idx: Vec<i64> = (0..line.len() as i64).collect();
-        stable_sort_by(&mut idx, |&a, &b| order(line[a as usize], line[b as usize]));
+        sort_line(line, Some(&mut idx));
         idx
     })
 }
@@ -180,7 +298,7 @@ pub struct Unique<T> {
 
 pub fn unique<T: Key>(v: &[T]) -> Unique<T> {
     let mut perm: Vec<i64> = (0..v.len() as i64).collect();
-    stable_sort_by(&mut perm, |&a, &b| order(v[a as usize], v[b as usize]));
+    sort_line(&mut v.to_vec(), Some(&mut perm));
     let mut u = Unique {
         values: Vec::new(),
         first: Vec::new(),
@@ -243,7 +361,7 @@ pub fn quantile_lines<T: Key>(v: &[T], (outer, len, inner): (usize, usize, usize
             if line.is_empty() || line.iter().any(|x| x.is_nan()) {
                 return vec![f64::NAN; q.len()];
             }
-            stable_sort_by(&mut line, |a, b| order(*a, *b));
+            sort_line(&mut line, None);
             q.iter()
                 .map(|&q| {
                     let pos = q * (len - 1) as f64;
@@ -367,6 +485,72 @@ pub fn scatter_rows<T: Copy>(dst: &mut [T], (outer, n, inner): (usize, usize, us
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The stable comparison sort on `order`, the oracle of the radix sort.
+    fn by_order<T: Key>(v: &[T]) -> Vec<i64> {
+        let mut idx: Vec<i64> = (0..v.len() as i64).collect();
+        idx.sort_by(|&a, &b| order(v[a as usize], v[b as usize]));
+        idx
+    }
+
+    /// Radix and merge paths against the comparison sort: NaNs, both zeros,
+    /// infinities, negatives, ties, every key width, lines either side of
+    /// `RADIX_LINE`, and the sorted values bit for bit in argsort's order.
+    #[test]
+    fn radix_sorts_match_the_comparison_sort() {
+        fn check<T: Key + Default + std::fmt::Debug>(v: &[T]) {
+            let want = by_order(v);
+            for len in [v.len(), RADIX_LINE - 1, 7] {
+                let v = &v[..len.min(v.len())];
+                let want = if v.len() == want.len() {
+                    want.clone()
+                } else {
+                    by_order(v)
+                };
+                assert_eq!(argsort_lines(v, (1, v.len(), 1)), want, "argsort of {} values", v.len());
+                let sorted = sort_lines(v, (1, v.len(), 1));
+                let bits = |x: &T| format!("{x:?}");
+                let expect: Vec<String> = want.iter().map(|&i| bits(&v[i as usize])).collect();
+                assert_eq!(sorted.iter().map(bits).collect::<Vec<_>>(), expect);
+            }
+        }
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let specials = [
+            f64::NAN,
+            -0.0,
+            0.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            -1.5,
+            1.5,
+            f64::MIN_POSITIVE,
+        ];
+        let f: Vec<f64> = (0..5000)
+            .map(|_| {
+                let r = next();
+                if r % 7 == 0 {
+                    specials[(r >> 8) as usize % specials.len()]
+                } else {
+                    ((r >> 11) % 2001) as f64 / 8.0 - 125.0
+                }
+            })
+            .collect();
+        check(&f);
+        check(&f.iter().map(|&x| x as f32).collect::<Vec<_>>());
+        check(&f.iter().map(|&x| half::f16::from_f64(x)).collect::<Vec<_>>());
+        check(&f.iter().map(|&x| half::bf16::from_f64(x)).collect::<Vec<_>>());
+        let i: Vec<i64> = (0..5000).map(|_| (next() as i64) >> (next() % 60)).collect();
+        check(&i);
+        check(&i.iter().map(|&x| x as i32).collect::<Vec<_>>());
+        check(&i.iter().map(|&x| x % 3 == 0).collect::<Vec<_>>());
+        check(&(0..3000).map(|k: i32| k % 10).collect::<Vec<_>>());
+    }
 
     #[test]
     fn sorts_put_nan_last_and_keep_ties_stable() {

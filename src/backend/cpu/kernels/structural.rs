@@ -70,10 +70,21 @@ fn rows_per_block(m: usize, k: usize, n: usize) -> usize {
 
 fn gemm_views<T: Gemm>(a: &[T], va: &View, b: &[T], vb: &View) -> Vec<T> {
     let (m, k, n) = (va.shape[0], va.shape[1], vb.shape[1]);
-    let mut c = vec![T::ZERO; m * n];
     if m * n == 0 || k == 0 {
+        return vec![T::ZERO; m * n];
+    }
+    // a product with a vector: GEMM would pack the whole matrix for it
+    if n == 1
+        && let Some(c) = gemv(a, va, &map1(b, vb, |x| x))
+    {
         return c;
     }
+    if m == 1
+        && let Some(c) = gemv(b, &vb.permute(&[1, 0]), &map1(a, va, |x| x))
+    {
+        return c;
+    }
+    let mut c = vec![T::ZERO; m * n];
     let rows = rows_per_block(m, k, n);
     let (rsa, csa, rsb, csb) = (va.strides[0], va.strides[1], vb.strides[0], vb.strides[1]);
     let block = |blk: usize, part: &mut [T]| {
@@ -105,6 +116,98 @@ fn gemm_views<T: Gemm>(a: &[T], va: &View, b: &[T], vb: &View) -> Vec<T> {
             .for_each(|(blk, part)| block(blk, part));
     }
     c
+}
+
+/// Lanes of a dot product: enough independent adds to hide their latency.
+const DOT_LANES: usize = 16;
+
+/// `A x` of an m x k view `va` of `a` and a contiguous `x`, where A's rows
+/// or its columns are contiguous; `None` for other layouts (GEMM then
+/// reads them). Contiguous rows are dot products with `x`, sixteen lanes
+/// combined as a tree; contiguous columns are added into the result scaled
+/// by `x`'s elements, a block of rows at a time. Rows split over threads.
+fn gemv<T: Gemm>(a: &[T], va: &View, x: &[T]) -> Option<Vec<T>> {
+    let (m, k) = (va.shape[0], va.shape[1]);
+    let (rs, cs) = (va.strides[0], va.strides[1]);
+    let by_rows = cs == 1 || k == 1;
+    if !by_rows && rs != 1 && m != 1 {
+        return None;
+    }
+    let at = |i: usize, p: usize| va.offset as isize + i as isize * rs + p as isize * cs;
+    // every element read lies between the first and the last of the view
+    if at(0, 0) < 0 || at(m - 1, k - 1) as usize >= a.len() || va.offset >= a.len() {
+        return None;
+    }
+    let rows = if m * k >= PAR_THRESHOLD {
+        m.div_ceil(rayon::current_num_threads() * 4).max(1)
+    } else {
+        m
+    };
+    let mut y = vec![T::ZERO; m];
+    let block = |blk: usize, part: &mut [T]| {
+        let i0 = blk * rows;
+        if by_rows {
+            for (r, o) in part.iter_mut().enumerate() {
+                let start = at(i0 + r, 0) as usize;
+                *o = dot(&a[start..start + k], x);
+            }
+        } else {
+            for (p, &xp) in x.iter().enumerate() {
+                let start = at(i0, p) as usize;
+                axpy(part, xp, &a[start..start + part.len()]);
+            }
+        }
+    };
+    if rows >= m {
+        block(0, &mut y);
+    } else {
+        y.par_chunks_mut(rows)
+            .enumerate()
+            .for_each(|(blk, part)| block(blk, part));
+    }
+    Some(y)
+}
+
+#[inline(always)]
+fn dot_impl<T: Num>(a: &[T], b: &[T]) -> T {
+    let mut lanes = [T::ZERO; DOT_LANES];
+    let mut ca = a.chunks_exact(DOT_LANES);
+    let mut cb = b.chunks_exact(DOT_LANES);
+    for (u, v) in (&mut ca).zip(&mut cb) {
+        for ((l, &p), &q) in lanes.iter_mut().zip(u).zip(v) {
+            *l = l.add(p.mul(q));
+        }
+    }
+    for ((l, &p), &q) in lanes.iter_mut().zip(ca.remainder()).zip(cb.remainder()) {
+        *l = l.add(p.mul(q));
+    }
+    let mut h = DOT_LANES;
+    while h > 1 {
+        h /= 2;
+        for j in 0..h {
+            lanes[j] = lanes[j].add(lanes[j + h]);
+        }
+    }
+    lanes[0]
+}
+
+crate::backend::cpu::block::avx2_dispatch! {
+    /// The dot product of two slices of one length.
+    #[inline(always)]
+    fn dot<T: Num>(a: &[T], b: &[T]) -> T = dot_impl;
+}
+
+#[inline(always)]
+fn axpy_impl<T: Num>(y: &mut [T], s: T, x: &[T]) {
+    for (o, &v) in y.iter_mut().zip(x) {
+        *o = o.add(s.mul(v));
+    }
+}
+
+crate::backend::cpu::block::avx2_dispatch! {
+    /// `y += s * x`.
+    #[inline(always)]
+    fn axpy<T: Num>(y: &mut [T], s: T, x: &[T]) = axpy_impl;
 }
 
 /// Row-by-row i-k-j product of contiguous operands, `acc = fma(acc, a, b)`.
@@ -268,20 +371,35 @@ pub(super) fn take(axis: usize, (src, vs): Input, (idx, vi): Input) -> Result<Ho
     let tail = Layout::new(&vs.shape[axis + 1..], &vs.strides[axis + 1..], 0);
     let mut bases = Vec::with_capacity(outer.size());
     outer.walk(0, outer.size(), |off| bases.push(off));
-    let (n_idx, n_tail) = (positions.len(), tail.size());
+    // the tail's offsets once, not walked again for every (outer, index) pair
+    let mut tail_offs = Vec::with_capacity(tail.size());
+    tail.walk(0, tail.size(), |off| tail_offs.push(off));
+    let contiguous_tail = tail_offs.iter().enumerate().all(|(t, &o)| o == t as isize);
+    let (n_idx, n_tail) = (positions.len(), tail_offs.len());
     let n = bases.len() * n_idx * n_tail;
+    if n == 0 {
+        return crate::with_data!(src, x => Ok(Elem::wrap(x[..0].to_vec())));
+    }
     crate::with_data!(src, x => {
         let x = x.as_slice();
-        Ok(Elem::wrap(fill(n, (CHUNK / n_tail.max(1)).max(1) * n_tail, n >= PAR_THRESHOLD, |s, out| {
+        Ok(Elem::wrap(fill(n, (CHUNK / n_tail).max(1) * n_tail, n >= PAR_THRESHOLD, |s, out| {
             // each chunk holds whole blocks of `n_tail` elements: one (outer, index) pair each
-            for (b, block) in (s / n_tail..).zip(out.chunks_mut(n_tail)) {
-                let base = bases[b / n_idx] + positions[b % n_idx] as isize * stride;
-                let mut slots = block.iter_mut();
-                tail.walk_at(base, 0, n_tail, |off| {
-                    if let Some(o) = slots.next() {
-                        *o = x[off as usize];
+            let item = s / n_tail;
+            let (mut b, mut k) = (item / n_idx, item % n_idx);
+            for block in out.chunks_mut(n_tail) {
+                let base = bases[b] + positions[k] as isize * stride;
+                if contiguous_tail {
+                    let at = base as usize;
+                    block.copy_from_slice(&x[at..at + n_tail]);
+                } else {
+                    for (o, &t) in block.iter_mut().zip(&tail_offs) {
+                        *o = x[(base + t) as usize];
                     }
-                });
+                }
+                k += 1;
+                if k == n_idx {
+                    (b, k) = (b + 1, 0);
+                }
             }
         })))
     })
