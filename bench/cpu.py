@@ -40,6 +40,13 @@ import common  # noqa: E402
 
 F32 = 4
 
+# Workloads of the CPU run alone (bench/workloads has them; bench/run.py's GPU
+# peers do not): positions, orders, selections and a product with a vector.
+CPU_ONLY = ["argmax_rows", "argmin_all", "sort", "argsort", "mask_select", "take", "matvec"]
+# Of those, the ones computed on the host outside any realized graph: Arr's
+# time is the loop's wall time less one iteration's, over the iterations.
+HOST_OPS = {"sort", "argsort", "mask_select"}
+
 
 def numpy_case(name, d):
     """(inputs, function, bytes) with bench/peers.py's shapes, the scaled axis divided by d."""
@@ -102,6 +109,26 @@ def numpy_case(name, d):
     if name == "transpose_add":
         a = r(s(16384), s(16384))
         return [a], lambda a: a.T + a, 2 * a.nbytes
+    if name == "argmax_rows":
+        x = r(s(262144), 1024)
+        return [x], lambda x: x.argmax(1), x.nbytes + 8 * x.shape[0]
+    if name == "argmin_all":
+        x = r(s(2**28))
+        return [x], lambda x: x.argmin(), x.nbytes
+    if name in ("sort", "argsort"):
+        x = r(s(2**26))
+        fn = np.sort if name == "sort" else (lambda x: np.argsort(x, kind="stable"))
+        return [x], fn, x.nbytes + (x.nbytes if name == "sort" else 8 * x.size)
+    if name == "mask_select":
+        x = r(s(2**28))
+        return [x], lambda x: x[x > np.float32(0.5)], x.nbytes * 3 // 2
+    if name == "take":
+        x = r(s(2**28))
+        idx = rng.integers(0, x.size, size=s(2**26), dtype=np.int64)
+        return [x, idx], lambda x, i: x[i], idx.nbytes + 2 * F32 * idx.size
+    if name == "matvec":
+        a, v = r(s(131072), 2048), r(2048)
+        return [a, v], np.matmul, a.nbytes + v.nbytes + F32 * a.shape[0]
     raise KeyError(name)
 
 
@@ -238,6 +265,46 @@ def numba_kernels():
     def matmul(a, b):
         return a @ b
 
+    @njit(parallel=True)
+    def argmax_rows(x):
+        out = np.empty(x.shape[0], dtype=np.int64)
+        for i in prange(x.shape[0]):
+            out[i] = np.argmax(x[i])
+        return out
+
+    @njit
+    def argmin_all(x):
+        return np.argmin(x)
+
+    @njit
+    def sort(x):
+        return np.sort(x)
+
+    @njit
+    def argsort(x):
+        return np.argsort(x, kind="mergesort")
+
+    @njit
+    def mask_select(x):
+        return x[x > np.float32(0.5)]
+
+    @njit(parallel=True)
+    def take(x, idx):
+        out = np.empty(idx.size, dtype=x.dtype)
+        for i in prange(idx.size):
+            out[i] = x[idx[i]]
+        return out
+
+    @njit(parallel=True)
+    def matvec(a, v):
+        out = np.empty(a.shape[0], dtype=a.dtype)
+        for i in prange(a.shape[0]):
+            s = np.float32(0.0)
+            for j in range(a.shape[1]):
+                s += a[i, j] * v[j]
+            out[i] = s
+        return out
+
     _NUMBA.update(locals())
     return _NUMBA
 
@@ -270,6 +337,7 @@ def peer_call(peer, mods, name, inputs, np_fn):
                  "sum_short_rows": k["sum_rows"], "sum_medium_rows": k["sum_rows"], "sum_long_rows": k["sum_rows"],
                  "sum_middle": k["sum_middle"], "segsum_ragged": k["segsum"], "cumsum_rows": k["cumsum_rows"],
                  "cumsum_all": k["cumsum_all"], "nbody_stream": k["nbody_stream"], "matmul": k["matmul"]}
+        table.update({n_: k[n_] for n_ in CPU_ONLY})
         if name.startswith("add_"):
             # Numba's parallel array expressions need equal shapes: broadcast views (no copy)
             shape = np.broadcast_shapes(*(a.shape for a in inputs))
@@ -287,7 +355,9 @@ def peer_call(peer, mods, name, inputs, np_fn):
                "matmul": jnp.matmul, "softmax_rows": lambda x: _softmax(jnp, x),
                "log_softmax_rows": lambda x: _log_softmax(jnp, x),
                "layer_norm_rows": lambda x, g, b: _layer_norm(jnp, x, g, b), "var_rows": lambda x: x.var(1),
-               "mean_var_rows": lambda x: (x.mean(1), x.var(1)), "transpose_add": lambda a: a.T + a}
+               "mean_var_rows": lambda x: (x.mean(1), x.var(1)), "transpose_add": lambda a: a.T + a,
+               "argmax_rows": lambda x: x.argmax(1), "argmin_all": lambda x: x.argmin(), "sort": jnp.sort,
+               "argsort": lambda x: jnp.argsort(x, stable=True), "take": lambda x, i: x[i], "matvec": jnp.matmul}
         for n_ in ("add_row", "add_col", "add_outer", "add_rank3"):
             fns[n_] = jnp.add
         if name not in fns:
@@ -390,14 +460,21 @@ def main():
     rows = []
     names = {"numpy": "NumPy", "numexpr": "numexpr", "numba": "Numba", "jax": "JAX"}
     workload_rows = []
-    only = common.ORDER if args.only is None else [x for x in args.only.split(",") if x]
+    only = common.ORDER + CPU_ONLY if args.only is None else [x for x in args.only.split(",") if x]
     for name in only:
         inputs, np_fn, nbytes = numpy_case(name, args.divisor)
         iters = 3 if name == "matmul" else args.iters
         with open(os.path.join(common.WORKLOADS, name + ".arr")) as f:
-            text = common.prepare(f.read(), args.divisor, iters)
+            source = f.read()
+        text = common.prepare(source, args.divisor, iters)
         wall, lines, out, err, rc = common.run_arr(arr, text, "cpu")
         ms, first, looped, _ = common.per_iteration(lines, iters)
+        if name in HOST_OPS and rc == 0:
+            # no realized graph times these: the loop's wall time, less one iteration's
+            one, _, _, _, rc1 = common.run_arr(arr, common.prepare(source, args.divisor, 1), "cpu", profile=False)
+            more, _, _, _, rc2 = common.run_arr(arr, common.prepare(source, args.divisor, iters + 1), "cpu",
+                                                profile=False)
+            ms = (more - one) * 1e3 / iters if rc1 == rc2 == 0 else 0.0
         ref = None
         peer_ms, peer_note = {}, {}
         for peer in peers:
@@ -412,7 +489,7 @@ def main():
                     err_ = 0.0
                 else:
                     err_ = rel_error(res, ref)
-                tol = 1e-2 if name.startswith(("sum", "cumsum", "segsum", "matmul", "nbody")) else 1e-5
+                tol = 1e-2 if name.startswith(("sum", "cumsum", "segsum", "matmul", "matvec", "nbody")) else 1e-5
                 if err_ <= tol:
                     peer_ms[peer] = t
                 else:
