@@ -386,6 +386,18 @@ pub(super) fn take(axis: usize, (src, vs): Input, (idx, vi): Input) -> Result<Ho
             // each chunk holds whole blocks of `n_tail` elements: one (outer, index) pair each
             let item = s / n_tail;
             let (mut b, mut k) = (item / n_idx, item % n_idx);
+            if n_tail == 1 {
+                // one element a pair: a plain load, where a slice copy would call memmove
+                let t = tail_offs[0];
+                for o in out.iter_mut() {
+                    *o = x[(bases[b] + positions[k] as isize * stride + t) as usize];
+                    k += 1;
+                    if k == n_idx {
+                        (b, k) = (b + 1, 0);
+                    }
+                }
+                return;
+            }
             for block in out.chunks_mut(n_tail) {
                 let base = bases[b] + positions[k] as isize * stride;
                 if contiguous_tail {
