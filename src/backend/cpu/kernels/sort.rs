@@ -514,13 +514,7 @@ mod tests {
                 assert_eq!(sorted.iter().map(bits).collect::<Vec<_>>(), expect);
             }
         }
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::backend::cpu::kernels::tests::xorshift();
         let specials = [
             f64::NAN,
             -0.0,
@@ -534,7 +528,7 @@ mod tests {
         let f: Vec<f64> = (0..5000)
             .map(|_| {
                 let r = next();
-                if r % 7 == 0 {
+                if r.is_multiple_of(7) {
                     specials[(r >> 8) as usize % specials.len()]
                 } else {
                     ((r >> 11) % 2001) as f64 / 8.0 - 125.0

@@ -134,7 +134,8 @@ fn gemv<T: Gemm>(a: &[T], va: &View, x: &[T]) -> Option<Vec<T>> {
         return None;
     }
     let at = |i: usize, p: usize| va.offset as isize + i as isize * rs + p as isize * cs;
-    // every element read lies between the first and the last of the view
+    // `eval` checked that the view lies inside `a`; its corners are checked
+    // again so that a view that somehow does not goes to GEMM, not to a panic
     if at(0, 0) < 0 || at(m - 1, k - 1) as usize >= a.len() || va.offset >= a.len() {
         return None;
     }

@@ -273,18 +273,23 @@ fn remainder_takes_the_sign_of_the_divisor() {
     assert_eq!(r32, vec![0.5]);
 }
 
+/// A fixed xorshift64 sequence: reproducible pseudo-random bits for tests.
+pub(super) fn xorshift() -> impl FnMut() -> u64 {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}
+
 /// Operand pairs that stress the fast `fmod` path: quotients that round onto
 /// an integer, quotients at the edge of the mantissa, subnormals, signed
 /// zeros, infinities and NaN, and random bit patterns across exponents.
 fn remainder_operands() -> Vec<(f64, f64)> {
     let mut pairs = vec![];
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = xorshift();
     let specials = [
         0.0,
         -0.0,
