@@ -946,9 +946,9 @@ fn store(v: Value, dst: Dst) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-/// Computes one non-load instruction into `dst`.
+/// Computes one non-load instruction into `dst` (see `compute`).
 #[inline(always)]
-fn compute(inst: &Inst, vals: &[Value], dst: Dst) -> Result<(), Diagnostic> {
+fn compute_impl(inst: &Inst, vals: &[Value], dst: Dst) -> Result<(), Diagnostic> {
     match *inst {
         Inst::Cast(a) => {
             match vals[a] {
@@ -1202,6 +1202,17 @@ macro_rules! avx2_dispatch {
     };
 }
 pub(crate) use avx2_dispatch;
+
+avx2_dispatch! {
+    /// Computes one non-load instruction into `dst`. Called, never inlined:
+    /// each evaluator (a block, rows, resident rows, each in both builds)
+    /// used to inline every op's loops at each of its call sites, about 36
+    /// copies of the largest code in the crate, and compiling them was most
+    /// of a release build. One call per step and block costs nothing next
+    /// to the step's loop.
+    #[inline(never)]
+    fn compute<>(inst: &Inst, vals: &[Value], dst: Dst) -> Result<(), Diagnostic> = compute_impl;
+}
 
 /// Whether this machine runs the AVX2+FMA build of the block loops.
 pub fn has_avx2() -> bool {

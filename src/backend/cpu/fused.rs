@@ -632,13 +632,24 @@ fn over_chunks<T: Send>(
         let mut regs = Reg::for_steps(prog.steps);
         return task(0, out, &mut regs);
     }
-    out.par_chunks_mut(size.max(1))
-        .enumerate()
-        .with_max_len(1)
-        .try_for_each_init(
-            || Reg::for_steps(prog.steps),
-            |regs, (c, part)| task(c * size.max(1), part, regs),
-        )
+    over_chunks_parallel(prog, out, size.max(1), &task)
+}
+
+/// A task of `over_chunks`: (first element, its chunk, the worker's registers).
+type ChunkTask<'a, T> = dyn Fn(usize, &mut [T], &mut Vec<Reg>) -> Result<(), Diagnostic> + Sync + 'a;
+
+/// `over_chunks`' parallel loop, the task a trait object so that rayon's
+/// machinery is instantiated per element type, not per caller.
+fn over_chunks_parallel<T: Send>(
+    prog: &Program,
+    out: &mut [T],
+    size: usize,
+    task: &ChunkTask<'_, T>,
+) -> Result<(), Diagnostic> {
+    out.par_chunks_mut(size).enumerate().with_max_len(1).try_for_each_init(
+        || Reg::for_steps(prog.steps),
+        |regs, (c, part)| task(c * size, part, regs),
+    )
 }
 
 /// A walk over the rows of a kernel's last axis (`shape[rank - 1]` long)
@@ -1153,10 +1164,9 @@ fn fold_reduce<T: Lane, A: Copy + Send + Sync, O: Lane>(
                     run(pair, &mut regs)?;
                 }
             } else {
-                partials
-                    .par_chunks_mut(group)
-                    .enumerate()
-                    .try_for_each_init(|| Reg::for_steps(prog.steps), |regs, pair| run(pair, regs))?;
+                over_chunks_parallel(prog, &mut partials, group, &|start, part, regs| {
+                    run((start / group, part), regs)
+                })?;
             }
             Ok(partials
                 .chunks(nch)

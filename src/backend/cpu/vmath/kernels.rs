@@ -45,11 +45,6 @@ const LOG2E: f64 = std::f64::consts::LOG2_E;
 
 #[inline(always)]
 pub(super) fn exp_d<V: Vf<S = f64>>(x: V) -> V {
-    // beyond these, exp is 0 or inf; clamping keeps 2^n in the two factors' range
-    let xc = x.max(V::splat(-746.0)).min(V::splat(710.0));
-    let n = (xc * V::splat(LOG2E)).round();
-    let r = (-n).fma(V::splat(LN2_HI), xc);
-    let r = (-n).fma(V::splat(LN2_LO), r);
     // Taylor to degree 13: |r| <= 0.347, the remainder is below 2^-58
     const C: [f64; 14] = [
         1.0 / 6227020800.0,
@@ -67,6 +62,19 @@ pub(super) fn exp_d<V: Vf<S = f64>>(x: V) -> V {
         1.0,
         1.0,
     ];
+    // Where every 2^n is a normal double (and no lane is NaN), one factor
+    // scales exactly as `scale`'s two do, without its clamps and selects.
+    if !V::any(x.outside(-708.0, 709.0)) {
+        let n = (x * V::splat(LOG2E)).round();
+        let r = (-n).fma(V::splat(LN2_HI), x);
+        let r = (-n).fma(V::splat(LN2_LO), r);
+        return horner(r, &C) * V::pow2i(n);
+    }
+    // beyond these, exp is 0 or inf; clamping keeps 2^n in the two factors' range
+    let xc = x.max(V::splat(-746.0)).min(V::splat(710.0));
+    let n = (xc * V::splat(LOG2E)).round();
+    let r = (-n).fma(V::splat(LN2_HI), xc);
+    let r = (-n).fma(V::splat(LN2_LO), r);
     let p = horner(r, &C);
     V::select(x.is_nan(), x, scale(p, n))
 }
@@ -288,6 +296,15 @@ pub(super) fn exp_s<V: Vf<S = f32>>(x: V) -> V {
         1.666_666_545_9e-1,
         5.000_000_120_1e-1,
     ];
+    // Where every 2^n is a normal float (and no lane is NaN), one factor
+    // scales exactly as `scale`'s two do, without its clamps and selects.
+    if !V::any(x.outside(-87.0, 88.0)) {
+        let n = (x * V::splat(LOG2E)).round();
+        let r = (-n).fma(V::splat(0.693_359_375), x);
+        let r = (-n).fma(V::splat(-2.121_944_400_546_905_827_68e-4), r);
+        let p = (r * r).fma(horner(r, &P), r) + V::splat(1.0);
+        return p * V::pow2i(n);
+    }
     let xc = x.max(V::splat(-104.0)).min(V::splat(89.0));
     let n = (xc * V::splat(LOG2E)).round();
     // Cephes' split of ln 2: 0.693359375 is exact in 9 bits

@@ -43,6 +43,8 @@ pub(super) trait Vf:
     /// `m ? a : b` per lane.
     fn select(m: Self::M, a: Self, b: Self) -> Self;
     fn any(m: Self::M) -> bool;
+    /// Lanes outside [lo, hi], NaN lanes included.
+    fn outside(self, lo: f64, hi: f64) -> Self::M;
     fn mask_and(a: Self::M, b: Self::M) -> Self::M;
     fn mask_or(a: Self::M, b: Self::M) -> Self::M;
     /// `2^n` for integral `n` whose biased exponent is normal.
@@ -266,6 +268,16 @@ impl Vf for F32x8 {
         F32x8(unsafe { _mm256_blendv_ps(b.0, a.0, m) })
     }
     #[inline(always)]
+    fn outside(self, lo: f64, hi: f64) -> Self::M {
+        // SAFETY: see the impl comment.
+        unsafe {
+            _mm256_or_ps(
+                _mm256_cmp_ps::<_CMP_NGE_UQ>(self.0, _mm256_set1_ps(lo as f32)),
+                _mm256_cmp_ps::<_CMP_NLE_UQ>(self.0, _mm256_set1_ps(hi as f32)),
+            )
+        }
+    }
+    #[inline(always)]
     fn any(m: __m256) -> bool {
         // SAFETY: see the impl comment.
         unsafe { _mm256_movemask_ps(m) != 0 }
@@ -390,6 +402,16 @@ impl Vf for F64x4 {
     fn select(m: __m256d, a: Self, b: Self) -> Self {
         // SAFETY: see the impl comment of `F32x8`.
         F64x4(unsafe { _mm256_blendv_pd(b.0, a.0, m) })
+    }
+    #[inline(always)]
+    fn outside(self, lo: f64, hi: f64) -> Self::M {
+        // SAFETY: see the impl comment.
+        unsafe {
+            _mm256_or_pd(
+                _mm256_cmp_pd::<_CMP_NGE_UQ>(self.0, _mm256_set1_pd(lo)),
+                _mm256_cmp_pd::<_CMP_NLE_UQ>(self.0, _mm256_set1_pd(hi)),
+            )
+        }
     }
     #[inline(always)]
     fn any(m: __m256d) -> bool {
@@ -528,6 +550,14 @@ impl Vf for F32x16 {
         F32x16(unsafe { _mm512_mask_blend_ps(m, b.0, a.0) })
     }
     #[inline(always)]
+    fn outside(self, lo: f64, hi: f64) -> Self::M {
+        // SAFETY: see the impl comment.
+        unsafe {
+            _mm512_cmp_ps_mask::<_CMP_NGE_UQ>(self.0, _mm512_set1_ps(lo as f32))
+                | _mm512_cmp_ps_mask::<_CMP_NLE_UQ>(self.0, _mm512_set1_ps(hi as f32))
+        }
+    }
+    #[inline(always)]
     fn any(m: __mmask16) -> bool {
         m != 0
     }
@@ -651,6 +681,14 @@ impl Vf for F64x8 {
     fn select(m: __mmask8, a: Self, b: Self) -> Self {
         // SAFETY: see the impl comment of `F32x8`.
         F64x8(unsafe { _mm512_mask_blend_pd(m, b.0, a.0) })
+    }
+    #[inline(always)]
+    fn outside(self, lo: f64, hi: f64) -> Self::M {
+        // SAFETY: see the impl comment.
+        unsafe {
+            _mm512_cmp_pd_mask::<_CMP_NGE_UQ>(self.0, _mm512_set1_pd(lo))
+                | _mm512_cmp_pd_mask::<_CMP_NLE_UQ>(self.0, _mm512_set1_pd(hi))
+        }
     }
     #[inline(always)]
     fn any(m: __mmask8) -> bool {
