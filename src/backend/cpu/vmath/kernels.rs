@@ -90,22 +90,32 @@ pub(super) fn log_d<V: Vf<S = f64>>(x: V) -> V {
         3.999_999_999_940_941_908e-01,
         6.666_666_666_666_735_130e-01,
     ];
+    // every lane positive, normal and finite: nothing to rescale, no specials
+    if !V::any(x.outside(f64::MIN_POSITIVE, f64::MAX)) {
+        return log_d_normal(x, V::splat(0.0), &LG);
+    }
     // subnormals: scale into the normal range first
     let tiny = x.lt(V::splat(f64::MIN_POSITIVE));
     let xs = V::select(tiny, x * V::splat(18014398509481984.0), x); // 2^54
-    let (m, e) = xs.frexp1();
-    let e = e - V::select(tiny, V::splat(54.0), V::splat(0.0));
+    let shift = V::select(tiny, V::splat(54.0), V::splat(0.0));
+    log_specials(x, log_d_normal(xs, shift, &LG))
+}
+
+/// `log(x) - shift * ln 2` for positive normal finite lanes of `x` (fdlibm's reduction).
+#[inline(always)]
+fn log_d_normal<V: Vf<S = f64>>(x: V, shift: V, lg: &[f64; 7]) -> V {
+    let (m, e) = x.frexp1();
+    let e = e - shift;
     let big = m.gt(V::splat(std::f64::consts::SQRT_2));
     let m = V::select(big, m * V::splat(0.5), m);
     let k = e + V::select(big, V::splat(1.0), V::splat(0.0));
     let f = m - V::splat(1.0);
     let s = f / (V::splat(2.0) + f);
     let z = s * s;
-    let r = z * horner(z, &LG);
+    let r = z * horner(z, lg);
     let hfsq = V::splat(0.5) * f * f;
     let lo = s.fma(hfsq + r, k * V::splat(LN2_LO));
-    let y = k.fma(V::splat(LN2_HI), -((hfsq - lo) - f));
-    log_specials(x, y)
+    k.fma(V::splat(LN2_HI), -((hfsq - lo) - f))
 }
 
 /// log(0) = -inf, log(<0) = NaN, log(inf) = inf, NaN stays NaN.
@@ -327,20 +337,30 @@ pub(super) fn log_s<V: Vf<S = f32>>(x: V) -> V {
         -2.499_999_399_3e-1,
         3.333_333_117_4e-1,
     ];
+    // every lane positive, normal and finite: nothing to rescale, no specials
+    if !V::any(x.outside(f32::MIN_POSITIVE as f64, f32::MAX as f64)) {
+        return log_s_normal(x, V::splat(0.0), &P);
+    }
     let tiny = x.lt(V::splat(f32::MIN_POSITIVE as f64));
     let xs = V::select(tiny, x * V::splat(33554432.0), x); // 2^25
-    let (m, e) = xs.frexp1();
-    let e = e - V::select(tiny, V::splat(25.0), V::splat(0.0));
+    let shift = V::select(tiny, V::splat(25.0), V::splat(0.0));
+    log_specials(x, log_s_normal(xs, shift, &P))
+}
+
+/// `log(x) - shift * ln 2` for positive normal finite lanes of `x` (Cephes' `logf`).
+#[inline(always)]
+fn log_s_normal<V: Vf<S = f32>>(x: V, shift: V, p: &[f64; 9]) -> V {
+    let (m, e) = x.frexp1();
+    let e = e - shift;
     let big = m.gt(V::splat(std::f64::consts::SQRT_2));
     let m = V::select(big, m * V::splat(0.5), m);
     let k = e + V::select(big, V::splat(1.0), V::splat(0.0));
     let f = m - V::splat(1.0);
     let z = f * f;
-    let y = (f * z) * horner(f, &P);
+    let y = (f * z) * horner(f, p);
     let y = k.fma(V::splat(-2.121_944_400e-4), y);
     let y = V::splat(-0.5).fma(z, y);
-    let y = k.fma(V::splat(0.693_359_375), f + y);
-    log_specials(x, y)
+    k.fma(V::splat(0.693_359_375), f + y)
 }
 
 #[inline(always)]
