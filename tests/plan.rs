@@ -1959,3 +1959,30 @@ fn a_costly_broadcast_read_twice_in_one_kernel_stays_stored() {
     assert_eq!(p.kernels.len(), 2, "{p}");
     assert_eq!(p.kernels[0].out_shape, vec![n], "{p}");
 }
+
+/// `mean(x, axis=1)` and `var(x, axis=1)` of one array: the row-resident
+/// kernel sums each row once for both (the sum both take is one stage), then
+/// the centred squares: two reductions a row, not three.
+#[test]
+fn mean_and_var_of_rows_share_their_sum() {
+    let x = input(&[30, 700]);
+    let n = scalar(700.0, DType::F64);
+    let mean_rows = || bin(BinaryOp::Div, &reduce(ReduceOp::Sum, &x, &[1]), &n);
+    let m = mean_rows();
+    let d = bin(BinaryOp::Sub, &x, &keep(&mean_rows(), 1));
+    let v = bin(
+        BinaryOp::Div,
+        &reduce(ReduceOp::Sum, &bin(BinaryOp::Mul, &d, &d), &[1]),
+        &n,
+    );
+    for device in [DeviceInfo::reference(), DeviceInfo::for_cpu()] {
+        let outputs = vec![m.node.clone(), v.node.clone()];
+        let p = plan(&pending_in_order(&outputs), &outputs, &device);
+        assert_eq!(strategies(&p), vec!["row-resident"], "{p}");
+        let Strategy::RowResident { stages, .. } = &p.kernels[0].strategy else {
+            unreachable!()
+        };
+        assert_eq!(stages.len(), 2, "{p}");
+    }
+    check_many(&[&m, &v]);
+}

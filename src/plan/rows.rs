@@ -14,7 +14,8 @@
 //! (`ExtraOut`), so sibling row reductions (n-body's three sums, `mean` and
 //! `var` of one array) share one read of their rows (on the CPU, rows longer
 //! than `CPU_EXTRA_COLS`). Identical steps of the merged bodies are computed
-//! once.
+//! once, and identical reductions (the sum that `mean` and `var` each take)
+//! reduce once.
 
 use super::{
     DeviceInfo, ExtraOut, Inst, KernelPlan, Operand, ReduceOp, RowStage, Source, Step, Strategy, fits_32, operand_bytes,
@@ -290,8 +291,17 @@ impl Merger {
                 .find(|s| s.inst == Inst::Acc)
                 .map(|s| s.dtype)
                 .unwrap_or(kp.out_dtype);
-            self.stages.push(RowStage { op, value, acc });
-            let row = self.push(Inst::Row(self.stages.len() - 1), acc);
+            // a reduction of a value already reduced the same way (`mean` and
+            // `var` of one array both sum it) is the earlier stage's result
+            let stage = RowStage { op, value, acc };
+            let k = match self.stages.iter().position(|s| *s == stage) {
+                Some(k) => k,
+                None => {
+                    self.stages.push(stage);
+                    self.stages.len() - 1
+                }
+            };
+            let row = self.push(Inst::Row(k), acc);
             let result = if kp.epilogue.is_empty() {
                 row
             } else {

@@ -30,7 +30,7 @@ mod coef;
 #[cfg(target_arch = "x86_64")]
 mod kernels;
 #[cfg(target_arch = "x86_64")]
-mod simd;
+pub(in crate::backend::cpu) mod simd;
 #[cfg(test)]
 mod tests;
 

@@ -33,15 +33,12 @@ pub trait Key: Copy + PartialOrd + Send + Sync + 'static {
 fn float_key(bits: u64, width: u32, is_nan: bool) -> u64 {
     let sign = 1u64 << (width - 1);
     let all = sign | (sign - 1);
-    if is_nan {
-        all
-    } else if bits & !sign == 0 {
-        sign
-    } else if bits & sign != 0 {
-        !bits & all
-    } else {
-        bits | sign
-    }
+    // selects rather than branches: a line of mixed signs would mispredict
+    // one branch in two, on every pass of the radix sort
+    let negative = 0u64.wrapping_sub(bits >> (width - 1));
+    let key = bits ^ ((negative & all) | sign);
+    let key = if bits & !sign == 0 { sign } else { key };
+    if is_nan { all } else { key }
 }
 
 impl Key for bool {
@@ -201,11 +198,50 @@ fn per_line<T: Key, U: Copy + Send + Sync + Default>(
 /// their radix keys, where a digit's histogram would cost more than the line.
 const RADIX_LINE: usize = 512;
 
+/// Lines at least this long are radix sorted by every thread together, a
+/// chunk of the line each (shorter lines take one thread, and many lines
+/// go a line to a thread through `per_line`).
+const PAR_LINE: usize = 1 << 15;
+
+/// Where the chunks of one radix pass write: each at positions no other
+/// chunk writes (`sort_line`).
+#[derive(Clone, Copy)]
+struct Scatter<T>(*mut T);
+
+// SAFETY: a `Scatter` is only written through at positions that one
+// chunk's offsets own (a partition of the buffer it points into), while
+// the buffer is borrowed mutably by the pass that made it.
+unsafe impl<T: Send> Send for Scatter<T> {}
+// SAFETY: as for Send.
+unsafe impl<T: Send> Sync for Scatter<T> {}
+
+impl<T> Scatter<T> {
+    /// # Safety
+    /// `i` is inside the buffer and no other thread writes it in this pass.
+    #[inline(always)]
+    unsafe fn put(self, i: usize, v: T) {
+        // SAFETY: forwarded from the caller.
+        unsafe { self.0.add(i).write(v) }
+    }
+}
+
+/// `f(c)` for every chunk c of `chunks`, on the pool when there are several.
+fn each_chunk<R: Send>(chunks: usize, f: impl Fn(usize) -> R + Sync + Send) -> Vec<R> {
+    if chunks == 1 {
+        vec![f(0)]
+    } else {
+        (0..chunks).into_par_iter().map(f).collect()
+    }
+}
+
 /// A line sorted stably in NumPy's order, with the positions its elements
 /// came from where `positions` is given (argsort). A least-significant-digit
 /// radix sort on `radix_key`, a byte a pass: one pass counts every byte's
 /// digits, and a pass whose byte is the same in every key is skipped (small
-/// integers, floats of one sign and exponent range).
+/// integers, floats of one sign and exponent range). A long line is cut into
+/// one chunk per thread: each pass, every chunk counts its digits, and
+/// scatters its elements from offsets that put, for every digit, chunk 0's
+/// elements before chunk 1's (which keeps the sort stable).
 fn sort_line<T: Key>(line: &mut Vec<T>, positions: Option<&mut Vec<i64>>) {
     let n = line.len();
     if n < RADIX_LINE {
@@ -223,46 +259,85 @@ fn sort_line<T: Key>(line: &mut Vec<T>, positions: Option<&mut Vec<i64>>) {
         return;
     }
     let bytes = T::KEY_BYTES;
-    let mut counts = vec![[0usize; 256]; bytes];
-    for &x in line.iter() {
-        let k = x.radix_key();
-        for (b, c) in counts.iter_mut().enumerate() {
-            c[((k >> (8 * b)) & 0xff) as usize] += 1;
+    let chunks = if n >= PAR_LINE {
+        rayon::current_num_threads().max(1)
+    } else {
+        1
+    };
+    let size = n.div_ceil(chunks);
+    let range = |c: usize| (c * size).min(n)..((c + 1) * size).min(n);
+    // per chunk, the count of every byte's digits: which bytes differ at
+    // all, and the first pass's offsets (later passes count their own
+    // arrangement of the line)
+    let counted = each_chunk(chunks, |c| {
+        let mut counts = vec![[0usize; 256]; bytes];
+        for &x in &line[range(c)] {
+            let k = x.radix_key();
+            for (b, count) in counts.iter_mut().enumerate() {
+                count[((k >> (8 * b)) & 0xff) as usize] += 1;
+            }
         }
-    }
+        counts
+    });
+    let differs = |b: usize| !(0..256).any(|d| counted.iter().map(|c| c[b][d]).sum::<usize>() == n);
     let mut spare = line.clone();
     let mut positions = positions.map(|p| {
         let q = p.clone();
         (p, q)
     });
-    for (b, c) in counts.iter().enumerate() {
-        if c.contains(&n) {
-            continue;
-        }
-        let mut at = [0usize; 256];
+    for (pass, b) in (0..bytes).filter(|&b| differs(b)).enumerate() {
+        let digit = move |x: T| ((x.radix_key() >> (8 * b)) & 0xff) as usize;
+        let src: &[T] = line;
+        let hist = if pass == 0 || chunks == 1 {
+            counted.iter().map(|c| c[b]).collect()
+        } else {
+            each_chunk(chunks, |c| {
+                let mut h = [0usize; 256];
+                for &x in &src[range(c)] {
+                    h[digit(x)] += 1;
+                }
+                h
+            })
+        };
+        let mut starts = vec![[0usize; 256]; chunks];
         let mut sum = 0;
-        for (a, &k) in at.iter_mut().zip(c) {
-            *a = sum;
-            sum += k;
+        for d in 0..256 {
+            for (start, h) in starts.iter_mut().zip(&hist) {
+                start[d] = sum;
+                sum += h[d];
+            }
         }
-        let shift = 8 * b;
-        match &mut positions {
-            Some((p, q)) => {
-                for (&x, &i) in line.iter().zip(p.iter()) {
-                    let d = ((x.radix_key() >> shift) & 0xff) as usize;
-                    spare[at[d]] = x;
-                    q[at[d]] = i;
-                    at[d] += 1;
+        let dst = Scatter(spare.as_mut_ptr());
+        let moved = positions.as_mut().map(|(p, q)| (&p[..], Scatter(q.as_mut_ptr())));
+        each_chunk(chunks, |c| {
+            let mut at = starts[c];
+            let r = range(c);
+            match moved {
+                Some((from, to)) => {
+                    for (&x, &i) in src[r.clone()].iter().zip(&from[r]) {
+                        let d = digit(x);
+                        // SAFETY: `at` runs through this chunk's own
+                        // positions for digit d (the offsets partition
+                        // 0..n), inside `spare` and `q`, both n long.
+                        unsafe {
+                            dst.put(at[d], x);
+                            to.put(at[d], i);
+                        }
+                        at[d] += 1;
+                    }
                 }
-                std::mem::swap(*p, q);
-            }
-            None => {
-                for &x in line.iter() {
-                    let d = ((x.radix_key() >> shift) & 0xff) as usize;
-                    spare[at[d]] = x;
-                    at[d] += 1;
+                None => {
+                    for &x in &src[r] {
+                        let d = digit(x);
+                        // SAFETY: as above, inside `spare`.
+                        unsafe { dst.put(at[d], x) };
+                        at[d] += 1;
+                    }
                 }
             }
+        });
+        if let Some((p, q)) = &mut positions {
+            std::mem::swap(*p, q);
         }
         std::mem::swap(line, &mut spare);
     }
@@ -495,11 +570,13 @@ mod tests {
 
     /// Radix and merge paths against the comparison sort: NaNs, both zeros,
     /// infinities, negatives, ties, every key width, lines either side of
-    /// `RADIX_LINE`, and the sorted values bit for bit in argsort's order.
+    /// `RADIX_LINE` and longer than `PAR_LINE` (sorted by chunks on every
+    /// thread), and the sorted values bit for bit in argsort's order.
     #[test]
     fn radix_sorts_match_the_comparison_sort() {
         fn check<T: Key + Default + std::fmt::Debug>(v: &[T]) {
             let want = by_order(v);
+            assert!(v.len() > PAR_LINE);
             for len in [v.len(), RADIX_LINE - 1, 7] {
                 let v = &v[..len.min(v.len())];
                 let want = if v.len() == want.len() {
@@ -525,7 +602,7 @@ mod tests {
             1.5,
             f64::MIN_POSITIVE,
         ];
-        let f: Vec<f64> = (0..5000)
+        let f: Vec<f64> = (0..40_000)
             .map(|_| {
                 let r = next();
                 if r.is_multiple_of(7) {
@@ -539,11 +616,11 @@ mod tests {
         check(&f.iter().map(|&x| x as f32).collect::<Vec<_>>());
         check(&f.iter().map(|&x| half::f16::from_f64(x)).collect::<Vec<_>>());
         check(&f.iter().map(|&x| half::bf16::from_f64(x)).collect::<Vec<_>>());
-        let i: Vec<i64> = (0..5000).map(|_| (next() as i64) >> (next() % 60)).collect();
+        let i: Vec<i64> = (0..40_000).map(|_| (next() as i64) >> (next() % 60)).collect();
         check(&i);
         check(&i.iter().map(|&x| x as i32).collect::<Vec<_>>());
         check(&i.iter().map(|&x| x % 3 == 0).collect::<Vec<_>>());
-        check(&(0..3000).map(|k: i32| k % 10).collect::<Vec<_>>());
+        check(&(0..40_000).map(|k: i32| k % 10).collect::<Vec<_>>());
     }
 
     #[test]

@@ -3,6 +3,8 @@
 //! concat, arange, random and take.
 
 use super::{CHUNK, Elem, Layout, Num, PAR_THRESHOLD, Val, fill, internal, map1, typed};
+#[cfg(target_arch = "x86_64")]
+use crate::backend::cpu::vmath::simd;
 use crate::check::dtype::DType;
 use crate::diag::Diagnostic;
 use crate::graph::data::HostData;
@@ -34,10 +36,14 @@ trait Gemm: Num {
         csb: isize,
         c: *mut Self,
     );
+
+    /// `out[r] = dot(rows[r], x)` for at most `DOT_ROWS` rows as long as
+    /// `x`, bitwise what `dot` gives row by row.
+    fn dots(rows: &[&[Self]], x: &[Self], out: &mut [Self]);
 }
 
 macro_rules! impl_gemm {
-    ($t:ty, $f:path) => {
+    ($t:ty, $f:path, $v:ident) => {
         impl Gemm for $t {
             unsafe fn gemm(
                 m: usize,
@@ -54,12 +60,24 @@ macro_rules! impl_gemm {
                 // SAFETY: forwarded from the caller; C is row-major m x n, so its strides never alias.
                 unsafe { $f(m, k, n, 1.0, a, rsa, csa, b, rsb, csb, 0.0, c, n as isize, 1) }
             }
+
+            fn dots(rows: &[&[Self]], x: &[Self], out: &mut [Self]) {
+                #[cfg(target_arch = "x86_64")]
+                if crate::backend::cpu::block::has_avx2() && rows.iter().all(|r| r.len() == x.len()) {
+                    // SAFETY: the CPU supports AVX2 and FMA (checked at run time), and
+                    // every row is as long as `x` (checked above).
+                    return unsafe { dots_avx2::<simd::$v>(rows, x, out) };
+                }
+                for (o, r) in out.iter_mut().zip(rows) {
+                    *o = dot(r, x);
+                }
+            }
         }
     };
 }
 
-impl_gemm!(f32, matrixmultiply::sgemm);
-impl_gemm!(f64, matrixmultiply::dgemm);
+impl_gemm!(f32, matrixmultiply::sgemm, F32x8);
+impl_gemm!(f64, matrixmultiply::dgemm, F64x4);
 
 fn rows_per_block(m: usize, k: usize, n: usize) -> usize {
     if m * k * n < PAR_FLOPS {
@@ -121,6 +139,87 @@ fn gemm_views<T: Gemm>(a: &[T], va: &View, b: &[T], vb: &View) -> Vec<T> {
 /// Lanes of a dot product: enough independent adds to hide their latency.
 const DOT_LANES: usize = 16;
 
+/// Rows of a matrix-vector product that one pass over `x` serves
+/// (`Gemm::dots`): each chunk of `x` is loaded once for all of them, so a
+/// pass reads little besides the rows themselves.
+const DOT_ROWS: usize = 4;
+
+/// `Gemm::dots` on AVX2: `N` rows at a time, each with `DOT_LANES` lanes
+/// held as `DOT_LANES / V::N` vectors, lane j of a row taking elements j,
+/// j + 16, ... as `dot_impl`'s lane j does, with the same multiply then
+/// add (not fused), so that each result is bitwise `dot`'s.
+///
+/// # Safety
+/// AVX2 and FMA must be present; every row must be as long as `x`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn dots_avx2<V: simd::Vf>(rows: &[&[V::S]], x: &[V::S], out: &mut [V::S])
+where
+    V::S: Num,
+{
+    /// # Safety
+    /// As `dots_avx2`.
+    #[inline(always)]
+    unsafe fn pass<V: simd::Vf, const N: usize>(rows: &[&[V::S]], x: &[V::S], out: &mut [V::S])
+    where
+        V::S: Num,
+    {
+        let k = x.len();
+        let per = DOT_LANES / V::N;
+        let chunks = k / DOT_LANES;
+        let rows: [&[V::S]; N] = std::array::from_fn(|r| rows[r]);
+        // per <= 4 vectors a row: a vector holds at least 4 lanes
+        let mut acc = [[V::splat(0.0); DOT_LANES / 4]; N];
+        for c in 0..chunks {
+            for v in 0..per {
+                let at = c * DOT_LANES + v * V::N;
+                // SAFETY: at + V::N <= chunks * DOT_LANES <= k, and every row holds k elements.
+                let xv = unsafe { V::load(x.as_ptr().add(at)) };
+                for (row, acc) in rows.iter().zip(&mut acc) {
+                    // SAFETY: as for `xv`.
+                    let a = unsafe { V::load(row.as_ptr().add(at)) };
+                    acc[v] = acc[v] + a * xv;
+                }
+            }
+        }
+        let tail = chunks * DOT_LANES;
+        for ((row, acc), o) in rows.iter().zip(&acc).zip(out.iter_mut()) {
+            let mut lanes = [V::S::ZERO; DOT_LANES];
+            for (v, a) in acc[..per].iter().enumerate() {
+                // SAFETY: lanes holds DOT_LANES = per * V::N elements.
+                unsafe { a.store(lanes.as_mut_ptr().add(v * V::N)) };
+            }
+            for ((l, &p), &q) in lanes.iter_mut().zip(&row[tail..]).zip(&x[tail..]) {
+                *l = l.add(p.mul(q));
+            }
+            *o = tree_sum(lanes);
+        }
+    }
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        match rows.len() {
+            0 => {}
+            1 => pass::<V, 1>(rows, x, out),
+            2 => pass::<V, 2>(rows, x, out),
+            3 => pass::<V, 3>(rows, x, out),
+            _ => pass::<V, DOT_ROWS>(rows, x, out),
+        }
+    }
+}
+
+/// The lanes of a dot product added as a tree: halves, then quarters, and so on.
+#[inline(always)]
+fn tree_sum<T: Num>(mut lanes: [T; DOT_LANES]) -> T {
+    let mut h = DOT_LANES;
+    while h > 1 {
+        h /= 2;
+        for j in 0..h {
+            lanes[j] = lanes[j].add(lanes[j + h]);
+        }
+    }
+    lanes[0]
+}
+
 /// `A x` of an m x k view `va` of `a` and a contiguous `x`, where A's rows
 /// or its columns are contiguous; `None` for other layouts (GEMM then
 /// reads them). Contiguous rows are dot products with `x`, sixteen lanes
@@ -148,9 +247,13 @@ fn gemv<T: Gemm>(a: &[T], va: &View, x: &[T]) -> Option<Vec<T>> {
     let block = |blk: usize, part: &mut [T]| {
         let i0 = blk * rows;
         if by_rows {
-            for (r, o) in part.iter_mut().enumerate() {
-                let start = at(i0 + r, 0) as usize;
-                *o = dot(&a[start..start + k], x);
+            for (g, outs) in part.chunks_mut(DOT_ROWS).enumerate() {
+                let row = |r: usize| {
+                    let start = at(i0 + g * DOT_ROWS + r, 0) as usize;
+                    &a[start..start + k]
+                };
+                let rows: [&[T]; DOT_ROWS] = std::array::from_fn(|r| if r < outs.len() { row(r) } else { &[] });
+                T::dots(&rows[..outs.len()], x, outs);
             }
         } else {
             for (p, &xp) in x.iter().enumerate() {
@@ -182,14 +285,7 @@ fn dot_impl<T: Num>(a: &[T], b: &[T]) -> T {
     for ((l, &p), &q) in lanes.iter_mut().zip(ca.remainder()).zip(cb.remainder()) {
         *l = l.add(p.mul(q));
     }
-    let mut h = DOT_LANES;
-    while h > 1 {
-        h /= 2;
-        for j in 0..h {
-            lanes[j] = lanes[j].add(lanes[j + h]);
-        }
-    }
-    lanes[0]
+    tree_sum(lanes)
 }
 
 crate::backend::cpu::block::avx2_dispatch! {
@@ -387,6 +483,18 @@ pub(super) fn take(axis: usize, (src, vs): Input, (idx, vi): Input) -> Result<Ho
             // each chunk holds whole blocks of `n_tail` elements: one (outer, index) pair each
             let item = s / n_tail;
             let (mut b, mut k) = (item / n_idx, item % n_idx);
+            if n_tail == 1 && bases.len() == 1 {
+                // a gather of single elements from one base (`x[idx]` of a
+                // vector): a loop of a few instructions a load, so that the
+                // core keeps many of its cache-missing loads in flight; the
+                // general walk below, with its (base, index) bookkeeping,
+                // held a quarter as many and ran at the memory's latency
+                let at = bases[0] + tail_offs[0];
+                for (o, &p) in out.iter_mut().zip(&positions[k..]) {
+                    *o = x[(at + p as isize * stride) as usize];
+                }
+                return;
+            }
             if n_tail == 1 {
                 // one element a pair: a plain load, where a slice copy would call memmove
                 let t = tail_offs[0];
@@ -416,4 +524,70 @@ pub(super) fn take(axis: usize, (src, vs): Input, (idx, vi): Input) -> Result<Ho
             }
         })))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rows and a vector of `k` values with fractional parts, so that any
+    /// change in the order of the adds would show in the last bits.
+    fn operands<T: Gemm>(k: usize, rows: usize, from: impl Fn(f64) -> T) -> (Vec<Vec<T>>, Vec<T>) {
+        let x = (0..k).map(|i| from(((i * 7) % 23) as f64 / 7.0 - 1.5)).collect();
+        let a = (0..rows)
+            .map(|r| {
+                (0..k)
+                    .map(|i| from((((i + 3 * r) * 11) % 29) as f64 / 3.0 - 4.2))
+                    .collect()
+            })
+            .collect();
+        (a, x)
+    }
+
+    /// The SIMD dot products of several rows at once are bitwise the one-row
+    /// `dot`, for every row count of a pass and lengths around the lane count.
+    #[test]
+    fn dots_are_bitwise_dot_row_by_row() {
+        fn check<T: Gemm + std::fmt::Debug>(from: impl Fn(f64) -> T + Copy) {
+            for k in [0, 1, 7, 15, 16, 17, 31, 33, 100, 2051] {
+                let (a, x) = operands(k, DOT_ROWS, from);
+                for n in 1..=DOT_ROWS {
+                    let rows: Vec<&[T]> = a[..n].iter().map(|r| &r[..]).collect();
+                    let mut out = vec![T::ZERO; n];
+                    T::dots(&rows, &x, &mut out);
+                    for (o, r) in out.iter().zip(&rows) {
+                        assert_eq!(format!("{o:?}"), format!("{:?}", dot(r, &x)), "k {k}, {n} rows");
+                    }
+                }
+            }
+        }
+        check(|v| v as f32);
+        check(|v| v);
+    }
+
+    /// A matrix-vector product by rows (a pass of four rows, the rest, split
+    /// over threads when large) against sums in f64.
+    #[test]
+    fn gemv_by_rows_matches_f64_sums() {
+        for (m, k) in [(1, 1), (5, 17), (7, 2051), (300, 2051)] {
+            let (a, x) = operands(k, m, |v| v);
+            let flat: Vec<f64> = a.concat();
+            let want: Vec<f64> = a.iter().map(|r| r.iter().zip(&x).map(|(p, q)| p * q).sum()).collect();
+            // the rounding error of a sum is bounded by the sum of the magnitudes
+            let scale: Vec<f64> = a
+                .iter()
+                .map(|r| r.iter().zip(&x).map(|(p, q)| (p * q).abs()).sum())
+                .collect();
+            let got = gemv(&flat, &View::contiguous(&[m, k]), &x).expect("contiguous rows");
+            for ((g, w), s) in got.iter().zip(&want).zip(&scale) {
+                assert!((g - w).abs() <= 1e-12 * s, "{m}x{k}: {g} vs {w}");
+            }
+            let flat32: Vec<f32> = flat.iter().map(|&v| v as f32).collect();
+            let x32: Vec<f32> = x.iter().map(|&v| v as f32).collect();
+            let got = gemv(&flat32, &View::contiguous(&[m, k]), &x32).expect("contiguous rows");
+            for ((g, w), s) in got.iter().zip(&want).zip(&scale) {
+                assert!((*g as f64 - w).abs() <= 1e-5 * s, "{m}x{k} f32: {g} vs {w}");
+            }
+        }
+    }
 }

@@ -11,7 +11,7 @@ use std::ops::{Add, Div, Mul, Neg, Sub};
 
 /// A SIMD vector of f32 or f64 lanes. Masks are the ISA's own type (a float
 /// vector on AVX2, a bit mask on AVX-512).
-pub(super) trait Vf:
+pub(in crate::backend::cpu) trait Vf:
     Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Div<Output = Self> + Neg<Output = Self>
 {
     type S: Copy + Default;
@@ -102,11 +102,11 @@ macro_rules! ops {
 /// 8 f32 lanes, AVX2 + FMA.
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy)]
-pub(super) struct F32x8(__m256);
+pub(in crate::backend::cpu) struct F32x8(__m256);
 /// 4 f64 lanes, AVX2 + FMA.
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy)]
-pub(super) struct F64x4(__m256d);
+pub(in crate::backend::cpu) struct F64x4(__m256d);
 /// 16 f32 lanes, AVX-512F.
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy)]
