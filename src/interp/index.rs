@@ -303,18 +303,17 @@ impl Interp {
         } else {
             let n = viewed.shape()[axis] as i64;
             let mut positions = crate::backend::memory::try_vec(host.len(), "indices", Some(&s))?;
-            for k in 0..host.len() {
-                let i = host.get_i64(k);
-                let j = if i < 0 { i + n } else { i };
-                if j < 0 || j >= n {
-                    return Err(Diagnostic::new(
-                        "E0204",
-                        format!("index {i} is out of range for an axis of size {n}"),
-                        s,
-                    )
-                    .with_hint(format!("valid indices are {} to {}", -n, n - 1)));
-                }
-                positions.push(j);
+            // one typed loop (an index array is i64 or i32), not a match per element
+            let first_bad = match &host {
+                HostData::I64(v) => wrap_indices(v.iter().copied(), n, &mut positions),
+                HostData::I32(v) => wrap_indices(v.iter().map(|&i| i as i64), n, &mut positions),
+                other => wrap_indices((0..other.len()).map(|k| other.get_i64(k)), n, &mut positions),
+            };
+            if let Some(i) = first_bad {
+                return Err(
+                    Diagnostic::new("E0204", format!("index {i} is out of range for an axis of size {n}"), s)
+                        .with_hint(format!("valid indices are {} to {}", -n, n - 1)),
+                );
             }
             (positions, idx.shape().to_vec())
         };
@@ -496,4 +495,18 @@ mod tests {
         assert_eq!(resolve_slice(0, None, None, -1), (0, 0));
         assert_eq!(resolve_slice(5, Some(3), Some(1), 1), (3, 0));
     }
+}
+
+/// Pushes each index, negative ones counted from the end of an axis of
+/// `n`, onto `out`; the first index outside the axis, if any (then `out`
+/// is incomplete).
+fn wrap_indices(indices: impl Iterator<Item = i64>, n: i64, out: &mut Vec<i64>) -> Option<i64> {
+    for i in indices {
+        let j = if i < 0 { i + n } else { i };
+        if j < 0 || j >= n {
+            return Some(i);
+        }
+        out.push(j);
+    }
+    None
 }

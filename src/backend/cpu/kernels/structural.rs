@@ -459,7 +459,17 @@ pub(super) fn take(axis: usize, (src, vs): Input, (idx, vi): Input) -> Result<Ho
             vs.rank()
         )));
     }
-    let positions = map1(typed::<i64>(idx)?, vi, |x| x);
+    // positions read in place when they lie contiguously (a gather's own index buffer)
+    let all = typed::<i64>(idx)?;
+    let copied;
+    let (start, count) = (vi.offset, vi.shape.iter().product::<usize>());
+    let positions: &[i64] = match vi.is_contiguous() && start + count <= all.len() {
+        true => &all[start..start + count],
+        false => {
+            copied = map1(all, vi, |x| x);
+            &copied
+        }
+    };
     let (dim, stride) = (vs.shape[axis] as i64, vs.strides[axis]);
     if let Some(bad) = positions.iter().find(|&&p| p < 0 || p >= dim) {
         return Err(internal(format!("take index {bad} out of range for an axis of {dim}")));
