@@ -480,6 +480,20 @@ fn merge_axes(a: &Array, axis: usize, count: usize, span: &Span) -> Array {
     build::reshape(a, &target, span)
 }
 
+/// Pushes each index, negative ones counted from the end of an axis of
+/// `n`, onto `out`; the first index outside the axis, if any (then `out`
+/// is incomplete).
+fn wrap_indices(indices: impl Iterator<Item = i64>, n: i64, out: &mut Vec<i64>) -> Option<i64> {
+    for i in indices {
+        let j = if i < 0 { i + n } else { i };
+        if j < 0 || j >= n {
+            return Some(i);
+        }
+        out.push(j);
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::resolve_slice;
@@ -495,18 +509,4 @@ mod tests {
         assert_eq!(resolve_slice(0, None, None, -1), (0, 0));
         assert_eq!(resolve_slice(5, Some(3), Some(1), 1), (3, 0));
     }
-}
-
-/// Pushes each index, negative ones counted from the end of an axis of
-/// `n`, onto `out`; the first index outside the axis, if any (then `out`
-/// is incomplete).
-fn wrap_indices(indices: impl Iterator<Item = i64>, n: i64, out: &mut Vec<i64>) -> Option<i64> {
-    for i in indices {
-        let j = if i < 0 { i + n } else { i };
-        if j < 0 || j >= n {
-            return Some(i);
-        }
-        out.push(j);
-    }
-    None
 }
