@@ -202,20 +202,8 @@ impl Interp {
         for item in expanded {
             match item {
                 Item::Int(i, s) => {
-                    let n = view.shape[axis];
-                    let j = if i < 0 { i + n as i64 } else { i };
-                    if j < 0 || j >= n as i64 {
-                        return Err(Diagnostic::new(
-                            "E0204",
-                            format!("index {i} is out of range for an axis of size {n}"),
-                            s,
-                        )
-                        .with_hint(format!(
-                            "valid indices are {} to {}",
-                            -(n as i64),
-                            n as i64 - 1
-                        )));
-                    }
+                    let n = view.shape[axis] as i64;
+                    let j = wrap_index(i, n).ok_or_else(|| index_out_of_range(i, n, s))?;
                     view = view.select_axis(axis, j as usize);
                 }
                 Item::Slice(start, stop, step, s) => {
@@ -310,10 +298,7 @@ impl Interp {
                 other => wrap_indices((0..other.len()).map(|k| other.get_i64(k)), n, &mut positions),
             };
             if let Some(i) = first_bad {
-                return Err(
-                    Diagnostic::new("E0204", format!("index {i} is out of range for an axis of size {n}"), s)
-                        .with_hint(format!("valid indices are {} to {}", -n, n - 1)),
-                );
+                return Err(index_out_of_range(i, n, s));
             }
             (positions, idx.shape().to_vec())
         };
@@ -350,14 +335,13 @@ impl Interp {
         let v = self.eval(e)?;
         let i = self.static_int_named(&v, item_span, "a tuple index")?;
         let n = items.len() as i64;
-        let j = if i < 0 { i + n } else { i };
-        if j < 0 || j >= n {
+        let Some(j) = wrap_index(i, n) else {
             return Err(Diagnostic::new(
                 "E0204",
                 format!("index {i} is out of range for a tuple of {n}"),
                 item_span.clone(),
             ));
-        }
+        };
         Ok(items.into_iter().nth(j as usize).unwrap_or(Value::Unit))
     }
 
@@ -480,16 +464,30 @@ fn merge_axes(a: &Array, axis: usize, count: usize, span: &Span) -> Array {
     build::reshape(a, &target, span)
 }
 
-/// Pushes each index, negative ones counted from the end of an axis of
-/// `n`, onto `out`; the first index outside the axis, if any (then `out`
-/// is incomplete).
+/// Index `i` of an axis of `n`, negative ones counted from the end; `None` outside it.
+fn wrap_index(i: i64, n: i64) -> Option<i64> {
+    let j = if i < 0 { i + n } else { i };
+    (0..n).contains(&j).then_some(j)
+}
+
+/// E0204 for index `i` of an axis of `n`.
+fn index_out_of_range(i: i64, n: i64, span: Span) -> Diagnostic {
+    Diagnostic::new(
+        "E0204",
+        format!("index {i} is out of range for an axis of size {n}"),
+        span,
+    )
+    .with_hint(format!("valid indices are {} to {}", -n, n - 1))
+}
+
+/// Pushes each index, wrapped by `wrap_index`, onto `out`; the first index
+/// outside the axis, if any (then `out` is incomplete).
 fn wrap_indices(indices: impl Iterator<Item = i64>, n: i64, out: &mut Vec<i64>) -> Option<i64> {
     for i in indices {
-        let j = if i < 0 { i + n } else { i };
-        if j < 0 || j >= n {
-            return Some(i);
+        match wrap_index(i, n) {
+            Some(j) => out.push(j),
+            None => return Some(i),
         }
-        out.push(j);
     }
     None
 }

@@ -37,8 +37,8 @@ trait Gemm: Num {
         c: *mut Self,
     );
 
-    /// `out[r] = dot(rows[r], x)` for at most `DOT_ROWS` rows as long as
-    /// `x`, bitwise what `dot` gives row by row.
+    /// `out[r] = dot(rows[r], x)` for rows as long as `x`, `DOT_ROWS` a
+    /// pass, bitwise what `dot` gives row by row.
     fn dots(rows: &[&[Self]], x: &[Self], out: &mut [Self]);
 }
 
@@ -144,7 +144,7 @@ const DOT_LANES: usize = 16;
 /// pass reads little besides the rows themselves.
 const DOT_ROWS: usize = 4;
 
-/// `Gemm::dots` on AVX2: `N` rows at a time, each with `DOT_LANES` lanes
+/// `Gemm::dots` on AVX2: `N <= DOT_ROWS` rows at a time, each with `DOT_LANES` lanes
 /// held as `DOT_LANES / V::N` vectors, lane j of a row taking elements j,
 /// j + 16, ... as `dot_impl`'s lane j does, with the same multiply then
 /// add (not fused), so that each result is bitwise `dot`'s.
@@ -195,14 +195,15 @@ where
             *o = tree_sum(lanes);
         }
     }
-    // SAFETY: forwarded from the caller.
-    unsafe {
-        match rows.len() {
-            0 => {}
-            1 => pass::<V, 1>(rows, x, out),
-            2 => pass::<V, 2>(rows, x, out),
-            3 => pass::<V, 3>(rows, x, out),
-            _ => pass::<V, DOT_ROWS>(rows, x, out),
+    for (rows, out) in rows.chunks(DOT_ROWS).zip(out.chunks_mut(DOT_ROWS)) {
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            match rows.len() {
+                1 => pass::<V, 1>(rows, x, out),
+                2 => pass::<V, 2>(rows, x, out),
+                3 => pass::<V, 3>(rows, x, out),
+                _ => pass::<V, DOT_ROWS>(rows, x, out),
+            }
         }
     }
 }
@@ -459,17 +460,9 @@ pub(super) fn take(axis: usize, (src, vs): Input, (idx, vi): Input) -> Result<Ho
             vs.rank()
         )));
     }
-    // positions read in place when they lie contiguously (a gather's own index buffer)
-    let all = typed::<i64>(idx)?;
-    let copied;
-    let (start, count) = (vi.offset, vi.shape.iter().product::<usize>());
-    let positions: &[i64] = match vi.is_contiguous() && start + count <= all.len() {
-        true => &all[start..start + count],
-        false => {
-            copied = map1(all, vi, |x| x);
-            &copied
-        }
-    };
+    // read in place when the view is contiguous (a gather's own index buffer)
+    let layout = Layout::of(vi);
+    let positions = layout.load(typed::<i64>(idx)?, 0, layout.size());
     let (dim, stride) = (vs.shape[axis] as i64, vs.strides[axis]);
     if let Some(bad) = positions.iter().find(|&&p| p < 0 || p >= dim) {
         return Err(internal(format!("take index {bad} out of range for an axis of {dim}")));
