@@ -1381,8 +1381,8 @@ fn a_loop_plans_once_on_the_gpu() {
     let cpu = CpuBackend::new();
     let one = |n: usize| {
         Array::from_host(HostData::F32(vec![1.0]), &[]).with_view(View {
-            shape: vec![n],
-            strides: vec![0],
+            shape: smallvec::smallvec![n],
+            strides: smallvec::smallvec![0],
             offset: 0,
         })
     };

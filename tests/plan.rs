@@ -436,7 +436,7 @@ fn column_broadcast_vectorises_rows() {
     let p = plan_of(&[&c]);
     assert_eq!(strategies(&p), vec!["broadcast"]);
     assert_eq!(p.kernels[0].vec, 4);
-    assert_eq!(p.kernels[0].operands[1].view.strides, vec![1, 0]);
+    assert_eq!(p.kernels[0].operands[1].view.strides[..], [1, 0]);
     insta::assert_snapshot!("column_broadcast", explain(&[&c], &DeviceInfo::reference()));
 }
 
@@ -681,7 +681,7 @@ fn layer_norm_is_one_kernel_and_reads_gamma_beta_along_the_row() {
     assert_eq!(row_resident(&p, 0).0, 2, "mean and centred variance");
     let kp = &p.kernels[0];
     let gv = kp.operands.iter().find(|o| o.node == g.node.id).expect("gamma read");
-    assert_eq!(gv.view.strides, vec![0, 1], "gamma moves along the row, not down it");
+    assert_eq!(gv.view.strides[..], [0, 1], "gamma moves along the row, not down it");
 }
 
 #[test]

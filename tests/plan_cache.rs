@@ -176,8 +176,8 @@ fn other_shapes_dtypes_and_ops_are_misses() {
             vec![
                 Array::from_host(HostData::F64(vec![0.0; 11]), &[11]),
                 Array::from_host(HostData::F64(vec![1.0]), &[]).with_view(arr::graph::view::View {
-                    shape: vec![11],
-                    strides: vec![0],
+                    shape: smallvec::smallvec![11],
+                    strides: smallvec::smallvec![0],
                     offset: 0,
                 }),
             ],

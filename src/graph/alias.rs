@@ -214,7 +214,7 @@ pub fn direct_ok(dst: &Buffer, dst_view: &View, src: &Array, order: &[Rc<Node>])
     };
     if !Rc::ptr_eq(root, &src.node)
         || !src.view.is_identity_of(&src.node.shape)
-        || src.node.shape != dst_view.shape
+        || src.node.shape[..] != dst_view.shape[..]
         || !unshared(order, root)
     {
         return false;
@@ -286,8 +286,8 @@ mod tests {
 
     fn v(shape: &[usize], strides: &[isize], offset: usize) -> View {
         View {
-            shape: shape.to_vec(),
-            strides: strides.to_vec(),
+            shape: shape.into(),
+            strides: strides.into(),
             offset,
         }
     }

@@ -105,6 +105,12 @@ pub fn broadcast_all(
     what: &str,
     span: &Span,
 ) -> Result<Vec<usize>, Diagnostic> {
+    // Every operation of every statement comes here: the common case in one
+    // allocation, the checker's rules (with their diagnostics) otherwise.
+    if let Some(out) = broadcast_known(arrays) {
+        shape::check_size(&out, span)?;
+        return Ok(out);
+    }
     let shapes: Vec<Vec<Option<usize>>> = arrays.iter().map(|a| dims(a.shape())).collect();
     let operands: Vec<Operand> = arrays
         .iter()
@@ -122,6 +128,23 @@ pub fn broadcast_all(
         .collect();
     shape::check_size(&out, span)?;
     Ok(out)
+}
+
+/// NumPy's broadcast of known shapes, or None where they do not broadcast.
+fn broadcast_known(arrays: &[&Array]) -> Option<Vec<usize>> {
+    let rank = arrays.iter().map(|a| a.rank()).max().unwrap_or(0);
+    let mut out = vec![1usize; rank];
+    for a in arrays {
+        let extra = rank - a.rank();
+        for (o, &d) in out[extra..].iter_mut().zip(a.shape()) {
+            if *o == 1 {
+                *o = d;
+            } else if d != 1 && d != *o {
+                return None;
+            }
+        }
+    }
+    Some(out)
 }
 
 fn dtype_error(op: &str, a: &Array, a_span: Option<&Span>, span: &Span, hint: &str) -> Diagnostic {

@@ -91,8 +91,8 @@ fn batch_axes_as_one(a: &Array, count: usize, span: &Span) -> Array {
     if nests {
         let stride = live.last().map(|&i| v.strides[i]).unwrap_or(0);
         return a.with_view(View {
-            shape: vec![count, rows, cols],
-            strides: vec![stride, v.strides[r - 2], v.strides[r - 1]],
+            shape: smallvec::smallvec![count, rows, cols],
+            strides: smallvec::smallvec![stride, v.strides[r - 2], v.strides[r - 1]],
             offset: v.offset,
         });
     }

@@ -1,19 +1,36 @@
 //! Views: shape + strides (in elements) + offset over a contiguous buffer.
 //! Slices, transposes, broadcasts and new axes are views and never copy.
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// A view's extents, inline up to rank 4.
+pub type Dims = smallvec::SmallVec<[usize; 4]>;
+/// A view's strides, inline up to rank 4.
+pub type Strides = smallvec::SmallVec<[isize; 4]>;
+
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct View {
-    pub shape: Vec<usize>,
+    pub shape: Dims,
     /// Element strides; 0 on a broadcast axis, negative for reversed slices.
-    pub strides: Vec<isize>,
+    pub strides: Strides,
     pub offset: usize,
+}
+
+// By hand: the derived clone extends element by element, and views are cloned
+// for every operand of every operation.
+impl Clone for View {
+    fn clone(&self) -> View {
+        View {
+            shape: Dims::from_slice(&self.shape),
+            strides: Strides::from_slice(&self.strides),
+            offset: self.offset,
+        }
+    }
 }
 
 impl View {
     /// The row-major view of a fresh buffer of `shape`.
     pub fn contiguous(shape: &[usize]) -> View {
         View {
-            shape: shape.to_vec(),
+            shape: Dims::from_slice(shape),
             strides: contiguous_strides(shape),
             offset: 0,
         }
@@ -22,7 +39,7 @@ impl View {
     /// Whether this is exactly `View::contiguous(shape)`, without building it.
     pub fn is_identity_of(&self, shape: &[usize]) -> bool {
         self.offset == 0
-            && self.shape == shape
+            && self.shape[..] == *shape
             && self.strides.len() == shape.len()
             && self.strides.iter().rev().copied().eq(row_major_strides_rev(shape))
     }
@@ -124,12 +141,12 @@ impl View {
     /// added, size-1 axes get stride 0.
     pub fn broadcast_to(&self, shape: &[usize]) -> View {
         let extra = shape.len() - self.rank();
-        let mut strides = vec![0isize; shape.len()];
+        let mut strides = Strides::from_elem(0, shape.len());
         for (k, (&dim, &stride)) in self.shape.iter().zip(&self.strides).enumerate() {
             strides[extra + k] = if dim == 1 && shape[extra + k] != 1 { 0 } else { stride };
         }
         View {
-            shape: shape.to_vec(),
+            shape: Dims::from_slice(shape),
             strides,
             offset: self.offset,
         }
@@ -160,7 +177,7 @@ impl View {
     pub fn reshape(&self, shape: &[usize]) -> Option<View> {
         if self.is_contiguous() {
             Some(View {
-                shape: shape.to_vec(),
+                shape: Dims::from_slice(shape),
                 strides: contiguous_strides(shape),
                 offset: self.offset,
             })
@@ -170,9 +187,11 @@ impl View {
     }
 }
 
-pub fn contiguous_strides(shape: &[usize]) -> Vec<isize> {
-    let mut strides: Vec<isize> = row_major_strides_rev(shape).collect();
-    strides.reverse();
+pub fn contiguous_strides(shape: &[usize]) -> Strides {
+    let mut strides = Strides::from_elem(0, shape.len());
+    for (s, stride) in strides.iter_mut().rev().zip(row_major_strides_rev(shape)) {
+        *s = stride;
+    }
     strides
 }
 
@@ -214,8 +233,8 @@ mod tests {
         }
         // a size-1 axis with another stride is not the identity (as `==` says)
         let odd = View {
-            shape: vec![1, 3],
-            strides: vec![7, 1],
+            shape: smallvec::smallvec![1, 3],
+            strides: smallvec::smallvec![7, 1],
             offset: 0,
         };
         assert!(!odd.is_identity_of(&[1, 3]));
@@ -228,14 +247,14 @@ mod tests {
             .slice_axis(0, 1, 2, 1)
             .slice_axis(1, 0, 2, 2)
             .permute(&[1, 0]);
-        assert_eq!(v.shape, vec![2, 2]);
+        assert_eq!(v.shape[..], [2, 2]);
         assert_eq!(v.offsets(), vec![4, 8, 6, 10]);
     }
 
     #[test]
     fn broadcast_gives_stride_zero() {
         let v = View::contiguous(&[4]).broadcast_to(&[3, 4]);
-        assert_eq!(v.strides, vec![0, 1]);
+        assert_eq!(v.strides[..], [0, 1]);
         assert_eq!(v.offsets(), vec![0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3]);
     }
 

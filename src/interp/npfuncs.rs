@@ -183,7 +183,7 @@ impl Interp {
         let counted = self.backend.bincount(&idx, weights.map(|_| &w), bins + 1)?;
         Some(counted.map_err(|d| d.or_span(span)).and_then(|all| {
             let mut view = all.view.clone();
-            view.shape = vec![bins];
+            view.shape = smallvec::smallvec![bins];
             let counts = all.with_view(view);
             if !density {
                 return Ok(counts);

@@ -81,7 +81,11 @@ fn diagonal_view(x: &Array, offset: i64, a1: usize, a2: usize) -> Array {
     } else {
         v.offset
     };
-    x.with_view(View { shape, strides, offset })
+    x.with_view(View {
+        shape: shape.into(),
+        strides: strides.into(),
+        offset,
+    })
 }
 
 impl Interp {
@@ -1143,8 +1147,8 @@ pub fn einsum(sub: &str, ops: &[Array], sub_span: &Span, span: &Span) -> R<Array
     let mut product: Option<Array> = None;
     for (ls, x) in &inputs {
         let mut v = View {
-            shape: Vec::with_capacity(all.len()),
-            strides: Vec::with_capacity(all.len()),
+            shape: Default::default(),
+            strides: Default::default(),
             offset: x.view.offset,
         };
         for l in &all {

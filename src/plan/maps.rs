@@ -17,7 +17,7 @@
 
 use super::multi::{operand_in, remap};
 use super::{DeviceInfo, ExtraOut, KernelPlan, Operand, Step, Strategy, finish_elementwise, operand_bytes};
-use crate::graph::view::{View, contiguous_strides};
+use crate::graph::view::{Dims, View, contiguous_strides};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// Kernels one merged kernel may take: each adds an output stream, and the
@@ -67,8 +67,8 @@ fn expand(view: &View, full: &[usize]) -> Option<View> {
         }
     }
     (j == view.shape.len()).then(|| View {
-        shape: full.to_vec(),
-        strides,
+        shape: Dims::from_slice(full),
+        strides: strides.into(),
         offset: view.offset,
     })
 }

@@ -21,7 +21,7 @@ use crate::check::dtype::DType;
 use crate::graph::op::{
     BinaryOp, Distribution, Op, ReduceOp, SEG_CHUNK, SEG_STREAM_LONG, SEG_TILE, ScanOp, SegLayout, UnaryOp,
 };
-use crate::graph::view::View;
+use crate::graph::view::{Dims, Strides, View};
 use crate::graph::{Array, Node, NodeState};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cell::Ref;
@@ -392,14 +392,14 @@ pub struct Plan {
 /// Collapses an elementwise kernel's iteration space and picks its strategy,
 /// vector width and launch shape.
 fn finish_elementwise(kp: &mut KernelPlan, device: &DeviceInfo) {
-    let mut strides: Vec<Vec<isize>> = kp.operands.iter().map(|o| o.view.strides.clone()).collect();
-    strides.push(crate::graph::view::contiguous_strides(&kp.out_shape)); // the output
+    let mut strides: Vec<Vec<isize>> = kp.operands.iter().map(|o| o.view.strides.to_vec()).collect();
+    strides.push(crate::graph::view::contiguous_strides(&kp.out_shape).to_vec()); // the output
     let groups = vec![0u8; kp.out_shape.len()];
     let (shape, _) = collapse(&kp.out_shape, &groups, &mut strides);
     for (o, s) in kp.operands.iter_mut().zip(&strides) {
         o.view = View {
-            shape: shape.clone(),
-            strides: s.clone(),
+            shape: Dims::from_slice(&shape),
+            strides: Strides::from_slice(s),
             offset: o.view.offset,
         };
     }
@@ -894,7 +894,7 @@ impl<'a> Planner<'a> {
             kp.operands = b.operands;
             kp.body = b.steps;
             kp.reduce = Some(*sop);
-            kp.shape = inputs[0].view.shape.clone();
+            kp.shape = inputs[0].view.shape.to_vec();
             kp.kept = 0;
             for a in &inputs[1..] {
                 let label = self.label(&a.node);
@@ -1083,31 +1083,31 @@ impl<'a> Planner<'a> {
     fn finish_reduce(&mut self, kp: &mut KernelPlan, device: &DeviceInfo) {
         let rank = kp.shape.len();
         let groups: Vec<u8> = (0..rank).map(|k| if k < kp.kept { 0 } else { 1 }).collect();
-        let mut strides: Vec<Vec<isize>> = kp.operands.iter().map(|o| o.view.strides.clone()).collect();
+        let mut strides: Vec<Vec<isize>> = kp.operands.iter().map(|o| o.view.strides.to_vec()).collect();
         let body_count = strides.len();
         // epilogue operands live in the kept space: pad with stride 0 on reduced axes
         for o in &kp.epi_operands {
-            let mut s = o.view.strides.clone();
+            let mut s = o.view.strides.to_vec();
             s.resize(rank, 0);
             strides.push(s);
         }
         // the output, contiguous over kept axes
-        let mut out = crate::graph::view::contiguous_strides(&kp.out_shape);
+        let mut out = crate::graph::view::contiguous_strides(&kp.out_shape).to_vec();
         out.resize(rank, 0);
         strides.push(out);
         let (shape, groups) = collapse(&kp.shape, &groups, &mut strides);
         let kept = groups.iter().filter(|&&x| x == 0).count();
         for (o, s) in kp.operands.iter_mut().zip(&strides[..body_count]) {
             o.view = View {
-                shape: shape.clone(),
-                strides: s.clone(),
+                shape: Dims::from_slice(&shape),
+                strides: Strides::from_slice(s),
                 offset: o.view.offset,
             };
         }
         for (o, s) in kp.epi_operands.iter_mut().zip(&strides[body_count..]) {
             o.view = View {
-                shape: shape[..kept].to_vec(),
-                strides: s[..kept].to_vec(),
+                shape: Dims::from_slice(&shape[..kept]),
+                strides: Strides::from_slice(&s[..kept]),
                 offset: o.view.offset,
             };
         }

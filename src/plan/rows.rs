@@ -99,11 +99,11 @@ fn elementwise(kp: &KernelPlan) -> bool {
 /// `view` (over an iteration space of rank 1 or 2) as a view over [rows, cols].
 fn as_rows(view: &View, rows: usize, cols: usize) -> Option<View> {
     match view.shape.len() {
-        2 if view.shape == [rows, cols] => Some(view.clone()),
+        2 if view.shape[..] == [rows, cols] => Some(view.clone()),
         // a collapsed map: linear element r * cols + c
         1 if view.shape[0] == rows * cols => Some(View {
-            shape: vec![rows, cols],
-            strides: vec![view.strides[0] * cols as isize, view.strides[0]],
+            shape: smallvec::smallvec![rows, cols],
+            strides: smallvec::smallvec![view.strides[0] * cols as isize, view.strides[0]],
             offset: view.offset,
         }),
         _ => None,
@@ -227,7 +227,7 @@ impl Merger {
     fn load(&mut self, o: &Operand, view: View) -> Option<usize> {
         if let Some(&(step, per_row)) = self.values.get(&o.node) {
             let want: [isize; 2] = if per_row { [1, 0] } else { [self.cols as isize, 1] };
-            return (view.offset == 0 && view.strides == want).then_some(step);
+            return (view.offset == 0 && view.strides[..] == want).then_some(step);
         }
         let k = match self.operands.iter().position(|x| x.node == o.node && x.view == view) {
             Some(k) => k,
@@ -311,8 +311,8 @@ impl Merger {
                     .iter()
                     .map(|o| match o.view.shape.as_slice() {
                         [r] if *r == rows => Some(View {
-                            shape: vec![rows, cols],
-                            strides: vec![o.view.strides[0], 0],
+                            shape: smallvec::smallvec![rows, cols],
+                            strides: smallvec::smallvec![o.view.strides[0], 0],
                             offset: o.view.offset,
                         }),
                         _ => None,
@@ -342,8 +342,8 @@ impl Merger {
             ops.iter()
                 .map(|o| match o.view.shape.as_slice() {
                     [r] if *r == rows => Some(View {
-                        shape: vec![rows, cols],
-                        strides: vec![o.view.strides[0], 0],
+                        shape: smallvec::smallvec![rows, cols],
+                        strides: smallvec::smallvec![o.view.strides[0], 0],
                         offset: o.view.offset,
                     }),
                     _ => None,

@@ -2,7 +2,7 @@
 //! producer with the producer's own input views, and collapsing adjacent axes
 //! that are contiguous in every operand.
 
-use crate::graph::view::{View, contiguous_strides};
+use crate::graph::view::{Dims, View, contiguous_strides};
 
 /// How a view over a producer's contiguous output maps each of its axes onto
 /// one producer axis: `Some((axis, step))`, or `None` for an axis that does not
@@ -74,7 +74,7 @@ impl AxisMap {
             .map(|a| a.map_or(0, |(j, step)| step * inner.strides[j]))
             .collect();
         View {
-            shape: outer_shape.to_vec(),
+            shape: Dims::from_slice(outer_shape),
             strides,
             offset,
         }
@@ -150,7 +150,7 @@ mod tests {
         let inner = View::contiguous(&[8]).slice_axis(0, 0, 4, 2);
         let m = axis_map(&outer, &[4]).expect("composable");
         let v = m.compose(&[3, 4], &inner);
-        assert_eq!(v.strides, vec![0, 2]);
+        assert_eq!(v.strides[..], [0, 2]);
         assert_eq!(v.offsets(), vec![0, 2, 4, 6, 0, 2, 4, 6, 0, 2, 4, 6]);
     }
 

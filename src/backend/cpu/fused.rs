@@ -885,7 +885,7 @@ fn reduce(kp: &KernelPlan, by_id: &HashMap<u64, Rc<Node>>) -> Result<HostData, D
             strides: if strides.is_empty() {
                 iteration_strides(&[])
             } else {
-                strides.into()
+                strides.to_vec().into()
             },
             offset: 0,
         });

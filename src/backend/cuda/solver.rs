@@ -222,8 +222,8 @@ impl CudaBackend {
         match job {
             LuJob::Det => {
                 let diag_view = View {
-                    shape: vec![count, n],
-                    strides: vec![(n * n) as isize, n as isize + 1],
+                    shape: smallvec::smallvec![count, n],
+                    strides: smallvec::smallvec![(n * n) as isize, n as isize + 1],
                     offset: a.view.offset,
                 };
                 let diag = self.read(&abuf, &diag_view, dtype)?;

@@ -55,7 +55,7 @@ impl Target<'_> {
     /// map stores its blocks through the view, any other kernel computes
     /// into a temporary copied over.
     pub(super) fn run(&self, kp: &KernelPlan, by_id: &HashMap<u64, Rc<Node>>) -> Result<&'static str, Diagnostic> {
-        if is_map(kp) && kp.out_shape == self.view.shape {
+        if is_map(kp) && kp.out_shape[..] == self.view.shape[..] {
             map_into(kp, by_id, self.dst, self.view)?;
             return Ok("map (into)");
         }
@@ -259,8 +259,8 @@ fn map_into_typed<T: Lane>(
     } else {
         Out {
             ptr,
-            shape: dst_view.shape.clone(),
-            strides: dst_view.strides.clone(),
+            shape: dst_view.shape.to_vec(),
+            strides: dst_view.strides.to_vec(),
             offset: dst_view.offset as isize,
         }
     };

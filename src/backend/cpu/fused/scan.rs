@@ -96,7 +96,7 @@ pub(super) fn scan(node: &Node) -> Result<Option<HostData>, Diagnostic> {
         _ => return Ok(None),
     };
     let view = &input.view;
-    if axis >= view.rank() || view.shape != node.shape {
+    if axis >= view.rank() || view.shape[..] != node.shape[..] {
         return Ok(None);
     }
     let buf = input

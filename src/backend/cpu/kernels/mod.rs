@@ -691,7 +691,7 @@ pub(crate) fn check_reach(len: usize, shape: &[usize], strides: &[isize], offset
 }
 
 fn expect_shape(view: &View, shape: &[usize]) -> Result<(), Diagnostic> {
-    if view.shape != shape {
+    if view.shape[..] != *shape {
         return Err(internal(format!(
             "input view has shape {:?} where {:?} was expected",
             view.shape, shape

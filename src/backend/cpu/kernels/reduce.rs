@@ -237,7 +237,7 @@ pub(super) fn scan(op: ScanOp, axis: usize, a: &HostData, va: &View) -> Result<H
         &lines,
         &View {
             shape: va.shape.clone(),
-            strides,
+            strides: strides.into(),
             offset: 0,
         },
     ))

@@ -467,7 +467,7 @@ fn broadcast_and_reversed_views() {
     let col = HostData::I64(vec![10, 20]);
     let vr = cv(&[3]).broadcast_to(&[2, 3]);
     let vc = cv(&[2, 1]).broadcast_to(&[2, 3]);
-    assert_eq!(vc.strides, vec![1, 0]);
+    assert_eq!(vc.strides[..], [1, 0]);
     let out = ok(Op::Binary(B::Add), DType::I64, &[2, 3], &[(&col, &vc), (&row, &vr)]);
     assert_eq!(out, HostData::I64(vec![10, 11, 12, 20, 21, 22]));
     // reversed, strided slice of 0..10: indices 9, 6, 3, 0
@@ -502,8 +502,8 @@ fn broadcast_and_reversed_views() {
 fn rank_zero_and_empty_inputs() {
     let s = HostData::F64(vec![0.0, 4.0]);
     let v0 = View {
-        shape: vec![],
-        strides: vec![],
+        shape: smallvec::smallvec![],
+        strides: smallvec::smallvec![],
         offset: 1,
     };
     assert_eq!(
@@ -540,14 +540,14 @@ fn rank_zero_and_empty_inputs() {
 fn bad_inputs_are_internal_errors() {
     let x = HostData::F32(vec![1.0, 2.0]);
     let outside = View {
-        shape: vec![3],
-        strides: vec![1],
+        shape: smallvec::smallvec![3],
+        strides: smallvec::smallvec![1],
         offset: 0,
     };
     assert_eq!(err_code(Op::Copy, DType::F32, &[3], &[(&x, &outside)]), "E0499");
     let backwards = View {
-        shape: vec![2],
-        strides: vec![-1],
+        shape: smallvec::smallvec![2],
+        strides: smallvec::smallvec![-1],
         offset: 0,
     };
     assert_eq!(err_code(Op::Copy, DType::F32, &[2], &[(&x, &backwards)]), "E0499");
@@ -1126,7 +1126,7 @@ fn concat_along_each_axis() {
     // axis 0, with the first input transposed and the second a row of b
     let vt = cv(&[2, 2]).permute(&[1, 0]);
     let row = cv(&[2, 3]).select_axis(0, 1).slice_axis(0, 0, 2, 1).insert_axis(0);
-    assert_eq!(row.shape, vec![1, 2]);
+    assert_eq!(row.shape[..], [1, 2]);
     let got = ok(Op::Concat { axis: 0 }, DType::I32, &[3, 2], &[(&a, &vt), (&b, &row)]);
     assert_eq!(got, HostData::I32(vec![1, 3, 2, 4, 8, 9]));
     let e = HostData::I32(vec![]);
@@ -1298,8 +1298,8 @@ fn gather_and_scatter_through_views() {
     scatter(
         &mut row,
         &View {
-            shape: vec![3],
-            strides: vec![1],
+            shape: smallvec::smallvec![3],
+            strides: smallvec::smallvec![1],
             offset: 3,
         },
         &HostData::I32(vec![7, 8, 9]),
