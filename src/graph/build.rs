@@ -35,7 +35,47 @@ pub fn cast(a: &Array, dtype: DType, span: Option<&Span>) -> Array {
     if a.dtype() == dtype {
         return a.clone();
     }
+    if let Some(converted) = cast_literal(a, dtype) {
+        return converted;
+    }
     Array::pending(Op::Cast, vec![a.clone()], dtype, a.shape(), span.cloned()).with_weak(a.weak)
+}
+
+/// A literal (a weak scalar on the host) converted now instead of by a cast
+/// node: every `2.0 * x` of an f32 `x` converts its literal, and building,
+/// folding and dropping a node for that cost more than the rest of a small
+/// statement. The conversions are the cast kernels' (`as`, rounding to
+/// nearest, integers wrapping; `tests/literals.rs` compares them); other
+/// pairs take the general path.
+fn cast_literal(a: &Array, dtype: DType) -> Option<Array> {
+    if !a.weak || a.rank() != 0 {
+        return None;
+    }
+    let buffer = a.node.buffer()?;
+    let storage = buffer.storage();
+    let super::Storage::Host(h) = &*storage else {
+        return None;
+    };
+    let at = a.view.offset;
+    let data = match (h, dtype) {
+        (HostData::F64(v), DType::F32) => HostData::F32(vec![*v.get(at)? as f32]),
+        (HostData::I64(v), DType::F32) => HostData::F32(vec![*v.get(at)? as f32]),
+        (HostData::I64(v), DType::F64) => HostData::F64(vec![*v.get(at)? as f64]),
+        (HostData::I64(v), DType::I32) => HostData::I32(vec![*v.get(at)? as i32]),
+        _ => return None,
+    };
+    Some(Array::from_host(data, &[]).with_weak(true))
+}
+
+/// `a` converted to `dtype` and seen with `shape`: an operand of an
+/// elementwise node, cloned once rather than once per step.
+fn operand(a: &Array, dtype: DType, span: Option<&Span>, shape: &[usize]) -> Array {
+    let x = cast(a, dtype, span);
+    if x.shape() == shape {
+        return x;
+    }
+    let view = x.view.broadcast_to(shape);
+    Array { view, ..x }
 }
 
 /// Whether every value of `a` fits `dtype` when `a` is a weak (literal)
@@ -237,8 +277,8 @@ pub fn binary(
         }
     };
     let inputs = vec![
-        broadcast_view(&cast(a, compute, spans.0), &shape),
-        broadcast_view(&cast(b, compute, spans.1), &shape),
+        operand(a, compute, spans.0, &shape),
+        operand(b, compute, spans.1, &shape),
     ];
     // a comparison's bools are strong, even of literals: `fn f(x) -> f32 { x > 2 }` is E0304
     let weak = weak && !(graph_op.is_comparison() || graph_op.is_logical());
@@ -267,10 +307,7 @@ pub fn binary_fn(
         &format!("`{name}`"),
         span,
     )?;
-    let inputs = vec![
-        broadcast_view(&cast(a, common, spans.0), &shape),
-        broadcast_view(&cast(b, common, spans.1), &shape),
-    ];
+    let inputs = vec![operand(a, common, spans.0, &shape), operand(b, common, spans.1, &shape)];
     Ok(Array::pending(Op::Binary(op), inputs, common, &shape, Some(span.clone())).with_weak(weak))
 }
 
@@ -299,12 +336,8 @@ pub fn select(c: &Array, a: &Array, b: &Array, spans: [Option<&Span>; 3], span: 
         span,
     )?;
     let (dt, weak) = result_dtype(a, b);
-    let cond = broadcast_view(&cast(c, DType::Bool, spans[0]), &shape);
-    let inputs = vec![
-        cond,
-        broadcast_view(&cast(a, dt, spans[1]), &shape),
-        broadcast_view(&cast(b, dt, spans[2]), &shape),
-    ];
+    let cond = operand(c, DType::Bool, spans[0], &shape);
+    let inputs = vec![cond, operand(a, dt, spans[1], &shape), operand(b, dt, spans[2], &shape)];
     Ok(Array::pending(Op::Where, inputs, dt, &shape, Some(span.clone())).with_weak(weak))
 }
 

@@ -98,7 +98,7 @@ pub struct Node {
     pub id: u64,
     pub dtype: DType,
     /// The shape of the node's contiguous output.
-    pub shape: Vec<usize>,
+    pub shape: view::Dims,
     /// The source expression that made the node, for runtime errors.
     pub span: Option<Span>,
     /// Longest chain of pending nodes ending here; bounds the graph's size.
@@ -165,7 +165,7 @@ impl Array {
         let node = Node {
             id: NEXT_NODE_ID.fetch_add(1, Ordering::Relaxed),
             dtype,
-            shape: shape.to_vec(),
+            shape: view::Dims::from_slice(shape),
             span: None,
             depth: 0,
             state: RefCell::new(NodeState::Ready(buffer)),
@@ -188,7 +188,7 @@ impl Array {
         let node = Node {
             id: NEXT_NODE_ID.fetch_add(1, Ordering::Relaxed),
             dtype,
-            shape: shape.to_vec(),
+            shape: view::Dims::from_slice(shape),
             span,
             depth,
             state: RefCell::new(NodeState::Pending { op, inputs }),
