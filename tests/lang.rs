@@ -49,5 +49,6 @@ cases!(
     slice_assign,
     slice_direct,
     half,
-    row_outputs
+    row_outputs,
+    numpy_names
 );

@@ -3,7 +3,7 @@
 //! time), the REPL's completion and `:help`, and `docs/builtins.md`.
 
 use crate::diag::{Diagnostic, closest};
-use crate::syntax::ast::Span;
+use crate::syntax::ast::{BinOp, Span};
 use std::sync::LazyLock;
 
 /// How a builtin's parameter is passed.
@@ -133,6 +133,7 @@ builtins! {
         "flatten"(a("x")) "flatten(x)" "The elements in one axis, row-major: a copy (NumPy's `flatten`; `reshape` gives a view)." "flatten(eye(2))";
         "flip"(a("x"), so("axis")) "flip(x, axis=all)" "Reverses the order along an axis (a view)." "flip(arange(4))";
         "concat"(a("arrays"), so("axis")) "concat(arrays, axis=0)" "Joins a list or tuple of arrays along an existing axis." "concat([arange(2), arange(3)])";
+        "concatenate"(a("arrays"), so("axis")) "concatenate(arrays, axis=0)" "NumPy's name of `concat`." "concatenate([arange(2), arange(3)])";
         "stack"(a("arrays"), so("axis")) "stack(arrays, axis=0)" "Joins arrays of one shape along a new axis." "stack([arange(2), arange(2)], axis=1)";
         "vstack"(a("tup")) "vstack(tup)" "Joins arrays along the first axis, vectors taken as rows (shape [1, n]), as NumPy's `vstack`." "vstack([arange(3), arange(3)])";
         "hstack"(a("tup")) "hstack(tup)" "Joins arrays along the second axis, or vectors end to end, as NumPy's `hstack`." "hstack([arange(2), arange(3)])";
@@ -148,6 +149,14 @@ builtins! {
         "atan2"(a("y"), a("x")) "atan2(y, x)" "Angle of the point (x, y), elementwise." "atan2(1.0, 1.0)";
         "arctan2"(a("x1"), a("x2")) "arctan2(x1, x2)" "NumPy's name of `atan2`: the angle of the point (x2, x1), elementwise." "arctan2(1.0, -1.0)";
         "hypot"(a("x1"), a("x2")) "hypot(x1, x2)" "sqrt(x1**2 + x2**2) without overflow, elementwise, broadcasting." "hypot(3.0, 4.0)";
+        "add"(a("x1"), a("x2")) "add(x1, x2)" "`x1 + x2`, as NumPy's function of the operator." "add(arange(3), 1)";
+        "subtract"(a("x1"), a("x2")) "subtract(x1, x2)" "`x1 - x2`, as NumPy's function of the operator." "subtract(arange(3), 1)";
+        "multiply"(a("x1"), a("x2")) "multiply(x1, x2)" "`x1 * x2`, as NumPy's function of the operator." "multiply(arange(3), 2)";
+        "divide"(a("x1"), a("x2")) "divide(x1, x2)" "`x1 / x2` (always a float division), as NumPy's function of the operator." "divide(arange(3), 2)";
+        "true_divide"(a("x1"), a("x2")) "true_divide(x1, x2)" "The same as `divide`: `x1 / x2`." "true_divide(7, 2)";
+        "power"(a("x1"), a("x2")) "power(x1, x2)" "`x1 ** x2`, as NumPy's function of the operator (an integer to a negative integer power is an error)." "power(arange(4), 2)";
+        "mod"(a("x1"), a("x2")) "mod(x1, x2)" "`x1 % x2`: Python's modulo, with the sign of the divisor, as NumPy's `mod`." "mod(-7, 3)";
+        "remainder"(a("x1"), a("x2")) "remainder(x1, x2)" "The same as `mod`: `x1 % x2`." "remainder(arange(5), 3)";
         "floor_divide"(a("x1"), a("x2")) "floor_divide(x1, x2)" "Floor division, the same as `x1 // x2`: integers round toward -inf (division by zero is an error), floats follow NumPy." "floor_divide(-7, 2)";
         "clip"(a("x"), a("lo"), a("hi")) "clip(x, lo, hi)" "Limits x to [lo, hi], elementwise." "clip(arange(6), 1, 4)";
         "where"(a("cond"), a("a"), a("b")) "where(cond, a, b)" "a where cond is true, else b (broadcasting)." "where(arange(4) > 1, 1.0, 0.0)";
@@ -161,6 +170,8 @@ builtins! {
         "prod"(a("x"), so("axis"), so("keepdims")) "prod(x, axis=none, keepdims=false)" "Product over the given axes." "prod(arange(1, 5))";
         "min"(a("x"), so("axis"), so("keepdims")) "min(x, axis=none, keepdims=false)" "Minimum over the given axes; NaN propagates." "min(arange(5))";
         "max"(a("x"), so("axis"), so("keepdims")) "max(x, axis=none, keepdims=false)" "Maximum over the given axes; NaN propagates." "max(arange(5))";
+        "amin"(a("a"), so("axis"), so("keepdims")) "amin(a, axis=none, keepdims=false)" "NumPy's other name of `min`." "amin(arange(5))";
+        "amax"(a("a"), so("axis"), so("keepdims")) "amax(a, axis=none, keepdims=false)" "NumPy's other name of `max`." "amax(arange(5))";
         "mean"(a("x"), so("axis"), so("keepdims")) "mean(x, axis=none, keepdims=false)" "Arithmetic mean over the given axes (float result)." "mean(arange(5))";
         "nansum"(a("x"), so("axis"), so("keepdims")) "nansum(x, axis=none, keepdims=false)" "Sum treating NaN as zero." "nansum([1.0, 0.0 / 0.0, 2.0])";
         "nanmean"(a("x"), so("axis"), so("keepdims")) "nanmean(x, axis=none, keepdims=false)" "Mean of the values that are not NaN (NaN where there are none)." "nanmean([1.0, 0.0 / 0.0, 2.0])";
@@ -241,6 +252,32 @@ builtins! {
         "time"() "time()" "Wall-clock seconds since the Unix epoch, an f64 (Python's time.time())." "time()";
         "perf_counter"() "perf_counter()" "Seconds from a fixed point in the process, an f64, for timing (Python's time.perf_counter()). Evaluation is lazy: `realize` what you time." "perf_counter()";
     }
+}
+
+/// The builtin whose behaviour `name` has: itself, or the builtin it is
+/// NumPy's other name of (it has its own entry, for its parameter names and
+/// its help).
+pub fn canonical(name: &str) -> &str {
+    match name {
+        "concatenate" => "concat",
+        "amin" => "min",
+        "amax" => "max",
+        _ => name,
+    }
+}
+
+/// The operator a function of NumPy's stands for (`add` is `+`).
+pub fn operator_function(name: &str) -> Option<BinOp> {
+    Some(match name {
+        "add" => BinOp::Add,
+        "subtract" => BinOp::Sub,
+        "multiply" => BinOp::Mul,
+        "divide" | "true_divide" => BinOp::Div,
+        "power" => BinOp::Pow,
+        "mod" | "remainder" => BinOp::Rem,
+        "floor_divide" => BinOp::FloorDiv,
+        _ => return None,
+    })
 }
 
 pub fn find(name: &str) -> Option<&'static Builtin> {
@@ -340,7 +377,8 @@ pub fn bind<T>(
 }
 
 fn signature_hint(func: &str, params: &[(&str, bool, bool)]) -> String {
-    match find(func) {
+    // a user's function may shadow a builtin of the same name (`fn add(a, b)`)
+    match find(func).filter(|b| b.bind_params() == params) {
         Some(b) => format!("the signature is `{}`", b.signature),
         None => {
             let names: Vec<String> = params

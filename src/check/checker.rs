@@ -640,7 +640,7 @@ impl Checker {
             }
             ExprKind::Binary(op, l, r) => {
                 let (a, b) = (self.expr(l), self.expr(r));
-                self.binary(*op, a, b, l, r, &e.span)
+                self.binary(*op, a, b, &l.span, &r.span, &e.span)
             }
             ExprKind::Cast(inner, ty) => {
                 let t = self.expr(inner);
@@ -740,13 +740,13 @@ impl Checker {
         }
     }
 
-    fn binary(&mut self, op: BinOp, a: Ty, b: Ty, l: &Expr, r: &Expr, span: &Span) -> Ty {
+    fn binary(&mut self, op: BinOp, a: Ty, b: Ty, l: &Span, r: &Span, span: &Span) -> Ty {
         for (t, x) in [(&a, l), (&b, r)] {
             if let Some(kind) = non_array(t) {
                 self.errors.push(Diagnostic::new(
                     "E0303",
                     format!("expected an array, found {kind}"),
-                    x.span.clone(),
+                    x.clone(),
                 ));
                 return Ty::Unknown;
             }
@@ -763,7 +763,7 @@ impl Checker {
                     weak: false,
                     ..
                 } = other
-                    && let Some(d) = int_overflow(t, &x.span)
+                    && let Some(d) = int_overflow(t, x)
                 {
                     self.errors.push(d);
                     return Ty::Unknown;
@@ -807,7 +807,7 @@ impl Checker {
                             format!("`{}` is not defined for {dt}", op.symbol()),
                             span.clone(),
                         )
-                        .with_label(x.span.clone(), format!("this is {dt}"))
+                        .with_label(x.clone(), format!("this is {dt}"))
                         .with_hint("`and` / `or` combine bools; compare first (`x > 0 and y > 0`)"),
                     );
                     return Ty::Unknown;
@@ -820,12 +820,12 @@ impl Checker {
                     &Operand {
                         dtype: *da,
                         shape: sa,
-                        span: Some(l.span.clone()),
+                        span: Some(l.clone()),
                     },
                     &Operand {
                         dtype: *db,
                         shape: sb,
-                        span: Some(r.span.clone()),
+                        span: Some(r.clone()),
                     },
                     span,
                 ) {
@@ -843,12 +843,12 @@ impl Checker {
                         Operand {
                             dtype: *da,
                             shape: sa,
-                            span: Some(l.span.clone()),
+                            span: Some(l.clone()),
                         },
                         Operand {
                             dtype: *db,
                             shape: sb,
-                            span: Some(r.span.clone()),
+                            span: Some(r.clone()),
                         },
                     ],
                     what,
@@ -999,6 +999,13 @@ impl Checker {
     /// Result types of the common builtins; `Unknown` where it would take
     /// more than the argument types to know.
     fn builtin_result(&mut self, name: &str, slots: &[Option<(Ty, Span)>], span: &Span) -> Ty {
+        let name = builtins::canonical(name);
+        // NumPy's functions of the operators are typed as the operators
+        if let Some(op) = builtins::operator_function(name)
+            && let [Some((a, sa)), Some((b, sb))] = slots
+        {
+            return self.binary(op, a.clone(), b.clone(), sa, sb, span);
+        }
         let arg = |k: usize| slots.get(k).and_then(|s| s.as_ref()).map(|s| &s.0);
         let const_shape = |t: Option<&Ty>| -> Option<Vec<Dim>> {
             match t? {
@@ -1039,8 +1046,8 @@ impl Checker {
         }
         // the elementwise functions of several arrays broadcast them together (as `graph::build`)
         let joined: &[usize] = match name {
-            "minimum" | "maximum" | "atan2" | "arctan2" | "hypot" | "floor_divide" | "isclose" | "allclose"
-            | "logical_and" | "logical_or" | "logical_xor" => &[0, 1],
+            "minimum" | "maximum" | "atan2" | "arctan2" | "hypot" | "isclose" | "allclose" | "logical_and"
+            | "logical_or" | "logical_xor" => &[0, 1],
             "where" | "clip" => &[0, 1, 2],
             _ => &[],
         };
@@ -1113,7 +1120,7 @@ impl Checker {
             }
         }
         match name {
-            "minimum" | "maximum" | "floor_divide" | "atan2" | "arctan2" | "hypot" | "where" | "clip" => Ty::Array {
+            "minimum" | "maximum" | "atan2" | "arctan2" | "hypot" | "where" | "clip" => Ty::Array {
                 dtype: None,
                 shape: joined_shape,
                 weak: false,

@@ -525,7 +525,10 @@ pub fn join_shapes(
 /// Builtins whose first argument is a sequence of arrays (a list literal
 /// there is a list of arrays, not one array).
 pub fn is_join(name: &str) -> bool {
-    matches!(name, "concat" | "stack" | "vstack" | "hstack" | "column_stack")
+    matches!(
+        super::builtins::canonical(name),
+        "concat" | "stack" | "vstack" | "hstack" | "column_stack"
+    )
 }
 
 /// NumPy's `vstack`, `hstack` and `column_stack` as a `concat`: for arrays

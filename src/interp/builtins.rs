@@ -45,6 +45,7 @@ impl Interp {
     }
 
     fn run_builtin(&mut self, name: &str, s: Vec<Slot>, rest: Vec<(Value, Span)>, span: &Span) -> R<Value> {
+        let name = crate::check::builtins::canonical(name);
         let sp = |k: usize| s[k].as_ref().map(|x| x.1.clone());
         let val = |k: usize| s[k].as_ref().map(|x| &x.0);
         let a = |this: &Self, k: usize| this.arr(&s[k]);
@@ -59,6 +60,16 @@ impl Interp {
         }
         if let Some(op) = UnaryOp::from_name(name) {
             return out(build::unary(op, name, &a(self, 0), sp(0).as_ref(), span)?);
+        }
+        if let Some(op) = crate::check::builtins::operator_function(name) {
+            let spans = (sp(0), sp(1));
+            return out(build::binary(
+                op,
+                &a(self, 0),
+                &a(self, 1),
+                (spans.0.as_ref(), spans.1.as_ref()),
+                span,
+            )?);
         }
         match name {
             // ---- creation
@@ -396,20 +407,11 @@ impl Interp {
                 out(build::concat(&items, &spans, axis as i64, span)?)
             }
             // ---- elementwise
-            "minimum" | "maximum" | "atan2" | "arctan2" | "hypot" | "floor_divide" => {
+            "minimum" | "maximum" | "atan2" | "arctan2" | "hypot" => {
                 let op = match name {
                     "minimum" => BinaryOp::Min,
                     "maximum" => BinaryOp::Max,
                     "hypot" => BinaryOp::Hypot,
-                    "floor_divide" => {
-                        return out(build::binary(
-                            BinOp::FloorDiv,
-                            &a(self, 0),
-                            &a(self, 1),
-                            (sp(0).as_ref(), sp(1).as_ref()),
-                            span,
-                        )?);
-                    }
                     _ => BinaryOp::Atan2,
                 };
                 out(build::binary_fn(

@@ -1,0 +1,23 @@
+# NumPy's functions of the operators, and its other names of builtins, worked
+# out by hand; each also agrees with the operator or builtin it names.
+let x = arange(4)
+let y = x as f32
+print(add(x, 1), subtract(x, 1), multiply(x, 2))
+# out: [1, 2, 3, 4] [-1,  0,  1,  2] [0, 2, 4, 6]
+print(divide(x, 2), true_divide(7, 2))
+# out: [0.0, 0.5, 1.0, 1.5] 3.5
+print(power(x, 2), power(2.0, -1))
+# out: [0, 1, 4, 9] 0.5
+print(mod(-7, 3), remainder(x, 3), mod(7.5, -2.0))
+# out: 2 [0, 1, 2, 0] -0.5
+print(floor_divide(-7, 2))
+# out: -4
+print(array_equal(add(y, 0.5), y + 0.5), array_equal(power(y, y), y ** y), array_equal(mod(y, 3), y % 3))
+# out: true true true
+print(concatenate([arange(2), arange(3)]), concatenate([ones([1, 2]), zeros([1, 2])], axis=1))
+# out: [0, 1, 0, 1, 2] [[1.0, 1.0, 0.0, 0.0]]
+let m = reshape(arange(6), [2, 3])
+print(amax(m), amin(m, axis=1), amax(m, axis=0, keepdims=true))
+# out: 5 [0, 3] [[3, 4, 5]]
+print(array_equal(amax(m, axis=1), max(m, axis=1)))
+# out: true
