@@ -18,7 +18,7 @@ pub enum Indexed {
     /// Shares the buffer (and writes through).
     View(Array),
     /// A new array gathered by an integer-array index or a boolean mask.
-    Gathered(Gather),
+    Gathered(Box<Gather>),
 }
 
 /// An advanced index resolved against its array: the gathered result
@@ -271,13 +271,13 @@ impl Interp {
                     .map(|pos| pos.map(|pos| take(source.clone(), pos)))
             };
             if let Some(array) = device {
-                return Ok(Indexed::Gathered(Gather {
+                return Ok(Indexed::Gathered(Box::new(Gather {
                     array: array.map_err(|d| d.or_span(&s))?,
                     viewed,
                     axis,
                     merged,
                     positions: Positions::Mask(flat_mask),
-                }));
+                })));
             }
         }
         let host = graph::to_host(&*self.backend, &idx).map_err(|d| d.or_span(&s))?;
@@ -307,13 +307,13 @@ impl Interp {
             DType::I64,
             &idx_shape,
         );
-        Ok(Indexed::Gathered(Gather {
+        Ok(Indexed::Gathered(Box::new(Gather {
             array: take(source, pos),
             viewed,
             axis,
             merged,
             positions: Positions::Host(positions),
-        }))
+        })))
     }
 
     /// `t[i]` of a tuple (`nonzero(x)[0]`, `shape(x)[1]`): one constant

@@ -436,7 +436,7 @@ impl Interp {
                 let view = self.index(&base_arr, indices, &target.span)?;
                 let dst = match view {
                     index::Indexed::View(dst) => dst,
-                    index::Indexed::Gathered(g) => return self.assign_gathered(g, op, value, &target.span, span),
+                    index::Indexed::Gathered(g) => return self.assign_gathered(*g, op, value, &target.span, span),
                 };
                 if dst
                     .view
