@@ -338,6 +338,17 @@ pub fn describe_node(node: &Rc<Node>) -> String {
 
 /// Evaluates every pending node that `arrays` depend on.
 pub fn realize(backend: &dyn Backend, arrays: &[&Array]) -> Result<(), Diagnostic> {
+    realize_in_order(backend, arrays, None)
+}
+
+/// `realize`, given the pending nodes reachable from `arrays` in an order
+/// `pending_in_order` made (from these roots or others that reach the same
+/// nodes), when the caller has already walked the graph.
+pub fn realize_in_order(
+    backend: &dyn Backend,
+    arrays: &[&Array],
+    order: Option<Vec<Rc<Node>>>,
+) -> Result<(), Diagnostic> {
     let outputs: Vec<Rc<Node>> = arrays
         .iter()
         .filter(|a| !a.is_ready())
@@ -346,7 +357,7 @@ pub fn realize(backend: &dyn Backend, arrays: &[&Array]) -> Result<(), Diagnosti
     if outputs.is_empty() {
         return Ok(());
     }
-    let order = pending_in_order(&outputs);
+    let order = order.unwrap_or_else(|| pending_in_order(&outputs));
     backend.execute(&order, &outputs)?;
     for node in order.iter().filter(|n| !n.is_ready()) {
         node.fused_away.set(true);

@@ -538,18 +538,24 @@ impl Interp {
         if roots.is_empty() && locals.is_empty() {
             return Ok(());
         }
+        // the locals no other pending node reads become roots too; the walk
+        // that finds them reaches every node the roots reach, so it is the
+        // realize's order as well
+        let mut order = None;
         if !locals.is_empty() {
             let all: Vec<Rc<graph::Node>> = roots.iter().chain(&locals).map(|a| a.node.clone()).collect();
+            let walked = graph::pending_in_order(&all);
             let mut fed: FxHashSet<u64> = FxHashSet::default();
-            for node in graph::pending_in_order(&all) {
+            for node in &walked {
                 if let graph::NodeState::Pending { inputs, .. } = &*node.state.borrow() {
                     fed.extend(inputs.iter().map(|i| i.node.id));
                 }
             }
             roots.extend(locals.into_iter().filter(|a| !fed.contains(&a.node.id)));
+            order = Some(walked);
         }
         let refs: Vec<&Array> = roots.iter().collect();
-        graph::realize(&*self.backend, &refs)
+        graph::realize_in_order(&*self.backend, &refs, order)
     }
 
     /// Runs one iteration of a `for` body and ends it (see `end_iteration`)
