@@ -31,6 +31,24 @@ pub struct Operand<'a> {
     pub span: Option<Span>,
 }
 
+/// `broadcast` of shapes whose sizes are all known, without building
+/// operands or diagnostics (the graph builder calls it for every operation);
+/// `None` where `broadcast` would report an error.
+pub fn broadcast_known<'s>(shapes: impl Iterator<Item = &'s [usize]> + Clone) -> Option<Vec<usize>> {
+    let rank = shapes.clone().map(<[usize]>::len).max().unwrap_or(0);
+    let mut out = vec![1usize; rank];
+    for shape in shapes {
+        for (o, &d) in out[rank - shape.len()..].iter_mut().zip(shape) {
+            if *o == 1 {
+                *o = d;
+            } else if d != 1 && d != *o {
+                return None;
+            }
+        }
+    }
+    Some(out)
+}
+
 /// NumPy broadcasting of several operands: trailing axes align, a size 1
 /// stretches. The error names the operands, their shapes and the axis.
 pub fn broadcast(operands: &[Operand], what: &str, span: &Span) -> Result<Vec<Dim>, Diagnostic> {
@@ -563,6 +581,36 @@ mod tests {
 
     fn op(shape: &[usize]) -> (Vec<Dim>, DType) {
         (dims(shape), DType::F32)
+    }
+
+    #[test]
+    fn broadcast_known_agrees_with_broadcast() {
+        let sizes = [0usize, 1, 2, 3];
+        let mut shapes: Vec<Vec<usize>> = vec![vec![]];
+        for &a in &sizes {
+            shapes.push(vec![a]);
+            for &b in &sizes {
+                shapes.push(vec![a, b]);
+                for &c in &sizes[1..] {
+                    shapes.push(vec![c, a, b]);
+                }
+            }
+        }
+        for x in &shapes {
+            for y in &shapes {
+                let (dx, dy) = (dims(x), dims(y));
+                let operand = |shape| Operand {
+                    dtype: None,
+                    shape,
+                    span: None,
+                };
+                let checked = broadcast(&[operand(&dx), operand(&dy)], "`+`", &(0..1))
+                    .ok()
+                    .map(|out| out.into_iter().map(|d| d.unwrap_or(0)).collect::<Vec<_>>());
+                let known = broadcast_known([x.as_slice(), y.as_slice()].into_iter());
+                assert_eq!(known, checked, "{x:?} with {y:?}");
+            }
+        }
     }
 
     #[test]

@@ -44,9 +44,9 @@ pub fn cast(a: &Array, dtype: DType, span: Option<&Span>) -> Array {
 /// A literal (a weak scalar on the host) converted now instead of by a cast
 /// node: every `2.0 * x` of an f32 `x` converts its literal, and building,
 /// folding and dropping a node for that cost more than the rest of a small
-/// statement. The conversions are the cast kernels' (`as`, rounding to
-/// nearest, integers wrapping; `tests/literals.rs` compares them); other
-/// pairs take the general path.
+/// statement. `HostData::scalar` and `scalar_i64` convert as the cast kernels
+/// do (`as`: rounding to nearest, integers wrapping; `tests/literals.rs`
+/// compares them); other pairs take the general path.
 fn cast_literal(a: &Array, dtype: DType) -> Option<Array> {
     if !a.weak || a.rank() != 0 {
         return None;
@@ -58,10 +58,8 @@ fn cast_literal(a: &Array, dtype: DType) -> Option<Array> {
     };
     let at = a.view.offset;
     let data = match (h, dtype) {
-        (HostData::F64(v), DType::F32) => HostData::F32(vec![*v.get(at)? as f32]),
-        (HostData::I64(v), DType::F32) => HostData::F32(vec![*v.get(at)? as f32]),
-        (HostData::I64(v), DType::F64) => HostData::F64(vec![*v.get(at)? as f64]),
-        (HostData::I64(v), DType::I32) => HostData::I32(vec![*v.get(at)? as i32]),
+        (HostData::F64(v), DType::F32) => HostData::scalar(dtype, *v.get(at)?),
+        (HostData::I64(v), DType::F32 | DType::F64 | DType::I32) => HostData::scalar_i64(dtype, *v.get(at)?),
         _ => return None,
     };
     Some(Array::from_host(data, &[]).with_weak(true))
@@ -147,7 +145,7 @@ pub fn broadcast_all(
 ) -> Result<Vec<usize>, Diagnostic> {
     // Every operation of every statement comes here: the common case in one
     // allocation, the checker's rules (with their diagnostics) otherwise.
-    if let Some(out) = broadcast_known(arrays) {
+    if let Some(out) = shape::broadcast_known(arrays.iter().map(|a| a.shape())) {
         shape::check_size(&out, span)?;
         return Ok(out);
     }
@@ -168,23 +166,6 @@ pub fn broadcast_all(
         .collect();
     shape::check_size(&out, span)?;
     Ok(out)
-}
-
-/// NumPy's broadcast of known shapes, or None where they do not broadcast.
-fn broadcast_known(arrays: &[&Array]) -> Option<Vec<usize>> {
-    let rank = arrays.iter().map(|a| a.rank()).max().unwrap_or(0);
-    let mut out = vec![1usize; rank];
-    for a in arrays {
-        let extra = rank - a.rank();
-        for (o, &d) in out[extra..].iter_mut().zip(a.shape()) {
-            if *o == 1 {
-                *o = d;
-            } else if d != 1 && d != *o {
-                return None;
-            }
-        }
-    }
-    Some(out)
 }
 
 fn dtype_error(op: &str, a: &Array, a_span: Option<&Span>, span: &Span, hint: &str) -> Diagnostic {

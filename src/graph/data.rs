@@ -151,11 +151,12 @@ impl HostData {
         }
     }
 
-    /// One i64 value of `dtype` (exact for large integers).
+    /// One i64 value of `dtype` (exact for large integers; rounded once to f32).
     pub fn scalar_i64(dtype: DType, value: i64) -> HostData {
         match dtype {
             DType::I64 => HostData::I64(vec![value]),
             DType::I32 => HostData::I32(vec![value as i32]),
+            DType::F32 => HostData::F32(vec![value as f32]),
             _ => HostData::scalar(dtype, value as f64),
         }
     }
