@@ -3,7 +3,8 @@
 
 Generates random programs over random views (strided, reversed, transposed,
 broadcast slices of random base arrays, every dtype), elementwise chains,
-reductions along random axes with keepdims broadcasting back, scans, slice
+reductions along random axes with keepdims broadcasting back, scans,
+concatenations and rolls of expressions, slice
 assignments that read what they write, masks, sorts and gathers; runs each
 with `ARR_CPU=reference` and with the fused executor; every program saves its
 results to .npy files and NumPy compares them (integers and booleans exactly,
@@ -132,6 +133,19 @@ class Gen:
         if depth <= 0 or r.random() < 0.25:
             return self.leaf(shape, dtype)
         x = r.random()
+        if r.random() < 0.08 and len(shape) >= 1:
+            # a concatenation of expressions along an axis, or a roll (of a roll)
+            ax = r.randint(0, len(shape) - 1)
+            if r.random() < 0.5:
+                cuts = sorted(r.randint(0, shape[ax]) for _ in range(r.randint(1, 2)))
+                sizes = [b - a for a, b in zip([0] + cuts, cuts + [shape[ax]])]
+                parts = [self.arr(shape[:ax] + [n] + shape[ax + 1:], dtype, depth - 1) for n in sizes]
+                return f"concat([{', '.join(parts)}], axis={ax})"
+            e = self.arr(shape, dtype, depth - 1)
+            axes = sorted(r.sample(range(len(shape)), r.randint(1, min(2, len(shape)))))
+            shifts = [r.randint(-shape[a] - 1, shape[a] + 1) for a in axes]
+            tup = lambda xs: str(xs[0]) if len(xs) == 1 else f"({', '.join(map(str, xs))})"
+            return f"roll({e}, {tup(shifts)}, axis={tup(axes)})"
         if dtype == "bool":
             if x < 0.5:
                 t = r.choice(["f32", "f64", "i32", "i64"])

@@ -50,5 +50,6 @@ cases!(
     slice_direct,
     half,
     row_outputs,
-    numpy_names
+    numpy_names,
+    concat_parts
 );

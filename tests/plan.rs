@@ -169,6 +169,20 @@ fn oracle(a: &Array, memo: &mut HashMap<u64, Vec<f64>>) -> Vec<f64> {
                     }
                     acc
                 }
+                Op::Concat { axis } => {
+                    let out_view = View::contiguous(&a.node.shape);
+                    let mut out = vec![f64::NAN; a.node.shape.iter().product()];
+                    let mut start = 0;
+                    for (x, values) in inputs.iter().zip(&args) {
+                        for (lin, &v) in values.iter().enumerate() {
+                            let mut c = coords(lin, &x.view.shape);
+                            c[axis] += start;
+                            out[out_view.offset_of(&c)] = v;
+                        }
+                        start += x.view.shape[axis];
+                    }
+                    out
+                }
                 other => panic!("oracle lacks {other:?}"),
             }
         }
@@ -342,6 +356,25 @@ fn run_plan(p: &Plan, leaves: &[&Array]) -> HashMap<u64, Vec<f64>> {
                 );
                 bufs.insert(kp.nodes[o.node], values);
             }
+        }
+        if let Some(window) = &kp.window {
+            // a part: its values go through the window into the node's buffer
+            let values: Vec<(usize, f64)> = (0..kp.work())
+                .map(|i| {
+                    let c = coords(i, &kp.shape);
+                    let v = eval_steps(&kp.body, &|k| read(&kp.operands[k], &c, &bufs), 0.0);
+                    (at(window, &c), v)
+                })
+                .collect();
+            let buf = bufs.entry(kp.output).or_default();
+            for (o, v) in values {
+                if buf.len() <= o {
+                    buf.resize(o + 1, f64::NAN);
+                }
+                assert!(buf[o].is_nan(), "two parts write element {o}");
+                buf[o] = v;
+            }
+            continue;
         }
         let out: Vec<f64> = match kp.reduce {
             None => (0..kp.work())
@@ -595,6 +628,71 @@ fn sibling_maps_are_one_kernel_on_the_cpu() {
     // a GPU keeps them separate (it has no multi-output map)
     assert!(!strategies(&plan_of(&[&c, &d])).contains(&"map-multi"));
     insta::assert_snapshot!("sibling_maps_cpu", explain(&[&c, &d], &DeviceInfo::for_cpu()));
+}
+
+#[test]
+fn rolls_of_an_expression_are_parts_on_the_cpu() {
+    // north(east(x * 2 + 1)) as lattice Boltzmann writes it: on the CPU each
+    // of the four boxes of the result is one map over x; the inner roll is
+    // never stored, and neither is the expression
+    let x = input(&[6, 5]);
+    let (two, one) = (scalar(2.0, DType::F64), scalar(1.0, DType::F64));
+    let y = bin(BinaryOp::Add, &bin(BinaryOp::Mul, &x, &two), &one);
+    let leaves = [&x, &two, &one];
+    let cat = |parts: Vec<Array>, axis: usize| {
+        let mut shape = parts[0].shape().to_vec();
+        shape[axis] = parts.iter().map(|p| p.shape()[axis]).sum();
+        Array::pending(Op::Concat { axis }, parts, DType::F64, &shape, None)
+    };
+    let cols = |a: &Array, c0: usize, n: usize| a.with_view(a.view.slice_axis(1, c0, n, 1));
+    let rows = |a: &Array, r0: usize, n: usize| a.with_view(a.view.slice_axis(0, r0, n, 1));
+    let east = cat(vec![cols(&y, 4, 1), cols(&y, 0, 4)], 1);
+    let north = cat(vec![rows(&east, 5, 1), rows(&east, 0, 5)], 0);
+    let outputs = vec![north.node.clone()];
+    let cpu = plan(&pending_in_order(&outputs), &outputs, &DeviceInfo::for_cpu());
+    assert_eq!(cpu.kernels.len(), 4, "{cpu}");
+    for kp in &cpu.kernels {
+        assert!(kp.window.is_some() && kp.output == north.node.id, "{kp}");
+        assert!(
+            kp.operands
+                .iter()
+                .all(|o| o.node != y.node.id && o.node != east.node.id),
+            "{kp}"
+        );
+    }
+    let got = run_plan(&cpu, &leaves);
+    let want = oracle(&north, &mut HashMap::new());
+    assert_eq!(got[&north.node.id], want);
+    // a GPU stores the expression and copies it twice
+    assert_eq!(strategies(&plan_of(&[&north])), vec!["map", "concat", "concat"]);
+    insta::assert_snapshot!("roll_of_roll_cpu", explain(&[&north], &DeviceInfo::for_cpu()));
+
+    // an expression that shares what it reads with another output is stored
+    // by a kernel of its own (beside its siblings), and its parts copy it
+    let z = bin(BinaryOp::Mul, &x, &x);
+    let rolled = cat(vec![cols(&y, 4, 1), cols(&y, 0, 4)], 1);
+    let outputs = vec![rolled.node.clone(), z.node.clone()];
+    let cpu = plan(&pending_in_order(&outputs), &outputs, &DeviceInfo::for_cpu());
+    let parts: Vec<&KernelPlan> = cpu.kernels.iter().filter(|k| k.window.is_some()).collect();
+    assert_eq!(parts.len(), 2, "{cpu}");
+    assert!(
+        parts
+            .iter()
+            .all(|k| k.body.len() == 1 && k.operands[0].node == y.node.id),
+        "{cpu}"
+    );
+    let got = run_plan(&cpu, &leaves);
+    assert_eq!(got[&rolled.node.id], oracle(&rolled, &mut HashMap::new()));
+    assert_eq!(got[&z.node.id], oracle(&z, &mut HashMap::new()));
+
+    // a strided slice of a concatenation is no box: the inner one is stored
+    let every_other = east.with_view(east.view.slice_axis(0, 0, 3, 2));
+    let outer = cat(vec![every_other, rows(&east, 0, 2)], 0);
+    let outputs = vec![outer.node.clone()];
+    let cpu = plan(&pending_in_order(&outputs), &outputs, &DeviceInfo::for_cpu());
+    assert!(cpu.kernels.iter().any(|k| k.output == east.node.id), "{cpu}");
+    let got = run_plan(&cpu, &leaves);
+    assert_eq!(got[&outer.node.id], oracle(&outer, &mut HashMap::new()));
 }
 
 fn keep(a: &Array, axis: usize) -> Array {

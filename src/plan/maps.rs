@@ -33,6 +33,7 @@ fn candidate(kp: &KernelPlan) -> bool {
     ) && kp.reduce.is_none()
         && kp.epilogue.is_empty()
         && kp.aux.is_empty()
+        && kp.window.is_none()
         && kp.work() > 0
         && kp.body.last().is_some_and(|s| s.dtype == kp.out_dtype)
 }

@@ -9,6 +9,10 @@
 //! fuse into its epilogue when they read it element for element. A node is
 //! materialised when somebody needs it (an output), when two nodes consume
 //! it, or when its consumer is not elementwise (scan, matmul, concat, take).
+//! On the CPU a concatenation is assembled instead: each part is a map that
+//! fuses its input and writes its box of the output, and a concatenation
+//! read only by another, through slices, writes its parts into that one's
+//! (a roll of a roll, `north(east(f))`, is one pass over `f`).
 
 pub mod cache;
 mod maps;
@@ -352,6 +356,11 @@ pub struct KernelPlan {
     /// Index buffers a kernel reads besides its operands (a segmented
     /// reduction's offsets and layout), contiguous i64.
     pub aux: Vec<Operand>,
+    /// `Some(view)`: this map computes one part of `output` (a box of a
+    /// concatenation, on the CPU), over `out_shape`, and writes it through
+    /// `view` (over `shape`) into the output's contiguous buffer; the node is
+    /// ready when its parts have covered it.
+    pub window: Option<View>,
 }
 
 impl KernelPlan {
@@ -393,15 +402,23 @@ pub struct Plan {
 /// vector width and launch shape.
 fn finish_elementwise(kp: &mut KernelPlan, device: &DeviceInfo) {
     let mut strides: Vec<Vec<isize>> = kp.operands.iter().map(|o| o.view.strides.to_vec()).collect();
-    strides.push(crate::graph::view::contiguous_strides(&kp.out_shape).to_vec()); // the output
+    // the output: a part's window into its node, else contiguous
+    strides.push(match &kp.window {
+        Some(w) => w.strides.to_vec(),
+        None => crate::graph::view::contiguous_strides(&kp.out_shape).to_vec(),
+    });
     let groups = vec![0u8; kp.out_shape.len()];
     let (shape, _) = collapse(&kp.out_shape, &groups, &mut strides);
+    let collapsed = |s: &[isize], offset: usize| View {
+        shape: Dims::from_slice(&shape),
+        strides: Strides::from_slice(s),
+        offset,
+    };
+    if let Some(w) = &mut kp.window {
+        *w = collapsed(&strides[strides.len() - 1], w.offset);
+    }
     for (o, s) in kp.operands.iter_mut().zip(&strides) {
-        o.view = View {
-            shape: Dims::from_slice(&shape),
-            strides: Strides::from_slice(s),
-            offset: o.view.offset,
-        };
+        o.view = collapsed(s, o.view.offset);
     }
     kp.shape = shape;
     kp.kept = kp.shape.len();
@@ -514,7 +531,9 @@ pub fn scan_tile(vec: u32, elem_bytes: usize) -> u64 {
 /// Plans `nodes` (pending, inputs before consumers) so that every node in
 /// `outputs` ends up materialised.
 pub fn plan(nodes: &[Rc<Node>], outputs: &[Rc<Node>], device: &DeviceInfo) -> Plan {
-    Planner::new(nodes, outputs).run(device)
+    let mut planner = Planner::new(nodes, outputs);
+    planner.windows = !device.gpu_kernels;
+    planner.run(device)
 }
 
 /// Plans the pending graph behind `arrays` without executing anything.
@@ -558,6 +577,9 @@ struct Planner<'a> {
     /// again for every read of a broadcast (`costly_broadcast`).
     costly: Vec<bool>,
     leaf_labels: HashMap<u64, String>,
+    /// Whether a concatenation is computed as parts written into its buffer
+    /// (the CPU), rather than by a kernel copying materialised inputs.
+    windows: bool,
 }
 
 fn fusable_kind(op: &Op) -> bool {
@@ -594,6 +616,7 @@ impl<'a> Planner<'a> {
             consumers,
             outputs: outputs.iter().map(|n| n.id).collect(),
             leaf_labels: HashMap::default(),
+            windows: false,
         }
     }
 
@@ -676,6 +699,25 @@ impl<'a> Planner<'a> {
                 for (k, a) in self.inputs(i).iter().enumerate() {
                     if let Some(p) = self.pending(a)
                         && (k > 0 || self.red[p].is_some() || axis_map(&a.view, &self.nodes[p].shape).is_none())
+                    {
+                        self.materialised[p] = true;
+                    }
+                }
+                continue;
+            }
+            if let Op::Concat { .. } = op
+                && self.assembled(i)
+            {
+                self.materialised[i] = true;
+                for a in self.inputs(i).iter() {
+                    let Some(p) = self.pending(a) else { continue };
+                    if matches!(self.info[p].op, Op::Concat { .. }) {
+                        // a concatenation read only here, through boxes, writes its parts into ours
+                        self.materialised[p] = !self.absorbed(p, i);
+                    } else if !fusable_kind(&self.info[p].op)
+                        || self.red[p].is_some()
+                        || self.read_needs_store(&a.view, p)
+                        || self.reads_shared(p)
                     {
                         self.materialised[p] = true;
                     }
@@ -818,6 +860,158 @@ impl<'a> Planner<'a> {
         }
     }
 
+    /// Whether concatenation `i` is computed as parts, each a map writing
+    /// its box of the output: on the CPU, for the dtypes its maps compute.
+    fn assembled(&self, i: usize) -> bool {
+        let node = &self.nodes[i];
+        self.windows && node.size() > 0 && !matches!(node.dtype, DType::F16 | DType::BF16)
+    }
+
+    /// Whether concatenation `p`, an input of the assembled concatenation
+    /// `c`, writes its parts straight into `c`'s: nobody else reads it, and
+    /// `c` reads it only through boxes (slices without steps).
+    fn absorbed(&self, p: usize, c: usize) -> bool {
+        let node = &self.nodes[p];
+        self.assembled(p)
+            && self.consumers[p] == [c]
+            && !self.outputs.contains(&node.id)
+            && self
+                .inputs(c)
+                .iter()
+                .filter(|a| a.node.id == node.id)
+                .all(|a| box_start(&a.view, &node.shape).is_some())
+    }
+
+    /// Whether the expression that would fuse into node `p` reads an array
+    /// that something outside it reads too. Such a producer is stored by a
+    /// kernel of its own and copied into its part: beside its siblings it
+    /// shares their reads and common subexpressions (lattice Boltzmann's
+    /// rolled populations, each computed from the same densities and
+    /// velocities, are one multi-output map), which separate parts, each
+    /// over a box of its own, cannot.
+    fn reads_shared(&self, p: usize) -> bool {
+        let mut inside: HashSet<usize> = std::iter::once(p).collect();
+        let mut frontier: HashSet<u64> = HashSet::default();
+        let mut stack = vec![p];
+        while let Some(q) = stack.pop() {
+            for a in self.inputs(q).iter() {
+                match self.pending(a) {
+                    Some(r) if !self.materialised[r] && fusable_kind(&self.info[r].op) => {
+                        if inside.insert(r) {
+                            stack.push(r);
+                        }
+                    }
+                    _ => {
+                        frontier.insert(a.node.id);
+                    }
+                }
+            }
+        }
+        (0..self.nodes.len())
+            .filter(|j| !inside.contains(j))
+            .any(|j| self.inputs(j).iter().any(|a| frontier.contains(&a.node.id)))
+    }
+
+    /// The kernels of assembled concatenation `i`: one map per part, each
+    /// computing its input (fused as any map's) into its box of the output.
+    fn parts(&mut self, i: usize, device: &DeviceInfo, kernels: &mut Vec<KernelPlan>) {
+        let node = self.nodes[i].clone();
+        let full = node.shape.to_vec();
+        let mut boxes = Vec::new();
+        self.boxes(i, &vec![0; full.len()], &full, &vec![0; full.len()], &mut boxes);
+        for (a, view, start) in boxes {
+            let mut kp = self.blank_kernel(i);
+            let mut b = ExprBuilder::default();
+            self.expr_of_input(&a, view.clone(), &mut b, &mut kp);
+            kp.ops.push("concat".to_string());
+            kp.operands = b.operands;
+            kp.body = b.steps;
+            kp.out_shape = view.shape.to_vec();
+            kp.shape = view.shape.to_vec();
+            kp.kept = view.rank();
+            kp.bytes_written = (view.size() * node.dtype.size_bytes()) as u64;
+            let mut window = View::contiguous(&node.shape);
+            for (k, (&at, &n)) in start.iter().zip(view.shape.iter()).enumerate() {
+                window = window.slice_axis(k, at, n, 1);
+            }
+            kp.window = Some(window);
+            finish_elementwise(&mut kp, device);
+            kernels.push(kp);
+        }
+    }
+
+    /// The parts of the box of concatenation `q` at `at` with `shape` (in
+    /// `q`'s coordinates), which lies at `out_at` of the assembled output:
+    /// (input, the view reading it over the part, the part's start in the
+    /// output), descending into the concatenations absorbed into it.
+    fn boxes(
+        &self,
+        q: usize,
+        at: &[usize],
+        shape: &[usize],
+        out_at: &[usize],
+        out: &mut Vec<(Array, View, Vec<usize>)>,
+    ) {
+        let Op::Concat { axis } = self.info[q].op else {
+            return;
+        };
+        let mut lo = 0;
+        for a in self.inputs(q).iter() {
+            let len = a.view.shape[axis];
+            let (from, to) = (at[axis].max(lo), (at[axis] + shape[axis]).min(lo + len));
+            if from < to {
+                // the overlap, in the part's coordinates and the output's
+                let (mut sub_at, mut sub_shape, mut sub_out) = (at.to_vec(), shape.to_vec(), out_at.to_vec());
+                sub_at[axis] = from - lo;
+                sub_shape[axis] = to - from;
+                sub_out[axis] += from - at[axis];
+                let mut view = a.view.clone();
+                for (k, (&s, &n)) in sub_at.iter().zip(&sub_shape).enumerate() {
+                    view = view.slice_axis(k, s, n, 1);
+                }
+                // an absorbed concatenation is read through boxes, so its sub-boxes are boxes too
+                let absorbed = self
+                    .pending(a)
+                    .filter(|&p| !self.materialised[p] && matches!(self.info[p].op, Op::Concat { .. }))
+                    .and_then(|p| Some((p, box_start(&view, &self.nodes[p].shape)?)));
+                match absorbed {
+                    Some((p, start)) => self.boxes(p, &start, &sub_shape, &sub_out, out),
+                    None => out.push((a.clone(), view, sub_out)),
+                }
+            }
+            lo += len;
+        }
+    }
+
+    /// A kernel of node `i` with nothing in it yet.
+    fn blank_kernel(&mut self, i: usize) -> KernelPlan {
+        let node = &self.nodes[i];
+        KernelPlan {
+            strategy: Strategy::MatMul,
+            output: node.id,
+            out_label: tag('t', i),
+            out_dtype: node.dtype,
+            out_shape: node.shape.to_vec(),
+            nodes: vec![node.id],
+            ops: Vec::new(),
+            operands: Vec::new(),
+            body: Vec::new(),
+            reduce: None,
+            kept: node.shape.len(),
+            epi_operands: Vec::new(),
+            epilogue: Vec::new(),
+            shape: node.shape.to_vec(),
+            vec: 1,
+            index32: false,
+            grid: (1, 1),
+            block: 256,
+            bytes_read: 0,
+            bytes_written: (node.size() * node.dtype.size_bytes()) as u64,
+            aux: Vec::new(),
+            window: None,
+        }
+    }
+
     fn label(&mut self, node: &Rc<Node>) -> String {
         if let Some(&p) = self.pos.get(&node.id)
             && !matches!(self.info[p].op, Op::Buffer)
@@ -843,6 +1037,10 @@ impl<'a> Planner<'a> {
             if !self.materialised[i] || matches!(self.info[i].op, Op::Buffer) {
                 continue;
             }
+            if matches!(self.info[i].op, Op::Concat { .. }) && self.assembled(i) {
+                self.parts(i, device, &mut kernels);
+                continue;
+            }
             let k = self.kernel(i, device);
             kernels.push(k);
         }
@@ -862,30 +1060,7 @@ impl<'a> Planner<'a> {
     fn kernel(&mut self, i: usize, device: &DeviceInfo) -> KernelPlan {
         let node = self.nodes[i].clone();
         let op = self.info[i].op.clone();
-        let out_label = tag('t', i);
-        let mut kp = KernelPlan {
-            strategy: Strategy::MatMul,
-            output: node.id,
-            out_label,
-            out_dtype: node.dtype,
-            out_shape: node.shape.to_vec(),
-            nodes: vec![node.id],
-            ops: Vec::new(),
-            operands: Vec::new(),
-            body: Vec::new(),
-            reduce: None,
-            kept: node.shape.len(),
-            epi_operands: Vec::new(),
-            epilogue: Vec::new(),
-            shape: node.shape.to_vec(),
-            vec: 1,
-            index32: false,
-            grid: (1, 1),
-            block: 256,
-            bytes_read: 0,
-            bytes_written: (node.size() * node.dtype.size_bytes()) as u64,
-            aux: Vec::new(),
-        };
+        let mut kp = self.blank_kernel(i);
         if let Op::Segment { op: sop, layout } = &op {
             let inputs = self.inputs(i);
             let mut b = ExprBuilder::default();
@@ -1365,6 +1540,31 @@ impl ExprBuilder {
 }
 
 /// Bytes an operand reads from memory: each distinct element once.
+/// Where `view` starts, when it reads a box of a contiguous array of
+/// `shape`: the same rank, and along every axis it takes more than one
+/// element of, consecutive elements (a slice without a step).
+fn box_start(view: &View, shape: &[usize]) -> Option<Vec<usize>> {
+    if view.rank() != shape.len() || view.size() == 0 {
+        return None;
+    }
+    let strides = crate::graph::view::contiguous_strides(shape);
+    let mut rest = view.offset;
+    let mut start = Vec::with_capacity(shape.len());
+    for k in 0..shape.len() {
+        let (n, s) = (view.shape[k], strides[k] as usize);
+        if n > 1 && view.strides[k] != s as isize {
+            return None;
+        }
+        let at = rest / s.max(1);
+        rest -= at * s;
+        if at + n > shape[k] {
+            return None;
+        }
+        start.push(at);
+    }
+    (rest == 0).then_some(start)
+}
+
 fn operand_bytes(o: &Operand) -> u64 {
     if o.source != Source::Buffer {
         return 0;
@@ -1643,9 +1843,13 @@ impl fmt::Display for KernelPlan {
             }
             _ => String::new(),
         };
+        let part = match &self.window {
+            Some(w) => format!(" part (offset {}, strides {:?})", w.offset, &w.strides[..]),
+            None => String::new(),
+        };
         writeln!(
             f,
-            "{}{} -> {} {}{:?}, vec {}, {}-bit index",
+            "{}{} -> {}{part} {}{:?}, vec {}, {}-bit index",
             self.strategy.name(),
             detail,
             self.out_label,

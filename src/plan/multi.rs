@@ -275,6 +275,7 @@ fn merge(members: &[&KernelPlan], device: &DeviceInfo) -> KernelPlan {
         bytes_read: 0,
         bytes_written: members.iter().map(|m| m.bytes_written).sum(),
         aux: Vec::new(),
+        window: None,
     };
     kp.bytes_read =
         kp.operands.iter().map(operand_bytes).sum::<u64>() + kp.epi_operands.iter().map(operand_bytes).sum::<u64>();

@@ -94,6 +94,7 @@ fn elementwise(kp: &KernelPlan) -> bool {
         kp.strategy,
         Strategy::Map | Strategy::Broadcast | Strategy::Sliding { .. }
     ) && kp.aux.is_empty()
+        && kp.window.is_none()
 }
 
 /// `view` (over an iteration space of rank 1 or 2) as a view over [rows, cols].
@@ -414,6 +415,7 @@ impl Merger {
             bytes_read: 0,
             bytes_written: last.bytes_written,
             aux: Vec::new(),
+            window: None,
         };
         for k in run {
             for n in &k.nodes {

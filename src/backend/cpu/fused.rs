@@ -256,6 +256,8 @@ impl Fused {
         into: Option<into::Target<'_>>,
     ) -> Result<bool, Diagnostic> {
         let mut written = false;
+        // nodes assembled from parts, while their parts run
+        let mut assembling: HashMap<u64, into::Assembly> = HashMap::default();
         for kp in &plan.kernels {
             let node = by_id
                 .get(&kp.output)
@@ -272,17 +274,43 @@ impl Fused {
                 super::warm::keep_warm();
             }
             let start = Instant::now();
-            let strategy = match into.filter(|t| Rc::ptr_eq(node, t.root)) {
-                Some(target) => {
-                    written = true;
-                    target.run(kp, by_id).map_err(spanned)?
+            let target = into.filter(|t| Rc::ptr_eq(node, t.root));
+            let strategy = if kp.window.is_some() {
+                let part = match assembling.entry(kp.output) {
+                    std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                    std::collections::hash_map::Entry::Vacant(e) => {
+                        super::check_memory(node)?;
+                        let fresh = into::Assembly::new(node.dtype, node.size())
+                            .ok_or_else(|| internal("a half-float node assembled from parts"))?;
+                        e.insert(fresh)
+                    }
+                };
+                if let Some(values) = part.run_part(kp, by_id).map_err(spanned)? {
+                    assembling.remove(&kp.output);
+                    match target {
+                        // a slice assignment's source: computed whole, then copied, since
+                        // a part may read what another part's destination holds
+                        Some(target) => {
+                            written = true;
+                            target.write(values).map_err(spanned)?;
+                        }
+                        None => *node.state.borrow_mut() = NodeState::Ready(Buffer::host(values)),
+                    }
                 }
-                None => {
-                    super::check_memory(node)?;
-                    let (out, extra) = run_kernel(kp, node, by_id).map_err(spanned)?;
-                    *node.state.borrow_mut() = NodeState::Ready(Buffer::host(out));
-                    set_extra_outputs(kp, extra, by_id)?;
-                    cpu_strategy(kp)
+                cpu_strategy(kp)
+            } else {
+                match target {
+                    Some(target) => {
+                        written = true;
+                        target.run(kp, by_id).map_err(spanned)?
+                    }
+                    None => {
+                        super::check_memory(node)?;
+                        let (out, extra) = run_kernel(kp, node, by_id).map_err(spanned)?;
+                        *node.state.borrow_mut() = NodeState::Ready(Buffer::host(out));
+                        set_extra_outputs(kp, extra, by_id)?;
+                        cpu_strategy(kp)
+                    }
                 }
             };
             if let Some(times) = self.profile.borrow_mut().as_mut() {
@@ -294,12 +322,18 @@ impl Fused {
                 });
             }
         }
+        if !assembling.is_empty() {
+            return Err(internal("a node whose parts did not cover it"));
+        }
         Ok(written)
     }
 }
 
 /// How the CPU runs a planned kernel, for `explain` and the profile.
 pub fn cpu_strategy(kp: &KernelPlan) -> &'static str {
+    if kp.window.is_some() {
+        return "concat-part";
+    }
     match &kp.strategy {
         Strategy::Map | Strategy::Broadcast | Strategy::Sliding { .. } => "map",
         Strategy::MapMulti { .. } => "map-multi",
@@ -1686,7 +1720,7 @@ pub(super) fn for_each_row_pair(
 }
 
 /// Copies every element of a strided view of `src` to the same position of one of `dst`.
-fn copy_rows<T: Copy + Send + Sync>(
+pub(super) fn copy_rows<T: Copy + Send + Sync>(
     dst: &mut [T],
     (doff, ds): (isize, &[isize]),
     src: &[T],

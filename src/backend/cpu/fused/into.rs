@@ -67,6 +67,13 @@ impl Target<'_> {
     }
 }
 
+impl Target<'_> {
+    /// Copies the root's values, computed whole, into the destination.
+    pub(super) fn write(&self, values: HostData) -> Result<(), Diagnostic> {
+        copy_into(self.dst, self.view, values, &self.root.shape)
+    }
+}
+
 fn is_map(kp: &KernelPlan) -> bool {
     matches!(
         kp.strategy,
@@ -124,7 +131,7 @@ fn map_into(kp: &KernelPlan, by_id: &HashMap<u64, Rc<Node>>, dst: &Buffer, dst_v
             // the same one of the same block. No `&mut` to the vector exists
             // meanwhile.
             let own = Data::$V(unsafe { std::slice::from_raw_parts(ptr as *const _, len) });
-            map_into_typed(kp, by_id, dst, own, len, SendPtr(ptr), dst_view)
+            map_into_typed(kp, by_id, Some((dst, own, len)), SendPtr(ptr), dst_view)
         }};
     }
     match data {
@@ -201,12 +208,137 @@ impl<T: Lane> Out<T> {
     }
 }
 
+/// A node assembled from parts (`KernelPlan::window`): its vector, with room
+/// for every element, of which the parts run so far have written
+/// `written`.
+pub(super) struct Assembly {
+    data: HostData,
+    size: usize,
+    written: usize,
+}
+
+impl Assembly {
+    /// Room for `size` elements of `dtype`, none written; `None` for half floats.
+    pub fn new(dtype: crate::check::dtype::DType, size: usize) -> Option<Assembly> {
+        use crate::check::dtype::DType;
+        let data = match dtype {
+            DType::Bool => HostData::Bool(Vec::with_capacity(size)),
+            DType::I32 => HostData::I32(Vec::with_capacity(size)),
+            DType::I64 => HostData::I64(Vec::with_capacity(size)),
+            DType::F32 => HostData::F32(Vec::with_capacity(size)),
+            DType::F64 => HostData::F64(Vec::with_capacity(size)),
+            DType::F16 | DType::BF16 => return None,
+        };
+        Some(Assembly { data, size, written: 0 })
+    }
+
+    /// Runs part `kp` (a map with a window) into its box of the node of
+    /// `shape`; returns the node's values once every part has run.
+    pub fn run_part(
+        &mut self,
+        kp: &KernelPlan,
+        by_id: &HashMap<u64, Rc<Node>>,
+    ) -> Result<Option<HostData>, Diagnostic> {
+        let view = kp
+            .window
+            .as_ref()
+            .ok_or_else(|| internal("a part without its window"))?;
+        if self.data.dtype() != kp.out_dtype || view.shape[..] != kp.shape[..] {
+            return Err(internal("a part that does not fit its node"));
+        }
+        let part = view.size();
+        if part > 0 {
+            let copied = copied_operand(kp, by_id)?;
+            macro_rules! go {
+                ($v:expr, $V:ident) => {{
+                    // The vector's length stays 0 until every part has run: the
+                    // parts write its spare capacity, and nothing reads it
+                    // meanwhile (no part reads the node it builds).
+                    kernels::check_reach($v.capacity(), &view.shape, &view.strides, view.offset)?;
+                    match &copied {
+                        Some((buffer, from)) => match &*buffer.storage() {
+                            Storage::Host(HostData::$V(src)) => {
+                                kernels::check_reach(src.len(), &from.shape, &from.strides, from.offset)?;
+                                // SAFETY: MaybeUninit<T> has T's layout; the source is only read.
+                                let src: &[std::mem::MaybeUninit<_>] =
+                                    unsafe { std::slice::from_raw_parts(src.as_ptr().cast(), src.len()) };
+                                let dst = &mut $v.spare_capacity_mut()[..self.size];
+                                // a single element collapses to no axes: one axis of one
+                                let at = |v: &View| match v.strides.len() {
+                                    0 => (v.offset as isize, vec![0]),
+                                    _ => (v.offset as isize, v.strides.to_vec()),
+                                };
+                                let ((doff, ds), (soff, ss)) = (at(view), at(from));
+                                let shape = if view.shape.is_empty() {
+                                    vec![1]
+                                } else {
+                                    view.shape.to_vec()
+                                };
+                                super::copy_rows(dst, (doff, &ds), src, (soff, &ss), &shape);
+                                Ok(())
+                            }
+                            _ => Err(internal("a part copied from another dtype")),
+                        },
+                        None => map_into_typed(kp, by_id, None, SendPtr($v.as_mut_ptr()), view),
+                    }
+                }};
+            }
+            match &mut self.data {
+                HostData::Bool(v) => go!(v, Bool),
+                HostData::I32(v) => go!(v, I32),
+                HostData::I64(v) => go!(v, I64),
+                HostData::F32(v) => go!(v, F32),
+                HostData::F64(v) => go!(v, F64),
+                HostData::F16(_) | HostData::BF16(_) => Err(internal("half-float parts")),
+            }?;
+        }
+        self.written += part;
+        if self.written < self.size {
+            return Ok(None);
+        }
+        if self.written > self.size {
+            return Err(internal("parts that overlap"));
+        }
+        let mut data = std::mem::replace(&mut self.data, HostData::Bool(Vec::new()));
+        // SAFETY: the parts are disjoint boxes (the planner cuts them from
+        // the concatenation's inputs), in bounds (checked above), and their
+        // sizes add up to the node's: every element has been written once.
+        unsafe {
+            match &mut data {
+                HostData::Bool(v) => v.set_len(self.size),
+                HostData::I32(v) => v.set_len(self.size),
+                HostData::I64(v) => v.set_len(self.size),
+                HostData::F32(v) => v.set_len(self.size),
+                HostData::F64(v) => v.set_len(self.size),
+                HostData::F16(_) | HostData::BF16(_) => {}
+            }
+        }
+        Ok(Some(data))
+    }
+}
+
+/// `own`: the destination's buffer, its values (for the operands that read
+/// it) and length; `None` when no operand can read the destination.
+/// The buffer and view a part only copies from (its body one load of a
+/// materialised array), if that is all it does.
+fn copied_operand(kp: &KernelPlan, by_id: &HashMap<u64, Rc<Node>>) -> Result<Option<(Buffer, View)>, Diagnostic> {
+    let [only] = &kp.operands[..] else { return Ok(None) };
+    if kp.body.len() != 1 || only.source != Source::Buffer || only.dtype != kp.out_dtype {
+        return Ok(None);
+    }
+    let node = by_id
+        .get(&only.node)
+        .ok_or_else(|| internal("a part's operand is not in the graph"))?;
+    let buffer = node
+        .buffer()
+        .ok_or_else(|| internal("a part's operand is not computed"))?;
+    Ok(Some((buffer, only.view.clone())))
+}
+
 fn map_into_typed<T: Lane>(
     kp: &KernelPlan,
     by_id: &HashMap<u64, Rc<Node>>,
-    dst: &Buffer,
-    own: Data<'_>,
-    own_len: usize,
+    own: Option<(&Buffer, Data<'_>, usize)>,
     ptr: SendPtr<T>,
     dst_view: &View,
 ) -> Result<(), Diagnostic> {
@@ -214,7 +346,10 @@ fn map_into_typed<T: Lane>(
     let aliased: Vec<bool> = bufs
         .buffers
         .iter()
-        .map(|b| b.as_ref().is_some_and(|b| b.same(dst)))
+        .map(|b| {
+            b.as_ref()
+                .is_some_and(|b| own.as_ref().is_some_and(|(dst, _, _)| b.same(dst)))
+        })
         .collect();
     // the destination is borrowed mutably already: its operands read `own`
     let guards: Vec<Option<Ref<'_, Storage>>> = bufs
@@ -225,7 +360,7 @@ fn map_into_typed<T: Lane>(
         .collect();
     let mut inputs: Vec<Bound<'_>> = Vec::with_capacity(kp.operands.len());
     for (k, o) in kp.operands.iter().enumerate() {
-        if aliased[k] && o.source == Source::Buffer {
+        if let Some((_, own, own_len)) = own.filter(|_| aliased[k] && o.source == Source::Buffer) {
             if o.dtype != kp.out_dtype || o.view.strides.len() != kp.shape.len() {
                 return Err(internal(format!("operand {} does not fit its buffer", o.label)));
             }

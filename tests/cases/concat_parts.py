@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""The NumPy oracle of tests/cases/concat_parts.arr: the same statements in
+NumPy, compared number by number with the case's `# out:` lines (booleans
+as 1 and 0).
+
+    python3 tests/cases/concat_parts.py     # prints OK or the first mismatch
+    python3 tests/cases/concat_parts.py -v  # also prints NumPy's values
+"""
+import os
+import re
+import sys
+
+import numpy as np
+
+
+def oracle():
+    out = []
+
+    def show(*xs):
+        out.append([np.array(x, dtype=np.float64).ravel() for x in xs])
+
+    a = np.arange(6, dtype=np.float64)
+    b = np.arange(4, dtype=np.float64)
+    show(np.concatenate([a * 2.0, b + 1.0]))
+    m = np.arange(9).reshape(3, 3)
+    show(np.roll(m * 10, (1, 1), axis=(0, 1)))
+    show(np.roll(np.roll(np.arange(5) + 1, 2), 2), np.roll(m - 1, -1))
+    c = np.concatenate([a * 2.0, b + 1.0])
+    show(np.concatenate([c[::3] + 0.5, -b]))
+    show(np.roll(c, 1).sum(), np.roll(c, 1)[0], c[9])
+    show(np.concatenate([m > 4, m < 1], axis=1))
+    show(np.concatenate([m * 2, np.zeros((0, 3), dtype=np.int64), m.T + 100]))
+    show(np.concatenate([np.sqrt(a * a), b * 0.5]).sum(),
+         np.concatenate([np.ones((2, 1), np.float16), np.zeros((2, 1), np.float16)], axis=1))
+    v = np.arange(3, dtype=np.float32)
+    show(np.concatenate([np.broadcast_to(v * 2.0, (2, 3)), np.broadcast_to((v + 1.0)[:, None], (3, 3))]))
+    t = np.arange(24).reshape(2, 3, 4)
+    show(np.roll(t + 0, (1, -1, 1), axis=(0, 1, 2))[0])
+    s = np.arange(12).reshape(3, 4)
+    s[:, :] = np.roll(s * 1, 1, axis=1)
+    s[1:, :] = np.roll(s[1:, :] + 0, (1, 2), axis=(0, 1))
+    show(s)
+    g = np.arange(300 * 400).reshape(300, 400).astype(np.float64)
+    r = np.roll(g * 2.0 + 1.0, (7, -3), axis=(0, 1))
+    show(r.sum(), r[0, 0], r[299, 399], r[7, 3])
+    show(np.concatenate([g * 0.5, g[:, :100] - 1.0], axis=1).sum(), np.concatenate([g[::2], g[1::2]]).sum())
+    return out
+
+
+def expected():
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "concat_parts.arr")
+    text = " ".join(l[len("# out:"):] for l in open(path).read().splitlines() if l.startswith("# out:"))
+    text = text.replace("true", "1").replace("false", "0")
+    return np.array([float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", text)])
+
+
+if __name__ == "__main__":
+    printed = oracle()
+    if "-v" in sys.argv:
+        for line in printed:
+            print(" | ".join(" ".join(repr(float(v)) for v in x) for x in line))
+    want = np.concatenate([x for line in printed for x in line])
+    got = expected()
+    assert want.shape == got.shape, (want.shape, got.shape)
+    bad = np.nonzero(want != got)[0]
+    print("OK" if bad.size == 0 else f"mismatch at value {bad[0]}: NumPy {want[bad[0]]}, case {got[bad[0]]}")
