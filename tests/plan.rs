@@ -695,6 +695,49 @@ fn rolls_of_an_expression_are_parts_on_the_cpu() {
     assert_eq!(got[&outer.node.id], oracle(&outer, &mut HashMap::new()));
 }
 
+#[test]
+fn a_map_reads_rolls_in_boxes_on_the_cpu() {
+    // u + roll(u, 1, axis=0) + roll(u, -2, axis=1) - 2 * u: on the CPU the map
+    // is cut into boxes where a roll's read crosses from one part into the
+    // next (rows at 1, columns at 3: four boxes), each reading u in place
+    let u = input(&[6, 5]);
+    let two = scalar(2.0, DType::F64);
+    let cat = |parts: Vec<Array>, axis: usize| {
+        let mut shape = parts[0].shape().to_vec();
+        shape[axis] = parts.iter().map(|p| p.shape()[axis]).sum();
+        Array::pending(Op::Concat { axis }, parts, DType::F64, &shape, None)
+    };
+    let along = |a: &Array, axis: usize, at: usize, n: usize| a.with_view(a.view.slice_axis(axis, at, n, 1));
+    let down = cat(vec![along(&u, 0, 5, 1), along(&u, 0, 0, 5)], 0);
+    let left = cat(vec![along(&u, 1, 2, 3), along(&u, 1, 0, 2)], 1);
+    let sum = bin(BinaryOp::Add, &bin(BinaryOp::Add, &u, &down), &left);
+    let out = bin(BinaryOp::Sub, &sum, &bin(BinaryOp::Mul, &two, &u));
+    let outputs = vec![out.node.clone()];
+    let cpu = plan(&pending_in_order(&outputs), &outputs, &DeviceInfo::for_cpu());
+    assert_eq!(cpu.kernels.len(), 4, "{cpu}");
+    for kp in &cpu.kernels {
+        assert!(kp.window.is_some() && kp.output == out.node.id, "{kp}");
+        assert!(
+            kp.operands.iter().all(|o| o.node == u.node.id || o.node == two.node.id),
+            "{kp}"
+        );
+    }
+    let got = run_plan(&cpu, &[&u, &two]);
+    assert_eq!(got[&out.node.id], oracle(&out, &mut HashMap::new()));
+    insta::assert_snapshot!("rolls_in_boxes_cpu", explain(&[&out], &DeviceInfo::for_cpu()));
+
+    // a reduction of a roll reads it stored: its kernel is not cut
+    let total = reduce(ReduceOp::Sum, &bin(BinaryOp::Mul, &down, &two), &[0, 1]);
+    let outputs = vec![total.node.clone()];
+    let cpu = plan(&pending_in_order(&outputs), &outputs, &DeviceInfo::for_cpu());
+    assert!(
+        cpu.kernels.iter().any(|k| k.reduce.is_some() && k.window.is_none()),
+        "{cpu}"
+    );
+    let got = run_plan(&cpu, &[&u, &two]);
+    assert_eq!(got[&total.node.id], oracle(&total, &mut HashMap::new()));
+}
+
 fn keep(a: &Array, axis: usize) -> Array {
     newaxis(a, axis)
 }

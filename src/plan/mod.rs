@@ -12,7 +12,9 @@
 //! On the CPU a concatenation is assembled instead: each part is a map that
 //! fuses its input and writes its box of the output, and a concatenation
 //! read only by another, through slices, writes its parts into that one's
-//! (a roll of a roll, `north(east(f))`, is one pass over `f`).
+//! (a roll of a roll, `north(east(f))`, is one pass over `f`); and one read
+//! only by a map fuses into it, the map computed in boxes that each read
+//! one part of it (a roll stencil stores no rolled copy).
 
 pub mod cache;
 mod maps;
@@ -31,7 +33,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cell::Ref;
 use std::fmt;
 use std::rc::Rc;
-use view_ops::{axis_map, collapse};
+use view_ops::{AxisMap, axis_map, collapse};
 
 /// What the planner needs to know about the GPU.
 #[derive(Clone, Debug, PartialEq)]
@@ -580,6 +582,9 @@ struct Planner<'a> {
     /// Whether a concatenation is computed as parts written into its buffer
     /// (the CPU), rather than by a kernel copying materialised inputs.
     windows: bool,
+    /// Maps that read a concatenation fused into them (`split_concats`):
+    /// each is computed as boxes, every box reading one part of each.
+    split_roots: HashSet<usize>,
 }
 
 fn fusable_kind(op: &Op) -> bool {
@@ -617,6 +622,7 @@ impl<'a> Planner<'a> {
             outputs: outputs.iter().map(|n| n.id).collect(),
             leaf_labels: HashMap::default(),
             windows: false,
+            split_roots: HashSet::default(),
         }
     }
 
@@ -810,6 +816,172 @@ impl<'a> Planner<'a> {
         // computing the shared temporaries, as separate realizes did
         let root = multi::sibling_roots(self);
         self.share_within_kernels(root);
+        self.split_concats();
+    }
+
+    /// Fuses a concatenation into the map that reads it (a roll stencil,
+    /// `u + roll(u, 1, axis=0) + roll(u, -1, axis=0)`): the map is computed
+    /// as boxes of its output, cut where a read crosses from one part into
+    /// the next, each box reading one part of every concatenation, so no
+    /// rolled copy is stored. Only where every kernel the concatenation's
+    /// values reach is a plain map.
+    fn split_concats(&mut self) {
+        if !self.windows {
+            return;
+        }
+        for p in 0..self.nodes.len() {
+            let fits = matches!(self.info[p].op, Op::Concat { .. })
+                && self.materialised[p]
+                && self.assembled(p)
+                && !self.outputs.contains(&self.nodes[p].id)
+                && self.consumers[p].len() == 1
+                && {
+                    let c = self.consumers[p][0];
+                    fusable_kind(&self.info[c].op)
+                        && self
+                            .inputs(c)
+                            .iter()
+                            .filter(|a| a.node.id == self.nodes[p].id)
+                            .all(|a| !self.read_needs_store(&a.view, p))
+                };
+            if !fits {
+                continue;
+            }
+            self.materialised[p] = false;
+            match self.map_roots(p) {
+                Some(roots) => self.split_roots.extend(roots),
+                None => self.materialised[p] = true,
+            }
+        }
+    }
+
+    /// The kernels that node `p`'s values reach through nodes fused into
+    /// them, if every one is a plain map (no reduction, no concatenation).
+    fn map_roots(&self, p: usize) -> Option<Vec<usize>> {
+        let mut roots = Vec::new();
+        let mut seen: HashSet<usize> = HashSet::default();
+        let mut stack = vec![p];
+        while let Some(q) = stack.pop() {
+            for &c in &self.consumers[q] {
+                if !seen.insert(c) {
+                    continue;
+                }
+                if !fusable_kind(&self.info[c].op) || self.red[c].is_some() {
+                    return None;
+                }
+                if self.materialised[c] {
+                    roots.push(c);
+                } else {
+                    stack.push(c);
+                }
+            }
+        }
+        Some(roots)
+    }
+
+    /// Where node `i`'s expression, read through `view`, first reads a
+    /// concatenation fused into it across two of its parts: (an axis of
+    /// the view, the position to cut it at).
+    fn find_split(&self, i: usize, view: &View) -> Option<(usize, usize)> {
+        let inputs = self.inputs(i);
+        let reads: Vec<(usize, View)> = if let Op::Concat { .. } = self.info[i].op {
+            match self.concat_part(i, view) {
+                Err(cut) => return Some(cut),
+                Ok((k, v)) => vec![(k, v)],
+            }
+        } else if fusable_kind(&self.info[i].op) {
+            let map = axis_map(view, &self.nodes[i].shape)?;
+            inputs
+                .iter()
+                .enumerate()
+                .map(|(k, a)| (k, map.compose(&view.shape, &a.view)))
+                .collect()
+        } else {
+            return None;
+        };
+        reads.into_iter().find_map(|(k, v)| match self.pending(&inputs[k]) {
+            Some(p) if !self.materialised[p] => self.find_split(p, &v),
+            _ => None,
+        })
+    }
+
+    /// Which part of concatenation `i` the box `view` (over an iteration
+    /// space) reads: Ok((input, the view reading it)), or Err((axis of the
+    /// view, position)) where the box must be cut because it reads two.
+    fn concat_part(&self, i: usize, view: &View) -> Result<(usize, View), (usize, usize)> {
+        let Op::Concat { axis } = self.info[i].op else {
+            return Err((0, 0));
+        };
+        let map = axis_map(view, &self.nodes[i].shape).ok_or((0, 0))?;
+        let first = map.start.get(axis).copied().unwrap_or(0) as isize;
+        // the iteration axis that moves along the concatenation's axis, with its step
+        let moving = map
+            .axes
+            .iter()
+            .enumerate()
+            .find_map(|(k, a)| a.filter(|&(j, _)| j == axis).map(|(_, step)| (k, step)));
+        let (lo, hi) = match moving {
+            Some((k, step)) => {
+                let last = first + step * (view.shape[k] as isize - 1);
+                (first.min(last), first.max(last))
+            }
+            None => (first, first),
+        };
+        let inputs = self.inputs(i);
+        let mut start = 0isize;
+        for (k, a) in inputs.iter().enumerate() {
+            let end = start + a.view.shape[axis] as isize;
+            if lo >= start && hi < end {
+                let mut part = AxisMap {
+                    start: map.start.clone(),
+                    axes: map.axes.clone(),
+                };
+                part.start[axis] = (first - start) as usize;
+                return Ok((k, part.compose(&view.shape, &a.view)));
+            }
+            if lo < end && hi >= end {
+                // cut where the read leaves this part
+                let (k, step) = moving.ok_or((0, 0))?;
+                let at = if step > 0 {
+                    (end - first + step - 1) / step
+                } else {
+                    (first - end) / (-step) + 1
+                };
+                return Err((k, at as usize));
+            }
+            start = end;
+        }
+        Err((0, 0))
+    }
+
+    /// The box kernels of map `i` (see `split_concats`): its output cut
+    /// until no box reads two parts of a concatenation.
+    fn split_parts(&mut self, i: usize, view: View, device: &DeviceInfo, kernels: &mut Vec<KernelPlan>) {
+        if view.size() == 0 {
+            return;
+        }
+        if let Some((k, at)) = self.find_split(i, &view)
+            && at > 0
+            && at < view.shape[k]
+        {
+            let n = view.shape[k];
+            self.split_parts(i, view.slice_axis(k, 0, at, 1), device, kernels);
+            self.split_parts(i, view.slice_axis(k, at, n - at, 1), device, kernels);
+            return;
+        }
+        let node = self.nodes[i].clone();
+        let mut kp = self.blank_kernel(i);
+        let mut b = ExprBuilder::default();
+        self.expr(i, view.clone(), &mut b, &mut kp, false);
+        kp.operands = b.operands;
+        kp.body = b.steps;
+        kp.out_shape = view.shape.to_vec();
+        kp.shape = view.shape.to_vec();
+        kp.kept = view.rank();
+        kp.bytes_written = (view.size() * node.dtype.size_bytes()) as u64;
+        kp.window = Some(view);
+        finish_elementwise(&mut kp, device);
+        kernels.push(kp);
     }
 
     /// Un-materialises an elementwise node or generator whose consumers all
@@ -1041,6 +1213,11 @@ impl<'a> Planner<'a> {
                 self.parts(i, device, &mut kernels);
                 continue;
             }
+            if self.split_roots.contains(&i) {
+                let whole = View::contiguous(&self.nodes[i].shape);
+                self.split_parts(i, whole, device, &mut kernels);
+                continue;
+            }
             let k = self.kernel(i, device);
             kernels.push(k);
         }
@@ -1207,6 +1384,15 @@ impl<'a> Planner<'a> {
         let op = self.info[i].op.clone();
         let step = match &op {
             Op::Reduce { .. } if epilogue => b.push(Inst::Acc, node.dtype),
+            Op::Concat { .. } => {
+                // a concatenation fused into a map: the box reads one part (`split_parts`)
+                let Ok((k, v)) = self.concat_part(i, &view) else {
+                    unreachable!("split_parts cut every box to one part")
+                };
+                let a = self.inputs(i)[k].clone();
+                let step = self.expr_of_input(&a, v, b, kp);
+                return self.memo(b, i, view, step);
+            }
             Op::Arange { start, step } => b.load(
                 node.id,
                 tag('t', i),

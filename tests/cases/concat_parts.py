@@ -44,6 +44,23 @@ def oracle():
     r = np.roll(g * 2.0 + 1.0, (7, -3), axis=(0, 1))
     show(r.sum(), r[0, 0], r[299, 399], r[7, 3])
     show(np.concatenate([g * 0.5, g[:, :100] - 1.0], axis=1).sum(), np.concatenate([g[::2], g[1::2]]).sum())
+    u = np.arange(30).reshape(6, 5).astype(np.float64)
+    show(u + 0.1 * (np.roll(u, 1, axis=0) + np.roll(u, -1, axis=0) + np.roll(u, 1, axis=1) + np.roll(u, -1, axis=1) - 4.0 * u))
+    show((np.roll(u, 1, axis=0) * 2.0).sum(), np.roll(u, 2, axis=0).T + u.T * 0.5)
+    show(np.roll(u, 1, axis=0)[::2, ::-2] + 1.0, np.roll(u, -2, axis=1)[::-1, :][1] * 2.0)
+    ru = np.roll(u, 1, axis=1)
+    show(ru + u, ru[0])
+    g = np.zeros((6, 6), dtype=np.int32)
+    g[0, 1] = 1
+    g[1, 2] = 1
+    g[2, 0:3] = 1
+    for _ in range(4):
+        nb = sum(np.roll(g, s, axis=(0, 1)) for s in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)])
+        g = np.where((nb == 3) | ((g == 1) & (nb == 2)), 1, 0)
+    show(g)
+    h = np.arange(300 * 400).reshape(300, 400).astype(np.float64)
+    lap = np.roll(h, 3, axis=0) + np.roll(h, -5, axis=1) - 2.0 * h
+    show(lap.sum(), lap[0, 0], lap[299, 399], lap[2, 396])
     return out
 
 

@@ -332,7 +332,7 @@ impl Fused {
 /// How the CPU runs a planned kernel, for `explain` and the profile.
 pub fn cpu_strategy(kp: &KernelPlan) -> &'static str {
     if kp.window.is_some() {
-        return "concat-part";
+        return "map-part";
     }
     match &kp.strategy {
         Strategy::Map | Strategy::Broadcast | Strategy::Sliding { .. } => "map",
