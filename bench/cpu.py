@@ -42,7 +42,7 @@ F32 = 4
 
 # Workloads of the CPU run alone (bench/workloads has them; bench/run.py's GPU
 # peers do not): positions, orders, selections and a product with a vector.
-CPU_ONLY = ["argmax_rows", "argmin_all", "sort", "argsort", "mask_select", "take", "matvec"]
+CPU_ONLY = ["argmax_rows", "argmin_all", "sort", "argsort", "mask_select", "take", "matvec", "roll_stencil"]
 # Of those, the ones computed on the host outside any realized graph: Arr's
 # time is the loop's wall time less one iteration's, over the iterations.
 HOST_OPS = {"sort", "argsort", "mask_select"}
@@ -126,6 +126,10 @@ def numpy_case(name, d):
         x = r(s(2**28))
         idx = rng.integers(0, x.size, size=s(2**26), dtype=np.int64)
         return [x, idx], lambda x, i: x[i], idx.nbytes + 2 * F32 * idx.size
+    if name == "roll_stencil":
+        u = r(s(16384), 4096)
+        return [u], lambda u: u + 0.1 * (np.roll(u, 1, 0) + np.roll(u, -1, 0) + np.roll(u, 1, 1) + np.roll(u, -1, 1)
+                                         - 4.0 * u), 2 * u.nbytes
     if name == "matvec":
         a, v = r(s(131072), 2048), r(2048)
         return [a, v], np.matmul, a.nbytes + v.nbytes + F32 * a.shape[0]
@@ -305,6 +309,17 @@ def numba_kernels():
             out[i] = s
         return out
 
+    @njit(parallel=True)
+    def roll_stencil(u):
+        n, m = u.shape
+        out = np.empty_like(u)
+        for i in prange(n):
+            up, row, down = u[(i - 1) % n], u[i], u[(i + 1) % n]
+            for j in range(m):
+                out[i, j] = row[j] + np.float32(0.1) * (up[j] + down[j] + row[(j - 1) % m] + row[(j + 1) % m]
+                                                        - np.float32(4.0) * row[j])
+        return out
+
     _NUMBA.update(locals())
     return _NUMBA
 
@@ -357,7 +372,9 @@ def peer_call(peer, mods, name, inputs, np_fn):
                "layer_norm_rows": lambda x, g, b: _layer_norm(jnp, x, g, b), "var_rows": lambda x: x.var(1),
                "mean_var_rows": lambda x: (x.mean(1), x.var(1)), "transpose_add": lambda a: a.T + a,
                "argmax_rows": lambda x: x.argmax(1), "argmin_all": lambda x: x.argmin(), "sort": jnp.sort,
-               "argsort": lambda x: jnp.argsort(x, stable=True), "take": lambda x, i: x[i], "matvec": jnp.matmul}
+               "argsort": lambda x: jnp.argsort(x, stable=True), "take": lambda x, i: x[i], "matvec": jnp.matmul,
+               "roll_stencil": lambda u: u + 0.1 * (jnp.roll(u, 1, 0) + jnp.roll(u, -1, 0) + jnp.roll(u, 1, 1)
+                                                    + jnp.roll(u, -1, 1) - 4.0 * u)}
         for n_ in ("add_row", "add_col", "add_outer", "add_rank3"):
             fns[n_] = jnp.add
         if name not in fns:

@@ -1736,7 +1736,7 @@ pub(super) fn copy_rows<T: Copy + Send + Sync>(
             let from = &src[s as usize..s as usize + inner];
             // SAFETY: check_reach proved the destination row in bounds, and the
             // view is injective, so no other row writes these elements.
-            unsafe { std::ptr::copy_nonoverlapping(from.as_ptr(), p.0.offset(d), inner) };
+            unsafe { super::block::copy_elems(from.as_ptr(), p.0.offset(d), inner) };
         } else {
             for k in 0..inner as isize {
                 // SAFETY: as above, element by element.

@@ -182,10 +182,11 @@ impl<T: Lane> Out<T> {
                 Src::Slice(s) if il == 1 => {
                     // SAFETY: `check_reach` proved every position of the view in
                     // bounds; the view is injective, so no other block writes
-                    // these elements. `copy`, not `copy_nonoverlapping`: a value
-                    // loaded unchanged from the very elements it is stored into
-                    // is the same memory.
-                    unsafe { std::ptr::copy(s[k..k + run].as_ptr(), at.offset(off), run) };
+                    // these elements. A value loaded unchanged from the very
+                    // elements it is stored into is the same memory, which
+                    // `copy_elems` allows (`alias::direct_ok` rules out any other
+                    // overlap).
+                    unsafe { block::copy_elems(s[k..k + run].as_ptr(), at.offset(off), run) };
                 }
                 Src::Slice(s) => {
                     for (i, &x) in s[k..k + run].iter().enumerate() {
