@@ -111,3 +111,16 @@ let h = reshape(arange(300 * 400), [300, 400]) as f64
 let lap = roll(h, 3, axis=0) + roll(h, -5, axis=1) - 2.0 * h
 print(sum(lap), lap[0, 0], lap[299, 399], lap[2, 396])
 # out: 0.0 118805.0 -1595.0 118405.0
+# slice assignments whose source is a map of rolls of the destination: computed whole, then copied
+let sa = reshape(arange(12), [3, 4]) as f64
+sa[:, :] = sa + roll(sa, 1, axis=0) * 10.0
+print(sa)
+# out: [[ 80.0,  91.0, 102.0, 113.0],
+# out:  [  4.0,  15.0,  26.0,  37.0],
+# out:  [ 48.0,  59.0,  70.0,  81.0]]
+let sb = reshape(arange(12), [3, 4]) as f64
+sb[1:, 1:] = sb[1:, 1:] - roll(sb[1:, 1:], 1, axis=1)
+print(sb)
+# out: [[ 0.0,  1.0,  2.0,  3.0],
+# out:  [ 4.0, -2.0,  1.0,  1.0],
+# out:  [ 8.0, -2.0,  1.0,  1.0]]

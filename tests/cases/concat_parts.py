@@ -61,6 +61,12 @@ def oracle():
     h = np.arange(300 * 400).reshape(300, 400).astype(np.float64)
     lap = np.roll(h, 3, axis=0) + np.roll(h, -5, axis=1) - 2.0 * h
     show(lap.sum(), lap[0, 0], lap[299, 399], lap[2, 396])
+    sa = np.arange(12).reshape(3, 4).astype(np.float64)
+    sa[:, :] = sa + np.roll(sa, 1, axis=0) * 10.0
+    show(sa)
+    sb = np.arange(12).reshape(3, 4).astype(np.float64)
+    sb[1:, 1:] = sb[1:, 1:] - np.roll(sb[1:, 1:], 1, axis=1)
+    show(sb)
     return out
 
 
