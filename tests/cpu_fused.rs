@@ -580,8 +580,12 @@ print(acc, sum(a), a[7, 9])
         .build()
         .expect("a thread pool");
     let (fused, spun, left) = pool.install(|| {
+        // counted, not read as the spinners running now: those stop 2 ms after
+        // the last big kernel, which on a loaded machine may pass before the
+        // program returns
+        let before = arr::backend::cpu::warm::spinners_started();
         let fused = run(CpuMode::Fused, None, source);
-        let spun = arr::backend::cpu::warm::spinners();
+        let spun = arr::backend::cpu::warm::spinners_started() - before;
         std::thread::sleep(std::time::Duration::from_millis(50));
         (fused, spun, arr::backend::cpu::warm::spinners())
     });

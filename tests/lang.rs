@@ -51,5 +51,6 @@ cases!(
     half,
     row_outputs,
     numpy_names,
-    concat_parts
+    concat_parts,
+    numpy_stdlib
 );

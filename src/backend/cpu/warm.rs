@@ -51,6 +51,8 @@ thread_local! {
     });
     /// Whether this worker is running a spinner now.
     static SPINNING: Cell<bool> = const { Cell::new(false) };
+    /// Spinners this thread has handed out since it started.
+    static STARTED: Cell<usize> = const { Cell::new(0) };
 }
 
 /// Keeps every other worker of the current pool spinning until `SPIN` from
@@ -69,6 +71,7 @@ pub fn keep_warm() {
     spinners.until.store(until, Ordering::Relaxed);
     while spinners.running.load(Ordering::Relaxed) < threads - 1 {
         spinners.running.fetch_add(1, Ordering::Relaxed);
+        STARTED.set(STARTED.get() + 1);
         let spinners = Arc::clone(&spinners);
         rayon::spawn(move || {
             if rayon::current_thread_index() != Some(me) && !SPINNING.get() {
@@ -85,6 +88,12 @@ pub fn keep_warm() {
 /// stop): none once `SPIN` has passed without a big kernel.
 pub fn spinners() -> usize {
     MINE.with(|m| m.running.load(Ordering::Relaxed))
+}
+
+/// Spinners this thread has handed out since it started (a count that only
+/// grows: whether a program kept the workers warm, read however long after).
+pub fn spinners_started() -> usize {
+    STARTED.get()
 }
 
 /// Takes the pool's work until `spinners.until` passes with none to take.
