@@ -81,11 +81,15 @@ fn format_element(data: &HostData, i: usize, mode: FloatMode) -> String {
         HostData::F32(v) => float_element(v[i], v[i] as f64, mode),
         HostData::F64(v) => float_element(v[i], v[i], mode),
         HostData::F16(v) => {
-            let short = shortest_half(v[i].to_f64(), |y| half::f16::from_f64(y).to_bits() == v[i].to_bits());
+            let short = shortest_half(v[i].to_f64(), |y| {
+                crate::graph::data::f16_from_f64(y).to_bits() == v[i].to_bits()
+            });
             float_element(short, short, mode)
         }
         HostData::BF16(v) => {
-            let short = shortest_half(v[i].to_f64(), |y| half::bf16::from_f64(y).to_bits() == v[i].to_bits());
+            let short = shortest_half(v[i].to_f64(), |y| {
+                crate::graph::data::bf16_from_f64(y).to_bits() == v[i].to_bits()
+            });
             float_element(short, short, mode)
         }
     }

@@ -208,14 +208,21 @@ struct Harness {
 }
 
 impl Harness {
-    /// A GPU and the CPU reference, and a fresh seed (printed, so a failure can be replayed).
+    /// A GPU and the CPU reference, and a fresh seed (printed, so that a
+    /// failure can be replayed with `ARR_TEST_SEED=<seed>`).
     fn start() -> (Harness, Rng) {
         let gpu = CudaBackend::new().unwrap_or_else(|e| panic!("no GPU: {e}"));
         println!("device: {}", gpu.describe());
-        let seed = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(1)
+        let fresh = || {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or(1)
+        };
+        let seed = std::env::var("ARR_TEST_SEED")
+            .ok()
+            .and_then(|s| s.parse::<u64>().ok())
+            .unwrap_or_else(fresh)
             | 1;
         println!("seed: {seed}");
         let h = Harness {

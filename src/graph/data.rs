@@ -31,6 +31,35 @@ macro_rules! with_data {
     };
 }
 
+/// `x` rounded to f32 toward zero, with the lowest bit set where that was
+/// inexact ("round to odd"): rounded once more to a format of at most 22
+/// significant bits, it gives `x` correctly rounded to that format, with no
+/// double rounding.
+fn f32_round_to_odd(x: f64) -> f32 {
+    let r = x as f32;
+    if x.is_nan() || r as f64 == x {
+        return r;
+    }
+    let mut bits = r.to_bits();
+    if r.is_infinite() || (r as f64).abs() > x.abs() {
+        // one step toward zero (an overflow to infinity steps back to the largest finite)
+        bits -= 1;
+    }
+    f32::from_bits(bits | 1)
+}
+
+/// `x` as an f16, correctly rounded (to nearest, ties to even). The `half`
+/// crate's `f16::from_f64` drops the low 32 bits of the f64 before rounding,
+/// so a value a hair above a tie rounds to even instead of up.
+pub fn f16_from_f64(x: f64) -> half::f16 {
+    half::f16::from_f32(f32_round_to_odd(x))
+}
+
+/// `x` as a bf16, correctly rounded (see `f16_from_f64`).
+pub fn bf16_from_f64(x: f64) -> half::bf16 {
+    half::bf16::from_f32(f32_round_to_odd(x))
+}
+
 impl HostData {
     pub fn dtype(&self) -> DType {
         match self {
@@ -124,8 +153,8 @@ impl HostData {
             DType::Bool => HostData::Bool(vec![value != 0.0]),
             DType::I32 => HostData::I32(vec![value as i32]),
             DType::I64 => HostData::I64(vec![value as i64]),
-            DType::F16 => HostData::F16(vec![half::f16::from_f64(value)]),
-            DType::BF16 => HostData::BF16(vec![half::bf16::from_f64(value)]),
+            DType::F16 => HostData::F16(vec![f16_from_f64(value)]),
+            DType::BF16 => HostData::BF16(vec![bf16_from_f64(value)]),
             DType::F32 => HostData::F32(vec![value as f32]),
             DType::F64 => HostData::F64(vec![value]),
         }
@@ -159,5 +188,93 @@ impl HostData {
             DType::F32 => HostData::F32(vec![value as f32]),
             _ => HostData::scalar(dtype, value as f64),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{bf16_from_f64, f16_from_f64};
+
+    /// Whether `c` (as f64, with its neighbours `prev` and `next`) is `x`
+    /// rounded to nearest, ties to even: `x` lies between the midpoints
+    /// (exact in f64: a half float has at most 11 significant bits), and on
+    /// one only if `c` is even.
+    fn nearest(x: f64, c: f64, prev: f64, next: f64, even: bool) -> bool {
+        let (a, b) = ((c + prev) / 2.0, (c + next) / 2.0);
+        let (lo, hi) = (a.min(b), a.max(b));
+        (lo < x && x < hi) || ((x == lo || x == hi) && even)
+    }
+
+    /// Random values with exponents in `lo_exp..hi_exp` of either sign, each
+    /// followed by a tie between its rounding and the next half float up
+    /// (`round` gives both) and that tie's two f64 neighbours.
+    fn values(seed: u64, lo_exp: i32, hi_exp: i32, round: impl Fn(f64) -> (f64, f64)) -> Vec<f64> {
+        let mut s = seed;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let mut out = Vec::new();
+        for _ in 0..20_000 {
+            let r = next();
+            let exp = lo_exp + (r % (hi_exp - lo_exp) as u64) as i32;
+            let x = f64::from_bits(next() >> 12 | 0x3FF0_0000_0000_0000) * 2f64.powi(exp);
+            let x = if r & (1 << 40) != 0 { -x } else { x };
+            out.push(x);
+            let (h, up) = round(x);
+            let mid = (h + up) / 2.0;
+            out.extend([
+                mid,
+                f64::from_bits(mid.to_bits() + 1),
+                f64::from_bits(mid.to_bits() - 1),
+            ]);
+        }
+        out
+    }
+
+    #[test]
+    fn half_floats_from_f64_are_correctly_rounded() {
+        let bf16_pair = |v: f64| {
+            let c = bf16_from_f64(v);
+            (c.to_f64(), half::bf16::from_bits(c.to_bits() + 1).to_f64())
+        };
+        for x in values(0x9E37_79B9_7F4A_7C15, -130, 127, bf16_pair) {
+            let c = bf16_from_f64(x);
+            let b = c.to_bits();
+            let (p, n) = (half::bf16::from_bits(b.wrapping_sub(1)), half::bf16::from_bits(b + 1));
+            if !c.is_finite() || !p.is_finite() || !n.is_finite() || c.to_f64() == 0.0 {
+                continue;
+            }
+            assert!(
+                nearest(x, c.to_f64(), p.to_f64(), n.to_f64(), b & 1 == 0),
+                "bf16 of {x:e}: {c}"
+            );
+        }
+        let f16_pair = |v: f64| {
+            let c = f16_from_f64(v);
+            (c.to_f64(), half::f16::from_bits(c.to_bits() + 1).to_f64())
+        };
+        for x in values(0xD1B5_4A32_D192_ED03, -24, 16, f16_pair) {
+            let c = f16_from_f64(x);
+            let b = c.to_bits();
+            let (p, n) = (half::f16::from_bits(b.wrapping_sub(1)), half::f16::from_bits(b + 1));
+            if !c.is_finite() || !p.is_finite() || !n.is_finite() || c.to_f64() == 0.0 {
+                continue;
+            }
+            assert!(
+                nearest(x, c.to_f64(), p.to_f64(), n.to_f64(), b & 1 == 0),
+                "f16 of {x:e}: {c}"
+            );
+        }
+        // the case the GPU suite found: a hair above a tie rounds up
+        let tie: f64 = (0.9765625 + 0.98046875) / 2.0;
+        assert_eq!(bf16_from_f64(f64::from_bits(tie.to_bits() + 1)).to_f64(), 0.98046875);
+        assert_eq!(bf16_from_f64(tie).to_f64(), 0.9765625);
+        assert!(bf16_from_f64(f64::NAN).is_nan() && f16_from_f64(f64::NAN).is_nan());
+        assert_eq!(bf16_from_f64(1e300).to_f64(), f64::INFINITY);
+        assert_eq!(f16_from_f64(-70000.0).to_f64(), f64::NEG_INFINITY);
+        assert_eq!(f16_from_f64(1e-30).to_f64(), 0.0);
     }
 }

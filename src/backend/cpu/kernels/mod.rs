@@ -129,16 +129,16 @@ impl_elem!(
     F16,
     |x: half::f16| Val::F(x.to_f64()),
     |b| half::f16::from_f32(b as u8 as f32),
-    |i| half::f16::from_f64(i as f64),
-    half::f16::from_f64
+    |i| crate::graph::data::f16_from_f64(i as f64),
+    crate::graph::data::f16_from_f64
 );
 impl_elem!(
     half::bf16,
     BF16,
     |x: half::bf16| Val::F(x.to_f64()),
     |b| half::bf16::from_f32(b as u8 as f32),
-    |i| half::bf16::from_f64(i as f64),
-    half::bf16::from_f64
+    |i| crate::graph::data::bf16_from_f64(i as f64),
+    crate::graph::data::bf16_from_f64
 );
 
 /// Arithmetic shared by the integer and float dtypes (integers wrap).
