@@ -400,6 +400,21 @@ pub struct Plan {
     pub kernels: Vec<KernelPlan>,
 }
 
+/// A part's kernel (`KernelPlan::window`): the body `b` built over the
+/// iteration space of `window`, the view of the node's contiguous buffer it
+/// writes.
+fn finish_part(mut kp: KernelPlan, b: ExprBuilder, window: View, device: &DeviceInfo) -> KernelPlan {
+    kp.operands = b.operands;
+    kp.body = b.steps;
+    kp.out_shape = window.shape.to_vec();
+    kp.shape = window.shape.to_vec();
+    kp.kept = window.rank();
+    kp.bytes_written = (window.size() * kp.out_dtype.size_bytes()) as u64;
+    kp.window = Some(window);
+    finish_elementwise(&mut kp, device);
+    kp
+}
+
 /// Collapses an elementwise kernel's iteration space and picks its strategy,
 /// vector width and launch shape.
 fn finish_elementwise(kp: &mut KernelPlan, device: &DeviceInfo) {
@@ -969,19 +984,10 @@ impl<'a> Planner<'a> {
             self.split_parts(i, view.slice_axis(k, at, n - at, 1), device, kernels);
             return;
         }
-        let node = self.nodes[i].clone();
         let mut kp = self.blank_kernel(i);
         let mut b = ExprBuilder::default();
         self.expr(i, view.clone(), &mut b, &mut kp, false);
-        kp.operands = b.operands;
-        kp.body = b.steps;
-        kp.out_shape = view.shape.to_vec();
-        kp.shape = view.shape.to_vec();
-        kp.kept = view.rank();
-        kp.bytes_written = (view.size() * node.dtype.size_bytes()) as u64;
-        kp.window = Some(view);
-        finish_elementwise(&mut kp, device);
-        kernels.push(kp);
+        kernels.push(finish_part(kp, b, view, device));
     }
 
     /// Un-materialises an elementwise node or generator whose consumers all
@@ -1096,19 +1102,11 @@ impl<'a> Planner<'a> {
             let mut b = ExprBuilder::default();
             self.expr_of_input(&a, view.clone(), &mut b, &mut kp);
             kp.ops.push("concat".to_string());
-            kp.operands = b.operands;
-            kp.body = b.steps;
-            kp.out_shape = view.shape.to_vec();
-            kp.shape = view.shape.to_vec();
-            kp.kept = view.rank();
-            kp.bytes_written = (view.size() * node.dtype.size_bytes()) as u64;
             let mut window = View::contiguous(&node.shape);
             for (k, (&at, &n)) in start.iter().zip(view.shape.iter()).enumerate() {
                 window = window.slice_axis(k, at, n, 1);
             }
-            kp.window = Some(window);
-            finish_elementwise(&mut kp, device);
-            kernels.push(kp);
+            kernels.push(finish_part(kp, b, window, device));
         }
     }
 
