@@ -42,7 +42,8 @@ F32 = 4
 
 # Workloads of the CPU run alone (bench/workloads has them; bench/run.py's GPU
 # peers do not): positions, orders, selections and a product with a vector.
-CPU_ONLY = ["argmax_rows", "argmin_all", "sort", "argsort", "mask_select", "take", "matvec", "roll_stencil"]
+CPU_ONLY = ["argmax_rows", "argmin_all", "sort", "argsort", "mask_select", "take", "matvec", "roll_stencil",
+            "gelu_tanh", "rotate"]
 # Of those, the ones computed on the host outside any realized graph: Arr's
 # time is the loop's wall time less one iteration's, over the iterations.
 HOST_OPS = {"sort", "argsort", "mask_select"}
@@ -130,10 +131,21 @@ def numpy_case(name, d):
         u = r(s(16384), 4096)
         return [u], lambda u: u + 0.1 * (np.roll(u, 1, 0) + np.roll(u, -1, 0) + np.roll(u, 1, 1) + np.roll(u, -1, 1)
                                          - 4.0 * u), 2 * u.nbytes
+    if name == "gelu_tanh":
+        x = r(s(2**26)) * np.float32(8.0) - np.float32(4.0)
+        return [x], _gelu_np, 2 * x.nbytes
+    if name == "rotate":
+        x, y, t = r(s(2**26)), r(s(2**26)), r(s(2**26)) * np.float32(6.2831855)
+        return [x, y, t], lambda x, y, t: x * np.cos(t) - y * np.sin(t), 4 * x.nbytes
     if name == "matvec":
         a, v = r(s(131072), 2048), r(2048)
         return [a, v], np.matmul, a.nbytes + v.nbytes + F32 * a.shape[0]
     raise KeyError(name)
+
+
+def _gelu_np(x):
+    # GELU's tanh form, as in GPT-2 and PyTorch's approximate="tanh", kept in f32
+    return np.float32(0.5) * x * (np.float32(1.0) + np.tanh(np.float32(0.7978846) * (x + np.float32(0.044715) * x ** 3)))
 
 
 def _softmax(xp, x):
@@ -310,6 +322,21 @@ def numba_kernels():
         return out
 
     @njit(parallel=True)
+    def gelu_tanh(x):
+        out = np.empty_like(x)
+        for i in prange(x.size):
+            v = x[i]
+            out[i] = np.float32(0.5) * v * (np.float32(1.0) + np.tanh(np.float32(0.7978846) * (v + np.float32(0.044715) * v * v * v)))
+        return out
+
+    @njit(parallel=True)
+    def rotate(x, y, t):
+        out = np.empty_like(x)
+        for i in prange(x.size):
+            out[i] = x[i] * np.cos(t[i]) - y[i] * np.sin(t[i])
+        return out
+
+    @njit(parallel=True)
     def roll_stencil(u):
         n, m = u.shape
         out = np.empty_like(u)
@@ -336,13 +363,15 @@ def peer_call(peer, mods, name, inputs, np_fn):
                  "sum_axis1": "sum(a, axis=1)", "sum_axis0": "sum(a, axis=0)", "sum_tiny_rows": "sum(a, axis=1)",
                  "sum_short_rows": "sum(a, axis=1)", "sum_medium_rows": "sum(a, axis=1)",
                  "sum_long_rows": "sum(a, axis=1)", "sum_middle": "sum(a, axis=1)",
-                 "nbody_stream": "sum((a - b) ** 2, axis=1)"}
+                 "nbody_stream": "sum((a - b) ** 2, axis=1)",
+                 "gelu_tanh": "half * a * (1 + tanh(k * (a + c3 * a ** 3)))",
+                 "rotate": "a * cos(c) - b * sin(c)"}
         if name not in exprs:
             return None
         arrs = list(inputs)
         if name == "nbody_stream":
             arrs = [inputs[0][:, None], inputs[1][None, :]]
-        env = dict(zip("abc", arrs), half=half)
+        env = dict(zip("abc", arrs), half=half, k=np.float32(0.7978846), c3=np.float32(0.044715))
         return (lambda *_: ne.evaluate(exprs[name], local_dict=env)), inputs
     if peer == "numba":
         k = numba_kernels()
@@ -373,6 +402,8 @@ def peer_call(peer, mods, name, inputs, np_fn):
                "mean_var_rows": lambda x: (x.mean(1), x.var(1)), "transpose_add": lambda a: a.T + a,
                "argmax_rows": lambda x: x.argmax(1), "argmin_all": lambda x: x.argmin(), "sort": jnp.sort,
                "argsort": lambda x: jnp.argsort(x, stable=True), "take": lambda x, i: x[i], "matvec": jnp.matmul,
+               "gelu_tanh": lambda x: 0.5 * x * (1.0 + jnp.tanh(0.7978846 * (x + 0.044715 * x ** 3))),
+               "rotate": lambda x, y, t: x * jnp.cos(t) - y * jnp.sin(t),
                "roll_stencil": lambda u: u + 0.1 * (jnp.roll(u, 1, 0) + jnp.roll(u, -1, 0) + jnp.roll(u, 1, 1)
                                                     + jnp.roll(u, -1, 1) - 4.0 * u)}
         for n_ in ("add_row", "add_col", "add_outer", "add_rank3"):

@@ -1,12 +1,14 @@
 //! The algorithms, each written once over `Vf` and instantiated per ISA.
-//! f64: exp, log, tanh, sin, cos, tan, erf; f32: exp, log, tanh natively
-//! (8 or 16 lanes), the rest through the f64 kernels (see `vmath.rs`).
+//! f64: exp, log, tanh, sin, cos, tan, erf; f32: exp, log, tanh, sin, cos
+//! natively (8 or 16 lanes), tan and erf through the f64 kernels (see `vmath.rs`).
 //!
 //! Reductions and polynomials: exp and log follow fdlibm (Cody-Waite split
 //! of ln 2, `log(1+f) = 2 atanh(f/(2+f))` with fdlibm's Lg1..Lg7), the f32
 //! ones Cephes (`expf`, `logf`, `tanhf`); sin/cos/tan reduce by pi/2 in four
 //! FMA steps (fdlibm's 33-bit pieces of pi/2, exact for |n| < 2^20) and use
-//! fdlibm's kernel polynomials; tanh(|x| < 0.625) is Cephes' rational
+//! fdlibm's kernel polynomials (f32: three FMA steps by f32 pieces of pi/2,
+//! exact first step, and polynomials fitted for this file, below);
+//! tanh(|x| < 0.625) is Cephes' rational
 //! function; erf is `x P(x^2)` below 1 and `1 - erfc` from four polynomial
 //! pieces above, fitted for this file with mpmath:
 //! `mpmath.chebyfit(lambda t: mpmath.erfc(t + mid), [a - mid, b - mid], 19)`
@@ -16,7 +18,7 @@
 // that they can be checked against their sources digit for digit.
 #![allow(clippy::excessive_precision, clippy::approx_constant)]
 
-use super::coef::{ERF_SMALL, ERFC_PIECES};
+use super::coef::{COS_F32, ERF_SMALL, ERFC_PIECES, SIN_F32};
 use super::simd::Vf;
 
 /// Horner's rule over coefficients given highest degree first.
@@ -213,7 +215,7 @@ fn cos_kernel<V: Vf<S = f64>>(r: V) -> V {
 }
 
 #[inline(always)]
-fn odd_and_high<V: Vf<S = f64>>(q: V) -> (V::M, V::M) {
+fn odd_and_high<V: Vf>(q: V) -> (V::M, V::M) {
     let odd = (q - V::splat(2.0) * (q * V::splat(0.5)).floor()).eq(V::splat(1.0));
     (odd, q.ge(V::splat(2.0)))
 }
@@ -383,4 +385,60 @@ pub(super) fn tanh_s<V: Vf<S = f32>>(x: V) -> V {
     let y = V::select(ax.lt(V::splat(0.625)), small, big);
     // NaN stays NaN, and tanh(-0) = -0 (the polynomial's sum gives +0)
     V::select(V::mask_or(x.is_nan(), x.eq(V::splat(0.0))), x, y)
+}
+
+// pi/2 as three f32 (each the f32 nearest the rest). With FMA the first step
+// is exact for every f32 x (x and n PIO2F_1 are multiples of 2^-23 near
+// each other), the other two round once each; what the three leave out
+// (1.1e-23) times n stays far below an f32 ulp of r up to TRIG_LIMIT_F32.
+const PIO2F_1: f64 = 1.570_796_370_506_286_6;
+const PIO2F_2: f64 = -4.371_138_828_673_793e-8;
+const PIO2F_3: f64 = -1.715_124_510_005_881_9e-15;
+/// Beyond this |x| the f32 sin and cos lanes are recomputed by the scalar
+/// libm (the sweeps in tests.rs cover the reduction up to it).
+pub(super) const TRIG_LIMIT_F32: f64 = 65536.0;
+
+/// `(r, q)` with x = n pi/2 + r, |r| <= pi/4 (a hair more where n rounds
+/// the other way), q = n mod 4 (as a float).
+#[inline(always)]
+fn reduce_pio2_s<V: Vf<S = f32>>(x: V) -> (V, V) {
+    let n = (x * V::splat(std::f64::consts::FRAC_2_PI)).round();
+    let nn = -n;
+    let r = nn.fma(V::splat(PIO2F_1), x);
+    let r = nn.fma(V::splat(PIO2F_2), r);
+    let r = nn.fma(V::splat(PIO2F_3), r);
+    let q = n - V::splat(4.0) * (n * V::splat(0.25)).floor();
+    (r, q)
+}
+
+#[inline(always)]
+fn sin_kernel_s<V: Vf<S = f32>>(r: V) -> V {
+    let z = r * r;
+    (r * z).fma(horner(z, &SIN_F32), r)
+}
+
+#[inline(always)]
+fn cos_kernel_s<V: Vf<S = f32>>(r: V) -> V {
+    let z = r * r;
+    let hz = V::splat(0.5) * z;
+    let w = V::splat(1.0) - hz;
+    w + (((V::splat(1.0) - w) - hz) + (z * z) * horner(z, &COS_F32))
+}
+
+#[inline(always)]
+pub(super) fn sin_s<V: Vf<S = f32>>(x: V) -> V {
+    let (r, q) = reduce_pio2_s(x);
+    let (odd, high) = odd_and_high(q);
+    let y = V::select(odd, cos_kernel_s(r), sin_kernel_s(r));
+    let y = V::select(high, -y, y);
+    V::select(x.eq(V::splat(0.0)), x, y)
+}
+
+#[inline(always)]
+pub(super) fn cos_s<V: Vf<S = f32>>(x: V) -> V {
+    let (r, q) = reduce_pio2_s(x);
+    let (odd, _) = odd_and_high(q);
+    let y = V::select(odd, sin_kernel_s(r), cos_kernel_s(r));
+    let neg = V::mask_and(q.gt(V::splat(0.5)), q.lt(V::splat(2.5)));
+    V::select(neg, -y, y)
 }
