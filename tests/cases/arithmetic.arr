@@ -32,3 +32,8 @@ print(k * 0.5, k < 2.5, 7 / 2.0, k - 0.25, dtype(k * 0.5), 2 ** 0.5 == sqrt(2.0)
 let big = 9007199254740993
 print(big + 0.0 == 9007199254740992.0)
 # out: true
+# f32 cubes (a fused loop in f64 lanes, not powf): the exact cubes of the f32
+# values, rounded once (worked out with Python's fractions)
+print(((arange(6) as f32) * 1.1 - 2.3) ** 3, ((arange(4) as f32) * 0.7) ** 3 == ((arange(4) as f32) * 0.7) ** 3.0)
+# out: [   -12.166999,    -1.7279997, -0.0009999971,     1.0000007,      9.261002,
+# out:         32.768] [true, true, true, true]

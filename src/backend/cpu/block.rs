@@ -900,6 +900,10 @@ fn float_binary<T: Float + FloatMath + DstOf>(op: BinaryOp, a: Src<T>, b: Src<T>
             match b {
                 // x ** 2 is x * x exactly (pow is correctly rounded there): the common square
                 Src::Scalar(y) if y == T::ONE.add(T::ONE) => map1(a, out, |x: T| x.mul(x)),
+                // f32 x ** 3 is computed in f64 lanes (`Num::pow`), without a libm call
+                Src::Scalar(y) if T::DTYPE == DType::F32 && y == T::ONE.add(T::ONE).add(T::ONE) => {
+                    map1(a, out, |x: T| x.pow(y).unwrap_or(x))
+                }
                 Src::Scalar(y) => {
                     copy(a, out);
                     let ys = vec![y; out.len()];

@@ -384,7 +384,11 @@ macro_rules! impl_float {
                     <$t>::copysign(0.0, a / b)
                 })
             }
+            #[inline(always)]
             fn pow(self, b: Self) -> Option<Self> {
+                if std::mem::size_of::<$t>() == 4 && b == 3.0 {
+                    return Some(super::vmath::cube_f32(self as f32) as $t);
+                }
                 Some(<$t>::powf(self, b))
             }
             fn is_nan(self) -> bool {

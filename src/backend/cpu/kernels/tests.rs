@@ -1342,3 +1342,30 @@ fn layout_walk_matches_view_offsets() {
         }
     }
 }
+
+/// f32 `x ** 3` (computed in f64) is within half an ulp of the exact cube,
+/// bar the double roundings its doc allows: the exact cube is `p + r`, with
+/// `p` the f64 product of the exact square and `r` its rounding error (an FMA).
+#[test]
+fn f32_cube_is_correctly_rounded() {
+    use super::Num;
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut worst = 0.0f64;
+    for i in 0..400_000u32 {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        // every exponent whose cube is a normal f32, both signs
+        let bits = ((state >> 33) as u32 & 0x807f_ffff) | ((85 + (i % 84)) << 23);
+        let x = f32::from_bits(bits);
+        let y = Num::pow(x, 3.0f32).unwrap();
+        let (xd, t) = (x as f64, (x as f64) * (x as f64));
+        let p = t * xd;
+        let r = t.mul_add(xd, -p);
+        let ulp = (y.abs().next_up() - y.abs()) as f64;
+        let err = (((y as f64) - p) - r).abs() / ulp;
+        worst = worst.max(err);
+        assert!(err <= 0.5 + 1e-6, "{x:e} ** 3 = {y:e}: {err} ulp");
+    }
+    assert!(worst > 0.4, "the sample should reach near-ties ({worst})");
+}
