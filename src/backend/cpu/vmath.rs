@@ -18,12 +18,12 @@
 //! makes them correctly rounded but for rare double roundings. Lanes the
 //! vector algorithms do not cover are recomputed by the scalar libm: sin,
 //! cos and tan beyond |x| = 2^19 (f32 sin and cos beyond 2^16), pow of a
-//! non-positive or non-finite base or a non-finite exponent.
+//! non-positive or non-finite base or a non-finite exponent. `pow_f32`,
+//! `pow_f64` and the remainders are scalar (see `pow_f32`).
 //!
 //! Each kernel runs on four vectors in lockstep (`simd::Lock`): their
 //! dependency chains interleave instruction by instruction, which the
-//! out-of-order core did not manage across four calls in a row. `pow_f32`, `pow_f64` and the remainders are
-//! scalar (see `pow_f32`).
+//! out-of-order core did not manage across four calls in a row.
 //!
 //! Accuracy: `MathFn::max_ulp_f32` / `max_ulp_f64` (the tests in
 //! `vmath/tests.rs` sweep every path this machine runs against an oracle of

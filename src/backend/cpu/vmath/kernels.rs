@@ -388,8 +388,9 @@ pub(super) fn tanh_s<V: Vf<S = f32>>(x: V) -> V {
 }
 
 // pi/2 as three f32 (each the f32 nearest the rest). With FMA the first step
-// is exact for every f32 x (x and n PIO2F_1 are multiples of 2^-23 near
-// each other), the other two round once each; what the three leave out
+// is exact for every f32 x (from |x| = 1 on, x and n PIO2F_1 are multiples
+// of 2^-23 less than 2 apart; below, n is 0 or +-1 and Sterbenz's lemma
+// holds), the other two round once each; what the three leave out
 // (1.1e-23) times n stays far below an f32 ulp of r up to TRIG_LIMIT_F32.
 const PIO2F_1: f64 = 1.570_796_370_506_286_6;
 const PIO2F_2: f64 = -4.371_138_828_673_793e-8;
