@@ -6,11 +6,11 @@ as 1 and 0).
     python3 tests/cases/concat_parts.py     # prints OK or the first mismatch
     python3 tests/cases/concat_parts.py -v  # also prints NumPy's values
 """
-import os
-import re
 import sys
 
 import numpy as np
+
+from case_values import expected
 
 
 def oracle():
@@ -70,11 +70,6 @@ def oracle():
     return out
 
 
-def expected():
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "concat_parts.arr")
-    text = " ".join(l[len("# out:"):] for l in open(path).read().splitlines() if l.startswith("# out:"))
-    text = text.replace("true", "1").replace("false", "0")
-    return np.array([float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", text)])
 
 
 if __name__ == "__main__":
@@ -83,7 +78,7 @@ if __name__ == "__main__":
         for line in printed:
             print(" | ".join(" ".join(repr(float(v)) for v in x) for x in line))
     want = np.concatenate([x for line in printed for x in line])
-    got = expected()
+    got = expected("concat_parts")
     assert want.shape == got.shape, (want.shape, got.shape)
     bad = np.nonzero(want != got)[0]
     print("OK" if bad.size == 0 else f"mismatch at value {bad[0]}: NumPy {want[bad[0]]}, case {got[bad[0]]}")

@@ -5,11 +5,11 @@ compared number by number with the case's `# out:` lines (booleans as 1 and
 
     python3 tests/cases/numpy_stdlib.py     # prints OK or the first mismatch
 """
-import os
-import re
 import sys
 
 import numpy as np
+
+from case_values import expected
 
 
 def oracle():
@@ -43,16 +43,11 @@ def oracle():
     return out
 
 
-def expected():
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "numpy_stdlib.arr")
-    text = " ".join(l[len("# out:"):] for l in open(path).read().splitlines() if l.startswith("# out:"))
-    text = text.replace("true", "1").replace("false", "0")
-    return np.array([float(x) for x in re.findall(r"-?inf|nan|-?\d+(?:\.\d+)?(?:e-?\d+)?", text)])
 
 
 if __name__ == "__main__":
     want = np.concatenate([x for line in oracle() for x in line])
-    got = expected()
+    got = expected("numpy_stdlib")
     assert want.shape == got.shape, (want.shape, got.shape)
     same = np.isclose(want, got, rtol=1e-12, atol=0, equal_nan=True)
     bad = np.nonzero(~same)[0]

@@ -5,10 +5,10 @@ format; the check below compares the numbers, not the layout).
 
     python3 tests/cases/slice_assign.py     # prints OK or the first mismatch
 """
-import os
-import re
 
 import numpy as np
+
+from case_values import expected
 
 
 def oracle():
@@ -58,14 +58,10 @@ def oracle():
     return np.concatenate([np.ravel(np.asarray(o, dtype=np.float64)) for o in out])
 
 
-def expected():
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "slice_assign.arr")
-    text = " ".join(l[len("# out:"):] for l in open(path).read().splitlines() if l.startswith("# out:"))
-    return np.array([float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", text)])
 
 
 if __name__ == "__main__":
-    want, got = oracle(), expected()
+    want, got = oracle(), expected("slice_assign")
     assert want.shape == got.shape, (want.shape, got.shape)
     bad = np.nonzero(want != got)[0]
     print("OK" if bad.size == 0 else f"mismatch at value {bad[0]}: NumPy {want[bad[0]]}, case {got[bad[0]]}")

@@ -6,11 +6,11 @@ number by number with the case's `# out:` lines.
     python3 tests/cases/slice_direct.py     # prints OK or the first mismatch
     python3 tests/cases/slice_direct.py -v  # also prints NumPy's values
 """
-import os
-import re
 import sys
 
 import numpy as np
+
+from case_values import expected
 
 
 def oracle():
@@ -95,10 +95,6 @@ def oracle():
     return out
 
 
-def expected():
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "slice_direct.arr")
-    text = " ".join(l[len("# out:"):] for l in open(path).read().splitlines() if l.startswith("# out:"))
-    return np.array([float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", text)])
 
 
 if __name__ == "__main__":
@@ -107,7 +103,7 @@ if __name__ == "__main__":
         for line in printed:
             print(" | ".join(" ".join(repr(float(v)) for v in x) for x in line))
     want = np.concatenate([x for line in printed for x in line])
-    got = expected()
+    got = expected("slice_direct")
     assert want.shape == got.shape, (want.shape, got.shape)
     bad = np.nonzero(want != got)[0]
     print("OK" if bad.size == 0 else f"mismatch at value {bad[0]}: NumPy {want[bad[0]]}, case {got[bad[0]]}")

@@ -170,48 +170,63 @@ const PIO2_3T: f64 = 8.478_427_660_368_899_569_97e-32;
 /// (where n*PIO2_k would stop being exact).
 pub(super) const TRIG_LIMIT: f64 = 524288.0;
 
-/// `(r, q)` with x = n pi/2 + r, |r| <= pi/4, q = n mod 4 (as a float).
-#[inline(always)]
-fn reduce_pio2<V: Vf<S = f64>>(x: V) -> (V, V) {
-    let n = (x * V::splat(std::f64::consts::FRAC_2_PI)).round();
-    let nn = -n;
-    let r = nn.fma(V::splat(PIO2_1), x);
-    let r = nn.fma(V::splat(PIO2_2), r);
-    let r = nn.fma(V::splat(PIO2_3), r);
-    let r = nn.fma(V::splat(PIO2_3T), r);
-    let q = n - V::splat(4.0) * (n * V::splat(0.25)).floor();
-    (r, q)
+/// One lane type's sin and cos: pi/2 in pieces for an FMA reduction, and
+/// the kernel polynomials on |r| <= pi/4 (highest degree first): sin r =
+/// r + r^3 S(r^2), cos r = 1 - r^2/2 + r^4 C(r^2).
+struct Trig {
+    pio2: &'static [f64],
+    sin: &'static [f64],
+    cos: &'static [f64],
 }
 
-#[inline(always)]
-fn sin_kernel<V: Vf<S = f64>>(r: V) -> V {
-    const S: [f64; 6] = [
+/// fdlibm's pieces and `__kernel_sin` / `__kernel_cos` polynomials.
+const TRIG_F64: Trig = Trig {
+    pio2: &[PIO2_1, PIO2_2, PIO2_3, PIO2_3T],
+    sin: &[
         1.589_690_995_211_550_102_21e-10,
         -2.505_076_025_340_686_341_95e-08,
         2.755_731_370_707_006_767_89e-06,
         -1.984_126_982_985_794_931_34e-04,
         8.333_333_333_322_489_461_24e-03,
         -1.666_666_666_666_663_243_48e-01,
-    ];
-    let z = r * r;
-    (r * z).fma(horner(z, &S), r)
-}
-
-#[inline(always)]
-fn cos_kernel<V: Vf<S = f64>>(r: V) -> V {
-    const C: [f64; 6] = [
+    ],
+    cos: &[
         -1.135_964_755_778_819_482_65e-11,
         2.087_572_321_298_174_827_90e-09,
         -2.755_731_435_139_066_330_35e-07,
         2.480_158_728_947_672_941_78e-05,
         -1.388_888_888_887_410_957_49e-03,
         4.166_666_666_666_660_190_37e-02,
-    ];
+    ],
+};
+
+/// `(r, q)` with x = n pi/2 + r, |r| <= pi/4 (a hair more where n rounds
+/// the other way), q = n mod 4 (as a float).
+#[inline(always)]
+fn reduce_pio2<V: Vf>(x: V, pio2: &[f64]) -> (V, V) {
+    let n = (x * V::splat(std::f64::consts::FRAC_2_PI)).round();
+    let nn = -n;
+    let mut r = x;
+    for &piece in pio2 {
+        r = nn.fma(V::splat(piece), r);
+    }
+    let q = n - V::splat(4.0) * (n * V::splat(0.25)).floor();
+    (r, q)
+}
+
+#[inline(always)]
+fn sin_kernel<V: Vf>(r: V, s: &[f64]) -> V {
+    let z = r * r;
+    (r * z).fma(horner(z, s), r)
+}
+
+#[inline(always)]
+fn cos_kernel<V: Vf>(r: V, c: &[f64]) -> V {
     let z = r * r;
     let hz = V::splat(0.5) * z;
     let w = V::splat(1.0) - hz;
     // the rounding error of 1 - hz, recovered, keeps cos near 1 exact
-    w + (((V::splat(1.0) - w) - hz) + (z * z) * horner(z, &C))
+    w + (((V::splat(1.0) - w) - hz) + (z * z) * horner(z, c))
 }
 
 #[inline(always)]
@@ -220,32 +235,44 @@ fn odd_and_high<V: Vf>(q: V) -> (V::M, V::M) {
     (odd, q.ge(V::splat(2.0)))
 }
 
+/// sin of lanes whose |x| is within the type's `TRIG_LIMIT`.
 #[inline(always)]
-pub(super) fn sin_d<V: Vf<S = f64>>(x: V) -> V {
-    let (r, q) = reduce_pio2(x);
+fn sin_with<V: Vf>(x: V, t: &Trig) -> V {
+    let (r, q) = reduce_pio2(x, t.pio2);
     let (odd, high) = odd_and_high(q);
-    let y = V::select(odd, cos_kernel(r), sin_kernel(r));
+    let y = V::select(odd, cos_kernel(r, t.cos), sin_kernel(r, t.sin));
     let y = V::select(high, -y, y);
     // sin(-0) = -0 (the reduction gives +0)
     V::select(x.eq(V::splat(0.0)), x, y)
 }
 
+/// cos of lanes whose |x| is within the type's `TRIG_LIMIT`.
 #[inline(always)]
-pub(super) fn cos_d<V: Vf<S = f64>>(x: V) -> V {
-    let (r, q) = reduce_pio2(x);
+fn cos_with<V: Vf>(x: V, t: &Trig) -> V {
+    let (r, q) = reduce_pio2(x, t.pio2);
     let (odd, _) = odd_and_high(q);
-    let y = V::select(odd, sin_kernel(r), cos_kernel(r));
+    let y = V::select(odd, sin_kernel(r, t.sin), cos_kernel(r, t.cos));
     // negative in quadrants 1 and 2
     let neg = V::mask_and(q.gt(V::splat(0.5)), q.lt(V::splat(2.5)));
     V::select(neg, -y, y)
 }
 
 #[inline(always)]
+pub(super) fn sin_d<V: Vf<S = f64>>(x: V) -> V {
+    sin_with(x, &TRIG_F64)
+}
+
+#[inline(always)]
+pub(super) fn cos_d<V: Vf<S = f64>>(x: V) -> V {
+    cos_with(x, &TRIG_F64)
+}
+
+#[inline(always)]
 pub(super) fn tan_d<V: Vf<S = f64>>(x: V) -> V {
-    let (r, q) = reduce_pio2(x);
+    let (r, q) = reduce_pio2(x, TRIG_F64.pio2);
     let (odd, _) = odd_and_high(q);
-    let s = sin_kernel(r);
-    let c = cos_kernel(r);
+    let s = sin_kernel(r, TRIG_F64.sin);
+    let c = cos_kernel(r, TRIG_F64.cos);
     let y = V::select(odd, -c / s, s / c);
     V::select(x.eq(V::splat(0.0)), x, y)
 }
@@ -399,47 +426,19 @@ const PIO2F_3: f64 = -1.715_124_510_005_881_9e-15;
 /// libm (the sweeps in tests.rs cover the reduction up to it).
 pub(super) const TRIG_LIMIT_F32: f64 = 65536.0;
 
-/// `(r, q)` with x = n pi/2 + r, |r| <= pi/4 (a hair more where n rounds
-/// the other way), q = n mod 4 (as a float).
-#[inline(always)]
-fn reduce_pio2_s<V: Vf<S = f32>>(x: V) -> (V, V) {
-    let n = (x * V::splat(std::f64::consts::FRAC_2_PI)).round();
-    let nn = -n;
-    let r = nn.fma(V::splat(PIO2F_1), x);
-    let r = nn.fma(V::splat(PIO2F_2), r);
-    let r = nn.fma(V::splat(PIO2F_3), r);
-    let q = n - V::splat(4.0) * (n * V::splat(0.25)).floor();
-    (r, q)
-}
-
-#[inline(always)]
-fn sin_kernel_s<V: Vf<S = f32>>(r: V) -> V {
-    let z = r * r;
-    (r * z).fma(horner(z, &SIN_F32), r)
-}
-
-#[inline(always)]
-fn cos_kernel_s<V: Vf<S = f32>>(r: V) -> V {
-    let z = r * r;
-    let hz = V::splat(0.5) * z;
-    let w = V::splat(1.0) - hz;
-    w + (((V::splat(1.0) - w) - hz) + (z * z) * horner(z, &COS_F32))
-}
+/// The f32 pieces above and polynomials fitted for this file (`coef.rs`).
+const TRIG_F32: Trig = Trig {
+    pio2: &[PIO2F_1, PIO2F_2, PIO2F_3],
+    sin: &SIN_F32,
+    cos: &COS_F32,
+};
 
 #[inline(always)]
 pub(super) fn sin_s<V: Vf<S = f32>>(x: V) -> V {
-    let (r, q) = reduce_pio2_s(x);
-    let (odd, high) = odd_and_high(q);
-    let y = V::select(odd, cos_kernel_s(r), sin_kernel_s(r));
-    let y = V::select(high, -y, y);
-    V::select(x.eq(V::splat(0.0)), x, y)
+    sin_with(x, &TRIG_F32)
 }
 
 #[inline(always)]
 pub(super) fn cos_s<V: Vf<S = f32>>(x: V) -> V {
-    let (r, q) = reduce_pio2_s(x);
-    let (odd, _) = odd_and_high(q);
-    let y = V::select(odd, sin_kernel_s(r), cos_kernel_s(r));
-    let neg = V::mask_and(q.gt(V::splat(0.5)), q.lt(V::splat(2.5)));
-    V::select(neg, -y, y)
+    cos_with(x, &TRIG_F32)
 }
