@@ -166,3 +166,212 @@ fn kron(a, b) {
         reshape(a[:, newaxis, :, newaxis] * b[newaxis, :, newaxis, :], [sa[0] * sb[0], sa[1] * sb[1]])
     }
 }
+
+# ---- more of NumPy's names
+
+# Weighted average along `axis` (of all elements when none): sum(a * weights) / sum(weights);
+# 1-D `weights` with an `axis` weigh the positions along that axis. Without weights, `mean`.
+fn average(a, axis = none, weights = none, keepdims = false) {
+    if weights == none {
+        mean(a, axis=axis, keepdims=keepdims)
+    } else {
+        let w = if axis != none and ndim(weights) == 1 and ndim(a) > 1 {
+            let k = axis % ndim(a)
+            reshape(weights, concat([ones([k], dtype=i64), [size(weights)], ones([ndim(a) - k - 1], dtype=i64)]))
+        } else {
+            weights
+        }
+        sum(a * w, axis=axis, keepdims=keepdims) / sum(w * ones_like(a), axis=axis, keepdims=keepdims)
+    }
+}
+
+# Rotates by 90 degrees `k` times, from the first of `axes` towards the second (a view).
+fn rot90(m, k = 1, axes = (0, 1)) {
+    let (a0, a1) = (axes[0] % ndim(m), axes[1] % ndim(m))
+    let r = k % 4
+    if r == 0 {
+        m
+    } else if r == 2 {
+        flip(flip(m, axis=a0), axis=a1)
+    } else if r == 1 {
+        swapaxes(flip(m, axis=a1), a0, a1)
+    } else {
+        flip(swapaxes(m, a0, a1), axis=a1)
+    }
+}
+
+# `num` values from `start` to `stop` in geometric progression (both of one sign, not zero).
+fn geomspace(start, stop, num = 50, endpoint = true) {
+    let s = if start < 0 { -1.0 } else { 1.0 }
+    let v = s * 10.0 ** linspace(log10(s * start), log10(s * stop), num, endpoint=endpoint, dtype=f64)
+    if num > 0 {
+        v[0] = start
+    }
+    if endpoint and num > 1 {
+        v[num - 1] = stop
+    }
+    v
+}
+
+# `x` with at least one axis (a scalar becomes shape [1]).
+fn atleast_1d(x) = if ndim(x) == 0 { reshape(x, [1]) } else { x }
+
+# `x` with at least two axes: shape [n] becomes [1, n].
+fn atleast_2d(x) = if ndim(x) == 0 { reshape(x, [1, 1]) } else if ndim(x) == 1 { x[newaxis, :] } else { x }
+
+# `x` with at least three axes: [n] becomes [1, n, 1] and [m, n] becomes [m, n, 1].
+fn atleast_3d(x) {
+    if ndim(x) == 0 {
+        reshape(x, [1, 1, 1])
+    } else if ndim(x) == 1 {
+        x[newaxis, :, newaxis]
+    } else if ndim(x) == 2 {
+        x[:, :, newaxis]
+    } else {
+        x
+    }
+}
+
+# `values` appended to `arr` along `axis` (both flattened when none): a new array.
+fn append(arr, values, axis = none) {
+    if axis == none {
+        concat([ravel(arr), ravel(values)])
+    } else {
+        concat([arr, values], axis=axis)
+    }
+}
+
+# The derivative of samples `f` spaced `dx` apart along `axis`: central differences inside,
+# one-sided at the two ends (NumPy's `gradient` with edge_order 1, along one axis).
+fn gradient(f, dx = 1.0, axis = 0) {
+    let g = moveaxis(f * 1.0, axis, 0)
+    let inner = (g[2:] - g[:-2]) / (2.0 * dx)
+    let first = (g[1:2] - g[0:1]) / dx
+    let last = (g[-1:] - g[-2:-1]) / dx
+    moveaxis(concat([first, inner, last], axis=0), 0, axis)
+}
+
+# The discrete linear convolution of two 1-D arrays: "full" (length n + m - 1), "same"
+# (the longer one's length, centred) or "valid" (where they overlap fully). One pass over
+# the longer array per element of the shorter one.
+fn convolve(a, v, mode = "full") {
+    let (big, small) = if size(a) >= size(v) { (ravel(a), ravel(v)) } else { (ravel(v), ravel(a)) }
+    let (lb, ls) = (size(big), size(small))
+    let padded = pad(big, ls - 1)
+    let full = zeros_like(padded[:lb + ls - 1] * small[0])
+    for j in 0..ls {
+        full += small[j] * padded[ls - 1 - j:2 * ls - 2 - j + lb]
+    }
+    if mode == "full" {
+        full
+    } else if mode == "same" {
+        let start = (ls - 1) // 2
+        full[start:start + lb]
+    } else {
+        full[ls - 1:lb]
+    }
+}
+
+# The cross-correlation of two 1-D arrays, sum over n of a[n + k] * v[n], in NumPy's modes
+# and order (default "valid"; with `a` the shorter, NumPy's reversed result).
+fn correlate(a, v, mode = "valid") {
+    if size(a) >= size(v) {
+        convolve(a, flip(v), mode=mode)
+    } else {
+        flip(convolve(v, flip(a), mode=mode))
+    }
+}
+
+# The sum of products over the last `axes` axes of `a` and the first `axes` axes of `b`.
+fn tensordot(a, b, axes = 2) {
+    let (sa, sb) = (array(shape(a)), array(shape(b)))
+    let (ka, kb) = (ndim(a) - axes, axes)
+    let k = prod(sa[ka:])
+    let r = reshape(a, [prod(sa[:ka]), k]) @ reshape(b, [k, prod(sb[kb:])])
+    reshape(r, concat([sa[:ka], sb[kb:]]))
+}
+
+# Cumulative sum along `axis` with NaN counted as zero.
+fn nancumsum(x, axis = none) = cumsum(where(isnan(x), 0, x), axis=axis)
+
+# Cumulative product along `axis` with NaN counted as one.
+fn nancumprod(x, axis = none) = cumprod(where(isnan(x), 1, x), axis=axis)
+
+# Product along `axis` of the values that are not NaN.
+fn nanprod(x, axis = none, keepdims = false) = prod(where(isnan(x), 1, x), axis=axis, keepdims=keepdims)
+
+# Index of the largest value that is not NaN along `axis`.
+fn nanargmax(x, axis = none) = argmax(where(isnan(x), -inf, x), axis=axis)
+
+# Index of the smallest value that is not NaN along `axis`.
+fn nanargmin(x, axis = none) = argmin(where(isnan(x), inf, x), axis=axis)
+
+# sin(pi x) / (pi x), and 1 at 0.
+fn sinc(x) {
+    let y = pi * where(x == 0, 1.0e-20, x)
+    where(x == 0, 1.0, sin(y) / y)
+}
+
+# Rounds toward zero (NumPy's `fix`).
+fn fix(x) = trunc(x)
+
+# Rounds to the nearest integer, halves to even (NumPy's `rint`).
+fn rint(x) = round(x)
+
+# Rounds to `decimals` decimal places (NumPy's `around`).
+fn around(x, decimals = 0) = round(x, decimals)
+
+# 1 / x.
+fn reciprocal(x) = 1 / x
+
+# |x| (NumPy's `absolute`).
+fn absolute(x) = abs(x)
+
+# Whether the sign bit is set (true for -0.0).
+fn signbit(x) = where(x == 0, 1.0 / x < 0, x < 0)
+
+# The magnitude of `a` with the sign of `b`.
+fn copysign(a, b) = where(signbit(b), -abs(a), abs(a))
+
+# The Vandermonde matrix: columns x ** (N - 1), ..., x ** 0 (increasing powers when `increasing`).
+fn vander(x, N = none, increasing = false) {
+    let n = if N == none { size(x) } else { N }
+    let p = if increasing { arange(n) } else { arange(n - 1, -1, -1) }
+    x[:, newaxis] ** p
+}
+
+# Indices (rows, columns) of the lower triangle of an n x m matrix, diagonal `k` and below.
+fn tril_indices(n, k = 0, m = none) = nonzero(tril(ones([n, if m == none { n } else { m }], dtype=i32), k))
+
+# Indices (rows, columns) of the upper triangle of an n x m matrix, diagonal `k` and above.
+fn triu_indices(n, k = 0, m = none) = nonzero(triu(ones([n, if m == none { n } else { m }], dtype=i32), k))
+
+# Indices (rows, columns) of the main diagonal of an n x n matrix.
+fn diag_indices(n) = (arange(n), arange(n))
+
+# The inner product over the last axes of `a` and `b`.
+fn inner(a, b) {
+    if ndim(a) == 0 or ndim(b) == 0 {
+        a * b
+    } else {
+        tensordot(a, moveaxis(b, -1, 0), axes=1)
+    }
+}
+
+# Least-squares polynomial of degree `deg` through (x, y), highest power first (normal equations).
+fn polyfit(x, y, deg) {
+    let v = vander(x * 1.0, deg + 1)
+    solve(transpose(v) @ v, transpose(v) @ y)
+}
+
+# Stacks a tuple of arrays along the third axis: 1-D arrays of n as [1, n, k], 2-D ones as
+# [m, n, k], 3-D ones joined along axis 2.
+fn dstack(tup) {
+    if ndim(tup[0]) == 1 {
+        stack(tup, axis=1)[newaxis]
+    } else if ndim(tup[0]) == 2 {
+        stack(tup, axis=2)
+    } else {
+        concat(tup, axis=2)
+    }
+}

@@ -741,6 +741,17 @@ impl Checker {
     }
 
     fn binary(&mut self, op: BinOp, a: Ty, b: Ty, l: &Span, r: &Span, span: &Span) -> Ty {
+        // `x == none` (whatever x is) and string equality: a bool, as the interpreter's
+        let none = matches!(a, Ty::None) || matches!(b, Ty::None);
+        let text = matches!((&a, &b), (Ty::Str, Ty::Str | Ty::Unknown) | (Ty::Unknown, Ty::Str));
+        if matches!(op, BinOp::Eq | BinOp::Ne) && (none || text) {
+            return Ty::Array {
+                dtype: Some(DType::Bool),
+                shape: Some(vec![]),
+                weak: false,
+                value: None,
+            };
+        }
         for (t, x) in [(&a, l), (&b, r)] {
             if let Some(kind) = non_array(t) {
                 self.errors.push(Diagnostic::new(
@@ -1242,6 +1253,15 @@ impl Checker {
                     weak: false,
                     value: None,
                 },
+                // a tuple of arrays (`array(shape(x))`) is stacked as a list literal
+                Some(Ty::Tuple(items)) if items.iter().all(|t| matches!(t, Ty::Array { .. } | Ty::Unknown)) => {
+                    Ty::Array {
+                        dtype: None,
+                        shape: None,
+                        weak: false,
+                        value: None,
+                    }
+                }
                 other => other.cloned().unwrap_or(Ty::Unknown),
             },
             // integer bounds without a dtype give i64, as the interpreter's arange

@@ -19,7 +19,26 @@ impl Interp {
     pub(super) fn call_builtin(&mut self, b: &'static Builtin, args: &[Arg], span: &Span) -> R<Value> {
         let sequence = shape::is_join(b.name);
         let values = self.eval_args(args, sequence)?;
-        let (slots, rest) = bind(b.name, &b.bind_params(), values, span)?;
+        let (mut slots, rest) = bind(b.name, &b.bind_params(), values, span)?;
+        // `array(shape(x))`: a tuple of arrays of one shape is the array of them, as in NumPy
+        if matches!(b.name, "array" | "asarray")
+            && let Some((Value::Tuple(items), s)) = slots.first_mut().and_then(|x| x.as_mut())
+            && items.iter().all(|v| matches!(v, Value::Array(_)))
+        {
+            let parts: Vec<Array> = std::mem::take(items)
+                .into_iter()
+                .filter_map(|v| match v {
+                    Value::Array(a) => Some(a),
+                    _ => None,
+                })
+                .collect();
+            let spans = vec![s.clone(); parts.len()];
+            let stacked = self.stack_literal(parts, &spans, s)?;
+            slots[0] = Some((
+                Value::Array(stacked),
+                spans.first().cloned().unwrap_or_else(|| span.clone()),
+            ));
+        }
         for (p, slot) in b.params.iter().zip(&slots) {
             if p.kind == ParamKind::Array
                 && !sequence

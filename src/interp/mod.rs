@@ -799,8 +799,22 @@ impl Interp {
                 Value::Array(self.fold(build::unary(uop, name, &a, Some(&inner.span), span)?)?)
             }
             ExprKind::Binary(op, l, r) => {
-                let a = self.eval_array(l)?;
-                let b = self.eval_array(r)?;
+                let (a, b) = (self.eval(l)?, self.eval(r)?);
+                // `x == none` asks whether x is none (Python's `is None`), whatever x is;
+                // strings compare by their text (`mode == "same"`)
+                if matches!(op, BinOp::Eq | BinOp::Ne) {
+                    let same = match (&a, &b) {
+                        (Value::None, other) | (other, Value::None) => Some(matches!(other, Value::None)),
+                        (Value::Str(x), Value::Str(y)) => Some(x == y),
+                        _ => None,
+                    };
+                    if let Some(same) = same {
+                        let v = if same == (*op == BinOp::Eq) { 1.0 } else { 0.0 };
+                        return Ok(Value::Array(build::scalar(DType::Bool, v, false)));
+                    }
+                }
+                let a = self.expect_array(a, &l.span)?;
+                let b = self.expect_array(b, &r.span)?;
                 Value::Array(self.binary(*op, &a, &b, (Some(&l.span), Some(&r.span)), span)?)
             }
             ExprKind::Cast(inner, ty) => {
@@ -905,6 +919,13 @@ impl Interp {
         for item in items {
             parts.push(self.eval_array(item)?);
         }
+        let spans: Vec<Span> = items.iter().map(|i| i.span.clone()).collect();
+        self.stack_literal(parts, &spans, span)
+    }
+
+    /// The array of `parts` (one shape), stacked along a new first axis, as a
+    /// list literal makes it: `spans` are the parts' spans.
+    pub(super) fn stack_literal(&mut self, parts: Vec<Array>, spans: &[Span], span: &Span) -> R<Array> {
         let Some(first) = parts.first() else {
             return Ok(Array::from_host(HostData::F32(vec![]), &[0]));
         };
@@ -919,8 +940,8 @@ impl Interp {
                     "the elements of an array literal must all have one shape",
                     span.clone(),
                 )
-                .with_label(items[0].span.clone(), format!("this is {a}"))
-                .with_label(items[k].span.clone(), format!("this is {b}")));
+                .with_label(spans[0].clone(), format!("this is {a}"))
+                .with_label(spans[k].clone(), format!("this is {b}")));
             }
             (dt, weak) = crate::check::dtype::promote_weak(dt, weak, p.dtype(), p.weak);
         }

@@ -45,3 +45,46 @@ print(kron([[1, 2], [3, 4]], [[1, 10], [100, 1000]]), kron([1, 2], [1, 10]))
 # out:  [ 100, 1000,  200, 2000],
 # out:  [   3,   30,    4,   40],
 # out:  [ 300, 3000,  400, 4000]] [ 1, 10,  2, 20]
+
+# More of NumPy's names from the standard library; `==` with none and between strings.
+let w = reshape(arange(12), [3, 4]) as f64
+print(average(w), average(w, axis=1), average(w, axis=0, weights=[1.0, 2.0, 3.0]), average([1.0, 2.0], weights=[3.0, 1.0]))
+# out: 5.5 [1.5, 5.5, 9.5] [5.333333333333333, 6.333333333333333, 7.333333333333333,
+# out:  8.333333333333334] 1.25
+print(rot90(w)[0], rot90(w, 2)[0], rot90(w, 3)[0], rot90(w, -1)[1], shape(rot90(zeros([2, 3, 4]), axes=(1, 2))), rot90(reshape(arange(8), [2, 2, 2]), axes=(1, 2))[1])
+# out: [ 3.0,  7.0, 11.0] [11.0, 10.0,  9.0,  8.0] [8.0, 4.0, 0.0] [9.0, 5.0, 1.0] (2, 4, 3) [[5, 7],
+# out:  [4, 6]]
+print(geomspace(1.0, 1000.0, 4), geomspace(-1.0, -16.0, 3), geomspace(2.0, 32.0, 4, endpoint=false))
+# out: [   1.0,   10.0,  100.0, 1000.0] [ -1.0,  -4.0, -16.0] [              2.0,               4.0, 7.999999999999999,
+# out:               16.0]
+print(shape(atleast_1d(3.0)), shape(atleast_2d([1, 2])), shape(atleast_3d([1, 2])), shape(atleast_3d(w)))
+# out: (1,) (1, 2) (1, 2, 1) (3, 4, 1)
+print(append([1, 2], [[3], [4]]), append(w, w, axis=1)[0])
+# out: [1, 2, 3, 4] [0.0, 1.0, 2.0, 3.0, 0.0, 1.0, 2.0, 3.0]
+print(gradient([1.0, 2.0, 4.0, 7.0, 11.0]), gradient(w * w, axis=1)[1], gradient([1.0, 4.0, 9.0], dx=0.5))
+# out: [1.0, 1.5, 2.5, 3.5, 4.0] [ 9.0, 10.0, 12.0, 13.0] [ 6.0,  8.0, 10.0]
+print(convolve([1.0, 2.0, 3.0], [0.0, 1.0, 0.5]), convolve([1.0, 2.0, 3.0], [0.0, 1.0, 0.5], mode="same"), convolve([1.0, 2.0, 3.0, 4.0], [1.0, -1.0], mode="valid"))
+# out: [0.0, 1.0, 2.5, 4.0, 1.5] [1.0, 2.5, 4.0] [1.0, 1.0, 1.0]
+print(convolve([1.0, 2.0], [1.0, 2.0, 3.0, 4.0], mode="same"), convolve([1, 2, 3], [1, 1]), convolve([2.0], [1.0, 2.0, 3.0], mode="same"))
+# out: [ 1.0,  4.0,  7.0, 10.0] [1, 3, 5, 3] [2.0, 4.0, 6.0]
+print(correlate([1.0, 2.0, 3.0], [0.0, 1.0, 0.5]), correlate([1.0, 2.0, 3.0], [0.0, 1.0, 0.5], mode="full"), correlate([1.0, 2.0, 3.0, 4.0], [1.0, 2.0], mode="same"))
+# out: [3.5] [0.5, 2.0, 3.5, 3.0, 0.0] [ 2.0,  5.0,  8.0, 11.0]
+print(correlate([1.0, 2.0], [1.0, 2.0, 3.0], mode="full"), correlate([1.0, 2.0], [1.0, 2.0, 3.0], mode="same"), correlate([1.0, 2.0], [1.0, 2.0, 3.0]))
+# out: [3.0, 8.0, 5.0, 2.0] [8.0, 5.0, 2.0] [8.0, 5.0]
+print(tensordot(w, w, axes=2), tensordot(w, transpose(w), axes=1)[2], shape(tensordot(ones([2, 3, 4]), ones([3, 4, 5]))), inner([1.0, 2.0], [3.0, 4.0]), inner(w, w)[1])
+# out: 506.0 [ 62.0, 214.0, 366.0] (2, 5) 11.0 [ 38.0, 126.0, 214.0]
+print(nancumsum([1.0, nan, 2.0]), nancumprod([2.0, nan, 3.0]), nanprod([[1.0, nan], [3.0, 4.0]], axis=0), nanargmax([1.0, nan, 3.0, 2.0]), nanargmin([[nan, 1.0], [0.0, 5.0]], axis=1))
+# out: [1.0, 1.0, 3.0] [2.0, 2.0, 6.0] [3.0, 4.0] 2 [1, 0]
+print(sinc([0.0, 0.5, -1.5]), fix([-2.5, 2.5]), rint([0.5, 1.5, -2.5]), around([1.234, 5.678], 1), reciprocal([2.0, 4.0]), absolute([-1, 2]))
+# out: [                1.0,  0.6366197723675814, -0.2122065907891938] [-2.0,  2.0] [ 0.0,  2.0, -2.0] [1.2, 5.7] [ 0.5, 0.25] [1, 2]
+print(signbit([-0.0, 0.0, -2.0, 3.0]), copysign([1.0, -2.0, 3.0], [-1.0, 1.0, -0.0]))
+# out: [ true, false,  true, false] [-1.0,  2.0, -3.0]
+print(vander([1.0, 2.0, 3.0])[2], vander([1.0, 2.0], 3, increasing=true)[1], abs(polyfit([0.0, 1.0, 2.0, 3.0], [1.0, 3.0, 7.0, 13.0], 2) - 1.0) < 1e-12)
+# out: [9.0, 3.0, 1.0] [1.0, 2.0, 4.0] [true, true, true]
+print(tril_indices(3), triu_indices(3, 1), tril_indices(2, m=3), diag_indices(2))
+# out: ([0, 1, 1, 2, 2, 2], [0, 0, 1, 0, 1, 2]) ([0, 0, 1], [1, 2, 2]) ([0, 1, 1], [0, 0, 1]) ([0, 1], [0, 1])
+print(dstack(([1, 2], [3, 4])), shape(dstack((ones([2, 3]), ones([2, 3])))), shape(dstack((ones([2, 2, 1]), zeros([2, 2, 2])))))
+# out: [[[1, 3],
+# out:   [2, 4]]] (2, 3, 2) (2, 2, 3)
+print(none == none, 1 != none, "full" == "full", "a" != "b", array(shape(w)))
+# out: true true true true [3, 4]

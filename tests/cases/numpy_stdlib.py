@@ -40,6 +40,38 @@ def oracle():
     show(np.isin([1, 2, 3, 4], [2, 4]), np.isin([[1.0, n], [3.0, 2.0]], [2.0, n]))
     show(np.digitize([0.5, 1.0, 2.5, 9.0], [1.0, 2.0, 3.0]), np.digitize([1.0, 2.0], [1.0, 2.0], right=True))
     show(np.kron([[1, 2], [3, 4]], [[1, 10], [100, 1000]]), np.kron([1, 2], [1, 10]))
+    # more of NumPy's names; `==` with none and between strings
+    w = np.arange(12).reshape(3, 4).astype(np.float64)
+    nan = np.nan
+    show(np.average(w), np.average(w, axis=1), np.average(w, axis=0, weights=[1.0, 2.0, 3.0]),
+         np.average([1.0, 2.0], weights=[3.0, 1.0]))
+    show(np.rot90(w)[0], np.rot90(w, 2)[0], np.rot90(w, 3)[0], np.rot90(w, -1)[1],
+         np.rot90(np.zeros((2, 3, 4)), axes=(1, 2)).shape, np.rot90(np.arange(8).reshape(2, 2, 2), axes=(1, 2))[1])
+    show(np.geomspace(1.0, 1000.0, 4), np.geomspace(-1.0, -16.0, 3), np.geomspace(2.0, 32.0, 4, endpoint=False))
+    show(np.atleast_1d(3.0).shape, np.atleast_2d([1, 2]).shape, np.atleast_3d([1, 2]).shape, np.atleast_3d(w).shape)
+    show(np.append([1, 2], [[3], [4]]), np.append(w, w, axis=1)[0])
+    show(np.gradient([1.0, 2.0, 4.0, 7.0, 11.0]), np.gradient(w * w, axis=1)[1], np.gradient([1.0, 4.0, 9.0], 0.5))
+    show(np.convolve([1.0, 2.0, 3.0], [0.0, 1.0, 0.5]), np.convolve([1.0, 2.0, 3.0], [0.0, 1.0, 0.5], mode="same"),
+         np.convolve([1.0, 2.0, 3.0, 4.0], [1.0, -1.0], mode="valid"))
+    show(np.convolve([1.0, 2.0], [1.0, 2.0, 3.0, 4.0], mode="same"), np.convolve([1, 2, 3], [1, 1]),
+         np.convolve([2.0], [1.0, 2.0, 3.0], mode="same"))
+    show(np.correlate([1.0, 2.0, 3.0], [0.0, 1.0, 0.5]), np.correlate([1.0, 2.0, 3.0], [0.0, 1.0, 0.5], mode="full"),
+         np.correlate([1.0, 2.0, 3.0, 4.0], [1.0, 2.0], mode="same"))
+    show(np.correlate([1.0, 2.0], [1.0, 2.0, 3.0], mode="full"), np.correlate([1.0, 2.0], [1.0, 2.0, 3.0], mode="same"),
+         np.correlate([1.0, 2.0], [1.0, 2.0, 3.0]))
+    show(np.tensordot(w, w, axes=2), np.tensordot(w, w.T, axes=1)[2], np.tensordot(np.ones((2, 3, 4)), np.ones((3, 4, 5))).shape,
+         np.inner([1.0, 2.0], [3.0, 4.0]), np.inner(w, w)[1])
+    show(np.nancumsum([1.0, nan, 2.0]), np.nancumprod([2.0, nan, 3.0]), np.nanprod([[1.0, nan], [3.0, 4.0]], axis=0),
+         np.nanargmax([1.0, nan, 3.0, 2.0]), np.nanargmin([[nan, 1.0], [0.0, 5.0]], axis=1))
+    show(np.sinc([0.0, 0.5, -1.5]), np.fix([-2.5, 2.5]), np.rint([0.5, 1.5, -2.5]), np.around([1.234, 5.678], 1),
+         np.reciprocal([2.0, 4.0]), np.absolute([-1, 2]))
+    show(np.signbit([-0.0, 0.0, -2.0, 3.0]), np.copysign([1.0, -2.0, 3.0], [-1.0, 1.0, -0.0]))
+    show(np.vander([1.0, 2.0, 3.0])[2], np.vander([1.0, 2.0], 3, increasing=True)[1],
+         np.abs(np.polyfit([0.0, 1.0, 2.0, 3.0], [1.0, 3.0, 7.0, 13.0], 2) - 1.0) < 1e-12)
+    show(*np.tril_indices(3), *np.triu_indices(3, 1), *np.tril_indices(2, m=3), *np.diag_indices(2))
+    show(np.dstack(([1, 2], [3, 4])), np.dstack((np.ones((2, 3)), np.ones((2, 3)))).shape,
+         np.dstack((np.ones((2, 2, 1)), np.zeros((2, 2, 2)))).shape)
+    show(True, True, "full" == "full", "a" != "b", np.array(w.shape))  # none == none, 1 != none
     return out
 
 
