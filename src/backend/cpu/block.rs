@@ -1026,12 +1026,184 @@ fn compute_impl(inst: &Inst, vals: &[Value], dst: Dst) -> Result<(), Diagnostic>
     }
 }
 
+/// Whether a block value is one value for all elements.
+fn is_scalar(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::B(Src::Scalar(_))
+            | Value::I32(Src::Scalar(_))
+            | Value::I64(Src::Scalar(_))
+            | Value::F32(Src::Scalar(_))
+            | Value::F64(Src::Scalar(_))
+    )
+}
+
+/// Two steps computed in one loop: `op2(op1(x, y), z)`, or `op2(z, op1(x, y))`
+/// when not `left` (see `pair_partners`).
+#[derive(Clone, Copy)]
+struct Pair {
+    op1: BinaryOp,
+    op2: BinaryOp,
+    left: bool,
+}
+
+/// Loops over three operands of every kind, `out[i] = f(x[i], y[i], z[i])`.
+#[inline(always)]
+fn map3<T: Copy>(x: Src<T>, y: Src<T>, z: Src<T>, out: &mut [MaybeUninit<T>], f: impl Fn(T, T, T) -> T) {
+    use std::iter::repeat;
+    let n = out.len();
+    macro_rules! zip3 {
+        ($a:expr, $b:expr, $c:expr) => {
+            for (((o, a), b), c) in out.iter_mut().zip($a).zip($b).zip($c) {
+                o.write(f(a, b, c));
+            }
+        };
+    }
+    match (x, y, z) {
+        (Src::Slice(a), Src::Slice(b), Src::Slice(c)) => {
+            zip3!(a[..n].iter().copied(), b[..n].iter().copied(), c[..n].iter().copied())
+        }
+        (Src::Slice(a), Src::Slice(b), Src::Scalar(c)) => {
+            zip3!(a[..n].iter().copied(), b[..n].iter().copied(), repeat(c))
+        }
+        (Src::Slice(a), Src::Scalar(b), Src::Slice(c)) => {
+            zip3!(a[..n].iter().copied(), repeat(b), c[..n].iter().copied())
+        }
+        (Src::Scalar(a), Src::Slice(b), Src::Slice(c)) => {
+            zip3!(repeat(a), b[..n].iter().copied(), c[..n].iter().copied())
+        }
+        (Src::Slice(a), Src::Scalar(b), Src::Scalar(c)) => zip3!(a[..n].iter().copied(), repeat(b), repeat(c)),
+        (Src::Scalar(a), Src::Slice(b), Src::Scalar(c)) => zip3!(repeat(a), b[..n].iter().copied(), repeat(c)),
+        (Src::Scalar(a), Src::Scalar(b), Src::Slice(c)) => zip3!(repeat(a), repeat(b), c[..n].iter().copied()),
+        (Src::Scalar(a), Src::Scalar(b), Src::Scalar(c)) => zip3!(repeat(a), repeat(b), repeat(c)),
+    }
+}
+
+/// `pair` over one float dtype: each (op1, op2, side) its own loop, through
+/// the reference kernels' `Num`/`Float` methods, so the pair's values are
+/// bitwise those of its two steps one after the other.
+#[inline(always)]
+fn float_pair<T: Float + DstOf>(pair: Pair, x: Src<T>, y: Src<T>, z: Src<T>, dst: Dst) -> Result<(), Diagnostic> {
+    use BinaryOp::{Add, Div, Mul, Sub};
+    let out = T::dst_of(dst)?;
+    macro_rules! inner {
+        ($f1:expr) => {{
+            let f1 = $f1;
+            match (pair.op2, pair.left) {
+                // + and * commute exactly
+                (Add, _) => map3(x, y, z, out, |a, b, c| f1(a, b).add(c)),
+                (Mul, _) => map3(x, y, z, out, |a, b, c| f1(a, b).mul(c)),
+                (Sub, true) => map3(x, y, z, out, |a, b, c| f1(a, b).sub(c)),
+                (Sub, false) => map3(x, y, z, out, |a, b, c| c.sub(f1(a, b))),
+                (Div, true) => map3(x, y, z, out, |a, b, c| f1(a, b).div(c)),
+                (Div, false) => map3(x, y, z, out, |a, b, c: T| c.div(f1(a, b))),
+                _ => return Err(internal(format!("a pair ending in {:?}", pair.op2))),
+            }
+        }};
+    }
+    match pair.op1 {
+        Add => inner!(|a: T, b: T| a.add(b)),
+        Sub => inner!(|a: T, b: T| a.sub(b)),
+        Mul => inner!(|a: T, b: T| a.mul(b)),
+        Div => inner!(|a: T, b: T| a.div(b)),
+        op => return Err(internal(format!("a pair starting with {op:?}"))),
+    }
+    Ok(())
+}
+
+/// Computes a pair of steps into `dst` (see `compute`).
+#[inline(always)]
+fn compute_pair_impl(pair: Pair, x: Value, y: Value, z: Value, dst: Dst) -> Result<(), Diagnostic> {
+    match (x, y, z) {
+        (Value::F32(x), Value::F32(y), Value::F32(z)) => float_pair(pair, x, y, z, dst),
+        (Value::F64(x), Value::F64(y), Value::F64(z)) => float_pair(pair, x, y, z, dst),
+        _ => Err(internal("a pair of steps of mixed dtypes")),
+    }
+}
+
+avx2_dispatch! {
+    /// Computes a pair of steps into `dst`; called, never inlined, as `compute`.
+    #[inline(never)]
+    fn compute_pair<>(pair: Pair, x: Value, y: Value, z: Value, dst: Dst) -> Result<(), Diagnostic> = compute_pair_impl;
+}
+
 /// A fused body ready to run block by block.
 pub struct Program<'a> {
     pub steps: &'a [Step],
     pub inputs: Vec<Bound<'a>>,
     /// The input that `Inst::Acc` reads (an epilogue's reduced values).
     pub acc: Option<usize>,
+    /// For each step, the step that computes it in its own loop, when that
+    /// pays (`pair_partners`).
+    pairs: Vec<Option<usize>>,
+}
+
+impl<'a> Program<'a> {
+    pub fn new(steps: &'a [Step], inputs: Vec<Bound<'a>>, acc: Option<usize>) -> Program<'a> {
+        Program {
+            steps,
+            inputs,
+            acc,
+            pairs: pair_partners(steps),
+        }
+    }
+}
+
+/// The float arithmetic that a pair of steps runs in one loop.
+fn pair_op(op: BinaryOp) -> bool {
+    matches!(op, BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div)
+}
+
+/// Which steps a later step computes itself: step i, float `+ - * /` of two
+/// values, read only by step j, also float `+ - * /` of i and another value,
+/// is evaluated inside j's loop (`compute_pair`), so its values never go
+/// through a register. A block of steps is bound by loads and stores, not
+/// arithmetic (one op a loop moves three values per element), so a pair in
+/// one loop saves a third of the traffic. A step that takes a partner is
+/// not itself taken (pairs, not chains). Whether the pair runs so is decided
+/// per block (`eval_body`): not when i's operands are both scalars (then i
+/// is one value) or i is also written out (a tap).
+fn pair_partners(steps: &[Step]) -> Vec<Option<usize>> {
+    let mut uses = vec![0u32; steps.len()];
+    for step in steps {
+        match step.inst {
+            Inst::Cast(a) | Inst::Unary(_, a) => uses[a] += 1,
+            Inst::Binary(_, a, b) => {
+                uses[a] += 1;
+                uses[b] += 1;
+            }
+            Inst::Where(c, a, b) => {
+                uses[c] += 1;
+                uses[a] += 1;
+                uses[b] += 1;
+            }
+            Inst::Load(_) | Inst::Acc | Inst::Row(_) => {}
+        }
+    }
+    let float_arith = |k: usize| match steps[k].inst {
+        Inst::Binary(op, _, _) => {
+            pair_op(op) && steps[k].dtype.is_float() && steps[k].dtype != DType::F16 && steps[k].dtype != DType::BF16
+        }
+        _ => false,
+    };
+    let mut pairs = vec![None; steps.len()];
+    let mut takes = vec![false; steps.len()];
+    for j in 0..steps.len() {
+        let Inst::Binary(_, a, b) = steps[j].inst else {
+            continue;
+        };
+        if !float_arith(j) || a == b {
+            continue;
+        }
+        for i in [a, b] {
+            if float_arith(i) && uses[i] == 1 && steps[i].dtype == steps[j].dtype && !takes[i] && pairs[i].is_none() {
+                pairs[i] = Some(j);
+                takes[j] = true;
+                break;
+            }
+        }
+    }
+    pairs
 }
 
 /// The operand a step reads as it is (a load, or the reduction's accumulator), if any.
@@ -1115,13 +1287,43 @@ fn eval_body<'p: 'r, 'r>(
     };
     let mut rest: &'r mut [Reg] = regs;
     let mut out = out;
+    // Whether step i runs inside its partner's loop in this block (see `pair_partners`).
+    let deferred = |i: usize, vals: &[Value], taps: &[Tap]| -> bool {
+        prog.pairs.get(i).is_some_and(|p| p.is_some())
+            && match steps[i].inst {
+                Inst::Binary(_, a, b) => !(is_scalar(&vals[a]) && is_scalar(&vals[b])),
+                _ => false,
+            }
+            && !taps.iter().any(|t| t.step == i)
+    };
     for (i, step) in steps.iter().enumerate() {
         let Some((reg, tail)) = std::mem::take(&mut rest).split_first_mut() else {
             return Err(internal("fewer registers than steps"));
         };
         rest = tail;
         let last = i + 1 == steps.len();
-        if let Some(k) = loaded_operand(prog, &step.inst) {
+        if !last && deferred(i, &vals[..i], taps) {
+            // never read: its one reader computes it (`pair_of`)
+            vals[i] = filler;
+            continue;
+        }
+        if let Inst::Binary(op2, a, b) = step.inst
+            && let Some((inner, left)) = [(a, true), (b, false)]
+                .into_iter()
+                .find(|&(k, _)| prog.pairs[k] == Some(i) && deferred(k, &vals[..k], taps))
+            && let Inst::Binary(op1, x, y) = steps[inner].inst
+        {
+            let other = if left { b } else { a };
+            let pair = Pair { op1, op2, left };
+            let (x, y, z) = (vals[x], vals[y], vals[other]);
+            if last && let Some(dst) = out.take() {
+                compute_pair(pair, x, y, z, dst)?;
+                return Ok(None);
+            }
+            compute_pair(pair, x, y, z, reg.dst(len))?;
+            let reg: &'r Reg = reg;
+            vals[i] = reg.value(len);
+        } else if let Some(k) = loaded_operand(prog, &step.inst) {
             let b = prog
                 .inputs
                 .get(k)
@@ -1157,16 +1359,7 @@ pub struct Tap<'a> {
 /// Whether every value the instruction reads is one value for the whole block.
 #[inline(always)]
 fn scalar_args(inst: &Inst, vals: &[Value]) -> bool {
-    let one = |k: usize| {
-        matches!(
-            vals[k],
-            Value::B(Src::Scalar(_))
-                | Value::I32(Src::Scalar(_))
-                | Value::I64(Src::Scalar(_))
-                | Value::F32(Src::Scalar(_))
-                | Value::F64(Src::Scalar(_))
-        )
-    };
+    let one = |k: usize| is_scalar(&vals[k]);
     match *inst {
         Inst::Cast(a) | Inst::Unary(_, a) => one(a),
         Inst::Binary(_, a, b) => one(a) && one(b),
@@ -1935,3 +2128,118 @@ impl_lane!(i32, I32);
 impl_lane!(i64, I64);
 impl_lane!(f32, F32);
 impl_lane!(f64, F64);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Values with awkward roundings, signed zeros, infinities and NaN.
+    fn operands(n: usize, seed: u64) -> Vec<f64> {
+        let specials = [
+            0.0,
+            -0.0,
+            1.0,
+            -3.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            1e-300,
+            7.0,
+        ];
+        let mut state = seed | 1;
+        (0..n)
+            .map(|i| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                if i % 7 == 3 {
+                    specials[(state % specials.len() as u64) as usize]
+                } else {
+                    (state % 2_000_001) as f64 / 1000.0 - 1000.0 + 1.0 / 3.0
+                }
+            })
+            .collect()
+    }
+
+    /// Every pair of `+ - * /` in one loop gives bitwise what its two steps
+    /// give one after the other, for each side, operand kind and float dtype.
+    #[test]
+    fn pairs_equal_their_steps() {
+        fn check<T: Float + FloatMath + DstOf + Lane + Into<f64>>(
+            cast: impl Fn(f64) -> T,
+            wrap: for<'a> fn(Src<'a, T>) -> Value<'a>,
+        ) {
+            use BinaryOp::{Add, Div, Mul, Sub};
+            let n = 67;
+            let data: Vec<Vec<T>> = (0..3)
+                .map(|k| operands(n, 11 + k).into_iter().map(&cast).collect())
+                .collect();
+            let bits = |x: T| -> u64 { Into::<f64>::into(x).to_bits() };
+            for op1 in [Add, Sub, Mul, Div] {
+                for op2 in [Add, Sub, Mul, Div] {
+                    for left in [true, false] {
+                        for kinds in 1..8u32 {
+                            let src = |k: usize| -> Src<T> {
+                                if kinds & (1 << k) != 0 {
+                                    Src::Slice(&data[k])
+                                } else {
+                                    Src::Scalar(data[k][5])
+                                }
+                            };
+                            let (x, y, z) = (src(0), src(1), src(2));
+                            let mut first = vec![MaybeUninit::<T>::uninit(); n];
+                            float_binary(op1, x, y, T::dst(&mut first)).unwrap();
+                            // SAFETY: float_binary wrote every element.
+                            let first: Vec<T> = first.iter().map(|v| unsafe { v.assume_init() }).collect();
+                            let t = Src::Slice(&first[..]);
+                            let (a, b) = if left { (t, z) } else { (z, t) };
+                            let mut want = vec![MaybeUninit::<T>::uninit(); n];
+                            float_binary(op2, a, b, T::dst(&mut want)).unwrap();
+                            let mut got = vec![MaybeUninit::<T>::uninit(); n];
+                            let pair = Pair { op1, op2, left };
+                            compute_pair(pair, wrap(x), wrap(y), wrap(z), T::dst(&mut got)).unwrap();
+                            for i in 0..n {
+                                // SAFETY: both loops wrote every element.
+                                let (w, g) = unsafe { (want[i].assume_init(), got[i].assume_init()) };
+                                assert!(
+                                    bits(w) == bits(g)
+                                        || (Into::<f64>::into(w).is_nan() && Into::<f64>::into(g).is_nan()),
+                                    "{op1:?} then {op2:?} (left {left}, kinds {kinds:03b}) at {i}: {} against {}",
+                                    Into::<f64>::into(g),
+                                    Into::<f64>::into(w)
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // a closure, not the variant itself: the variant's fn item is not general over the lifetime
+        #[allow(clippy::redundant_closure)]
+        {
+            check::<f32>(|v| v as f32, |s| Value::F32(s));
+            check::<f64>(|v| v, |s| Value::F64(s));
+        }
+    }
+
+    /// A step read twice, or by a non-arithmetic step, keeps its register; a
+    /// step that takes a partner is not taken itself.
+    #[test]
+    fn pair_partners_take_single_readers_only() {
+        use BinaryOp::{Add, Mul, Sub};
+        let step = |inst: Inst| Step {
+            inst,
+            dtype: DType::F32,
+        };
+        let steps = vec![
+            step(Inst::Load(0)),                // 0
+            step(Inst::Load(1)),                // 1
+            step(Inst::Binary(Add, 0, 1)),      // 2: read once by 3
+            step(Inst::Binary(Mul, 2, 1)),      // 3: takes 2, so not taken by 4
+            step(Inst::Binary(Sub, 3, 0)),      // 4: read twice (5 and 6)
+            step(Inst::Unary(UnaryOp::Exp, 4)), // 5
+            step(Inst::Binary(Add, 4, 5)),      // 6
+        ];
+        assert_eq!(pair_partners(&steps), vec![None, None, Some(3), None, None, None, None]);
+    }
+}

@@ -527,11 +527,7 @@ pub(super) fn with_program<R>(
     let bufs = Buffers::of(&kp.operands, by_id)?;
     let guards = bufs.guards();
     let inputs = bind_with(&kp.operands, &kp.shape, &guards)?;
-    let prog = Program {
-        steps: &kp.body,
-        inputs,
-        acc: None,
-    };
+    let prog = Program::new(&kp.body, inputs, None);
     f(&prog)
 }
 
@@ -923,11 +919,8 @@ fn reduce(kp: &KernelPlan, by_id: &HashMap<u64, Rc<Node>>) -> Result<HostData, D
             },
             offset: 0,
         });
-        let epilogue = Program {
-            steps: &kp.epilogue,
-            acc: Some(inputs.len() - 1),
-            inputs,
-        };
+        let acc = inputs.len() - 1;
+        let epilogue = Program::new(&kp.epilogue, inputs, Some(acc));
         run_map_alloc(&epilogue, kept_shape, kp.out_dtype)
     })
 }
@@ -1374,11 +1367,7 @@ fn segmented(kp: &KernelPlan, node: &Rc<Node>, by_id: &HashMap<u64, Rc<Node>>) -
         None => {
             let bound = bind_with(&kp.operands, &kp.shape, &guards)?;
             let body_dtype = kp.body.last().map(|s| s.dtype).unwrap_or(node.dtype);
-            let prog = Program {
-                steps: &kp.body,
-                inputs: bound,
-                acc: None,
-            };
+            let prog = Program::new(&kp.body, bound, None);
             materialized = run_map_alloc(&prog, &kp.shape, body_dtype)?;
             values_view = View::contiguous(&kp.shape);
             (&materialized, &values_view)

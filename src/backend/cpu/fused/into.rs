@@ -378,11 +378,7 @@ fn map_into_typed<T: Lane>(
             inputs.push(one.pop().ok_or_else(|| internal("an operand not bound"))?);
         }
     }
-    let prog = Program {
-        steps: &kp.body,
-        inputs,
-        acc: None,
-    };
+    let prog = Program::new(&kp.body, inputs, None);
     let shape: &[usize] = if kp.shape.is_empty() { &[1] } else { &kp.shape };
     let n: usize = shape.iter().product();
     let out = if dst_view.shape.is_empty() {
