@@ -375,3 +375,7 @@ fn dstack(tup) {
         concat(tup, axis=2)
     }
 }
+
+# `x` converted to `dtype` (a new array, as NumPy's `x.astype(dtype)`); `dtype` may be a value
+# such as `dtype(y)`, where `x as f64` takes a dtype name.
+fn astype(x, dtype) = array(x, dtype=dtype)

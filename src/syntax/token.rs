@@ -398,7 +398,32 @@ fn invalid_chars(source: &str, run: std::ops::Range<usize>, base: usize) -> Diag
         (format!("invalid characters `{shown}`"), "not part of the language")
     };
     let mut diag = Diagnostic::new("E0003", message, run.start + base..run.end + base).with_primary_label(label);
+    // `x.shape`, `x.sum(axis=0)`: a NumPy habit; name the call to write instead
+    let attribute: String = source
+        .get(run.end..)
+        .unwrap_or("")
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    let method;
     let hint = match text.chars().next() {
+        Some('.') if text.len() == 1 && attribute.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') => {
+            method = match attribute.as_str() {
+                "T" => "there are no attributes or methods: write `transpose(x)` for `x.T`".to_string(),
+                "astype" => {
+                    "there are no attributes or methods: write `astype(x, f64)` (or `x as f64`) for `x.astype(f64)`"
+                        .to_string()
+                }
+                name if source
+                    .get(run.end + name.len()..)
+                    .is_some_and(|rest| rest.starts_with('(')) =>
+                {
+                    format!("there are no attributes or methods: write `{name}(x, ...)` for `x.{name}(...)`")
+                }
+                name => format!("there are no attributes or methods: write `{name}(x)` for `x.{name}`"),
+            };
+            Some(method.as_str())
+        }
         Some('!') => Some("use `not` for logical negation (`!=` is not-equal)"),
         Some('&') => Some("use `and` for logical and"),
         Some('|') => Some("use `or` for logical or"),

@@ -88,3 +88,5 @@ print(dstack(([1, 2], [3, 4])), shape(dstack((ones([2, 3]), ones([2, 3])))), sha
 # out:   [2, 4]]] (2, 3, 2) (2, 2, 3)
 print(none == none, 1 != none, "full" == "full", "a" != "b", array(shape(w)))
 # out: true true true true [3, 4]
+print(astype([1.5, -2.5], i32), astype([1, 2], dtype(ones([1], dtype=f64))))
+# out: [ 1, -2] [1.0, 2.0]

@@ -72,6 +72,7 @@ def oracle():
     show(np.dstack(([1, 2], [3, 4])), np.dstack((np.ones((2, 3)), np.ones((2, 3)))).shape,
          np.dstack((np.ones((2, 2, 1)), np.zeros((2, 2, 2)))).shape)
     show(True, True, "full" == "full", "a" != "b", np.array(w.shape))  # none == none, 1 != none
+    show(np.array([1.5, -2.5]).astype(np.int32), np.array([1, 2]).astype(np.float64))
     return out
 
 
