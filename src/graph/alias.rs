@@ -221,7 +221,7 @@ pub fn direct_ok(dst: &Buffer, dst_view: &View, src: &Array, order: &[Rc<Node>])
     }
     // aligned: the node's element j is used only for the root's element j
     // (each consumer elementwise, aligned, reading it through its identity view)
-    let mut aligned: FxHashMap<u64, bool> = FxHashMap::default();
+    let mut aligned: FxHashMap<u64, bool> = FxHashMap::with_capacity_and_hasher(2 * order.len(), Default::default());
     aligned.insert(root.id, true);
     for node in order.iter().rev() {
         let state = node.state.borrow();
@@ -266,7 +266,7 @@ fn can_fail(op: &Op, node: &Node) -> bool {
 /// True when every handle on `order`'s nodes comes from inside the graph:
 /// its consumers' inputs, `order` itself, and (the root) the caller's array.
 fn unshared(order: &[Rc<Node>], root: &Rc<Node>) -> bool {
-    let mut edges: FxHashMap<u64, usize> = FxHashMap::default();
+    let mut edges: FxHashMap<u64, usize> = FxHashMap::with_capacity_and_hasher(2 * order.len(), Default::default());
     for node in order {
         if let NodeState::Pending { inputs, .. } = &*node.state.borrow() {
             for input in inputs.iter().filter(|a| !a.node.is_ready()) {

@@ -368,7 +368,9 @@ pub fn realize_in_order(
 /// The nodes of a pending graph (`pending_in_order`'s) and their inputs, by
 /// id: what a backend's kernels look their operands and outputs up in.
 pub fn nodes_by_id(nodes: &[Rc<Node>]) -> rustc_hash::FxHashMap<u64, Rc<Node>> {
-    let mut by_id = rustc_hash::FxHashMap::default();
+    // sized for the nodes and about as many inputs: growing from empty rehashed
+    // several times in every small statement's realize
+    let mut by_id = rustc_hash::FxHashMap::with_capacity_and_hasher(2 * nodes.len(), Default::default());
     for n in nodes {
         by_id.insert(n.id, n.clone());
         if let NodeState::Pending { inputs, .. } = &*n.state.borrow() {
@@ -384,7 +386,7 @@ pub fn nodes_by_id(nodes: &[Rc<Node>]) -> rustc_hash::FxHashMap<u64, Rc<Node>> {
 /// (iterative: graphs can be deep).
 pub fn pending_in_order(roots: &[Rc<Node>]) -> Vec<Rc<Node>> {
     let mut order = Vec::new();
-    let mut seen = rustc_hash::FxHashSet::default();
+    let mut seen = rustc_hash::FxHashSet::with_capacity_and_hasher(16, Default::default());
     let mut stack: Vec<(Rc<Node>, bool)> = roots.iter().rev().map(|n| (n.clone(), false)).collect();
     while let Some((node, expanded)) = stack.pop() {
         if expanded {

@@ -545,7 +545,7 @@ impl Interp {
         if !locals.is_empty() {
             let all: Vec<Rc<graph::Node>> = roots.iter().chain(&locals).map(|a| a.node.clone()).collect();
             let walked = graph::pending_in_order(&all);
-            let mut fed: FxHashSet<u64> = FxHashSet::default();
+            let mut fed: FxHashSet<u64> = FxHashSet::with_capacity_and_hasher(2 * walked.len(), Default::default());
             for node in &walked {
                 if let graph::NodeState::Pending { inputs, .. } = &*node.state.borrow() {
                     fed.extend(inputs.iter().map(|i| i.node.id));

@@ -370,7 +370,8 @@ impl<T> PlanCache<T> {
             return None;
         }
         // one delta per leaf, the same on all its edges
-        let mut delta: FxHashMap<usize, isize> = FxHashMap::default();
+        let mut delta: FxHashMap<usize, isize> =
+            FxHashMap::with_capacity_and_hasher(sig.leaf_edges.len(), Default::default());
         for (&(c, old), &(c2, new)) in entry.leaf_edges.iter().zip(&sig.leaf_edges) {
             if c != c2 {
                 return None;
