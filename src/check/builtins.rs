@@ -236,6 +236,10 @@ builtins! {
         "identity"(s("n"), so("dtype")) "identity(n, dtype=f32)" "The n x n identity matrix." "identity(3)";
         "empty"(s("shape"), so("dtype")) "empty(shape, dtype=f32)" "A new array of `shape` (its contents are zeros in Arr; NumPy leaves them undefined)." "empty([2, 2])";
         "empty_like"(a("prototype"), so("dtype"), so("shape")) "empty_like(prototype, dtype=prototype's, shape=prototype's)" "A new array with the shape and dtype of `prototype` (zeros in Arr)." "empty_like(arange(3))";
+        "split"(a("ary"), s("indices_or_sections"), so("axis")) "split(ary, indices_or_sections, axis=0)" "A tuple of views of `ary` along `axis`: an int N cuts it into N equal parts (E0210 when they are not equal), a list of indices cuts it before each." "split(arange(6), 3)";
+        "array_split"(a("ary"), s("indices_or_sections"), so("axis")) "array_split(ary, indices_or_sections, axis=0)" "`split` that allows unequal parts: N parts of which the first (length mod N) are one longer." "array_split(arange(7), 3)";
+        "hsplit"(a("ary"), s("indices_or_sections")) "hsplit(ary, indices_or_sections)" "`split` along axis 1 (axis 0 of a 1-D array)." "hsplit(ones([2, 4]), 2)";
+        "vsplit"(a("ary"), s("indices_or_sections")) "vsplit(ary, indices_or_sections)" "`split` along axis 0 of an array of at least two axes." "vsplit(ones([4, 2]), [1])";
         "meshgrid"(rest("xi"), so("copy"), so("sparse"), so("indexing")) "meshgrid(*xi, copy=true, sparse=false, indexing=\"xy\")" "Coordinate grids from 1-D vectors, as a tuple: with \"xy\" the first two axes are swapped (Cartesian), with \"ij\" the k-th grid varies along axis k." "meshgrid(arange(3), arange(2))";
     }
     "linear algebra" {

@@ -1,6 +1,6 @@
 //! NumPy's shape and construction functions (`diff`, `roll`, `repeat`,
 //! `tile`, `pad`, `diag`, `diagonal`, `trace`, `tril`, `triu`, `identity`,
-//! `empty_like`, `meshgrid`) and linear algebra (`dot`, `outer`, `cross`,
+//! `empty_like`, `meshgrid`, `split` and its kin) and linear algebra (`dot`, `outer`, `cross`,
 //! `einsum`, `inv`, `solve`, `det`, `matrix_power`), with NumPy's names and
 //! argument names.
 //!
@@ -345,6 +345,77 @@ impl Interp {
                     x.shape().to_vec()
                 };
                 out(build::full(&shape, &build::scalar(dt, 0.0, false), dt, span)?)
+            }
+            "split" | "array_split" | "hsplit" | "vsplit" => {
+                let x = arr(0);
+                let ax = match name {
+                    "hsplit" if x.rank() == 1 => 0,
+                    "hsplit" => 1,
+                    "vsplit" => 0,
+                    _ => int_or(self, 2, 0)?,
+                };
+                let least = if name == "vsplit" { 2 } else { 1 };
+                if x.rank() < least || (name == "hsplit" && x.rank() == 0) {
+                    return Err(axis_error(
+                        format!(
+                            "{name} needs an array of at least {least} axes, found rank {}",
+                            x.rank()
+                        ),
+                        &sp(0),
+                    ));
+                }
+                let axis_span = if s.len() > 2 { sp(2) } else { sp(0) };
+                let ax = shape::normalize_axis(ax, x.rank(), &axis_span)?;
+                let len = x.shape()[ax];
+                let (how, hs) = s[1]
+                    .as_ref()
+                    .map(|v| (&v.0, v.1.clone()))
+                    .ok_or_else(|| bad_arg("no sections given", span))?;
+                let sections = matches!(how, Value::Array(a) if a.rank() == 0);
+                let cuts = self.static_int_list(how, &hs, "indices_or_sections")?;
+                // the bounds of every part, as NumPy: sections split evenly (the first
+                // len % n one longer for array_split); indices clip to the axis
+                let bounds: Vec<(usize, usize)> = if sections {
+                    let n = cuts[0];
+                    if n <= 0 {
+                        return Err(bad_arg(
+                            format!("the number of sections must be positive, found {n}"),
+                            &hs,
+                        ));
+                    }
+                    let n = n as usize;
+                    if name != "array_split" && len % n != 0 {
+                        return Err(bad_arg(
+                            format!("{len} elements along axis {ax} do not split into {n} equal parts"),
+                            &hs,
+                        )
+                        .with_hint("array_split allows parts of unequal lengths"));
+                    }
+                    let (each, extra) = (len / n, len % n);
+                    let mut start = 0;
+                    (0..n)
+                        .map(|k| {
+                            let l = each + usize::from(k < extra);
+                            start += l;
+                            (start - l, start)
+                        })
+                        .collect()
+                } else {
+                    let clip = |i: i64| -> usize {
+                        let i = if i < 0 { i + len as i64 } else { i };
+                        i.clamp(0, len as i64) as usize
+                    };
+                    let mut edges = vec![0];
+                    edges.extend(cuts.iter().map(|&i| clip(i)));
+                    edges.push(len);
+                    edges.windows(2).map(|w| (w[0], w[1].max(w[0]))).collect()
+                };
+                Ok(Value::Tuple(
+                    bounds
+                        .into_iter()
+                        .map(|(a, b)| Value::Array(slice(&x, ax, a, b - a, 1)))
+                        .collect(),
+                ))
             }
             "meshgrid" => {
                 let mut xs = Vec::with_capacity(rest.len());

@@ -21,3 +21,19 @@ print(amax(m), amin(m, axis=1), amax(m, axis=0, keepdims=true))
 # out: 5 [0, 3] [[3, 4, 5]]
 print(array_equal(amax(m, axis=1), max(m, axis=1)))
 # out: true
+# split, array_split, hsplit, vsplit: tuples of views (NumPy's parts, checked by hand against NumPy 2)
+let (p0, p1, p2) = array_split(arange(7), 3)
+print(p0, p1, p2, split(arange(6), 3), split(arange(5), [3, 1]), split(arange(5), [-2]))
+# out: [0, 1, 2] [3, 4] [5, 6] ([0, 1], [2, 3], [4, 5]) ([0, 1, 2], [], [1, 2, 3, 4]) ([0, 1, 2], [3, 4])
+let m12 = reshape(arange(12), [3, 4])
+print(hsplit(m12, 2)[1], vsplit(m12, [1])[1], shape(split(m12, [1, 10], axis=1)[2]), array_split(arange(2), 4))
+# out: [[ 2,  3],
+# out:  [ 6,  7],
+# out:  [10, 11]] [[ 4,  5,  6,  7],
+# out:  [ 8,  9, 10, 11]] (3, 0) ([0], [1], [], [])
+# the parts are views: writing into one writes into the array, as in NumPy
+let base = arange(6)
+let (h0, h1) = split(base, 2)
+h1[0] = 40
+print(base, h0, hsplit(arange(4), [1])[1])
+# out: [ 0,  1,  2, 40,  4,  5] [0, 1, 2] [1, 2, 3]
