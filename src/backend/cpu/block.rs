@@ -1303,7 +1303,7 @@ fn eval_body<'p: 'r, 'r>(
         rest = tail;
         let last = i + 1 == steps.len();
         if !last && deferred(i, &vals[..i], taps) {
-            // never read: its one reader computes it (`pair_of`)
+            // never read: its one reader computes it (`compute_pair`)
             vals[i] = filler;
             continue;
         }
