@@ -32,12 +32,10 @@ impl Interp {
                     _ => None,
                 })
                 .collect();
-            let spans = vec![s.clone(); parts.len()];
-            let stacked = self.stack_literal(parts, &spans, s)?;
-            slots[0] = Some((
-                Value::Array(stacked),
-                spans.first().cloned().unwrap_or_else(|| span.clone()),
-            ));
+            let at = s.clone();
+            let spans = vec![at.clone(); parts.len()];
+            let stacked = self.stack_literal(parts, &spans, &at)?;
+            slots[0] = Some((Value::Array(stacked), at));
         }
         for (p, slot) in b.params.iter().zip(&slots) {
             if p.kind == ParamKind::Array

@@ -355,7 +355,7 @@ impl Interp {
                     _ => int_or(self, 2, 0)?,
                 };
                 let least = if name == "vsplit" { 2 } else { 1 };
-                if x.rank() < least || (name == "hsplit" && x.rank() == 0) {
+                if x.rank() < least {
                     return Err(axis_error(
                         format!(
                             "{name} needs an array of at least {least} axes, found rank {}",

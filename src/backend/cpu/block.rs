@@ -1181,9 +1181,7 @@ fn pair_partners(steps: &[Step]) -> Vec<Option<usize>> {
         }
     }
     let float_arith = |k: usize| match steps[k].inst {
-        Inst::Binary(op, _, _) => {
-            pair_op(op) && steps[k].dtype.is_float() && steps[k].dtype != DType::F16 && steps[k].dtype != DType::BF16
-        }
+        Inst::Binary(op, _, _) => pair_op(op) && matches!(steps[k].dtype, DType::F32 | DType::F64),
         _ => false,
     };
     let mut pairs = vec![None; steps.len()];
