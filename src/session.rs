@@ -343,13 +343,34 @@ impl Session {
     /// Renders diagnostics from this session's sources (plain when `color` is false).
     pub fn render(&self, diags: &[Diagnostic], color: bool) -> String {
         let mut out = String::new();
+        let chunk_of = |s: &std::ops::Range<usize>| {
+            self.sources
+                .iter()
+                .rev()
+                .find(|c| c.base <= s.start && s.start <= c.base + c.text.len())
+        };
+        let in_library =
+            |s: &std::ops::Range<usize>| chunk_of(s).is_some_and(|c| STDLIB.iter().any(|(n, _)| *n == c.name));
         for d in diags {
-            let chunk = d.span.as_ref().and_then(|s| {
-                self.sources
-                    .iter()
-                    .rev()
-                    .find(|c| c.base <= s.start && s.start <= c.base + c.text.len())
-            });
+            // An error inside the standard library (a library function refusing its
+            // arguments) is shown at the user's call, the one place they can change.
+            let user_call = d
+                .span
+                .as_ref()
+                .filter(|s| in_library(s))
+                .and_then(|_| d.labels.iter().find(|(s, _)| !in_library(s)));
+            let moved;
+            let d = match user_call {
+                Some((call, _)) => {
+                    let mut m = d.clone();
+                    m.span = Some(call.clone());
+                    m.labels.clear();
+                    moved = m;
+                    &moved
+                }
+                None => d,
+            };
+            let chunk = d.span.as_ref().and_then(chunk_of);
             match chunk {
                 None => {
                     let mut plain = d.clone();

@@ -245,6 +245,9 @@ fn append(arr, values, axis = none) {
 # one-sided at the two ends (NumPy's `gradient` with edge_order 1, along one axis).
 fn gradient(f, dx = 1.0, axis = 0) {
     let g = moveaxis(f * 1.0, axis, 0)
+    if shape(g)[0] < 2 {
+        error(f"gradient needs at least 2 elements along axis {axis}, found {shape(g)[0]}")
+    }
     let inner = (g[2:] - g[:-2]) / (2.0 * dx)
     let first = (g[1:2] - g[0:1]) / dx
     let last = (g[-1:] - g[-2:-1]) / dx
@@ -255,6 +258,9 @@ fn gradient(f, dx = 1.0, axis = 0) {
 # (the longer one's length, centred) or "valid" (where they overlap fully). One pass over
 # the longer array per element of the shorter one.
 fn convolve(a, v, mode = "full") {
+    if size(a) == 0 or size(v) == 0 {
+        error("convolve of an empty array")
+    }
     let (big, small) = if size(a) >= size(v) { (ravel(a), ravel(v)) } else { (ravel(v), ravel(a)) }
     let (lb, ls) = (size(big), size(small))
     let padded = pad(big, ls - 1)

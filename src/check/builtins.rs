@@ -202,6 +202,7 @@ builtins! {
         "print"(rest("values")) "print(values...)" "Prints the values, separated by spaces." "print(\"x =\", 3)";
         "load"(s("path")) "load(path)" "Reads an array from a NumPy .npy file." "load(\"x.npy\")";
         "save"(s("path"), a("x")) "save(path, x)" "Writes an array to a NumPy .npy file." "save(\"x.npy\", arange(3))";
+        "error"(s("message")) "error(message)" "Stops the program with `message` as an E0413 error at this call (inside a function, also labelled at the function's call): for functions that refuse arguments they cannot take." "if 2 < 1 { error(\"n must be positive\") }";
     }
     "sorting, searching and counting" {
         "sort"(a("a"), so("axis")) "sort(a, axis=-1)" "A sorted copy along `axis` (flattened first when `axis=none`); stable, NaN last, as NumPy." "sort([3, 1, 2])";

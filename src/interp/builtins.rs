@@ -623,6 +623,14 @@ impl Interp {
                 let _ = writeln!(self.out, "{}", parts.join(" "));
                 Ok(Value::Unit)
             }
+            "error" => {
+                let message = self.static_str(
+                    val(0).unwrap_or(&Value::None),
+                    &sp(0).unwrap_or(span.clone()),
+                    "the message",
+                )?;
+                Err(Diagnostic::new("E0413", message, span.clone()))
+            }
             "load" => {
                 let path = self.static_str(
                     val(0).unwrap_or(&Value::None),
