@@ -385,3 +385,80 @@ fn dstack(tup) {
 # `x` converted to `dtype` (a new array, as NumPy's `x.astype(dtype)`); `dtype` may be a value
 # such as `dtype(y)`, where `x as f64` takes a dtype name.
 fn astype(x, dtype) = array(x, dtype=dtype)
+
+# The values of the first of `choicelist` whose condition in `condlist` holds, element by
+# element, else `default` (conditions and choices stacked along a first axis, or lists).
+fn select(condlist, choicelist, default = 0) {
+    let c = array(condlist)
+    let v = array(choicelist)
+    let k = shape(c)[0]
+    if k == 0 or shape(v)[0] != k {
+        error(f"select needs as many choices as conditions, at least one; found {shape(v)[0]} and {k}")
+    }
+    let out = where(c[k - 1], v[k - 1], default)
+    for j in 1..k {
+        out = where(c[k - 1 - j], v[k - 1 - j], out)
+    }
+    out
+}
+
+# The elements of `arr` (flattened) where `condition` (flattened) is nonzero.
+fn extract(condition, arr) = take(ravel(arr), nonzero(ravel(condition))[0])
+
+# The slices of `a` along `axis` (of the flattened array when none) where the 1-D
+# `condition` is nonzero.
+fn compress(condition, a, axis = none) {
+    let idx = nonzero(ravel(condition))[0]
+    if axis == none { take(ravel(a), idx) } else { take(a, idx, axis=axis) }
+}
+
+# A 2-D array with the flattened `v` on its k-th diagonal.
+fn diagflat(v, k = 0) = diag(ravel(v), k=k)
+
+# The indices that sort by several 1-D keys, the last key first (NumPy's `lexsort`):
+# stable sorts from the least significant key to the most.
+fn lexsort(keys) {
+    let ks = array(keys)
+    let n = shape(ks)[0]
+    let idx = argsort(ks[0])
+    for j in 1..n {
+        idx = idx[argsort(ks[j][idx])]
+    }
+    idx
+}
+
+# `a` partitioned around its `kth` element along `axis`: every element before position
+# kth is no larger, every one after no smaller. The result is sorted, which is one such
+# partition (NumPy leaves the order within each side unspecified).
+fn partition(a, kth, axis = -1) = sort(a, axis=axis)
+
+# The indices that partition `a` around `kth` (see `partition`): those of a stable sort.
+fn argpartition(a, kth, axis = -1) = argsort(a, axis=axis)
+
+# The q-th quantile (a number in [0, 1]) of the values that are not NaN along `axis`
+# (all when none), by linear interpolation as `quantile`; NaN where a line has none.
+fn nanquantile(a, q, axis = none, keepdims = false) {
+    let x = if axis == none { reshape(ravel(a * 1.0), [size(a)]) } else { moveaxis(a * 1.0, axis, -1) }
+    let s = sort(x, axis=-1)
+    let n = sum(not isnan(x), axis=-1, keepdims=true)
+    let pos = q * (n - 1)
+    let lo = floor(pos)
+    let hi = minimum(lo + 1, maximum(n - 1, 0))
+    let at = arange(shape(x)[ndim(x) - 1])
+    let v_lo = sum(where(at == lo, s, 0.0), axis=-1, keepdims=true)
+    let v_hi = sum(where(at == hi, s, 0.0), axis=-1, keepdims=true)
+    let r = where(n == 0, nan, v_lo + (v_hi - v_lo) * (pos - lo))
+    if axis == none {
+        if keepdims { reshape(r, shape(sum(a, keepdims=true))) } else { r[0] }
+    } else if keepdims {
+        moveaxis(r, -1, axis)
+    } else {
+        r[..., 0]
+    }
+}
+
+# The q-th percentile (q in [0, 100]) of the values that are not NaN (see `nanquantile`).
+fn nanpercentile(a, q, axis = none, keepdims = false) = nanquantile(a, q / 100.0, axis=axis, keepdims=keepdims)
+
+# The median of the values that are not NaN along `axis` (see `nanquantile`).
+fn nanmedian(a, axis = none, keepdims = false) = nanquantile(a, 0.5, axis=axis, keepdims=keepdims)

@@ -90,3 +90,15 @@ print(none == none, 1 != none, "full" == "full", "a" != "b", array(shape(w)))
 # out: true true true true [3, 4]
 print(astype([1.5, -2.5], i32), astype([1, 2], dtype(ones([1], dtype=f64))))
 # out: [ 1, -2] [1.0, 2.0]
+let s6 = arange(6) * 1.0
+print(select([s6 < 2, s6 > 3], [s6, s6 * s6], 42.0), select([s6 < 2.0], [s6], default=-1.0))
+# out: [ 0.0,  1.0, 42.0, 42.0, 16.0, 25.0] [ 0.0,  1.0, -1.0, -1.0, -1.0, -1.0]
+print(extract(s6 > 2, s6), compress([true, false, true], ones([3, 2]) * [1.0, 2.0], axis=0)[1], compress([0, 1], [[1, 2], [3, 4]], axis=1)[1], diagflat([[1, 2], [3, 4]])[3], diagflat([1, 2], k=1)[0])
+# out: [3.0, 4.0, 5.0] [1.0, 2.0] [4] [0, 0, 0, 4] [0, 1, 0]
+print(lexsort([[1, 5, 1, 4, 3, 4, 4], [9, 4, 0, 4, 0, 2, 1]]), lexsort(([3.0, 1.0, 2.0], [1.0, 1.0, 0.0])), partition([3, 4, 2, 1], 2)[2], argpartition([3.0, 4.0, 2.0, 1.0], 1)[1])
+# out: [2, 4, 6, 5, 3, 1, 0] [2, 1, 0] 3 2
+let m3 = [[10.0, nan, 4.0], [3.0, 2.0, 1.0], [nan, nan, nan]]
+print(nanmedian(m3, axis=1), nanmedian(m3), nanmedian(m3, axis=0), nanpercentile(m3, 25.0, axis=1), nanquantile([1.0, nan, 2.0, 4.0], 0.4))
+# out: [7.0, 2.0, nan] 3.0 [6.5, 2.0, 2.5] [5.5, 1.5, nan] 1.8
+print(shape(nanmedian(m3, axis=0, keepdims=true)), shape(nanmedian(m3, keepdims=true)), nanmedian([[1.0, 2.0], [3.0, nan]], axis=1, keepdims=true)[1])
+# out: (1, 3) (1, 1) [3.0]

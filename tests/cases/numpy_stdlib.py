@@ -6,6 +6,7 @@ compared number by number with the case's `# out:` lines (booleans as 1 and
     python3 tests/cases/numpy_stdlib.py     # prints OK or the first mismatch
 """
 import sys
+import warnings
 
 import numpy as np
 
@@ -73,6 +74,20 @@ def oracle():
          np.dstack((np.ones((2, 2, 1)), np.zeros((2, 2, 2)))).shape)
     show(True, True, "full" == "full", "a" != "b", np.array(w.shape))  # none == none, 1 != none
     show(np.array([1.5, -2.5]).astype(np.int32), np.array([1, 2]).astype(np.float64))
+    s6 = np.arange(6) * 1.0
+    show(np.select([s6 < 2, s6 > 3], [s6, s6 * s6], 42.0), np.select([s6 < 2.0], [s6], default=-1.0))
+    show(np.extract(s6 > 2, s6), np.compress([True, False, True], np.ones((3, 2)) * [1.0, 2.0], axis=0)[1],
+         np.compress([0, 1], [[1, 2], [3, 4]], axis=1)[1], np.diagflat([[1, 2], [3, 4]])[3], np.diagflat([1, 2], k=1)[0])
+    # partition's other elements are in an unspecified order; position kth is what NumPy fixes
+    show(np.lexsort([[1, 5, 1, 4, 3, 4, 4], [9, 4, 0, 4, 0, 2, 1]]), np.lexsort(([3.0, 1.0, 2.0], [1.0, 1.0, 0.0])),
+         np.partition([3, 4, 2, 1], 2)[2], np.argpartition([3.0, 4.0, 2.0, 1.0], 1)[1])
+    m3 = np.array([[10.0, nan, 4.0], [3.0, 2.0, 1.0], [nan, nan, nan]])
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        show(np.nanmedian(m3, axis=1), np.nanmedian(m3), np.nanmedian(m3, axis=0), np.nanpercentile(m3, 25.0, axis=1),
+             np.nanquantile([1.0, nan, 2.0, 4.0], 0.4))
+        show(np.nanmedian(m3, axis=0, keepdims=True).shape, np.nanmedian(m3, keepdims=True).shape,
+             np.nanmedian([[1.0, 2.0], [3.0, nan]], axis=1, keepdims=True)[1])
     return out
 
 
