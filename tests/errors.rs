@@ -229,6 +229,8 @@ const STATIC_PROGRAMS: &[(&str, &str)] = &[
     ("E0206", "print(stack([zeros([2]), zeros([3])]))"),
     ("E0209", "print(arange(10)[::0])"),
     ("E0210", "print(zeros([3, -2]))"),
+    ("E0210", "print(split(arange(7), 3))"),
+    ("E0210", "print(hsplit(ones([2, 6]), 4))"),
     ("E0300", "print(logical_not(arange(3)))"),
     ("E0300", "print(abs(arange(3) > 1))"),
     ("E0301", "if 3 { print(1) }"),

@@ -1149,6 +1149,43 @@ impl Checker {
                 weak: false,
                 value: None,
             },
+            // equal parts that cannot be equal, known before the script runs (the
+            // interpreter's E0210 for `split`, found here with the same words)
+            "split" | "hsplit" | "vsplit" => {
+                if let Some(Ty::Array { shape: Some(shape), .. }) = arg(0)
+                    && let Some(Ty::Array { shape: Some(sh), .. }) = arg(1)
+                    && sh.is_empty()
+                    && let Some(n) = arg(1).and_then(Ty::value)
+                {
+                    let rank = shape.len() as i64;
+                    let axis = match name {
+                        "hsplit" if rank == 1 => Some(0),
+                        "hsplit" => Some(1),
+                        "vsplit" => Some(0),
+                        _ => match arg(2) {
+                            None | Some(Ty::None) => Some(0),
+                            Some(t) => t.value().map(|v| v as i64),
+                        },
+                    };
+                    let axis = axis.map(|a| if a < 0 { a + rank } else { a });
+                    if let Some(ax) = axis.filter(|&a| (0..rank).contains(&a))
+                        && let Some(len) = shape[ax as usize]
+                        && n >= 1.0
+                        && n.fract() == 0.0
+                        && len % (n as usize) != 0
+                    {
+                        self.errors.push(
+                            Diagnostic::new(
+                                "E0210",
+                                format!("{len} elements along axis {ax} do not split into {n} equal parts"),
+                                arg_span(1).unwrap_or(span.clone()),
+                            )
+                            .with_hint("array_split allows parts of unequal lengths"),
+                        );
+                    }
+                }
+                Ty::Unknown
+            }
             "reshape" => {
                 let (Some(Ty::Array { dtype, shape, .. }), Some(target)) = (arg(0), const_ints(arg(1))) else {
                     return Ty::Unknown;
