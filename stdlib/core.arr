@@ -462,3 +462,21 @@ fn nanpercentile(a, q, axis = none, keepdims = false) = nanquantile(a, q / 100.0
 
 # The median of the values that are not NaN along `axis` (see `nanquantile`).
 fn nanmedian(a, axis = none, keepdims = false) = nanquantile(a, 0.5, axis=axis, keepdims=keepdims)
+
+# The elements of `arr` at `indices` along `axis`, line by line (NumPy's
+# `take_along_axis`, as with the result of `argsort` or `argmax(..., keepdims=true)`):
+# `indices` has `arr`'s rank and broadcasts against it but along `axis`.
+fn take_along_axis(arr, indices, axis) {
+    let a = moveaxis(arr, axis, -1)
+    let idx = moveaxis(indices, axis, -1)
+    let n = shape(a)[ndim(a) - 1]
+    let k = shape(idx)[ndim(idx) - 1]
+    let lead = array(shape(a))[:-1]
+    let lines = size(a) // maximum(n, 1)
+    let i2 = reshape(broadcast_to(idx, concat([lead, [k]])), [lines, k])
+    if any((i2 >= n) or (i2 < -n)) {
+        error(f"take_along_axis: an index out of range for an axis of {n}")
+    }
+    let flat = arange(lines)[:, newaxis] * n + where(i2 < 0, i2 + n, i2)
+    moveaxis(reshape(take(ravel(a), ravel(flat)), concat([lead, [k]])), -1, axis)
+}

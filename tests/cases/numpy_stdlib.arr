@@ -102,3 +102,6 @@ print(nanmedian(m3, axis=1), nanmedian(m3), nanmedian(m3, axis=0), nanpercentile
 # out: [7.0, 2.0, nan] 3.0 [6.5, 2.0, 2.5] [5.5, 1.5, nan] 1.8
 print(shape(nanmedian(m3, axis=0, keepdims=true)), shape(nanmedian(m3, keepdims=true)), nanmedian([[1.0, 2.0], [3.0, nan]], axis=1, keepdims=true)[1])
 # out: (1, 3) (1, 1) [3.0]
+let t3 = [[10.0, 30.0, 20.0], [60.0, 40.0, 50.0]]
+print(take_along_axis(t3, argsort(t3, axis=1), axis=1)[1], take_along_axis(t3, argmax(t3, axis=0, keepdims=true), axis=0), take_along_axis(t3, [[0], [-1]], axis=1)[1], shape(take_along_axis(ones([2, 3, 4]), zeros([2, 3, 1], dtype=i64), axis=2)))
+# out: [40.0, 50.0, 60.0] [[60.0, 40.0, 50.0]] [50.0] (2, 3, 1)

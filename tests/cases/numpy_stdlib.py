@@ -88,6 +88,11 @@ def oracle():
              np.nanquantile([1.0, nan, 2.0, 4.0], 0.4))
         show(np.nanmedian(m3, axis=0, keepdims=True).shape, np.nanmedian(m3, keepdims=True).shape,
              np.nanmedian([[1.0, 2.0], [3.0, nan]], axis=1, keepdims=True)[1])
+    t3 = np.array([[10.0, 30.0, 20.0], [60.0, 40.0, 50.0]])
+    show(np.take_along_axis(t3, np.argsort(t3, axis=1), axis=1)[1],
+         np.take_along_axis(t3, np.argmax(t3, axis=0, keepdims=True), axis=0),
+         np.take_along_axis(t3, np.array([[0], [-1]]), axis=1)[1],
+         np.take_along_axis(np.ones((2, 3, 4)), np.zeros((2, 3, 1), dtype=np.int64), axis=2).shape)
     return out
 
 
