@@ -354,17 +354,22 @@ impl Session {
         for d in diags {
             // An error inside the standard library (a library function refusing its
             // arguments) is shown at the user's call, the one place they can change.
+            // The labels of the calls further out stay ("in this call of `f`").
             let user_call = d
                 .span
                 .as_ref()
                 .filter(|s| in_library(s))
-                .and_then(|_| d.labels.iter().find(|(s, _)| !in_library(s)));
+                .and_then(|_| d.labels.iter().position(|(s, _)| !in_library(s)));
             let moved;
             let d = match user_call {
-                Some((call, _)) => {
+                Some(k) => {
                     let mut m = d.clone();
-                    m.span = Some(call.clone());
-                    m.labels.clear();
+                    m.span = Some(d.labels[k].0.clone());
+                    m.labels = d.labels[k + 1..]
+                        .iter()
+                        .filter(|(s, _)| !in_library(s))
+                        .cloned()
+                        .collect();
                     moved = m;
                     &moved
                 }
