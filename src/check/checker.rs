@@ -1030,6 +1030,24 @@ impl Checker {
             }
         };
         let arg_span = |k: usize| slots.get(k).and_then(|s| s.as_ref()).map(|s| s.1.clone());
+        // A constant `axis` of the first argument against its known rank, by the
+        // run's own check (`shape::normalize_axis`), so it reads the same.
+        if AXIS_OF_FIRST.contains(&name)
+            && let Some(k) = builtins::find(name).and_then(|b| b.params.iter().position(|p| p.name == "axis"))
+            && let (
+                Some(Ty::Array { shape: Some(shape), .. }),
+                Some(Ty::Array {
+                    shape: Some(ax_shape),
+                    value: Some(v),
+                    ..
+                }),
+            ) = (arg(0), arg(k))
+            && ax_shape.is_empty()
+            && let Err(d) = shape::normalize_axis(*v as i64, shape.len(), &arg_span(k).unwrap_or(span.clone()))
+        {
+            self.errors.push(d);
+            return Ty::Unknown;
+        }
         if let Some(op) = UnaryOp::from_name(name) {
             return match arg(0) {
                 Some(Ty::Array { dtype, shape, weak, .. }) => {
@@ -1460,6 +1478,22 @@ impl Checker {
 }
 
 /// The integers of a constant shape-like argument (an int, or a list or tuple of them).
+/// Builtins whose `axis` is an axis of their first argument (checked by
+/// `normalize_axis` at run time too).
+const AXIS_OF_FIRST: &[&str] = &[
+    "squeeze",
+    "flip",
+    "argmin",
+    "argmax",
+    "cumsum",
+    "cumprod",
+    "diff",
+    "roll",
+    "repeat",
+    "split",
+    "array_split",
+];
+
 fn const_ints(t: Option<&Ty>) -> Option<Vec<i64>> {
     // values are tracked as f64: past 2^53 they are not the integers written
     let exact = |v: f64| v.abs() < 9_007_199_254_740_992.0;
