@@ -217,6 +217,8 @@ const STATIC_PROGRAMS: &[(&str, &str)] = &[
     ("E0201", "print(cumsum(ones([3]), axis=1))"),
     ("E0201", "print(argmax(ones([2, 3]), axis=-3))"),
     ("E0201", "print(split(arange(6), [1, 2], axis=1))"),
+    ("E0201", "print(diag(ones([2, 2, 2])))"),
+    ("E0201", "print(trace(ones([3])))"),
     ("E0202", "print(ones([2, 3]) @ ones([2, 3]))"),
     ("E0203", "print(reshape(ones([2, 3]), [4, 2]))"),
     ("E0204", "let a = zeros([3])\nprint(a[3])"),

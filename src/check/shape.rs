@@ -307,6 +307,25 @@ pub fn arange_range(
     Ok(ArangeRange::Floats { start: a, delta, len })
 }
 
+/// The rank a function of matrices (`diagonal`, `trace`, `tril`, `triu`:
+/// at least 2) or `diag` (1 or 2) takes; E0201 otherwise. The checker and
+/// the interpreter both ask here, so the words are the same.
+pub fn check_matrix_rank(name: &str, rank: usize, span: &Span) -> Result<(), Diagnostic> {
+    match name {
+        "diag" if !(1..=2).contains(&rank) => Err(Diagnostic::new(
+            "E0201",
+            format!("diag needs a 1-D or 2-D array, not rank {rank}"),
+            span.clone(),
+        )),
+        "diagonal" | "trace" | "tril" | "triu" if rank < 2 => Err(Diagnostic::new(
+            "E0201",
+            format!("{name} needs an array of rank 2 or more, not rank {rank}"),
+            span.clone(),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Turns a possibly negative axis into an index; E0201 when out of range.
 pub fn normalize_axis(axis: i64, rank: usize, span: &Span) -> Result<usize, Diagnostic> {
     let r = rank as i64;

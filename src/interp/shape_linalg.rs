@@ -272,20 +272,14 @@ impl Interp {
                         out(build::select(&cond, &vals, &zero, [None, None, None], span)?)
                     }
                     2 => out(diagonal_view(&x, k, 0, 1)),
-                    r => Err(axis_error(
-                        format!("diag needs a 1-D or 2-D array, not rank {r}"),
-                        &sp(0),
-                    )),
+                    r => Err(shape::check_matrix_rank(name, r, &sp(0))
+                        .err()
+                        .unwrap_or_else(|| Diagnostic::new("E0499", "internal: diag's rank", sp(0)))),
                 }
             }
             "diagonal" | "trace" => {
                 let x = arr(0);
-                if x.rank() < 2 {
-                    return Err(axis_error(
-                        format!("{name} needs an array of rank 2 or more, not rank {}", x.rank()),
-                        &sp(0),
-                    ));
-                }
+                shape::check_matrix_rank(name, x.rank(), &sp(0))?;
                 let offset = int_or(self, 1, 0)?;
                 let a1 = shape::normalize_axis(int_or(self, 2, 0)?, x.rank(), &sp(2))?;
                 let a2 = shape::normalize_axis(int_or(self, 3, 1)?, x.rank(), &sp(3))?;
@@ -304,12 +298,7 @@ impl Interp {
             }
             "tril" | "triu" => {
                 let x = arr(0);
-                if x.rank() < 2 {
-                    return Err(axis_error(
-                        format!("{name} needs an array of rank 2 or more, not rank {}", x.rank()),
-                        &sp(0),
-                    ));
-                }
+                shape::check_matrix_rank(name, x.rank(), &sp(0))?;
                 let k = int_or(self, 1, 0)?;
                 let (m, n) = (x.shape()[x.rank() - 2], x.shape()[x.rank() - 1]);
                 let (rows, cols) = index_grids(m, n, span);
