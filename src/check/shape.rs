@@ -326,6 +326,29 @@ pub fn check_matrix_rank(name: &str, rank: usize, span: &Span) -> Result<(), Dia
     }
 }
 
+/// A stack of square matrices `(..., n, n)` for `inv`, `det`, `solve` and
+/// `matrix_power`; E0221 otherwise. Unknown sizes pass (the run decides).
+pub fn check_square(name: &str, shape: &[Dim], span: &Span) -> Result<(), Diagnostic> {
+    let r = shape.len();
+    let square = r >= 2 && (shape[r - 1].is_none() || shape[r - 2].is_none() || shape[r - 1] == shape[r - 2]);
+    if square {
+        return Ok(());
+    }
+    let dims: Vec<String> = shape
+        .iter()
+        .map(|d| d.map_or("?".to_string(), |n| n.to_string()))
+        .collect();
+    Err(Diagnostic::new(
+        "E0221",
+        format!(
+            "`{name}` needs square matrices (..., n, n), not shape [{}]",
+            dims.join(", ")
+        ),
+        span.clone(),
+    )
+    .with_hint("the last two axes must have the same size"))
+}
+
 /// Turns a possibly negative axis into an index; E0201 when out of range.
 pub fn normalize_axis(axis: i64, rank: usize, span: &Span) -> Result<usize, Diagnostic> {
     let r = rank as i64;

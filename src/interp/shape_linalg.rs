@@ -1003,15 +1003,8 @@ fn per_axis_pairs<T: Copy>(v: &[T], rank: usize) -> Option<Vec<(T, T)>> {
 
 /// The size n of the square matrices of `x` (..., n, n) and the batch shape.
 fn square(x: &Array, name: &str, span: &Span) -> R<(usize, Vec<usize>)> {
+    shape::check_square(name, &shape::dims(x.shape()), span)?;
     let r = x.rank();
-    if r < 2 || x.shape()[r - 1] != x.shape()[r - 2] {
-        return Err(Diagnostic::new(
-            "E0221",
-            format!("`{name}` needs square matrices (..., n, n), not shape {:?}", x.shape()),
-            span.clone(),
-        )
-        .with_hint("the last two axes must have the same size"));
-    }
     Ok((x.shape()[r - 1], x.shape()[..r - 2].to_vec()))
 }
 
