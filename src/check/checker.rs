@@ -1491,7 +1491,6 @@ impl Checker {
     }
 }
 
-/// The integers of a constant shape-like argument (an int, or a list or tuple of them).
 /// Builtins whose `axis` is an axis of their first argument (checked by
 /// `normalize_axis` at run time too).
 const AXIS_OF_FIRST: &[&str] = &[
@@ -1508,6 +1507,7 @@ const AXIS_OF_FIRST: &[&str] = &[
     "array_split",
 ];
 
+/// The integers of a constant shape-like argument (an int, or a list or tuple of them).
 fn const_ints(t: Option<&Ty>) -> Option<Vec<i64>> {
     // values are tracked as f64: past 2^53 they are not the integers written
     let exact = |v: f64| v.abs() < 9_007_199_254_740_992.0;
