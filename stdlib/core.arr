@@ -438,6 +438,9 @@ fn argpartition(a, kth, axis = -1) = argsort(a, axis=axis)
 # The q-th quantile (a number in [0, 1]) of the values that are not NaN along `axis`
 # (all when none), by linear interpolation as `quantile`; NaN where a line has none.
 fn nanquantile(a, q, axis = none, keepdims = false) {
+    if q < 0 or q > 1 {
+        error(f"nanquantile needs q in [0, 1], found {q}")
+    }
     let x = if axis == none { reshape(ravel(a * 1.0), [size(a)]) } else { moveaxis(a * 1.0, axis, -1) }
     let s = sort(x, axis=-1)
     let n = sum(not isnan(x), axis=-1, keepdims=true)
@@ -458,7 +461,12 @@ fn nanquantile(a, q, axis = none, keepdims = false) {
 }
 
 # The q-th percentile (q in [0, 100]) of the values that are not NaN (see `nanquantile`).
-fn nanpercentile(a, q, axis = none, keepdims = false) = nanquantile(a, q / 100.0, axis=axis, keepdims=keepdims)
+fn nanpercentile(a, q, axis = none, keepdims = false) {
+    if q < 0 or q > 100 {
+        error(f"nanpercentile needs q in [0, 100], found {q}")
+    }
+    nanquantile(a, q / 100.0, axis=axis, keepdims=keepdims)
+}
 
 # The median of the values that are not NaN along `axis` (see `nanquantile`).
 fn nanmedian(a, axis = none, keepdims = false) = nanquantile(a, 0.5, axis=axis, keepdims=keepdims)
