@@ -441,7 +441,7 @@ fn nanquantile(a, q, axis = none, keepdims = false) {
     if q < 0 or q > 1 {
         error(f"nanquantile needs q in [0, 1], found {q}")
     }
-    let x = if axis == none { reshape(ravel(a * 1.0), [size(a)]) } else { moveaxis(a * 1.0, axis, -1) }
+    let x = if axis == none { ravel(a * 1.0) } else { moveaxis(a * 1.0, axis, -1) }
     let s = sort(x, axis=-1)
     let n = sum(not isnan(x), axis=-1, keepdims=true)
     let pos = q * (n - 1)

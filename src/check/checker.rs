@@ -1182,7 +1182,7 @@ impl Checker {
                 value: None,
             },
             // equal parts that cannot be equal, known before the script runs (the
-            // interpreter's E0210 for `split`, found here with the same words)
+            // interpreter's rule, `shape::check_equal_sections`)
             "split" | "hsplit" | "vsplit" => {
                 if let Some(Ty::Array { shape: Some(shape), .. }) = arg(0)
                     && let Some(Ty::Array { shape: Some(sh), .. }) = arg(1)
@@ -1204,16 +1204,14 @@ impl Checker {
                         && let Some(len) = shape[ax as usize]
                         && n >= 1.0
                         && n.fract() == 0.0
-                        && len % (n as usize) != 0
+                        && let Err(d) = shape::check_equal_sections(
+                            len,
+                            n as usize,
+                            ax as usize,
+                            &arg_span(1).unwrap_or(span.clone()),
+                        )
                     {
-                        self.errors.push(
-                            Diagnostic::new(
-                                "E0210",
-                                format!("{len} elements along axis {ax} do not split into {n} equal parts"),
-                                arg_span(1).unwrap_or(span.clone()),
-                            )
-                            .with_hint("array_split allows parts of unequal lengths"),
-                        );
+                        self.errors.push(d);
                     }
                 }
                 Ty::Unknown

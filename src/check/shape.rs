@@ -326,6 +326,20 @@ pub fn check_matrix_rank(name: &str, rank: usize, span: &Span) -> Result<(), Dia
     }
 }
 
+/// `split`'s N equal parts of an axis of `len`; E0210 when they cannot be
+/// equal. The checker and the interpreter both ask here.
+pub fn check_equal_sections(len: usize, n: usize, axis: usize, span: &Span) -> Result<(), Diagnostic> {
+    if n == 0 || len.is_multiple_of(n) {
+        return Ok(());
+    }
+    Err(Diagnostic::new(
+        "E0210",
+        format!("{len} elements along axis {axis} do not split into {n} equal parts"),
+        span.clone(),
+    )
+    .with_hint("array_split allows parts of unequal lengths"))
+}
+
 /// A stack of square matrices `(..., n, n)` for `inv`, `det`, `solve` and
 /// `matrix_power`; E0221 otherwise. Unknown sizes pass (the run decides).
 pub fn check_square(name: &str, shape: &[Dim], span: &Span) -> Result<(), Diagnostic> {

@@ -250,6 +250,7 @@ impl Interp {
             "diag" => {
                 let x = arr(0);
                 let k = int_or(self, 1, 0)?;
+                shape::check_matrix_rank(name, x.rank(), &sp(0))?;
                 match x.rank() {
                     1 => {
                         let n = x.shape()[0];
@@ -271,10 +272,8 @@ impl Interp {
                         };
                         out(build::select(&cond, &vals, &zero, [None, None, None], span)?)
                     }
-                    2 => out(diagonal_view(&x, k, 0, 1)),
-                    r => Err(shape::check_matrix_rank(name, r, &sp(0))
-                        .err()
-                        .unwrap_or_else(|| Diagnostic::new("E0499", "internal: diag's rank", sp(0)))),
+                    // rank 2 (`check_matrix_rank` admits 1 and 2)
+                    _ => out(diagonal_view(&x, k, 0, 1)),
                 }
             }
             "diagonal" | "trace" => {
@@ -373,12 +372,8 @@ impl Interp {
                         ));
                     }
                     let n = n as usize;
-                    if name != "array_split" && len % n != 0 {
-                        return Err(bad_arg(
-                            format!("{len} elements along axis {ax} do not split into {n} equal parts"),
-                            &hs,
-                        )
-                        .with_hint("array_split allows parts of unequal lengths"));
+                    if name != "array_split" {
+                        shape::check_equal_sections(len, n, ax, &hs)?;
                     }
                     let (each, extra) = (len / n, len % n);
                     let mut start = 0;
