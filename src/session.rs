@@ -107,20 +107,25 @@ impl Session {
     }
 
     pub fn with_backend(backend: Rc<dyn Backend>) -> Session {
-        let mut session = Session {
-            interp: Interp::new(backend),
-            sources: Vec::new(),
-            next_base: 0,
-            tracer: None,
-            plan_device: None,
-        };
+        let mut session = Session::without_library(backend);
         for (name, text) in STDLIB {
-            if let Err(diags) = session.eval_named(name, text) {
+            if let Err(diags) = session.load_library(name, text) {
                 // The stdlib is part of the binary: failing to load it is a bug, shown rather than hidden.
                 eprintln!("{}", session.render(&diags, false));
             }
         }
         session
+    }
+
+    /// A session with the builtins and constants only.
+    fn without_library(backend: Rc<dyn Backend>) -> Session {
+        Session {
+            interp: Interp::new(backend),
+            sources: Vec::new(),
+            next_base: 0,
+            tracer: None,
+            plan_device: None,
+        }
     }
 
     /// "cpu (16 threads)" or "cuda: NVIDIA H200 (sm_90)".
@@ -244,6 +249,15 @@ impl Session {
     pub fn eval(&mut self, source: &str) -> Result<Option<String>, Vec<Diagnostic>> {
         let n = self.sources.len();
         self.eval_named(&format!("<input {n}>"), source)
+    }
+
+    /// Defines the standard library's functions. It is not checked here: it
+    /// is part of the binary, a test checks it (`stdlib_passes_check`), and
+    /// checking it was a sixth of every start-up.
+    fn load_library(&mut self, name: &str, source: &str) -> Result<(), Vec<Diagnostic>> {
+        let base = self.add_source(name, source);
+        let program = parse_program(source, base)?;
+        self.interp.run(&program).map(|_| ()).map_err(|d| vec![d])
     }
 
     fn eval_named(&mut self, name: &str, source: &str) -> Result<Option<String>, Vec<Diagnostic>> {
@@ -471,5 +485,23 @@ fn ty_of(v: &Value, backend: &dyn Backend) -> Ty {
         Value::Func(f) => Ty::Func(f.clone()),
         Value::None => Ty::None,
         Value::Unit => Ty::Unit,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The library is loaded unchecked at start-up (`load_library`), so it is checked here.
+    #[test]
+    fn stdlib_passes_check() {
+        let mut session = Session::without_library(Rc::new(CpuBackend::new()));
+        for (name, text) in STDLIB {
+            let errors = session.check(name, text);
+            assert!(errors.is_empty(), "{name}: {errors:?}");
+        }
+        // and the check finds what a broken library would hold
+        let broken = session.check("broken", "fn f(x) { x + undefined_name }");
+        assert_eq!(broken.iter().map(|d| d.code).collect::<Vec<_>>(), ["E0100"]);
     }
 }

@@ -82,21 +82,21 @@ pub fn cast(a: D<Expr>, dtype: Ident, span: Span) -> PResult<D<Expr>> {
     expr(ExprKind::Cast(Box::new(a.0), dtype), a.1 + 1, span)
 }
 
-pub fn call(func: Ident, args: Vec<D<Arg>>, span: Span) -> PResult<D<Expr>> {
+pub fn call(func: Ident, args: Vec<D<Box<Arg>>>, span: Span) -> PResult<D<Expr>> {
     let d = max_depth(&args) + 1;
     expr(
         ExprKind::Call {
             func,
-            args: args.into_iter().map(|a| a.0).collect(),
+            args: args.into_iter().map(|a| *a.0).collect(),
         },
         d,
         span,
     )
 }
 
-pub fn index(base: D<Expr>, items: Vec<D<IndexItem>>, span: Span) -> PResult<D<Expr>> {
+pub fn index(base: D<Expr>, items: Vec<D<Box<IndexItem>>>, span: Span) -> PResult<D<Expr>> {
     let d = max_depth(&items).max(base.1) + 1;
-    let indices = items.into_iter().map(|i| i.0).collect();
+    let indices = items.into_iter().map(|i| *i.0).collect();
     expr(
         ExprKind::Index {
             base: Box::new(base.0),
@@ -107,17 +107,17 @@ pub fn index(base: D<Expr>, items: Vec<D<IndexItem>>, span: Span) -> PResult<D<E
     )
 }
 
-pub fn index_expr(e: D<Expr>, span: Span) -> D<IndexItem> {
+pub fn index_expr(e: D<Expr>, span: Span) -> D<Box<IndexItem>> {
     D(
-        IndexItem {
+        Box::new(IndexItem {
             kind: IndexKind::Expr(e.0),
             span,
-        },
+        }),
         e.1 + 1,
     )
 }
 
-pub fn slice(start: Option<D<Expr>>, stop: Option<D<Expr>>, step: Option<D<Expr>>, span: Span) -> D<IndexItem> {
+pub fn slice(start: Option<D<Expr>>, stop: Option<D<Expr>>, step: Option<D<Expr>>, span: Span) -> D<Box<IndexItem>> {
     let d = [&start, &stop, &step]
         .iter()
         .filter_map(|p| p.as_ref().map(|e| e.1))
@@ -129,7 +129,7 @@ pub fn slice(start: Option<D<Expr>>, stop: Option<D<Expr>>, step: Option<D<Expr>
         stop: stop.map(|e| e.0),
         step: step.map(|e| e.0),
     };
-    D(IndexItem { kind, span }, d)
+    D(Box::new(IndexItem { kind, span }), d)
 }
 
 pub fn if_(cond: D<Expr>, then: D<Block>, otherwise: Option<D<Expr>>, span: Span) -> PResult<D<Expr>> {
@@ -152,17 +152,17 @@ pub fn block_expr(b: D<Block>) -> PResult<D<Expr>> {
     expr(ExprKind::Block(b.0), b.1 + 1, span)
 }
 
-pub fn stmts(stmts: Vec<D<Stmt>>) -> D<Vec<Stmt>> {
+pub fn stmts(stmts: Vec<D<Box<Stmt>>>) -> D<Vec<Stmt>> {
     let d = max_depth(&stmts);
-    D(stmts.into_iter().map(|s| s.0).collect(), d)
+    D(stmts.into_iter().map(|s| *s.0).collect(), d)
 }
 
-pub fn stmt(kind: StmtKind, child_depth: u32, span: Span) -> PResult<D<Stmt>> {
+pub fn stmt(kind: StmtKind, child_depth: u32, span: Span) -> PResult<D<Box<Stmt>>> {
     let d = depth(child_depth + 1, &span)?;
-    Ok(D(Stmt { kind, span }, d))
+    Ok(D(Box::new(Stmt { kind, span }), d))
 }
 
-pub fn let_(target: D<Pattern>, value: D<Expr>, span: Span) -> PResult<D<Stmt>> {
+pub fn let_(target: D<Pattern>, value: D<Expr>, span: Span) -> PResult<D<Box<Stmt>>> {
     stmt(
         StmtKind::Let {
             target: target.0,
@@ -187,7 +187,7 @@ pub fn assign(
     op: Option<BinOp>,
     value: D<Expr>,
     span: Span,
-) -> PResult<D<Stmt>> {
+) -> PResult<D<Box<Stmt>>> {
     if !assignable(&target.0) {
         errors.push(
             Diagnostic::new("E0005", "cannot assign to this expression", target.0.span.clone())
@@ -230,7 +230,7 @@ fn describe(e: &Expr) -> &'static str {
     }
 }
 
-pub fn for_(var: Ident, start: D<Expr>, end: D<Expr>, body: D<Block>, span: Span) -> PResult<D<Stmt>> {
+pub fn for_(var: Ident, start: D<Expr>, end: D<Expr>, body: D<Block>, span: Span) -> PResult<D<Box<Stmt>>> {
     let d = start.1.max(end.1).max(body.1);
     stmt(
         StmtKind::For {
@@ -244,7 +244,7 @@ pub fn for_(var: Ident, start: D<Expr>, end: D<Expr>, body: D<Block>, span: Span
     )
 }
 
-pub fn for_each(var: Ident, iter: D<Expr>, body: D<Block>, span: Span) -> PResult<D<Stmt>> {
+pub fn for_each(var: Ident, iter: D<Expr>, body: D<Block>, span: Span) -> PResult<D<Box<Stmt>>> {
     let d = iter.1.max(body.1);
     stmt(
         StmtKind::ForEach {
@@ -263,7 +263,7 @@ pub fn fstring(raw: &str, span: Span) -> PResult<D<Expr>> {
     expr(ExprKind::FStr(parts), d, span)
 }
 
-pub fn while_(cond: D<Expr>, body: D<Block>, span: Span) -> PResult<D<Stmt>> {
+pub fn while_(cond: D<Expr>, body: D<Block>, span: Span) -> PResult<D<Box<Stmt>>> {
     let d = cond.1.max(body.1);
     stmt(
         StmtKind::While {
@@ -275,23 +275,29 @@ pub fn while_(cond: D<Expr>, body: D<Block>, span: Span) -> PResult<D<Stmt>> {
     )
 }
 
-pub fn param(name: Ident, ann: Option<TypeAnn>, default: Option<D<Expr>>) -> D<Param> {
+pub fn param(name: Ident, ann: Option<TypeAnn>, default: Option<D<Expr>>) -> D<Box<Param>> {
     let d = default.as_ref().map_or(0, |e| e.1);
     D(
-        Param {
+        Box::new(Param {
             name,
             ann,
             default: default.map(|e| e.0),
-        },
+        }),
         d,
     )
 }
 
-pub fn fn_(name: Ident, params: Vec<D<Param>>, ret: Option<TypeAnn>, body: D<Expr>, span: Span) -> PResult<D<Stmt>> {
+pub fn fn_(
+    name: Ident,
+    params: Vec<D<Box<Param>>>,
+    ret: Option<TypeAnn>,
+    body: D<Expr>,
+    span: Span,
+) -> PResult<D<Box<Stmt>>> {
     let d = depth(max_depth(&params).max(body.1) + 1, &span)?;
     let def = FnDef {
         name,
-        params: params.into_iter().map(|p| p.0).collect(),
+        params: params.into_iter().map(|p| *p.0).collect(),
         ret,
         body: body.0,
         span: span.clone(),

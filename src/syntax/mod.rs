@@ -55,8 +55,6 @@ fn parse(source: &str, base: usize) -> Outcome {
     let lexer_ok = diags.is_empty();
     let mut layout = layout::layout(tokens);
     let spans: Vec<Span> = layout.tokens.iter().map(|(l, _, r)| *l..*r).collect();
-    // Kept for error messages that look at the tokens around the error (`1 < x < 3`).
-    let tokens = layout.tokens.clone();
     let mut user_errors = Vec::new();
     let result =
         grammar::ProgramParser::new().parse(&mut user_errors, std::mem::take(&mut layout.tokens).into_iter().map(Ok));
@@ -70,6 +68,10 @@ fn parse(source: &str, base: usize) -> Outcome {
                 ParseError::UnrecognizedToken { token: (l, ..), .. } | ParseError::ExtraToken { token: (l, ..) } => *l,
                 _ => source.len() + base,
             };
+            // The messages that look at the tokens around the error (`1 < x < 3`)
+            // lex again: the parser took the tokens, and a copy of them for this
+            // rare case was a twentieth of every start-up.
+            let tokens = layout::layout(token::lex(source, base).0).tokens;
             let diag = convert_error(err, source, base, &layout, &tokens);
             // An unterminated string swallows the rest of the line; the end of input that follows is no news.
             let after_open_string = eof && diags.iter().any(|d| d.code == "E0006");
