@@ -13,6 +13,7 @@ use crate::graph::data::HostData;
 use crate::graph::op::Op;
 use crate::graph::{self, Array};
 use crate::syntax::ast::{BinOp, Expr, IndexItem, IndexKind, Span};
+use rayon::prelude::*;
 
 pub enum Indexed {
     /// Shares the buffer (and writes through).
@@ -39,7 +40,8 @@ pub struct Gather {
 /// once for an integer index; for a mask gathered on the device, found from
 /// the (flat) mask only when a write needs them.
 enum Positions {
-    Host(Vec<i64>),
+    /// The checked positions (i64, ready), read back only by a write.
+    Host(Array),
     Mask(Array),
 }
 
@@ -290,29 +292,30 @@ impl Interp {
             (p, vec![n])
         } else {
             let n = viewed.shape()[axis] as i64;
-            let mut positions = crate::backend::memory::try_vec(host.len(), "indices", Some(&s))?;
-            // one typed loop (an index array is i64 or i32), not a match per element
-            let first_bad = match &host {
-                HostData::I64(v) => wrap_indices(v.iter().copied(), n, &mut positions),
-                HostData::I32(v) => wrap_indices(v.iter().map(|&i| i as i64), n, &mut positions),
-                other => wrap_indices((0..other.len()).map(|k| other.get_i64(k)), n, &mut positions),
+            let positions = match host {
+                // the copy read back is wrapped in place
+                HostData::I64(v) => v,
+                HostData::I32(v) => {
+                    let mut positions = crate::backend::memory::try_vec(v.len(), "indices", Some(&s))?;
+                    positions.extend(v.iter().map(|&i| i as i64));
+                    positions
+                }
+                other => {
+                    let mut positions = crate::backend::memory::try_vec(other.len(), "indices", Some(&s))?;
+                    positions.extend((0..other.len()).map(|k| other.get_i64(k)));
+                    positions
+                }
             };
-            if let Some(i) = first_bad {
-                return Err(index_out_of_range(i, n, s));
-            }
+            let positions = wrap_indices(positions, n).map_err(|i| index_out_of_range(i, n, s))?;
             (positions, idx.shape().to_vec())
         };
-        let pos = Array::from_buffer(
-            self.backend.adopt(HostData::I64(positions.clone()))?,
-            DType::I64,
-            &idx_shape,
-        );
+        let pos = Array::from_buffer(self.backend.adopt(HostData::I64(positions))?, DType::I64, &idx_shape);
         Ok(Indexed::Gathered(Box::new(Gather {
-            array: take(source, pos),
+            array: take(source, pos.clone()),
             viewed,
             axis,
             merged,
-            positions: Positions::Host(positions),
+            positions: Positions::Host(pos),
         })))
     }
 
@@ -410,7 +413,16 @@ impl Interp {
         // Every pending computation must read the old contents before we overwrite them.
         self.realize_all()?;
         let positions = match g.positions {
-            Positions::Host(p) => p,
+            Positions::Host(p) => match graph::to_host(&*self.backend, &p).map_err(|d| d.or_span(span))? {
+                HostData::I64(p) => p,
+                _ => {
+                    return Err(Diagnostic::new(
+                        "E0499",
+                        "internal: positions are not i64",
+                        span.clone(),
+                    ));
+                }
+            },
             Positions::Mask(m) => match graph::to_host(&*self.backend, &m).map_err(|d| d.or_span(span))? {
                 HostData::Bool(b) => crate::backend::cpu::kernels::sort::true_positions(&b),
                 _ => return Err(Diagnostic::new("E0499", "internal: a mask is not bool", span.clone())),
@@ -480,21 +492,67 @@ fn index_out_of_range(i: i64, n: i64, span: Span) -> Diagnostic {
     .with_hint(format!("valid indices are {} to {}", -n, n - 1))
 }
 
-/// Pushes each index, wrapped by `wrap_index`, onto `out`; the first index
-/// outside the axis, if any (then `out` is incomplete).
-fn wrap_indices(indices: impl Iterator<Item = i64>, n: i64, out: &mut Vec<i64>) -> Option<i64> {
-    for i in indices {
-        match wrap_index(i, n) {
-            Some(j) => out.push(j),
-            None => return Some(i),
-        }
+/// The indices of an axis of `n`, each wrapped as `wrap_index` does, or the
+/// first index outside the axis. Both passes are one compare or add an
+/// element with no early exit, so they vectorise (and go over the pool's
+/// threads for many indices): a gather of a million elements spent a sixth
+/// of its time wrapping them one by one into a fresh vector.
+fn wrap_indices(mut indices: Vec<i64>, n: i64) -> Result<Vec<i64>, i64> {
+    // -n <= i < n, as one unsigned compare (n is far below 2^62)
+    let span = (2 * n) as u64;
+    let outside = |c: &[i64]| c.iter().fold(false, |bad, &i| bad | (i.wrapping_add(n) as u64 >= span));
+    let wrap = |c: &mut [i64]| c.iter_mut().for_each(|i| *i += n & (*i >> 63));
+    let parallel = indices.len() >= crate::backend::cpu::kernels::PAR_THRESHOLD;
+    let bad = if parallel {
+        indices.par_chunks(WRAP_CHUNK).any(outside)
+    } else {
+        outside(&indices)
+    };
+    if bad {
+        return Err(indices
+            .iter()
+            .copied()
+            .find(|&i| wrap_index(i, n).is_none())
+            .unwrap_or(n));
     }
-    None
+    if parallel {
+        indices.par_chunks_mut(WRAP_CHUNK).for_each(wrap);
+    } else {
+        wrap(&mut indices);
+    }
+    Ok(indices)
 }
+
+/// Indices a task of `wrap_indices` takes.
+const WRAP_CHUNK: usize = 1 << 16;
 
 #[cfg(test)]
 mod tests {
-    use super::resolve_slice;
+    use super::{resolve_slice, wrap_index, wrap_indices};
+
+    /// Indices wrap as `wrap_index` wraps each one, and the first index
+    /// outside the axis is the one reported, below and above the parallel
+    /// threshold.
+    #[test]
+    fn indices_wrap_as_one_by_one() {
+        assert_eq!(wrap_indices(vec![-3, 0, 2, -1], 3), Ok(vec![0, 0, 2, 2]));
+        assert_eq!(wrap_indices(vec![1, 3, -4], 3), Err(3));
+        assert_eq!(wrap_indices(vec![0, -4, 3], 3), Err(-4));
+        assert_eq!(wrap_indices(vec![i64::MIN], 3), Err(i64::MIN));
+        assert_eq!(wrap_indices(vec![i64::MAX], 3), Err(i64::MAX));
+        assert_eq!(wrap_indices(vec![], 0), Ok(vec![]));
+        assert_eq!(wrap_indices(vec![0], 0), Err(0));
+        for len in [7, 100_000] {
+            let n = 1000;
+            let idx: Vec<i64> = (0..len as i64).map(|k| (k * 7919) % (2 * n) - n).collect();
+            let expect: Vec<i64> = idx.iter().map(|&i| wrap_index(i, n).unwrap()).collect();
+            assert_eq!(wrap_indices(idx.clone(), n), Ok(expect));
+            let mut bad = idx;
+            bad[len - 2] = n;
+            bad[len - 1] = -n - 1;
+            assert_eq!(wrap_indices(bad, n), Err(n));
+        }
+    }
 
     #[test]
     fn slices_follow_python() {
