@@ -34,6 +34,9 @@ pub struct Gather {
     axis: usize,
     merged: usize,
     positions: Positions,
+    /// When `array`'s gathered axes were moved to the front (NumPy's rule for
+    /// advanced indices apart), the permutation that undoes it.
+    undo: Option<Vec<usize>>,
 }
 
 /// Flat positions over the consumed axes, checked and non-negative: read at
@@ -160,6 +163,16 @@ impl Interp {
                 }
             });
         }
+        // NumPy counts integers beside an array index as advanced indices too;
+        // when the advanced items are not adjacent (a slice, `newaxis` or `...`
+        // between them), the gathered axes come first in the result.
+        let advanced: Vec<usize> = (0..parsed.len())
+            .filter(|&k| matches!(parsed[k], Item::Int(..) | Item::Gather(..) | Item::Mask(..)))
+            .collect();
+        let apart = parsed.iter().any(|i| matches!(i, Item::Gather(..) | Item::Mask(..)))
+            && advanced
+                .last()
+                .is_some_and(|&last| last + 1 - advanced[0] != advanced.len());
         let consuming: usize = parsed
             .iter()
             .map(|i| match i {
@@ -273,12 +286,14 @@ impl Interp {
                     .map(|pos| pos.map(|pos| take(source.clone(), pos)))
             };
             if let Some(array) = device {
+                let (array, undo) = gathered_first(array.map_err(|d| d.or_span(&s))?, apart, axis, 1);
                 return Ok(Indexed::Gathered(Box::new(Gather {
-                    array: array.map_err(|d| d.or_span(&s))?,
+                    array,
                     viewed,
                     axis,
                     merged,
                     positions: Positions::Mask(flat_mask),
+                    undo,
                 })));
             }
         }
@@ -310,12 +325,14 @@ impl Interp {
             (positions, idx.shape().to_vec())
         };
         let pos = Array::from_buffer(self.backend.adopt(HostData::I64(positions))?, DType::I64, &idx_shape);
+        let (array, undo) = gathered_first(take(source, pos.clone()), apart, axis, idx_shape.len());
         Ok(Indexed::Gathered(Box::new(Gather {
-            array: take(source, pos.clone()),
+            array,
             viewed,
             axis,
             merged,
             positions: Positions::Host(pos),
+            undo,
         })))
     }
 
@@ -401,7 +418,7 @@ impl Interp {
                 format!(
                     "cannot assign an array of shape {:?} to the {} selected elements of shape {:?}",
                     src.shape(),
-                    g.array.shape()[g.axis],
+                    g.array.shape()[if g.undo.is_some() { 0 } else { g.axis }],
                     target_shape
                 ),
                 span.clone(),
@@ -410,6 +427,10 @@ impl Interp {
             .with_hint("the value must have the selection's shape or broadcast to it"));
         }
         let src = build::broadcast_view(&build::convert(&src, dst.dtype(), Some(&value.span))?, &target_shape);
+        let src = match &g.undo {
+            Some(undo) => src.with_view(src.view.permute(undo)),
+            None => src,
+        };
         // Every pending computation must read the old contents before we overwrite them.
         self.realize_all()?;
         let positions = match g.positions {
@@ -458,6 +479,21 @@ impl Interp {
             .ok_or_else(|| Diagnostic::new("E0499", "internal: target not realized", span.clone()))?;
         graph::write(&*self.backend, &buffer, &dst.view, &updated).map_err(|d| d.or_span(span))
     }
+}
+
+/// `gathered` (its `count` gathered axes at `axis`) with those axes first
+/// when the advanced indices were `apart`, and the permutation back.
+fn gathered_first(gathered: Array, apart: bool, axis: usize, count: usize) -> (Array, Option<Vec<usize>>) {
+    if !apart || axis == 0 {
+        return (gathered, None);
+    }
+    let rank = gathered.rank();
+    let perm: Vec<usize> = (axis..axis + count).chain(0..axis).chain(axis + count..rank).collect();
+    let mut undo = vec![0; rank];
+    for (k, &p) in perm.iter().enumerate() {
+        undo[p] = k;
+    }
+    (gathered.with_view(gathered.view.permute(&perm)), Some(undo))
 }
 
 /// `a` with axes `axis..axis + count` merged into one (a new size-1 axis when

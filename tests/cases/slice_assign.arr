@@ -102,3 +102,32 @@ for j in 1..3 {
 }
 print(z2)
 # out: [ 0,  1,  2, 12,  2]
+# an integer and an index array with a slice between them: the gathered axis comes first, as NumPy's advanced indices apart
+let x3 = reshape(arange(24), [2, 3, 4])
+print(x3[1, :, [0, 3]])
+# out: [[12, 16, 20],
+# out:  [15, 19, 23]]
+print(x3[:, 1, [0, 3]])
+# out: [[ 4,  7],
+# out:  [16, 19]]
+print(x3[1, ..., [0, 3]])
+# out: [[12, 16, 20],
+# out:  [15, 19, 23]]
+let z3 = reshape(arange(30), [2, 3, 5])
+print(z3[0, :, [[0], [1]]])
+# out: [[[ 0,  5, 10]],
+# out:
+# out:  [[ 1,  6, 11]]]
+print(z3[1, :, z3[0, 0] > 2])
+# out: [[18, 23, 28],
+# out:  [19, 24, 29]]
+z3[1, :, [0, 3]] = reshape(arange(6), [2, 3]) * 100
+z3[0, :, [1, 2]] += 1000
+print(z3)
+# out: [[[   0, 1001, 1002,    3,    4],
+# out:   [   5, 1006, 1007,    8,    9],
+# out:   [  10, 1011, 1012,   13,   14]],
+# out:
+# out:  [[   0,   16,   17,  300,   19],
+# out:   [ 100,   21,   22,  400,   24],
+# out:   [ 200,   26,   27,  500,   29]]]

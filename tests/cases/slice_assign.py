@@ -55,6 +55,13 @@ def oracle():
     for j in range(1, 3):
         z2[-j] = z2[j - 1] * 10 + z2[2 * j]
     out.append(z2)
+    x3 = np.arange(24).reshape(2, 3, 4)
+    out += [x3[1, :, [0, 3]], x3[:, 1, [0, 3]], x3[1, ..., [0, 3]]]
+    z3 = np.arange(30).reshape(2, 3, 5)
+    out += [z3[0, :, [[0], [1]]], z3[1, :, z3[0, 0] > 2]]
+    z3[1, :, [0, 3]] = np.arange(6).reshape(2, 3) * 100
+    z3[0, :, [1, 2]] += 1000
+    out.append(z3)
     return np.concatenate([np.ravel(np.asarray(o, dtype=np.float64)) for o in out])
 
 
