@@ -16,6 +16,9 @@ pub enum ParamKind {
     Static,
     /// Any number of trailing positional values (`print`).
     Rest,
+    /// An array operand that may be `none` (a bound of `clip` left open):
+    /// required all the same, as NumPy requires it.
+    ArrayOrNone,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -62,6 +65,13 @@ const fn ao(name: &'static str) -> ParamSpec {
         name,
         kind: ParamKind::Array,
         required: false,
+    }
+}
+const fn an(name: &'static str) -> ParamSpec {
+    ParamSpec {
+        name,
+        kind: ParamKind::ArrayOrNone,
+        required: true,
     }
 }
 const fn rest(name: &'static str) -> ParamSpec {
@@ -158,7 +168,7 @@ builtins! {
         "mod"(a("x1"), a("x2")) "mod(x1, x2)" "`x1 % x2`: Python's modulo, with the sign of the divisor, as NumPy's `mod`." "mod(-7, 3)";
         "remainder"(a("x1"), a("x2")) "remainder(x1, x2)" "The same as `mod`: `x1 % x2`." "remainder(arange(5), 3)";
         "floor_divide"(a("x1"), a("x2")) "floor_divide(x1, x2)" "Floor division, the same as `x1 // x2`: integers round toward -inf (division by zero is an error), floats follow NumPy." "floor_divide(-7, 2)";
-        "clip"(a("x"), a("lo"), a("hi")) "clip(x, lo, hi)" "Limits x to [lo, hi], elementwise." "clip(arange(6), 1, 4)";
+        "clip"(a("x"), an("lo"), an("hi")) "clip(x, lo, hi)" "Limits x to [lo, hi], elementwise (broadcasting); either bound may be `none`, not both." "clip(arange(6), 1, 4)";
         "where"(a("cond"), a("a"), a("b")) "where(cond, a, b)" "a where cond is true, else b (broadcasting)." "where(arange(4) > 1, 1.0, 0.0)";
         "nan_to_num"(a("x"), so("copy"), so("nan"), so("posinf"), so("neginf")) "nan_to_num(x, copy=true, nan=0.0, posinf=none, neginf=none)" "A copy of x (`copy` is accepted for NumPy's sake: Arr always copies) with NaN replaced by `nan`, +inf by `posinf` and -inf by `neginf` (by default the dtype's largest and smallest finite values); integers are returned unchanged." "nan_to_num([0.0 / 0.0, 1.0 / 0.0, 2.0])";
         "isclose"(a("a"), a("b"), so("rtol"), so("atol"), so("equal_nan")) "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)" "True where |a - b| <= atol + rtol * |b| (broadcasting); infinities are close only to themselves; NaNs only when `equal_nan`." "isclose([1.0, 2.0], [1.0 + 1e-9, 2.1])";

@@ -37,6 +37,12 @@ impl Interp {
             let stacked = self.stack_literal(parts, &spans, &at)?;
             slots[0] = Some((Value::Array(stacked), at));
         }
+        for (p, slot) in b.params.iter().zip(slots.iter_mut()) {
+            // `none` for an optional array is the array left out, as NumPy's `None`
+            if p.kind == ParamKind::Array && !p.required && matches!(slot, Some((Value::None, _))) {
+                *slot = None;
+            }
+        }
         for (p, slot) in b.params.iter().zip(&slots) {
             if p.kind == ParamKind::Array
                 && !sequence
@@ -479,22 +485,18 @@ impl Interp {
                 out(build::array_equal(&a(self, 0), &a(self, 1), equal_nan, span)?)
             }
             "clip" => {
-                let lo = build::binary_fn(
-                    BinaryOp::Max,
-                    "clip",
-                    &a(self, 0),
-                    &a(self, 1),
-                    (sp(0).as_ref(), sp(1).as_ref()),
-                    span,
-                )?;
-                out(build::binary_fn(
-                    BinaryOp::Min,
-                    "clip",
-                    &lo,
-                    &a(self, 2),
-                    (sp(0).as_ref(), sp(2).as_ref()),
-                    span,
-                )?)
+                let bound = |k: usize| matches!(val(k), Some(Value::Array(_)));
+                if !bound(1) && !bound(2) {
+                    return Err(Diagnostic::new("E0303", "`clip` needs `lo` or `hi`", span.clone())
+                        .with_hint("give at least one bound; `none` leaves that side open"));
+                }
+                let mut x = a(self, 0);
+                for (k, op) in [(1, BinaryOp::Max), (2, BinaryOp::Min)] {
+                    if bound(k) {
+                        x = build::binary_fn(op, "clip", &x, &a(self, k), (sp(0).as_ref(), sp(k).as_ref()), span)?;
+                    }
+                }
+                out(x)
             }
             "where" => out(build::select(
                 &a(self, 0),

@@ -105,3 +105,6 @@ print(shape(nanmedian(m3, axis=0, keepdims=true)), shape(nanmedian(m3, keepdims=
 let t3 = [[10.0, 30.0, 20.0], [60.0, 40.0, 50.0]]
 print(take_along_axis(t3, argsort(t3, axis=1), axis=1)[1], take_along_axis(t3, argmax(t3, axis=0, keepdims=true), axis=0), take_along_axis(t3, [[0], [-1]], axis=1)[1], shape(take_along_axis(ones([2, 3, 4]), zeros([2, 3, 1], dtype=i64), axis=2)))
 # out: [40.0, 50.0, 60.0] [[60.0, 40.0, 50.0]] [50.0] (2, 3, 1)
+# `none` for one bound of clip leaves that side open
+print(clip(arange(5), none, 2), clip(arange(5), 2, none), clip(arange(5) as f32, [0, 1, 2, 3, 4], none), clip(arange(5), none, hi=3))
+# out: [0, 1, 2, 2, 2] [2, 2, 2, 3, 4] [0.0, 1.0, 2.0, 3.0, 4.0] [0, 1, 2, 3, 3]

@@ -93,6 +93,9 @@ def oracle():
          np.take_along_axis(t3, np.argmax(t3, axis=0, keepdims=True), axis=0),
          np.take_along_axis(t3, np.array([[0], [-1]]), axis=1)[1],
          np.take_along_axis(np.ones((2, 3, 4)), np.zeros((2, 3, 1), dtype=np.int64), axis=2).shape)
+    a5 = np.arange(5)
+    show(np.clip(a5, None, 2), np.clip(a5, 2, None), np.clip(a5.astype(np.float32), [0, 1, 2, 3, 4], None),
+         np.clip(a5, None, 3))
     return out
 
 
