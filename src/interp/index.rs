@@ -147,6 +147,10 @@ impl Interp {
                 {
                     Item::NewAxis
                 }
+                // `a[[]]`: the empty list selects nothing, as NumPy's empty index list
+                IndexKind::Expr(e) if matches!(&e.kind, crate::syntax::ast::ExprKind::ArrayLit(items) if items.is_empty()) => {
+                    Item::Gather(Array::from_host(HostData::I64(Vec::new()), &[0]), item.span.clone())
+                }
                 IndexKind::Expr(e) => {
                     let v = self.eval(e)?;
                     match &v {

@@ -131,3 +131,9 @@ print(z3)
 # out:  [[   0,   16,   17,  300,   19],
 # out:   [ 100,   21,   22,  400,   24],
 # out:   [ 200,   26,   27,  500,   29]]]
+# an empty index list selects nothing
+let e5 = arange(5)
+let m23 = reshape(arange(6), [2, 3])
+e5[[]] = 7
+print(shape(e5[[]]), shape(m23[[]]), shape(m23[:, []]), e5)
+# out: (0,) (0, 3) (2, 0) [0, 1, 2, 3, 4]

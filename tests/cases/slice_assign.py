@@ -62,6 +62,10 @@ def oracle():
     z3[1, :, [0, 3]] = np.arange(6).reshape(2, 3) * 100
     z3[0, :, [1, 2]] += 1000
     out.append(z3)
+    e5 = np.arange(5)
+    m23 = np.arange(6).reshape(2, 3)
+    e5[[]] = 7
+    out += [e5[[]].shape, m23[[]].shape, m23[:, []].shape, e5]
     return np.concatenate([np.ravel(np.asarray(o, dtype=np.float64)) for o in out])
 
 
