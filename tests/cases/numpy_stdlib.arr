@@ -108,3 +108,6 @@ print(take_along_axis(t3, argsort(t3, axis=1), axis=1)[1], take_along_axis(t3, a
 # `none` for one bound of clip leaves that side open
 print(clip(arange(5), none, 2), clip(arange(5), 2, none), clip(arange(5) as f32, [0, 1, 2, 3, 4], none), clip(arange(5), none, hi=3))
 # out: [0, 1, 2, 2, 2] [2, 2, 2, 3, 4] [0.0, 1.0, 2.0, 3.0, 4.0] [0, 1, 2, 3, 3]
+# pads wider than the axis repeat the pattern
+print(pad(arange(4), 5, mode="wrap"), pad([1, 2], [5, 3], mode="reflect"), pad([7], 2, mode="reflect"), pad(reshape(arange(6), [2, 3]), [[3, 1], [4, 0]], mode="symmetric")[0])
+# out: [3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0] [2, 1, 2, 1, 2, 1, 2, 1, 2, 1] [7, 7, 7, 7, 7] [5, 5, 4, 3, 3, 4, 5]

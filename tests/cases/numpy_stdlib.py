@@ -96,6 +96,8 @@ def oracle():
     a5 = np.arange(5)
     show(np.clip(a5, None, 2), np.clip(a5, 2, None), np.clip(a5.astype(np.float32), [0, 1, 2, 3, 4], None),
          np.clip(a5, None, 3))
+    show(np.pad(np.arange(4), 5, mode="wrap"), np.pad([1, 2], (5, 3), mode="reflect"), np.pad([7], 2, mode="reflect"),
+         np.pad(np.arange(6).reshape(2, 3), ((3, 1), (4, 0)), mode="symmetric")[0])
     return out
 
 
