@@ -1048,6 +1048,56 @@ impl Checker {
             self.errors.push(d);
             return Ty::Unknown;
         }
+        if name == "squeeze"
+            && let (
+                Some(Ty::Array { shape: Some(shape), .. }),
+                Some(Ty::Array {
+                    shape: Some(ax_shape),
+                    value: Some(v),
+                    ..
+                }),
+            ) = (arg(0), arg(1))
+            && ax_shape.is_empty()
+            && let Ok(axis) = shape::normalize_axis(*v as i64, shape.len(), span)
+            && let Err(d) = shape::check_squeezable(shape, axis, &arg_span(1).unwrap_or(span.clone()))
+        {
+            self.errors.push(d);
+            return Ty::Unknown;
+        }
+        // constant counts and steps, by the run's own rules
+        let const_int = |k: usize| match arg(k) {
+            Some(t @ Ty::Array { dtype: Some(d), .. }) if d.is_int() => t.value().map(|v| v as i64),
+            _ => None,
+        };
+        let count_error = match name {
+            "eye" => const_int(0).and_then(|n| shape::check_eye_sizes(n, const_int(1).unwrap_or(n), span).err()),
+            "linspace" => {
+                const_int(2).and_then(|num| shape::check_linspace_num(num, &arg_span(2).unwrap_or(span.clone())).err())
+            }
+            "arange" => {
+                let num = |k: usize| match arg(k) {
+                    Some(t @ Ty::Array { dtype: Some(d), .. }) => t.value().map(|v| {
+                        if d.is_int() {
+                            shape::RangeNum::Int(v as i64)
+                        } else {
+                            shape::RangeNum::Float(v)
+                        }
+                    }),
+                    _ => None,
+                };
+                match (num(0), num(1), num(2)) {
+                    (Some(a), Some(b), Some(st)) => {
+                        shape::arange_range(a, b, st, span, &arg_span(2).unwrap_or(span.clone())).err()
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        if let Some(d) = count_error {
+            self.errors.push(d);
+            return Ty::Unknown;
+        }
         if matches!(name, "inv" | "det" | "solve" | "matrix_power")
             && let Some(Ty::Array { shape: Some(shape), .. }) = arg(0)
             && let Err(d) = shape::check_square(name, shape, &arg_span(0).unwrap_or(span.clone()))

@@ -363,6 +363,39 @@ pub fn check_square(name: &str, shape: &[Dim], span: &Span) -> Result<(), Diagno
     .with_hint("the last two axes must have the same size"))
 }
 
+/// `eye(n, m)`: E0210 for a negative size.
+pub fn check_eye_sizes(n: i64, m: i64, span: &Span) -> Result<(), Diagnostic> {
+    if n < 0 || m < 0 {
+        return Err(Diagnostic::new("E0210", "eye needs non-negative sizes", span.clone()));
+    }
+    Ok(())
+}
+
+/// `linspace`'s `num`: E0210 when negative.
+pub fn check_linspace_num(num: i64, span: &Span) -> Result<(), Diagnostic> {
+    if num < 0 {
+        return Err(Diagnostic::new(
+            "E0210",
+            "linspace needs a non-negative number of points",
+            span.clone(),
+        ));
+    }
+    Ok(())
+}
+
+/// `squeeze` of axis `axis` (normalised) of `shape`: E0201 unless its size is
+/// 1 (or unknown, for the checker).
+pub fn check_squeezable(shape: &[Dim], axis: usize, span: &Span) -> Result<(), Diagnostic> {
+    match shape.get(axis).copied().flatten() {
+        Some(n) if n != 1 => Err(Diagnostic::new(
+            "E0201",
+            format!("cannot squeeze axis {axis}: its size is {n}, not 1"),
+            span.clone(),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Turns a possibly negative axis into an index; E0201 when out of range.
 pub fn normalize_axis(axis: i64, rank: usize, span: &Span) -> Result<usize, Diagnostic> {
     let r = rank as i64;

@@ -225,13 +225,7 @@ impl Interp {
                     Some((v, vs)) => self.static_int(v, vs)?,
                     None => 50,
                 };
-                if num < 0 {
-                    return Err(Diagnostic::new(
-                        "E0210",
-                        "linspace needs a non-negative number of points",
-                        sp(2).unwrap_or(span.clone()),
-                    ));
-                }
+                shape::check_linspace_num(num, &sp(2).unwrap_or(span.clone()))?;
                 shape::check_size(&[num as usize], span)?;
                 let endpoint = self.static_bool(s[3].as_ref(), true)?;
                 let dt = self.static_dtype(s[5].as_ref())?.unwrap_or(DType::DEFAULT_FLOAT);
@@ -252,9 +246,7 @@ impl Interp {
                     Some((Value::None, _)) | None => n,
                     Some((v, vs)) => self.static_int(v, vs)?,
                 };
-                if n < 0 || m < 0 {
-                    return Err(Diagnostic::new("E0210", "eye needs non-negative sizes", span.clone()));
-                }
+                shape::check_eye_sizes(n, m, span)?;
                 shape::check_size(&[n as usize, m as usize], span)?;
                 let dt = self.static_dtype(s[2].as_ref())?.unwrap_or(DType::DEFAULT_FLOAT);
                 if n == 0 || m == 0 {
@@ -343,12 +335,9 @@ impl Interp {
                     None => (0..x.rank()).filter(|&k| x.shape()[k] == 1).collect(),
                     Some(axes) => {
                         let axes = shape::normalize_axes(&axes, x.rank(), &sp(1).unwrap_or(span.clone()))?;
-                        if let Some(&bad) = axes.iter().find(|&&k| x.shape()[k] != 1) {
-                            return Err(Diagnostic::new(
-                                "E0201",
-                                format!("cannot squeeze axis {bad}: its size is {}, not 1", x.shape()[bad]),
-                                sp(1).unwrap_or(span.clone()),
-                            ));
+                        let dims = shape::dims(x.shape());
+                        for &k in &axes {
+                            shape::check_squeezable(&dims, k, &sp(1).unwrap_or(span.clone()))?;
                         }
                         axes
                     }

@@ -1,0 +1,3 @@
+# expect: E0210
+print("before")
+let x = arange(0, 10, 0)
