@@ -253,6 +253,13 @@ const STATIC_PROGRAMS: &[(&str, &str)] = &[
     ("E0306", "let (a, b) = (1, 2, 3)"),
     ("E0307", "let c = arange(3) as i32\nc[0] = 3000000000000"),
     ("E0406", "break"),
+    ("E0201", "print(squeeze(zeros([2, 3]), axis=0))"),
+    ("E0210", "print(eye(-2))"),
+    ("E0210", "print(linspace(0.0, 1.0, -4))"),
+    ("E0210", "print(arange(0.0, 1.0, 0.0))"),
+    // a basic index's shape is known to `check`: a slice too short for its value, and its sum
+    ("E0208", "let a = zeros([5])\na[0:2] = zeros([3])"),
+    ("E0200", "let m = zeros([4, 3])\nprint(m[1:, ::2] + zeros([3]))"),
 ];
 
 fn static_codes(diags: &[arr::Diagnostic]) -> Vec<String> {

@@ -554,6 +554,8 @@ fn gen_expr(rng: &mut Rng, vars: usize, depth: usize) -> String {
                         .pick(&["[1, 2]", "[0, 3, 0]", "[3]", "[-1, 4]", "arange(3)", "[0, 1, 5]"])
                         .to_string(),
                     arr::check::builtins::ParamKind::Array => sub(rng),
+                    arr::check::builtins::ParamKind::ArrayOrNone if rng.one_in(3) => "none".to_string(),
+                    arr::check::builtins::ParamKind::ArrayOrNone => sub(rng),
                     arr::check::builtins::ParamKind::Static => gen_static(rng, p.name, vars),
                     arr::check::builtins::ParamKind::Rest => {
                         let items: Vec<String> = (0..rng.below(3)).map(|_| sub(rng)).collect();

@@ -263,6 +263,26 @@ impl Checker {
                         {
                             self.errors.push(d);
                         }
+                        // a value of a known shape that cannot broadcast to the slice
+                        if op.is_none()
+                            && let (
+                                Ty::Array {
+                                    dtype: Some(td),
+                                    shape: Some(ts),
+                                    ..
+                                },
+                                Ty::Array {
+                                    dtype: Some(vd),
+                                    shape: Some(vs),
+                                    weak: false,
+                                    ..
+                                },
+                            ) = (&t, &v)
+                            && let Err(d) =
+                                shape::check_assign_fits((*td, ts), (*vd, vs), (&target.span, &value.span, &stmt.span))
+                        {
+                            self.errors.push(d);
+                        }
                     }
                 }
                 Ty::Unit
@@ -670,33 +690,46 @@ impl Checker {
                 use super::npsort::IndexTy;
                 let t = self.expr(base);
                 let mut items = Vec::with_capacity(indices.len());
+                // the items of a basic index with constant bounds, for the result's shape
+                let mut basic: Option<Vec<Basic>> = Some(Vec::with_capacity(indices.len()));
                 for item in indices {
-                    items.push((
-                        match &item.kind {
-                            IndexKind::Expr(x) if matches!(&x.kind, ExprKind::Name(n) if n == "None" || n == "none") => {
-                                IndexTy::NewAxis
+                    let (index_ty, b) = match &item.kind {
+                        IndexKind::Expr(x) if matches!(&x.kind, ExprKind::Name(n) if n == "None" || n == "none") => {
+                            (IndexTy::NewAxis, Some(Basic::NewAxis))
+                        }
+                        IndexKind::Expr(x) => {
+                            let tx = self.expr(x);
+                            let int = const_int_of(&tx).map(|_| Basic::Int);
+                            (IndexTy::Expr(tx), int)
+                        }
+                        IndexKind::Slice { start, stop, step } => {
+                            let mut bound = |x: &Option<Expr>| match x {
+                                None => Some(None),
+                                Some(x) => const_int_of(&self.expr(x)).map(Some),
+                            };
+                            let (a, b) = (bound(start), bound(stop));
+                            let st = bound(step);
+                            if st == Some(Some(0)) {
+                                self.errors.push(Diagnostic::new(
+                                    "E0209",
+                                    "a slice step cannot be zero",
+                                    item.span.clone(),
+                                ));
                             }
-                            IndexKind::Expr(x) => IndexTy::Expr(self.expr(x)),
-                            IndexKind::Slice { start, stop, step } => {
-                                for x in [start, stop].into_iter().flatten() {
-                                    self.expr(x);
-                                }
-                                if let Some(x) = step
-                                    && self.expr(x).value() == Some(0.0)
-                                {
-                                    self.errors.push(Diagnostic::new(
-                                        "E0209",
-                                        "a slice step cannot be zero",
-                                        item.span.clone(),
-                                    ));
-                                }
-                                IndexTy::Slice
-                            }
-                            IndexKind::NewAxis => IndexTy::NewAxis,
-                            IndexKind::Ellipsis => IndexTy::Ellipsis,
-                        },
-                        item.span.clone(),
-                    ));
+                            let slice = match (a, b, st) {
+                                (Some(a), Some(b), Some(st)) => Some(Basic::Slice(a, b, st.unwrap_or(1))),
+                                _ => None,
+                            };
+                            (IndexTy::Slice, slice)
+                        }
+                        IndexKind::NewAxis => (IndexTy::NewAxis, Some(Basic::NewAxis)),
+                        IndexKind::Ellipsis => (IndexTy::Ellipsis, Some(Basic::Ellipsis)),
+                    };
+                    match (b, basic.as_mut()) {
+                        (Some(b), Some(all)) => all.push(b),
+                        _ => basic = None,
+                    }
+                    items.push((index_ty, item.span.clone()));
                 }
                 if let Some(d) = super::npsort::check_index(&t, &items) {
                     self.errors.push(d);
@@ -707,9 +740,9 @@ impl Checker {
                     return Ty::Unknown;
                 }
                 match t {
-                    Ty::Array { dtype, .. } => Ty::Array {
+                    Ty::Array { dtype, shape, .. } => Ty::Array {
                         dtype,
-                        shape: None,
+                        shape: shape.zip(basic).and_then(|(s, b)| basic_index_shape(&s, &b)),
                         weak: false,
                         value: None,
                     },
@@ -1537,6 +1570,62 @@ impl Checker {
             _ => Ty::Unknown,
         }
     }
+}
+
+/// An item of a basic index whose bounds are constants.
+enum Basic {
+    Int,
+    Slice(Option<i64>, Option<i64>, i64),
+    NewAxis,
+    Ellipsis,
+}
+
+/// A constant integer's value (a rank-0 integer array of known value).
+fn const_int_of(t: &Ty) -> Option<i64> {
+    match t {
+        Ty::Array {
+            dtype: Some(d),
+            shape: Some(s),
+            value: Some(v),
+            ..
+        } if d.is_int() && s.is_empty() => Some(*v as i64),
+        _ => None,
+    }
+}
+
+/// The shape a basic index gives an array of shape `base`, by the run's slice
+/// rules (`shape::resolve_slice`); `None` where the index is not one the run
+/// would take (too many items, two `...`, a zero step: reported elsewhere).
+fn basic_index_shape(base: &[Dim], items: &[Basic]) -> Option<Vec<Dim>> {
+    let consuming = items
+        .iter()
+        .filter(|i| matches!(i, Basic::Int | Basic::Slice(..)))
+        .count();
+    if consuming > base.len() || items.iter().filter(|i| matches!(i, Basic::Ellipsis)).count() > 1 {
+        return None;
+    }
+    let fill = base.len() - consuming;
+    let (mut out, mut axis, mut filled) = (Vec::with_capacity(base.len() + 1), 0, false);
+    for item in items {
+        match item {
+            Basic::Int => axis += 1,
+            Basic::Slice(_, _, 0) => return None,
+            Basic::Slice(a, b, st) => {
+                out.push(base[axis].map(|n| shape::resolve_slice(n, *a, *b, *st).1));
+                axis += 1;
+            }
+            Basic::NewAxis => out.push(Some(1)),
+            Basic::Ellipsis => {
+                out.extend_from_slice(&base[axis..axis + fill]);
+                axis += fill;
+                filled = true;
+            }
+        }
+    }
+    if !filled {
+        out.extend_from_slice(&base[axis..]);
+    }
+    Some(out)
 }
 
 /// Builtins whose `axis` is an axis of their first argument (checked by

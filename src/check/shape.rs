@@ -363,6 +363,56 @@ pub fn check_square(name: &str, shape: &[Dim], span: &Span) -> Result<(), Diagno
     .with_hint("the last two axes must have the same size"))
 }
 
+/// Python's slice rules: the first index, the count and the step.
+pub fn resolve_slice(n: usize, start: Option<i64>, stop: Option<i64>, step: i64) -> (usize, usize) {
+    let n = n as i64;
+    // A step longer than the axis takes at most one element; clamping keeps the arithmetic in range.
+    let step = step.clamp(-(n + 1), n + 1);
+    let clamp = |v: i64, lo: i64, hi: i64| v.max(lo).min(hi);
+    let norm = |v: i64| if v < 0 { v + n } else { v };
+    if step > 0 {
+        let s = clamp(start.map(norm).unwrap_or(0), 0, n);
+        let e = clamp(stop.map(norm).unwrap_or(n), 0, n);
+        let len = if e > s { (e - s + step - 1) / step } else { 0 };
+        (s as usize, len as usize)
+    } else {
+        let s = clamp(start.map(norm).unwrap_or(n - 1), -1, n - 1);
+        let e = clamp(stop.map(norm).unwrap_or(-1), -1, n - 1);
+        let len = if s > e { (s - e + (-step) - 1) / (-step) } else { 0 };
+        (s.max(0) as usize, len as usize)
+    }
+}
+
+/// A slice assignment's value against the slice it writes (E0208 unless it
+/// broadcasts to the slice); unknown sizes fit anything.
+pub fn check_assign_fits(
+    target: (DType, &[Dim]),
+    value: (DType, &[Dim]),
+    spans: (&Span, &Span, &Span),
+) -> Result<(), Diagnostic> {
+    let fits = value.1.len() <= target.1.len()
+        && value
+            .1
+            .iter()
+            .rev()
+            .zip(target.1.iter().rev())
+            .all(|(&v, &t)| v == Some(1) || v.is_none() || t.is_none() || v == t);
+    if fits {
+        return Ok(());
+    }
+    let ts = describe(Some(target.0), target.1);
+    let vs = describe(Some(value.0), value.1);
+    let (target_span, value_span, span) = spans;
+    Err(Diagnostic::new(
+        "E0208",
+        format!("cannot assign {vs} to a slice of shape {ts}"),
+        span.clone(),
+    )
+    .with_label(target_span.clone(), format!("this slice is {ts}"))
+    .with_label(value_span.clone(), format!("this is {vs}"))
+    .with_hint("the value must have the slice's shape or broadcast to it"))
+}
+
 /// `eye(n, m)`: E0210 for a negative size.
 pub fn check_eye_sizes(n: i64, m: i64, span: &Span) -> Result<(), Diagnostic> {
     if n < 0 || m < 0 {

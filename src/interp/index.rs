@@ -7,6 +7,7 @@ use super::value::Value;
 use super::{Interp, R};
 use crate::backend::cpu::kernels::sort::scatter_rows;
 use crate::check::dtype::DType;
+use crate::check::shape::resolve_slice;
 use crate::diag::Diagnostic;
 use crate::graph::build;
 use crate::graph::data::HostData;
@@ -55,26 +56,6 @@ enum Item {
     Mask(Array, Span),
     NewAxis,
     Ellipsis,
-}
-
-/// Python's slice rules: the first index, the count and the step.
-pub fn resolve_slice(n: usize, start: Option<i64>, stop: Option<i64>, step: i64) -> (usize, usize) {
-    let n = n as i64;
-    // A step longer than the axis takes at most one element; clamping keeps the arithmetic in range.
-    let step = step.clamp(-(n + 1), n + 1);
-    let clamp = |v: i64, lo: i64, hi: i64| v.max(lo).min(hi);
-    let norm = |v: i64| if v < 0 { v + n } else { v };
-    if step > 0 {
-        let s = clamp(start.map(norm).unwrap_or(0), 0, n);
-        let e = clamp(stop.map(norm).unwrap_or(n), 0, n);
-        let len = if e > s { (e - s + step - 1) / step } else { 0 };
-        (s as usize, len as usize)
-    } else {
-        let s = clamp(start.map(norm).unwrap_or(n - 1), -1, n - 1);
-        let e = clamp(stop.map(norm).unwrap_or(-1), -1, n - 1);
-        let len = if s > e { (s - e + (-step) - 1) / (-step) } else { 0 };
-        (s.max(0) as usize, len as usize)
-    }
 }
 
 impl Interp {

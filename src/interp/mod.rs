@@ -463,25 +463,11 @@ impl Interp {
                     }
                 };
                 let target_shape = dst.shape().to_vec();
-                let fits = src.rank() <= target_shape.len()
-                    && src
-                        .shape()
-                        .iter()
-                        .rev()
-                        .zip(target_shape.iter().rev())
-                        .all(|(&s, &t)| s == t || s == 1);
-                if !fits {
-                    let ts = describe(Some(dst.dtype()), &dims(&target_shape));
-                    let vs = describe(Some(src.dtype()), &dims(src.shape()));
-                    return Err(Diagnostic::new(
-                        "E0208",
-                        format!("cannot assign {vs} to a slice of shape {ts}"),
-                        span.clone(),
-                    )
-                    .with_label(target.span.clone(), format!("this slice is {ts}"))
-                    .with_label(value.span.clone(), format!("this is {vs}"))
-                    .with_hint("the value must have the slice's shape or broadcast to it"));
-                }
+                crate::check::shape::check_assign_fits(
+                    (dst.dtype(), &dims(&target_shape)),
+                    (src.dtype(), &dims(src.shape())),
+                    (&target.span, &value.span, span),
+                )?;
                 let src = {
                     let converted = build::convert(&src, dst.dtype(), Some(&value.span))?;
                     drop(src);

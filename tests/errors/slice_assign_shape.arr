@@ -1,3 +1,4 @@
 # expect: E0208
+print("before")
 let a = zeros([5])
-a[0:2] = ones([3])
+a[0:2] = zeros([3])
