@@ -324,7 +324,10 @@ impl Interp {
                     }
                 }
                 let n = xp.size();
-                if n != fp.size() || n == 0 {
+                if n == 0 {
+                    return Err(bad_shape("`interp` needs at least one sample point in `xp`", &sp(1)));
+                }
+                if n != fp.size() {
                     return Err(bad_shape(
                         format!("`xp` has {n} points but `fp` has {} values", fp.size()),
                         &sp(2),
