@@ -260,6 +260,8 @@ const STATIC_PROGRAMS: &[(&str, &str)] = &[
     // a basic index's shape is known to `check`: a slice too short for its value, and its sum
     ("E0208", "let a = zeros([5])\na[0:2] = zeros([3])"),
     ("E0200", "let m = zeros([4, 3])\nprint(m[1:, ::2] + zeros([3]))"),
+    ("E0303", "print(sin(\"abc\"))"),
+    ("E0303", "print(maximum(ones([2]), dtype(ones([2]))))"),
 ];
 
 fn static_codes(diags: &[arr::Diagnostic]) -> Vec<String> {

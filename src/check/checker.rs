@@ -1032,7 +1032,28 @@ impl Checker {
             return Ty::Unknown;
         };
         match bind(b.name, &b.bind_params(), arg_tys, span) {
-            Ok((slots, _)) => self.builtin_result(b.name, &slots, span),
+            Ok((slots, _)) => {
+                // an array parameter given a string, a function or a dtype (as the run's
+                // check in `interp::builtins`: `none` leaves an optional one out, and
+                // `array` stacks a tuple)
+                if !shape::is_join(b.name) && !matches!(b.name, "array" | "asarray") {
+                    for (p, slot) in b.params.iter().zip(&slots) {
+                        if p.kind == builtins::ParamKind::Array
+                            && let Some((t, at)) = slot
+                            && !(matches!(t, Ty::None) && !p.required)
+                            && let Some(kind) = non_array(t)
+                        {
+                            self.errors.push(Diagnostic::new(
+                                "E0303",
+                                format!("`{}` of `{}` must be an array, found {kind}", p.name, b.name),
+                                at.clone(),
+                            ));
+                            return Ty::Unknown;
+                        }
+                    }
+                }
+                self.builtin_result(b.name, &slots, span)
+            }
             Err(d) => {
                 self.errors.push(d);
                 Ty::Unknown
