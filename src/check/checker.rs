@@ -1040,7 +1040,7 @@ impl Checker {
                     for (p, slot) in b.params.iter().zip(&slots) {
                         if p.kind == builtins::ParamKind::Array
                             && let Some((t, at)) = slot
-                            && !(matches!(t, Ty::None) && !p.required)
+                            && (p.required || !matches!(t, Ty::None))
                             && let Some(kind) = non_array(t)
                         {
                             self.errors.push(Diagnostic::new(
