@@ -406,6 +406,16 @@ fn signature_hint(func: &str, params: &[(&str, bool, bool)]) -> String {
 }
 
 impl Builtin {
+    /// E0303 for array parameter `param` given `kind` of value ("a string"),
+    /// in the checker's and the run's words alike.
+    pub fn not_an_array(&self, param: &ParamSpec, kind: &str, span: &Span) -> Diagnostic {
+        Diagnostic::new(
+            "E0303",
+            format!("`{}` of `{}` must be an array, found {kind}", param.name, self.name),
+            span.clone(),
+        )
+    }
+
     /// The parameters in the form `bind` takes.
     pub fn bind_params(&self) -> Vec<(&'static str, bool, bool)> {
         self.params

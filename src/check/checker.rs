@@ -1043,11 +1043,7 @@ impl Checker {
                             && (p.required || !matches!(t, Ty::None))
                             && let Some(kind) = non_array(t)
                         {
-                            self.errors.push(Diagnostic::new(
-                                "E0303",
-                                format!("`{}` of `{}` must be an array, found {kind}", p.name, b.name),
-                                at.clone(),
-                            ));
+                            self.errors.push(b.not_an_array(p, kind, at));
                             return Ty::Unknown;
                         }
                     }
@@ -1103,26 +1099,16 @@ impl Checker {
             return Ty::Unknown;
         }
         if name == "squeeze"
-            && let (
-                Some(Ty::Array { shape: Some(shape), .. }),
-                Some(Ty::Array {
-                    shape: Some(ax_shape),
-                    value: Some(v),
-                    ..
-                }),
-            ) = (arg(0), arg(1))
-            && ax_shape.is_empty()
-            && let Ok(axis) = shape::normalize_axis(*v as i64, shape.len(), span)
+            && let Some(Ty::Array { shape: Some(shape), .. }) = arg(0)
+            && let Some(v) = arg(1).and_then(const_int_of)
+            && let Ok(axis) = shape::normalize_axis(v, shape.len(), span)
             && let Err(d) = shape::check_squeezable(shape, axis, &arg_span(1).unwrap_or(span.clone()))
         {
             self.errors.push(d);
             return Ty::Unknown;
         }
         // constant counts and steps, by the run's own rules
-        let const_int = |k: usize| match arg(k) {
-            Some(t @ Ty::Array { dtype: Some(d), .. }) if d.is_int() => t.value().map(|v| v as i64),
-            _ => None,
-        };
+        let const_int = |k: usize| arg(k).and_then(const_int_of);
         let count_error = match name {
             "eye" => const_int(0).and_then(|n| shape::check_eye_sizes(n, const_int(1).unwrap_or(n), span).err()),
             "linspace" => {
@@ -1675,12 +1661,7 @@ fn const_ints(t: Option<&Ty>) -> Option<Vec<i64>> {
 
 fn const_ints_any(t: Option<&Ty>) -> Option<Vec<i64>> {
     match t? {
-        Ty::Array {
-            value: Some(v),
-            shape: Some(s),
-            dtype: Some(dt),
-            ..
-        } if s.is_empty() && dt.is_int() => Some(vec![*v as i64]),
+        t @ Ty::Array { .. } => const_int_of(t).map(|v| vec![v]),
         Ty::Tuple(items) => items
             .iter()
             .map(|i| match i {

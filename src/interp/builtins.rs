@@ -49,11 +49,7 @@ impl Interp {
                 && let Some((v, s)) = slot
                 && !matches!(v, Value::Array(_))
             {
-                return Err(Diagnostic::new(
-                    "E0303",
-                    format!("`{}` of `{}` must be an array, found {}", p.name, b.name, v.kind_name()),
-                    s.clone(),
-                ));
+                return Err(b.not_an_array(p, v.kind_name(), s));
             }
         }
         self.run_builtin(b.name, slots, rest, span)

@@ -151,13 +151,12 @@ impl Interp {
         // NumPy counts integers beside an array index as advanced indices too;
         // when the advanced items are not adjacent (a slice, `newaxis` or `...`
         // between them), the gathered axes come first in the result.
-        let advanced: Vec<usize> = (0..parsed.len())
-            .filter(|&k| matches!(parsed[k], Item::Int(..) | Item::Gather(..) | Item::Mask(..)))
-            .collect();
+        let advanced = |i: &Item| matches!(i, Item::Int(..) | Item::Gather(..) | Item::Mask(..));
         let apart = parsed.iter().any(|i| matches!(i, Item::Gather(..) | Item::Mask(..)))
-            && advanced
-                .last()
-                .is_some_and(|&last| last + 1 - advanced[0] != advanced.len());
+            && match (parsed.iter().position(advanced), parsed.iter().rposition(advanced)) {
+                (Some(first), Some(last)) => !parsed[first..=last].iter().all(advanced),
+                _ => false,
+            };
         let consuming: usize = parsed
             .iter()
             .map(|i| match i {

@@ -841,15 +841,27 @@ impl Interp {
                 .and_then(|w| w.checked_add(n))
                 .ok_or_else(|| Diagnostic::new("E0403", "pad's result is too large", span.clone()))?;
             shape::check_size(&grown, span)?;
-            let too_wide = |limit: usize| {
-                bad_arg(
-                    format!(
-                        "mode '{mode}' pads axis {ax} of length {n} by at most {limit}, not {}",
-                        before.max(after)
-                    ),
-                    &sp(1),
-                )
+            // NumPy: only constants pad an empty axis
+            if n == 0 && matches!(mode.as_str(), "edge" | "wrap" | "reflect" | "symmetric") {
+                return Err(
+                    bad_arg(format!("mode '{mode}' cannot pad axis {ax}, which is empty"), &sp(1))
+                        .with_hint("pad an empty axis with mode 'constant'"),
+                );
+            }
+            // wider than one copy of the axis: NumPy repeats the pattern, a gather here
+            let limit = match mode.as_str() {
+                "wrap" | "symmetric" => n,
+                "reflect" => n - 1,
+                _ => usize::MAX,
             };
+            if before.max(after) > limit {
+                let positions = (0..grown[ax])
+                    .map(|k| periodic_pad_source(&mode, n, k as i64 - before as i64))
+                    .collect();
+                cur = self.take(&cur, ax, positions, span)?;
+                continue;
+            }
+            // within one copy: views of the axis, joined
             let piece = |len: usize, which: usize| -> R<Array> {
                 let mut shape = cur.shape().to_vec();
                 shape[ax] = len;
@@ -859,59 +871,28 @@ impl Interp {
                         build::full(&shape, &build::scalar(DType::F64, c, true), dt, span)
                     }
                     "edge" => {
-                        if n == 0 {
-                            return Err(too_wide(0));
-                        }
                         let at = if which == 0 { 0 } else { n - 1 };
                         Ok(build::broadcast_view(&slice(&cur, ax, at, 1, 1), &shape))
                     }
-                    "wrap" => {
-                        if len > n {
-                            return Err(too_wide(n));
-                        }
-                        Ok(if which == 0 {
-                            slice(&cur, ax, n - len, len, 1)
-                        } else {
-                            slice(&cur, ax, 0, len, 1)
-                        })
-                    }
-                    "reflect" => {
-                        if len + 1 > n && len > 0 {
-                            return Err(too_wide(n.saturating_sub(1)));
-                        }
-                        Ok(if which == 0 {
-                            slice(&cur, ax, len, len, -1)
-                        } else {
-                            slice(&cur, ax, n.saturating_sub(2), len, -1)
-                        })
-                    }
-                    "symmetric" => {
-                        if len > n {
-                            return Err(too_wide(n));
-                        }
-                        Ok(if which == 0 {
-                            slice(&cur, ax, len.saturating_sub(1), len, -1)
-                        } else {
-                            slice(&cur, ax, n - 1, len, -1)
-                        })
-                    }
+                    "wrap" => Ok(if which == 0 {
+                        slice(&cur, ax, n - len, len, 1)
+                    } else {
+                        slice(&cur, ax, 0, len, 1)
+                    }),
+                    "reflect" => Ok(if which == 0 {
+                        slice(&cur, ax, len, len, -1)
+                    } else {
+                        slice(&cur, ax, n.saturating_sub(2), len, -1)
+                    }),
+                    "symmetric" => Ok(if which == 0 {
+                        slice(&cur, ax, len.saturating_sub(1), len, -1)
+                    } else {
+                        slice(&cur, ax, n - 1, len, -1)
+                    }),
                     other => Err(bad_arg(format!("unknown pad mode '{other}'"), &sp(2))
                         .with_hint("the modes are 'constant', 'edge', 'wrap', 'reflect' and 'symmetric'")),
                 }
             };
-            // wider than one copy of the axis: NumPy repeats the pattern, a gather here
-            let limit = match mode.as_str() {
-                "wrap" | "symmetric" => n,
-                "reflect" => n.saturating_sub(1),
-                _ => usize::MAX,
-            };
-            if before.max(after) > limit && n > 0 {
-                let positions = (0..grown[ax])
-                    .map(|k| periodic_pad_source(&mode, n, k as i64 - before as i64))
-                    .collect();
-                cur = self.take(&cur, ax, positions, span)?;
-                continue;
-            }
             let (b, a) = (piece(before, 0)?, piece(after, 1)?);
             cur = join(vec![b, cur.clone(), a], ax, span)?;
         }
