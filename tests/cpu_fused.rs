@@ -140,6 +140,20 @@ fn error_corpus_agrees() {
 /// cross its block (2048) and parallel (32768) thresholds.
 const TARGETED: &[(&str, &str)] = &[
     (
+        "sizes that change every iteration (plans served by their shape-generic key)",
+        "let n = 37\nlet a = rand([n, n], dtype=f64) + n * eye(n, dtype=f64)\n\
+         for k in 0..n-1 {\n    a[k+1:, k] = a[k+1:, k] / a[k, k]\n\
+             a[k+1:, k+1:] = a[k+1:, k+1:] - a[k+1:, k:k+1] * a[k:k+1, k+1:]\n\
+             if k % 5 == 0 { print(k, sum(a), a[n-1, n-1]) }\n}\n\
+         let g = arange(4096) as f32\nlet m = reshape(rand([64, 64]), [64, 64])\n\
+         for w in 1..66 {\n    let s = g[:w * 60] * 2.0 + g[4095 - w * 60 + 1:]\n\
+             let t = m[:w % 64 + 1, ::-1][:, :w % 64 + 1] * 3.0 - transpose(m)[:w % 64 + 1, :w % 64 + 1]\n\
+             let u = where(m[:, :w % 64 + 1] > 0.5, m[:, :w % 64 + 1], -1.0) + (arange(w % 64 + 1) as f32)\n\
+             let i = (arange(w * 3) * 7) % 5\n\
+             print(w, sum(s), sum(t), t[0, 0], sum(u), sum(i), max(i))\n}\n\
+         let b = zeros([50, 50]) as i32\nfor k in 0..49 {\n    b[k:, k] = b[k:, k] + k\n    b[k, k+1:] = b[k, k+1:] - 1\n}\nprint(sum(b), b[49, 48], b[3, 40])",
+    ),
+    (
         "map and broadcasts",
         "let a = rand([300, 517])\nlet b = rand([517])\nlet c = rand([300, 1])\n\
          let d = (a + b) * c - exp(a) / (1 + tanh(b))\nprint(sum(d), d[7, 9], d[299, 516])\n\

@@ -320,3 +320,112 @@ fn a_plan_handed_back_after_its_entry_was_replaced_is_not_reused() {
     assert!(hit);
     assert_eq!(got, fresh, "the scalar plan, re-bound");
 }
+
+/// A shape-generic cache for the fused CPU executor's device, the cached
+/// plan for `out`'s graph, and the planner's own plan for it.
+fn both_generic(cache: &mut PlanCache<()>, out: &Array) -> (Plan, Plan, bool) {
+    let outputs = vec![out.node.clone()];
+    let order = pending_in_order(&outputs);
+    let fresh = plan(&order, &outputs, &DeviceInfo::for_cpu());
+    let got = cache.get_or_plan(&order, &outputs, || plan(&order, &outputs, &DeviceInfo::for_cpu()));
+    (got.plan, fresh, got.hit)
+}
+
+fn generic_cache() -> PlanCache<()> {
+    PlanCache::admit_on_repeat().shape_generic(DeviceInfo::for_cpu())
+}
+
+#[test]
+fn a_shrinking_slice_plans_twice() {
+    // LU's update, a[k+1:, k+1:] - a[k+1:, k:k+1] * a[k:k+1, k+1:], on one leaf: a new size every step
+    let mut cache = generic_cache();
+    let n = 40;
+    let a = leaf(&[n, n]);
+    let mut hits = Vec::new();
+    for k in 0..20 {
+        let v = |r0: usize, r1: usize, c0: usize, c1: usize| {
+            a.with_view(a.view.slice_axis(0, r0, r1 - r0, 1).slice_axis(1, c0, c1 - c0, 1))
+        };
+        let col = v(k + 1, n, k, k + 1);
+        let row = v(k, k + 1, k + 1, n);
+        let out = bin(BinaryOp::Sub, &v(k + 1, n, k + 1, n), &bin(BinaryOp::Mul, &col, &row));
+        let (got, fresh, hit) = both_generic(&mut cache, &out);
+        assert_eq!(got, fresh, "step {k}");
+        hits.push(hit);
+    }
+    // the first size plans; the second plans and keeps the plan by its generic key; the rest are served
+    assert_eq!(hits[..2], [false, false]);
+    assert!(hits[2..].iter().all(|&h| h));
+    assert_eq!((cache.stats.plans, cache.stats.generic_hits), (2, 18));
+}
+
+#[test]
+fn a_generic_plan_collapses_for_its_new_sizes() {
+    // a[:, :w] * 2 of an (r, 64) leaf: rows apart while w < 64, one run of elements at w = 64
+    let mut cache = generic_cache();
+    let a = leaf(&[48, 64]);
+    for (r, w) in [(8, 16), (9, 17), (10, 64), (11, 30)] {
+        let x = a.with_view(a.view.slice_axis(0, 0, r, 1).slice_axis(1, 0, w, 1));
+        let y = bin(BinaryOp::Mul, &x, &scalar(2.0));
+        let (got, fresh, _) = both_generic(&mut cache, &y);
+        assert_eq!(got, fresh, "({r}, {w})");
+        let rank = if w == 64 { 1 } else { 2 };
+        assert_eq!(got.kernels[0].shape.len(), rank, "({r}, {w})");
+    }
+    assert_eq!(cache.stats.generic_hits, 2);
+}
+
+#[test]
+fn equal_sizes_stay_equal_in_a_generic_key() {
+    // a square slice and an oblong one are different graphs to a generic key
+    let mut cache = generic_cache();
+    let a = leaf(&[32, 32]);
+    for (r, c) in [(5, 5), (6, 6), (7, 9), (8, 8), (9, 11)] {
+        let x = a.with_view(a.view.slice_axis(0, 0, r, 1).slice_axis(1, 0, c, 1));
+        let y = bin(BinaryOp::Add, &x, &scalar(1.0));
+        let (got, fresh, _) = both_generic(&mut cache, &y);
+        assert_eq!(got, fresh, "({r}, {c})");
+    }
+    // (8, 8) is served by the square entry; (9, 11) is the oblong key's second sight
+    assert_eq!(cache.stats.generic_hits, 1);
+}
+
+#[test]
+fn a_view_between_pending_nodes_that_is_not_aligned_has_no_generic_key() {
+    // (x + 1)[1:] * 2: the inner view starts one element in, so composing it depends on sizes
+    let mut cache = generic_cache();
+    let x = leaf(&[64]);
+    for m in [10, 11, 12, 13] {
+        let xs = x.with_view(x.view.slice_axis(0, 0, m, 1));
+        let y = bin(BinaryOp::Add, &xs, &scalar(1.0));
+        let tail = y.with_view(y.view.slice_axis(0, 1, m - 1, 1));
+        let z = bin(BinaryOp::Mul, &tail, &scalar(2.0));
+        let (got, fresh, hit) = both_generic(&mut cache, &z);
+        assert_eq!(got, fresh, "m = {m}");
+        assert!(!hit);
+    }
+    assert_eq!((cache.stats.plans, cache.stats.generic_hits), (4, 0));
+}
+
+#[test]
+fn a_reduction_is_never_served_by_size() {
+    // sum over the rows of a growing slice: a reduction's plan depends on its sizes
+    let mut cache = generic_cache();
+    let a = leaf(&[16, 64]);
+    for w in [8, 9, 10, 11] {
+        let x = a.with_view(a.view.slice_axis(1, 0, w, 1));
+        let s = Array::pending(
+            Op::Reduce {
+                op: arr::graph::op::ReduceOp::Sum,
+                axes: vec![1],
+            },
+            vec![x],
+            DType::F32,
+            &[16],
+            None,
+        );
+        let (got, fresh, _) = both_generic(&mut cache, &s);
+        assert_eq!(got, fresh, "w = {w}");
+    }
+    assert_eq!(cache.stats.generic_hits, 0);
+}

@@ -13,10 +13,22 @@
 //! by the same delta, every operand reading that leaf moves by it too. The
 //! offset-dependent choices (vector width by alignment, 32-bit indexing) are
 //! checked again on the re-bound plan; if one no longer holds it is a miss.
+//!
+//! A cache made `shape_generic` (the fused CPU executor's) also serves a graph
+//! whose shapes changed but not its structure: LU's steps, each on a smaller
+//! trailing slice, or a REPL user trying sizes. Its second key keeps only
+//! which dimensions are equal (and which are 0 or 1), not their sizes. That
+//! is sound where every kernel of the plan is a map reading leaves: its body
+//! does not depend on sizes, each operand is a leaf's view with the new
+//! sizes, and the finishing step (collapsing axes, vector width, strategy) is
+//! run again for them. A view between pending nodes must then read its
+//! producer axis for axis (or broadcast it), so that composing views does
+//! not depend on sizes either; a graph with any other has no generic key.
 
-use super::{Operand, Plan, Source, fits_32};
+use super::{DeviceInfo, Operand, Plan, Source, Strategy, finish_elementwise, fits_32};
 use crate::check::dtype::DType;
 use crate::graph::op::Op;
+use crate::graph::view::{View, contiguous_strides};
 use crate::graph::{Node, NodeState};
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use std::hash::{Hash, Hasher};
@@ -32,8 +44,76 @@ pub struct Signature {
     leaf_edges: Vec<(usize, usize)>,
     /// Random keys by canonical index.
     random_keys: Vec<(usize, u64)>,
-    /// Canonical index by node id (kept only to reuse its allocation).
+    /// Canonical index by node id.
     pos: FxHashMap<u64, usize>,
+    /// The shape-generic key (`fill_generic`).
+    generic: Vec<u64>,
+    /// The sizes the generic key's dimension symbols stand for, by symbol.
+    dims: Vec<usize>,
+}
+
+/// In a shape-generic key, the i-th distinct dimension of at least 2 is
+/// `SYM + i`; 0 and 1 stay themselves (they decide broadcasting and which
+/// axes a kernel drops).
+const SYM: u64 = 1 << 62;
+
+/// A generic key's token for an axis of a view between pending nodes that
+/// broadcasts (stride 0), and for one that reads the producer's same axis
+/// whole (`aligned`).
+const AXIS_BROADCAST: u64 = 1;
+const AXIS_SAME: u64 = 2;
+
+/// The symbol of dimension `d` in `dims`, added if new.
+fn dim_symbol(d: usize, dims: &mut Vec<usize>) -> u64 {
+    if d < 2 {
+        return d as u64;
+    }
+    let i = dims.iter().position(|&x| x == d).unwrap_or_else(|| {
+        dims.push(d);
+        dims.len() - 1
+    });
+    SYM + i as u64
+}
+
+/// Tokens for `view` of a pending producer of `shape` that reads it axis
+/// for axis, each axis broadcast or whole, from its start; `false` (nothing
+/// pushed that matters) for any other view. The planner composes such a view
+/// with the producer's inputs the same way whatever the sizes.
+fn aligned(view: &View, shape: &[usize], key: &mut Vec<u64>) -> bool {
+    if view.offset != 0 || view.rank() != shape.len() {
+        return false;
+    }
+    let whole = contiguous_strides(shape);
+    for j in 0..shape.len() {
+        if view.strides[j] == 0 {
+            key.push(AXIS_BROADCAST);
+        } else if view.strides[j] == whole[j] && view.shape[j] == shape[j] {
+            key.push(AXIS_SAME);
+        } else {
+            return false;
+        }
+    }
+    true
+}
+
+/// Appends the outputs to `key` as a set (sorted, without repeats), each by
+/// its canonical index.
+fn push_outputs(key: &mut Vec<u64>, outputs: &[Rc<Node>], pos: &FxHashMap<u64, usize>) {
+    let start = key.len();
+    key.extend(
+        outputs
+            .iter()
+            .map(|o| pos.get(&o.id).map_or(u64::MAX - 1, |&p| p as u64)),
+    );
+    key[start..].sort_unstable();
+    let mut kept = start;
+    for r in start..key.len() {
+        if kept == start || key[r] != key[kept - 1] {
+            key[kept] = key[r];
+            kept += 1;
+        }
+    }
+    key.truncate(kept);
 }
 
 fn dtype_code(d: DType) -> u64 {
@@ -89,6 +169,7 @@ impl Signature {
             leaf_edges,
             random_keys,
             pos,
+            ..
         } = self;
         key.clear();
         ids.clear();
@@ -146,22 +227,56 @@ impl Signature {
             }
         }
         key.push(u64::MAX);
-        // the outputs as a set: sorted, without repeats
-        let start = key.len();
-        key.extend(
-            outputs
-                .iter()
-                .map(|o| pos.get(&o.id).map_or(u64::MAX - 1, |&p| p as u64)),
-        );
-        key[start..].sort_unstable();
-        let mut kept = start;
-        for r in start..key.len() {
-            if kept == start || key[r] != key[kept - 1] {
-                key[kept] = key[r];
-                kept += 1;
+        push_outputs(key, outputs, pos);
+    }
+
+    /// Makes `generic` the shape-generic key of the graph `fill` was last
+    /// given (the same `nodes` and `outputs`), and `dims` the sizes of its
+    /// symbols; `false` when the graph has none (a view between pending
+    /// nodes that is not `aligned`).
+    pub fn fill_generic(&mut self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> bool {
+        let Signature { generic, dims, pos, .. } = self;
+        generic.clear();
+        dims.clear();
+        generic.push(nodes.len() as u64);
+        for n in nodes {
+            generic.push(dtype_code(n.dtype));
+            generic.push(n.shape.len() as u64);
+            for &d in n.shape.iter() {
+                let t = dim_symbol(d, dims);
+                generic.push(t);
+            }
+            match &*n.state.borrow() {
+                NodeState::Ready(_) => generic.push(0),
+                NodeState::Pending { op, inputs } => {
+                    op_tokens(op, generic);
+                    generic.push(inputs.len() as u64);
+                    for a in inputs {
+                        let Some(&c) = pos.get(&a.node.id) else { return false };
+                        generic.extend([c as u64, dtype_code(a.dtype()), a.view.rank() as u64]);
+                        for &d in a.view.shape.iter() {
+                            let t = dim_symbol(d, dims);
+                            generic.push(t);
+                        }
+                        let producer = nodes
+                            .get(c)
+                            .filter(|p| !matches!(&*p.state.borrow(), NodeState::Ready(_)));
+                        match producer {
+                            Some(p) => {
+                                if !aligned(&a.view, &p.shape, generic) {
+                                    return false;
+                                }
+                            }
+                            // a leaf's strides are its buffer's: literal; its offset is re-bound
+                            None => generic.extend(a.view.strides.iter().map(|&s| s as u64)),
+                        }
+                    }
+                }
             }
         }
-        key.truncate(kept);
+        generic.push(u64::MAX);
+        push_outputs(generic, outputs, pos);
+        true
     }
 }
 
@@ -188,6 +303,26 @@ pub struct CacheStats {
     pub plans: u64,
     /// Graphs whose plan came from the cache.
     pub hits: u64,
+    /// Of those, the graphs whose plan was a shape-generic entry's, finished
+    /// for their sizes.
+    pub generic_hits: u64,
+}
+
+/// A plan kept by its graph's shape-generic key: node ids canonical, and
+/// the sizes its dimension symbols stood for.
+struct GenericEntry {
+    template: Plan,
+    leaf_edges: Vec<(usize, usize)>,
+    dims: Vec<usize>,
+}
+
+/// The shape-generic side of a cache (`PlanCache::shape_generic`).
+struct Generic {
+    /// The device the planner finishes kernels for.
+    device: DeviceInfo,
+    entries: FxHashMap<Vec<u64>, GenericEntry>,
+    /// Hashes of the generic keys planned once and not kept.
+    seen: FxHashSet<u64>,
 }
 
 /// Plans by graph structure, each with a payload per kernel (`T`: whatever
@@ -200,6 +335,7 @@ pub struct PlanCache<T> {
     generations: u64,
     /// The signature of the graph being looked up, its vectors reused.
     scratch: Signature,
+    generic: Option<Generic>,
     pub stats: CacheStats,
 }
 
@@ -223,6 +359,7 @@ impl<T> Default for PlanCache<T> {
             seen: None,
             generations: 0,
             scratch: Signature::default(),
+            generic: None,
             stats: CacheStats::default(),
         }
     }
@@ -256,6 +393,19 @@ impl<T> PlanCache<T> {
         }
     }
 
+    /// This cache also serves graphs whose sizes changed but not their
+    /// structure (see the module's doc), finishing their kernels for `device`,
+    /// the device `get_or_plan`'s planner plans for. A generic entry is kept
+    /// when its key comes a second time, as `admit_on_repeat` keeps exact ones.
+    pub fn shape_generic(mut self, device: DeviceInfo) -> PlanCache<T> {
+        self.generic = Some(Generic {
+            device,
+            entries: FxHashMap::default(),
+            seen: FxHashSet::default(),
+        });
+        self
+    }
+
     /// The plan for `nodes`: re-bound from the cache, or made by `make` and cached.
     pub fn get_or_plan(&mut self, nodes: &[Rc<Node>], outputs: &[Rc<Node>], make: impl FnOnce() -> Plan) -> Planned {
         let mut sig = std::mem::take(&mut self.scratch);
@@ -272,8 +422,28 @@ impl<T> PlanCache<T> {
                 hit: true,
             };
         }
+        let has_generic = self.generic.is_some() && sig.fill_generic(nodes, outputs);
+        if has_generic
+            && let Some(g) = &self.generic
+            && let Some(entry) = g.entries.get(&sig.generic)
+            && let Some(plan) = rebind_generic(entry, &sig, &g.device)
+        {
+            self.scratch = sig;
+            self.stats.hits += 1;
+            self.stats.generic_hits += 1;
+            // not handed back (`recycle`): its sizes are not the entry's
+            return Planned {
+                plan,
+                entry: usize::MAX,
+                generation: 0,
+                hit: true,
+            };
+        }
         let plan = make();
         self.stats.plans += 1;
+        if has_generic {
+            self.keep_generic(&sig, nodes.len(), &plan);
+        }
         if let Some(seen) = &mut self.seen
             && nodes.len() <= ADMIT_AT_ONCE
         {
@@ -329,6 +499,38 @@ impl<T> PlanCache<T> {
 
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
+    }
+
+    /// Keeps `plan` under `sig`'s generic key if that key came before and
+    /// the plan is one a generic entry may serve (`generic_ok`).
+    fn keep_generic(&mut self, sig: &Signature, pending: usize, plan: &Plan) {
+        let Some(g) = &mut self.generic else { return };
+        let mut h = FxHasher::default();
+        sig.generic.hash(&mut h);
+        if g.seen.len() >= MAX_SEEN {
+            g.seen.clear();
+        }
+        if g.seen.insert(h.finish()) || g.entries.contains_key(&sig.generic) {
+            return;
+        }
+        let canon: FxHashMap<u64, usize> = sig.ids.iter().enumerate().map(|(c, &id)| (id, c)).collect();
+        let Some(template) = map_ids(plan, |id| canon.get(&id).map(|&c| c as u64)) else {
+            return;
+        };
+        if !generic_ok(&template, pending) {
+            return;
+        }
+        if g.entries.len() >= MAX_ENTRIES {
+            g.entries.clear();
+        }
+        g.entries.insert(
+            sig.generic.clone(),
+            GenericEntry {
+                template,
+                leaf_edges: sig.leaf_edges.clone(),
+                dims: sig.dims.clone(),
+            },
+        );
     }
 
     fn insert(&mut self, sig: Signature, plan: &Plan) -> usize {
@@ -427,6 +629,77 @@ impl<T> PlanCache<T> {
         }
         Some(plan)
     }
+}
+
+/// Whether a generic entry may serve `template` (canonical ids; `pending`
+/// pending nodes) to graphs of other sizes: every kernel a map over its
+/// output's own axes (none merged or dropped, so the operands' views are the
+/// graph's edges onto leaves, in the output's shape), reading only leaves.
+fn generic_ok(template: &Plan, pending: usize) -> bool {
+    template.kernels.iter().all(|kp| {
+        matches!(
+            kp.strategy,
+            Strategy::Map | Strategy::Broadcast | Strategy::Sliding { .. }
+        ) && kp.window.is_none()
+            && kp.reduce.is_none()
+            && kp.epilogue.is_empty()
+            && kp.epi_operands.is_empty()
+            && kp.aux.is_empty()
+            && kp.shape == kp.out_shape
+            && kp.operands.iter().all(|o| {
+                o.source == Source::Buffer
+                    && o.node as usize >= pending
+                    && o.view.shape.as_slice() == kp.out_shape.as_slice()
+            })
+    })
+}
+
+/// The plan of `entry` for the graph of `sig`: ids and leaf offsets re-bound
+/// as `PlanCache::rebind` does, every size replaced by the one its symbol
+/// stands for now, and each kernel finished again for those sizes; `None`
+/// when the leaves moved unevenly or a size has no symbol.
+fn rebind_generic(entry: &GenericEntry, sig: &Signature, device: &DeviceInfo) -> Option<Plan> {
+    if entry.leaf_edges.len() != sig.leaf_edges.len() || entry.dims.len() != sig.dims.len() {
+        return None;
+    }
+    let mut delta: Vec<(usize, isize)> = Vec::with_capacity(4);
+    for (&(c, old), &(c2, new)) in entry.leaf_edges.iter().zip(&sig.leaf_edges) {
+        if c != c2 {
+            return None;
+        }
+        let d = new as isize - old as isize;
+        match delta.iter().find(|(l, _)| *l == c) {
+            Some(&(_, seen)) if seen != d => return None,
+            Some(_) => {}
+            None => delta.push((c, d)),
+        }
+    }
+    let mut plan = map_ids(&entry.template, |c| sig.ids.get(c as usize).copied())?;
+    let size = |d: usize| -> Option<usize> {
+        if d < 2 {
+            return Some(d);
+        }
+        entry.dims.iter().position(|&x| x == d).map(|i| sig.dims[i])
+    };
+    for kp in &mut plan.kernels {
+        for d in kp.out_shape.iter_mut() {
+            *d = size(*d)?;
+        }
+        for o in &mut kp.operands {
+            for d in o.view.shape.iter_mut() {
+                *d = size(*d)?;
+            }
+            let moved = delta
+                .iter()
+                .find(|(c, _)| sig.ids.get(*c) == Some(&o.node))
+                .map_or(0, |&(_, d)| d);
+            o.view.offset = usize::try_from(o.view.offset as isize + moved).ok()?;
+        }
+        // as `Planner::blank_kernel` counts it; `finish_elementwise` counts the reads
+        kp.bytes_written = (kp.out_size() * kp.out_dtype.size_bytes()) as u64;
+        finish_elementwise(kp, device);
+    }
+    Some(plan)
 }
 
 /// Overwrites what a hit re-binds (node ids, view offsets, random keys) in

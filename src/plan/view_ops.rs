@@ -107,34 +107,28 @@ pub fn collapse(shape: &[usize], groups: &[u8], operands: &mut [Vec<isize>]) -> 
         }
         return (s, g);
     }
-    let keep: Vec<usize> = (0..shape.len()).filter(|&k| shape[k] != 1).collect();
-    let mut new_shape: Vec<usize> = Vec::new();
-    let mut new_groups: Vec<u8> = Vec::new();
-    let mut new_strides: Vec<Vec<isize>> = vec![Vec::new(); operands.len()];
-    for &k in &keep {
-        let mergeable = !new_shape.is_empty()
-            && *new_groups.last().unwrap_or(&255) == groups[k]
-            && operands.iter().zip(&new_strides).all(|(old, new)| {
-                let prev = *new.last().unwrap_or(&0);
-                prev == old[k] * shape[k] as isize
-            });
+    // each operand's strides are compacted in place: axis k's lands at or before k
+    let mut new_shape: Vec<usize> = Vec::with_capacity(shape.len());
+    let mut new_groups: Vec<u8> = Vec::with_capacity(shape.len());
+    for k in (0..shape.len()).filter(|&k| shape[k] != 1) {
+        let w = new_shape.len();
+        let mergeable =
+            w > 0 && new_groups[w - 1] == groups[k] && operands.iter().all(|s| s[w - 1] == s[k] * shape[k] as isize);
         if mergeable {
-            let last = new_shape.len() - 1;
-            new_shape[last] *= shape[k];
-            for (old, new) in operands.iter().zip(new_strides.iter_mut()) {
-                let l = new.len() - 1;
-                new[l] = old[k];
+            new_shape[w - 1] *= shape[k];
+            for s in operands.iter_mut() {
+                s[w - 1] = s[k];
             }
         } else {
             new_shape.push(shape[k]);
             new_groups.push(groups[k]);
-            for (old, new) in operands.iter().zip(new_strides.iter_mut()) {
-                new.push(old[k]);
+            for s in operands.iter_mut() {
+                s[w] = s[k];
             }
         }
     }
-    for (op, new) in operands.iter_mut().zip(new_strides) {
-        *op = new;
+    for s in operands.iter_mut() {
+        s.truncate(new_shape.len());
     }
     (new_shape, new_groups)
 }

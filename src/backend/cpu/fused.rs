@@ -208,7 +208,7 @@ impl Default for Fused {
     fn default() -> Self {
         Fused {
             // a graph seen once is not copied into the cache (`admit_on_repeat`)
-            plans: RefCell::new(PlanCache::admit_on_repeat()),
+            plans: RefCell::new(PlanCache::admit_on_repeat().shape_generic(DeviceInfo::for_cpu())),
             profile: RefCell::new(None),
         }
     }
