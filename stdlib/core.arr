@@ -34,8 +34,48 @@ fn logsumexp(x, axis = none, keepdims = false) {
     }
 }
 
-# The Euclidean (L2) norm along `axis` (of all elements when none).
-fn norm(x, axis = none, keepdims = false) = sqrt(sum(x * x, axis=axis, keepdims=keepdims))
+# NumPy's `linalg.norm`. Without `ord`, the Euclidean (L2) norm along `axis` (of all elements
+# when none). With `ord`, a vector norm along `axis` (of a 1-D array when none): inf (largest
+# |x|), -inf (smallest), 0 (count of non-zeros), 1, 2 or any p (sum(|x|**p) ** (1/p)); or, for a
+# 2-D array without `axis`, a matrix norm: "fro", inf and -inf (largest and smallest row sum of
+# |x|), 1 and -1 (column sums).
+fn norm(x, ord = none, axis = none, keepdims = false) {
+    if ord == none {
+        sqrt(sum(x * x, axis=axis, keepdims=keepdims))
+    } else if axis == none and ndim(x) == 2 {
+        let a = abs(x) * 1.0
+        if ord == "fro" {
+            sqrt(sum(a * a, keepdims=keepdims))
+        } else if ord == inf {
+            max(sum(a, axis=1, keepdims=true), keepdims=keepdims)
+        } else if ord == -inf {
+            min(sum(a, axis=1, keepdims=true), keepdims=keepdims)
+        } else if ord == 1 {
+            max(sum(a, axis=0, keepdims=true), keepdims=keepdims)
+        } else if ord == -1 {
+            min(sum(a, axis=0, keepdims=true), keepdims=keepdims)
+        } else {
+            error(f"norm of a matrix takes ord \"fro\", inf, -inf, 1 or -1 (the others need singular values), not {ord}")
+        }
+    } else if axis == none and ndim(x) != 1 {
+        error(f"norm with an ord takes a 1-D or 2-D array, or an axis; this array has {ndim(x)} dimensions")
+    } else {
+        let a = abs(x) * 1.0
+        if ord == inf {
+            max(a, axis=axis, keepdims=keepdims)
+        } else if ord == -inf {
+            min(a, axis=axis, keepdims=keepdims)
+        } else if ord == 0 {
+            sum(a != 0, axis=axis, keepdims=keepdims) * 1.0
+        } else if ord == 1 {
+            sum(a, axis=axis, keepdims=keepdims)
+        } else if ord == 2 {
+            sqrt(sum(a * a, axis=axis, keepdims=keepdims))
+        } else {
+            sum(a ** ord, axis=axis, keepdims=keepdims) ** (1.0 / ord)
+        }
+    }
+}
 
 # Range of values (maximum minus minimum) along `axis` (of all elements when none).
 fn ptp(x, axis = none, keepdims = false) = max(x, axis=axis, keepdims=keepdims) - min(x, axis=axis, keepdims=keepdims)
@@ -121,27 +161,45 @@ fn vdot(a, b) = sum(ravel(a) * ravel(b))
 # `num` values from base**start to base**stop, evenly spaced in the exponent.
 fn logspace(start, stop, num = 50, endpoint = true, base = 10.0) = base ** linspace(start, stop, num, endpoint=endpoint)
 
-# The integral of `y` along `axis` by the trapezoidal rule, samples `dx` apart.
-fn trapezoid(y, dx = 1.0, axis = -1) = dx * (sum(y, axis=axis) - 0.5 * (take(y, 0, axis=axis) + take(y, -1, axis=axis)))
-
-# NumPy 1's name for `trapezoid`.
-fn trapz(y, dx = 1.0, axis = -1) = trapezoid(y, dx=dx, axis=axis)
-
-# Covariance of the variables in the rows of `m` (in the columns when `rowvar` is false),
-# observations along the other axis, normalised by their count minus `ddof`; a 1-D `m` is one variable.
-fn cov(m, rowvar = true, ddof = 1) {
-    if ndim(m) == 1 {
-        var(m, ddof=ddof)
+# The integral of `y` along `axis` by the trapezoidal rule: at sample points `x` (1-D along
+# `axis`, or of y's shape) when given, else samples `dx` apart.
+fn trapezoid(y, x = none, dx = 1.0, axis = -1) {
+    if x == none {
+        dx * (sum(y, axis=axis) - 0.5 * (take(y, 0, axis=axis) + take(y, -1, axis=axis)))
     } else {
-        let x = if rowvar { m } else { transpose(m) }
-        let d = x - mean(x, axis=1, keepdims=true)
-        (d @ transpose(d)) / maximum(shape(x)[1] - ddof, 0)
+        let v = moveaxis(y * 1.0, axis, -1)
+        let d = if ndim(x) == 1 { diff(x) } else { moveaxis(diff(x, axis=axis), axis, -1) }
+        sum(d * (v[..., 1:] + v[..., :-1]) / 2.0, axis=-1)
     }
 }
 
-# Pearson correlation coefficients of the variables in the rows of `x` (columns when `rowvar` is false).
-fn corrcoef(x, rowvar = true) {
-    let c = cov(x, rowvar=rowvar)
+# NumPy 1's name for `trapezoid`.
+fn trapz(y, x = none, dx = 1.0, axis = -1) = trapezoid(y, x=x, dx=dx, axis=axis)
+
+# Covariance of the variables in the rows of `m` (in the columns when `rowvar` is false), and of
+# those of `y` after them when given; observations along the other axis, normalised by their
+# count minus `ddof` (1, or 0 when `bias`); a 1-D array is one variable.
+fn cov(m, y = none, rowvar = true, bias = false, ddof = none) {
+    let dd = if ddof != none { ddof } else if bias { 0 } else { 1 }
+    if ndim(m) == 1 and y == none {
+        var(m, ddof=dd)
+    } else {
+        let a = if ndim(m) == 1 { m[newaxis, :] } else if rowvar { m } else { transpose(m) }
+        let x = if y == none {
+            a
+        } else {
+            let b = if ndim(y) == 1 { y[newaxis, :] } else if rowvar { y } else { transpose(y) }
+            concat([a * 1.0, b * 1.0], axis=0)
+        }
+        let d = x - mean(x, axis=1, keepdims=true)
+        (d @ transpose(d)) / maximum(shape(x)[1] - dd, 0)
+    }
+}
+
+# Pearson correlation coefficients of the variables in the rows of `x` (columns when `rowvar` is
+# false), and of those of `y` after them when given.
+fn corrcoef(x, y = none, rowvar = true) {
+    let c = cov(x, y, rowvar=rowvar)
     if ndim(c) == 0 {
         c / c
     } else {
@@ -153,9 +211,21 @@ fn corrcoef(x, rowvar = true) {
 # Whether each element of `element` is among `test_elements` (booleans of `element`'s shape).
 fn isin(element, test_elements) = any(expand_dims(element, -1) == ravel(test_elements), axis=-1)
 
-# The index of the bin of increasing `bins` each `x` falls in: i with bins[i-1] <= x < bins[i]
-# (bins[i-1] < x <= bins[i] when `right`); 0 below the first edge, len(bins) past the last.
-fn digitize(x, bins, right = false) = searchsorted(bins, x, side=if right { "left" } else { "right" })
+# The index of the bin each `x` falls in. For increasing `bins`: i with bins[i-1] <= x < bins[i]
+# (bins[i-1] < x <= bins[i] when `right`), 0 below the first edge, len(bins) past the last; for
+# decreasing ones: i with bins[i-1] > x >= bins[i] (bins[i-1] >= x > bins[i] when `right`).
+fn digitize(x, bins, right = false) {
+    let side = if right { "left" } else { "right" }
+    if size(bins) < 2 {
+        searchsorted(bins, x, side=side)
+    } else if all(bins[1:] >= bins[:-1]) {
+        searchsorted(bins, x, side=side)
+    } else if all(bins[1:] <= bins[:-1]) {
+        size(bins) - searchsorted(bins[::-1], x, side=side)
+    } else {
+        error("digitize needs bins that increase or decrease monotonically")
+    }
+}
 
 # The Kronecker product of two 1-D or two 2-D arrays.
 fn kron(a, b) {
@@ -241,17 +311,33 @@ fn append(arr, values, axis = none) {
     }
 }
 
-# The derivative of samples `f` spaced `dx` apart along `axis`: central differences inside,
-# one-sided at the two ends (NumPy's `gradient` with edge_order 1, along one axis).
+# The derivative of samples `f` along `axis`, spaced `dx` apart, or at the coordinates `dx`
+# when it is a 1-D array: central differences inside (second-order accurate for uneven
+# spacing too), one-sided at the two ends (NumPy's `gradient` with edge_order 1, along one axis).
 fn gradient(f, dx = 1.0, axis = 0) {
     let g = moveaxis(f * 1.0, axis, 0)
-    if shape(g)[0] < 2 {
-        error(f"gradient needs at least 2 elements along axis {axis}, found {shape(g)[0]}")
+    let n = shape(g)[0]
+    if n < 2 {
+        error(f"gradient needs at least 2 elements along axis {axis}, found {n}")
     }
-    let inner = (g[2:] - g[:-2]) / (2.0 * dx)
-    let first = (g[1:2] - g[0:1]) / dx
-    let last = (g[-1:] - g[-2:-1]) / dx
-    moveaxis(concat([first, inner, last], axis=0), 0, axis)
+    if ndim(dx) == 0 {
+        let inner = (g[2:] - g[:-2]) / (2.0 * dx)
+        let first = (g[1:2] - g[0:1]) / dx
+        let last = (g[-1:] - g[-2:-1]) / dx
+        moveaxis(concat([first, inner, last], axis=0), 0, axis)
+    } else {
+        if ndim(dx) != 1 or size(dx) != n {
+            error(f"gradient's coordinates must be 1-D with one per sample ({n}), not of shape {shape(dx)}")
+        }
+        let h = diff(dx * 1.0)
+        # the spacings before and after each inner sample, along axis 0 of g
+        let column = concat([[n - 2], ones([ndim(g) - 1], dtype=i64)])
+        let (hs, hd) = (reshape(h[:-1], column), reshape(h[1:], column))
+        let inner = (hs * hs * g[2:] + (hd * hd - hs * hs) * g[1:-1] - hd * hd * g[:-2]) / (hs * hd * (hd + hs))
+        let first = (g[1:2] - g[0:1]) / h[0]
+        let last = (g[-1:] - g[-2:-1]) / h[-1]
+        moveaxis(concat([first, inner, last], axis=0), 0, axis)
+    }
 }
 
 # The discrete linear convolution of two 1-D arrays: "full" (length n + m - 1), "same"
@@ -313,10 +399,20 @@ fn nancumprod(x, axis = none) = cumprod(where(isnan(x), 1, x), axis=axis)
 fn nanprod(x, axis = none, keepdims = false) = prod(where(isnan(x), 1, x), axis=axis, keepdims=keepdims)
 
 # Index of the largest value that is not NaN along `axis`.
-fn nanargmax(x, axis = none) = argmax(where(isnan(x), -inf, x), axis=axis)
+fn nanargmax(x, axis = none) {
+    if any(all(isnan(x), axis=axis)) {
+        error("nanargmax of a slice that is all NaN")
+    }
+    argmax(where(isnan(x), -inf, x), axis=axis)
+}
 
 # Index of the smallest value that is not NaN along `axis`.
-fn nanargmin(x, axis = none) = argmin(where(isnan(x), inf, x), axis=axis)
+fn nanargmin(x, axis = none) {
+    if any(all(isnan(x), axis=axis)) {
+        error("nanargmin of a slice that is all NaN")
+    }
+    argmin(where(isnan(x), inf, x), axis=axis)
+}
 
 # sin(pi x) / (pi x), and 1 at 0.
 fn sinc(x) {

@@ -774,9 +774,10 @@ impl Checker {
     }
 
     fn binary(&mut self, op: BinOp, a: Ty, b: Ty, l: &Span, r: &Span, span: &Span) -> Ty {
-        // `x == none` (whatever x is) and string equality: a bool, as the interpreter's
+        // `x == none` (whatever x is) and equality with a string (false unless both are the
+        // same text, as Python's): a bool, as the interpreter's
         let none = matches!(a, Ty::None) || matches!(b, Ty::None);
-        let text = matches!((&a, &b), (Ty::Str, Ty::Str | Ty::Unknown) | (Ty::Unknown, Ty::Str));
+        let text = matches!(a, Ty::Str) || matches!(b, Ty::Str);
         if matches!(op, BinOp::Eq | BinOp::Ne) && (none || text) {
             return Ty::Array {
                 dtype: Some(DType::Bool),

@@ -687,6 +687,14 @@ impl Interp {
         spans: (Option<&Span>, Option<&Span>),
         span: &Span,
     ) -> R<Array> {
+        if let Some((x, y)) = literal_int_overflow(op, a, b) {
+            return Err(Diagnostic::new(
+                "E0307",
+                format!("`{x} {} {y}` does not fit in i64", op.symbol()),
+                span.clone(),
+            )
+            .with_hint("integers made from literals are i64 and are not wrapped silently; write a float (1e20) for a large value"));
+        }
         if let Some(r) = scalar_binary(op, a, b) {
             return Ok(r);
         }
@@ -787,11 +795,13 @@ impl Interp {
             ExprKind::Binary(op, l, r) => {
                 let (a, b) = (self.eval(l)?, self.eval(r)?);
                 // `x == none` asks whether x is none (Python's `is None`), whatever x is;
-                // strings compare by their text (`mode == "same"`)
+                // strings compare by their text (`mode == "same"`), and a string never
+                // equals anything else (`ord == "fro"` for a numeric `ord` is false, as in Python)
                 if matches!(op, BinOp::Eq | BinOp::Ne) {
                     let same = match (&a, &b) {
                         (Value::None, other) | (other, Value::None) => Some(matches!(other, Value::None)),
                         (Value::Str(x), Value::Str(y)) => Some(x == y),
+                        (Value::Str(_), _) | (_, Value::Str(_)) => Some(false),
                         _ => None,
                     };
                     if let Some(same) = same {
@@ -1291,6 +1301,29 @@ fn scalar_binary(op: BinOp, a: &Array, b: &Array) -> Option<Array> {
         Scalar::Num(HostScalar::F64(v)) => build::scalar(DType::F64, v, weak),
         Scalar::Bool(v) => build::scalar(DType::Bool, v as u8 as f64, false).with_weak(weak),
     })
+}
+
+/// The operands of `a op b` when both are integers made from literals
+/// (weak i64 host scalars, Python's unbounded integers to a NumPy user) and
+/// the exact result does not fit in i64: NumPy raises on such a value where
+/// it meets an array, so Arr does not wrap it silently. A strong i64 (from
+/// an array) wraps as NumPy's int64 does.
+fn literal_int_overflow(op: BinOp, a: &Array, b: &Array) -> Option<(i64, i64)> {
+    if !(a.weak && b.weak) {
+        return None;
+    }
+    let (HostScalar::I64(x), HostScalar::I64(y)) = (host_scalar(a)?, host_scalar(b)?) else {
+        return None;
+    };
+    let fits = match op {
+        BinOp::Add => x.checked_add(y).is_some(),
+        BinOp::Sub => x.checked_sub(y).is_some(),
+        BinOp::Mul => x.checked_mul(y).is_some(),
+        // a negative power is refused on its own path
+        BinOp::Pow if y >= 0 => matches!(x, -1..=1) || u32::try_from(y).is_ok_and(|e| x.checked_pow(e).is_some()),
+        _ => true,
+    };
+    (!fits).then_some((x, y))
 }
 
 enum Scalar {

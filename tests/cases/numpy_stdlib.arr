@@ -111,3 +111,21 @@ print(clip(arange(5), none, 2), clip(arange(5), 2, none), clip(arange(5) as f32,
 # pads wider than the axis repeat the pattern
 print(pad(arange(4), 5, mode="wrap"), pad([1, 2], [5, 3], mode="reflect"), pad([7], 2, mode="reflect"), pad(reshape(arange(6), [2, 3]), [[3, 1], [4, 0]], mode="symmetric")[0])
 # out: [3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0] [2, 1, 2, 1, 2, 1, 2, 1, 2, 1] [7, 7, 7, 7, 7] [5, 5, 4, 3, 3, 4, 5]
+# NumPy's second positional parameters: trapezoid's sample points, cov's and corrcoef's second variables, norm's ord
+print(trapezoid([1.0, 2.0, 3.0], [0.0, 1.0, 3.0]), trapezoid([[1.0, 2.0, 3.0], [2.0, 2.0, 5.0]], [0.0, 1.0, 3.0]), trapezoid([[1.0, 2.0, 3.0], [2.0, 2.0, 5.0]], [[0.0, 1.0, 3.0], [1.0, 2.0, 4.0]], axis=0), trapz([1, 2, 4], dx=0.5))
+# out: 6.5 [6.5, 9.0] [1.5, 2.0, 4.0] 2.25
+let cv = cov([1.0, 2.0, 4.0], [1.0, 0.0, 2.0])
+let cb = cov([[1.0, 2.0], [2.0, 0.0], [4.0, 2.0]], rowvar=false, bias=true)
+let cc = corrcoef([1.0, 2.0, 4.0], [1.0, 0.0, 2.0])
+print(shape(cv), cv[0, 0], cv[0, 1], cv[1, 1], cov([1.0, 2.0, 4.0], ddof=0), cb[0, 0], cb[0, 1], cb[1, 1], cc[0, 1], cc[1, 1])
+# out: (2, 2) 2.3333333333333335 1.0 1.0 1.5555555555555556 1.5555555555555556 0.22222222222222224 0.888888888888889 0.6546536707079771 1.0
+let nm = [[1.0, -2.0], [3.0, 4.0]]
+print(norm(nm, 1), norm(nm, -1), norm(nm, inf), norm(nm, -inf), norm(nm, "fro"), norm([3.0, -4.0, 0.0], 0), norm(nm, 1, axis=1), norm(nm, -inf, axis=0))
+# out: 6.0 4.0 7.0 3.0 5.477225575051661 2.0 [3.0, 7.0] [1.0, 2.0]
+print(norm([3.0, -4.0], 3))
+# out: 4.497941445275415
+# decreasing bins, uneven sample spacing
+let gu = gradient([1.0, 2.0, 4.0, 7.0], [0.0, 1.0, 3.0, 4.0])
+let g2 = gradient([[1.0, 2.0], [2.0, 5.0], [4.0, 4.0]], [0.0, 0.5, 3.0])
+print(digitize([0.5, 1.5, 3.0], [3.0, 2.0, 1.0]), digitize([0.5, 1.0, 3.0], [3.0, 2.0, 1.0], right=true), gu[0], gu[1], gu[2], gu[3], g2[1, 0], g2[1, 1])
+# out: [3, 2, 0] [3, 3, 1] 1.0 1.0 2.3333333333333335 3.0 1.8 4.933333333333334

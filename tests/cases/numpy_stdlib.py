@@ -98,6 +98,23 @@ def oracle():
          np.clip(a5, None, 3))
     show(np.pad(np.arange(4), 5, mode="wrap"), np.pad([1, 2], (5, 3), mode="reflect"), np.pad([7], 2, mode="reflect"),
          np.pad(np.arange(6).reshape(2, 3), ((3, 1), (4, 0)), mode="symmetric")[0])
+    cv = np.cov([1.0, 2.0, 4.0], [1.0, 0.0, 2.0])
+    cb = np.cov([[1.0, 2.0], [2.0, 0.0], [4.0, 2.0]], rowvar=False, bias=True)
+    cc = np.corrcoef([1.0, 2.0, 4.0], [1.0, 0.0, 2.0])
+    show(np.trapezoid([1.0, 2.0, 3.0], [0.0, 1.0, 3.0]), np.trapezoid([[1.0, 2.0, 3.0], [2.0, 2.0, 5.0]], [0.0, 1.0, 3.0]),
+         np.trapezoid([[1.0, 2.0, 3.0], [2.0, 2.0, 5.0]], [[0.0, 1.0, 3.0], [1.0, 2.0, 4.0]], axis=0),
+         np.trapezoid([1, 2, 4], dx=0.5))
+    show(cv.shape, cv[0, 0], cv[0, 1], cv[1, 1], np.cov([1.0, 2.0, 4.0], ddof=0), cb[0, 0], cb[0, 1], cb[1, 1],
+         cc[0, 1], cc[1, 1])
+    nm = np.array([[1.0, -2.0], [3.0, 4.0]])
+    L = np.linalg.norm
+    show(L(nm, 1), L(nm, -1), L(nm, np.inf), L(nm, -np.inf), L(nm, "fro"), L([3.0, -4.0, 0.0], 0), L(nm, 1, axis=1),
+         L(nm, -np.inf, axis=0))
+    show(L([3.0, -4.0], 3))
+    gu = np.gradient([1.0, 2.0, 4.0, 7.0], [0.0, 1.0, 3.0, 4.0])
+    g2 = np.gradient(np.array([[1.0, 2.0], [2.0, 5.0], [4.0, 4.0]]), [0.0, 0.5, 3.0], axis=0)
+    show(np.digitize([0.5, 1.5, 3.0], [3.0, 2.0, 1.0]), np.digitize([0.5, 1.0, 3.0], [3.0, 2.0, 1.0], right=True),
+         gu[0], gu[1], gu[2], gu[3], g2[1, 0], g2[1, 1])
     return out
 
 
