@@ -47,6 +47,11 @@ enum Flow {
 pub struct Interp {
     pub backend: Rc<dyn Backend>,
     pub globals: Scope,
+    /// The global names that may hold a pending value: pending values enter
+    /// a scope only through `define`, which notes them here, so the end of a
+    /// loop iteration at top level looks at these rather than at every global
+    /// (the standard library's functions and constants are most of them).
+    pending_globals: Names,
     /// One scope per active user-function call; empty at top level.
     frames: Vec<Scope>,
     pub out: Box<dyn Write>,
@@ -126,6 +131,7 @@ impl Interp {
         Interp {
             backend,
             globals,
+            pending_globals: Names::default(),
             frames: Vec::new(),
             out: Box::new(std::io::stdout()),
             dry_run: false,
@@ -504,14 +510,19 @@ impl Interp {
     /// consumer's kernel instead of being stored. (What is left pending is
     /// computed again if read after the loop.)
     fn realize_iteration(&mut self, carried: &Names) -> R<()> {
-        let scope = match self.frames.last() {
-            Some(f) => f,
-            None => &self.globals,
-        };
+        let at_top = self.frames.is_empty();
         let mut roots: Vec<Array> = Vec::new();
         let mut locals: Vec<Array> = Vec::new();
         let mut pending = Vec::new();
-        for (name, v) in scope {
+        let bound: Box<dyn Iterator<Item = (&String, &Value)>> = match self.frames.last() {
+            Some(f) => Box::new(f.iter()),
+            None => Box::new(
+                self.pending_globals
+                    .iter()
+                    .filter_map(|n| self.globals.get_key_value(n.as_str())),
+            ),
+        };
+        for (name, v) in bound {
             pending_arrays(v, &mut pending);
             for a in pending.drain(..) {
                 if carried.contains(name) {
@@ -541,7 +552,25 @@ impl Interp {
             order = Some(walked);
         }
         let refs: Vec<&Array> = roots.iter().collect();
-        graph::realize_in_order(&*self.backend, &refs, order)
+        let realized = graph::realize_in_order(&*self.backend, &refs, order);
+        if at_top {
+            self.forget_ready_globals();
+        }
+        realized
+    }
+
+    /// Drops from `pending_globals` the names whose values are all ready now.
+    fn forget_ready_globals(&mut self) {
+        let globals = &self.globals;
+        let mut scratch = Vec::new();
+        self.pending_globals.retain(|n| {
+            globals.get(n.as_str()).is_some_and(|v| {
+                pending_arrays(v, &mut scratch);
+                let keep = !scratch.is_empty();
+                scratch.clear();
+                keep
+            })
+        });
     }
 
     /// Runs one iteration of a `for` body and ends it (see `end_iteration`)
@@ -575,8 +604,10 @@ impl Interp {
         // and cloning every array of the program (views and all) cost more
         // than a small assignment's kernel.
         let mut arrays: Vec<Array> = Vec::new();
-        for v in self.globals.values() {
-            pending_arrays(v, &mut arrays);
+        for n in &self.pending_globals {
+            if let Some(v) = self.globals.get(n.as_str()) {
+                pending_arrays(v, &mut arrays);
+            }
         }
         for f in &self.frames {
             for v in f.values() {
@@ -584,10 +615,13 @@ impl Interp {
             }
         }
         if arrays.is_empty() {
+            self.pending_globals.clear();
             return Ok(());
         }
         let refs: Vec<&Array> = arrays.iter().collect();
-        graph::realize(&*self.backend, &refs)
+        graph::realize(&*self.backend, &refs)?;
+        self.forget_ready_globals();
+        Ok(())
     }
 
     /// Binds `name` in the current scope. A pending value whose chain has
@@ -615,6 +649,9 @@ impl Interp {
                 graph::realize(&*self.backend, &refs)?;
             }
             self.pending_binds += 1;
+            if self.frames.is_empty() && !self.pending_globals.contains(name) {
+                self.pending_globals.insert(name.to_string());
+            }
         }
         let scope = self.scope();
         match scope.get_mut(name) {
