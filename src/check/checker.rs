@@ -659,7 +659,28 @@ impl Checker {
                 }
             }
             ExprKind::Binary(op, l, r) => {
-                let (a, b) = (self.expr(l), self.expr(r));
+                let a = self.expr(l);
+                // a known bool that decides `and`/`or`: the right operand never runs
+                if let (
+                    BinOp::And | BinOp::Or,
+                    Ty::Array {
+                        dtype: Some(DType::Bool),
+                        shape: Some(s),
+                        value: Some(v),
+                        ..
+                    },
+                ) = (op, &a)
+                    && s.is_empty()
+                    && (*v != 0.0) == (*op == BinOp::Or)
+                {
+                    return Ty::Array {
+                        dtype: Some(DType::Bool),
+                        shape: Some(vec![]),
+                        weak: false,
+                        value: Some(*v),
+                    };
+                }
+                let b = self.expr(r);
                 self.binary(*op, a, b, &l.span, &r.span, &e.span)
             }
             ExprKind::Cast(inner, ty) => {
@@ -928,6 +949,21 @@ impl Checker {
             (Some(x), Some(y), BinOp::Sub) => Some(x - y),
             (Some(x), Some(y), BinOp::Mul) => Some(x * y),
             (Some(x), Some(y), BinOp::Div) if *y != 0.0 => Some(x / y),
+            // comparisons of values f64 holds exactly, so that `and`/`or` after one can be decided
+            (Some(x), Some(y), cmp) if x.abs() < 2f64.powi(53) && y.abs() < 2f64.powi(53) => {
+                let holds = match cmp {
+                    BinOp::Lt => Some(x < y),
+                    BinOp::Le => Some(x <= y),
+                    BinOp::Gt => Some(x > y),
+                    BinOp::Ge => Some(x >= y),
+                    BinOp::Eq => Some(x == y),
+                    BinOp::Ne => Some(x != y),
+                    BinOp::And => Some(*x != 0.0 && *y != 0.0),
+                    BinOp::Or => Some(*x != 0.0 || *y != 0.0),
+                    _ => None,
+                };
+                holds.map(|h| h as u8 as f64)
+            }
             _ => None,
         };
         Ty::Array {

@@ -830,7 +830,20 @@ impl Interp {
                 Value::Array(self.fold(build::unary(uop, name, &a, Some(&inner.span), span)?)?)
             }
             ExprKind::Binary(op, l, r) => {
-                let (a, b) = (self.eval(l)?, self.eval(r)?);
+                let a = self.eval(l)?;
+                // `and`/`or` after one bool decide as Python's do, without the right
+                // operand: `i < n and x[i] > 0` never reads x[n]
+                if let (BinOp::And | BinOp::Or, Value::Array(left)) = (op, &a)
+                    && left.rank() == 0
+                    && left.dtype() == DType::Bool
+                {
+                    let host = graph::to_host(&*self.backend, left).map_err(|d| d.or_span(&l.span))?;
+                    let truth = host.get_f64(0) != 0.0;
+                    if truth == (*op == BinOp::Or) {
+                        return Ok(Value::Array(build::scalar(DType::Bool, truth as u8 as f64, false)));
+                    }
+                }
+                let b = self.eval(r)?;
                 // `x == none` asks whether x is none (Python's `is None`), whatever x is;
                 // strings compare by their text (`mode == "same"`), and a string never
                 // equals anything else (`ord == "fro"` for a numeric `ord` is false, as in Python)

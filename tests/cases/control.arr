@@ -22,3 +22,12 @@ let acc = zeros([3])
 for k in 0..4 { acc = acc + k }
 print(acc)
 # out: [6.0, 6.0, 6.0]
+# `and`/`or` after one bool short-circuit as Python's: x[3] is never read
+let sx = [3, 1, 4]
+let si = 3
+print(si < 3 and sx[si] > 0, si >= 3 or sx[si] > 0, si < 3 or true, false or (arange(3) > 1))
+# out: false true true [false, false,  true]
+let sj = 0
+while sj < 3 and sx[sj] != 4 { sj += 1 }
+print(sj)
+# out: 2
