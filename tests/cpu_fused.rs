@@ -140,6 +140,12 @@ fn error_corpus_agrees() {
 /// cross its block (2048) and parallel (32768) thresholds.
 const TARGETED: &[(&str, &str)] = &[
     (
+        "a copy of a pending value: the value's own buffer is a tap on the copy's last step",
+        "let a = arange(4.0)\nlet p = copy(a)\nlet b = zeros([4])\nb[0] = 1.0\nprint(a, p)\n\
+         let c = arange(6.0, dtype=f64) * 2.0\nlet q = array(c)\nlet r = flatten(c)\nfor i in 0..1 {}\nprint(c, q, r)\n\
+         let u = linspace(0.0, 1.0, 5000)\nlet v = copy(u)\nfor i in 0..3 { v = v + u }\nprint(sum(u), sum(v), u[4999])",
+    ),
+    (
         "sizes that change every iteration (plans served by their shape-generic key)",
         "let n = 37\nlet a = rand([n, n], dtype=f64) + n * eye(n, dtype=f64)\n\
          for k in 0..n-1 {\n    a[k+1:, k] = a[k+1:, k] / a[k, k]\n\

@@ -23,3 +23,10 @@ print(z)
 # out:  [1.0, 2.0, 3.0]]
 print(transpose(m)[0], m[[2, 0], 1])
 # out: [1, 5, 9] [9, 1]
+# a copy of a value not yet computed leaves the value whole (it was garbage on the fused executor)
+let ca = arange(4.0)
+let cp = copy(ca)
+let cz = zeros([4])
+cz[0] = 1.0
+print(ca, cp, flatten(ca * 2.0))
+# out: [0.0, 1.0, 2.0, 3.0] [0.0, 1.0, 2.0, 3.0] [0.0, 2.0, 4.0, 6.0]

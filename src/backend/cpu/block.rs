@@ -1300,6 +1300,9 @@ fn eval_body<'p: 'r, 'r>(
         };
         rest = tail;
         let last = i + 1 == steps.len();
+        // the last step goes straight into `out` unless a tap wants its block too
+        // (a member of a multi-output map that is the output's own value)
+        let direct = last && !taps.iter().any(|t| t.step == i);
         if !last && deferred(i, &vals[..i], taps) {
             // never read: its one reader computes it (`compute_pair`)
             vals[i] = filler;
@@ -1314,7 +1317,7 @@ fn eval_body<'p: 'r, 'r>(
             let other = if left { b } else { a };
             let pair = Pair { op1, op2, left };
             let (x, y, z) = (vals[x], vals[y], vals[other]);
-            if last && let Some(dst) = out.take() {
+            if direct && let Some(dst) = out.take() {
                 compute_pair(pair, x, y, z, dst)?;
                 return Ok(None);
             }
@@ -1327,12 +1330,12 @@ fn eval_body<'p: 'r, 'r>(
                 .get(k)
                 .ok_or_else(|| internal("a load of a missing operand"))?;
             let v = loader(k, b, reg);
-            if last && let Some(dst) = out.take() {
+            if direct && let Some(dst) = out.take() {
                 store(v, dst)?;
                 return Ok(None);
             }
             vals[i] = v;
-        } else if last && let Some(dst) = out.take() {
+        } else if direct && let Some(dst) = out.take() {
             compute(&step.inst, &vals[..i], dst)?;
             return Ok(None);
         } else {
@@ -1344,7 +1347,12 @@ fn eval_body<'p: 'r, 'r>(
             }
         }
     }
-    Ok(steps.len().checked_sub(1).map(|i| vals[i]))
+    let value = steps.len().checked_sub(1).map(|i| vals[i]);
+    match (out, value) {
+        // a tapped last step: its block went to the taps above, and goes to `out` now
+        (Some(dst), Some(v)) => store(v, dst).map(|()| None),
+        _ => Ok(value),
+    }
 }
 
 /// A body step whose block of values is also written to a buffer of its
