@@ -123,7 +123,7 @@ builtins! {
         "full_like"(a("x"), a("value"), so("dtype")) "full_like(x, value, dtype=x's)" "`value` with the shape of `x`." "full_like(rand([3]), 2)";
         "arange"(s("start"), so("stop"), so("step"), so("dtype")) "arange(start, stop=none, step=1, dtype=from the arguments)" "Evenly spaced values in [start, stop); `arange(n)` is 0..n. Integers give i64, any float gives f32." "arange(5)";
         "linspace"(s("start"), s("stop"), so("num"), so("endpoint"), so("retstep"), so("dtype")) "linspace(start, stop, num=50, endpoint=true, retstep=false, dtype=f32)" "`num` evenly spaced values from start to stop (stop included when `endpoint`); with `retstep` the tuple (values, step)." "linspace(0, 1, 5)";
-        "eye"(s("n"), so("m"), so("dtype")) "eye(n, m=n, dtype=f32)" "The identity matrix (ones on the diagonal)." "eye(3)";
+        "eye"(s("n"), so("m"), so("k"), so("dtype")) "eye(n, m=n, k=0, dtype=f32)" "The identity matrix (ones on the diagonal); with `k`, ones on the k-th diagonal above the main one (below for negative k)." "eye(3)";
         "rand"(s("shape"), so("dtype")) "rand(shape, dtype=f32)" "Uniform random numbers in [0, 1); reproducible (see `seed`)." "rand([2, 2])";
         "randn"(s("shape"), so("dtype")) "randn(shape, dtype=f32)" "Standard normal random numbers; reproducible (see `seed`)." "randn([3])";
         "seed"(s("n")) "seed(n)" "Restarts the random number sequence from seed `n` (the session starts with seed 0)." "seed(42)";
@@ -169,20 +169,20 @@ builtins! {
         "remainder"(a("x1"), a("x2")) "remainder(x1, x2)" "The same as `mod`: `x1 % x2`." "remainder(arange(5), 3)";
         "floor_divide"(a("x1"), a("x2")) "floor_divide(x1, x2)" "Floor division, the same as `x1 // x2`: integers round toward -inf (division by zero is an error), floats follow NumPy." "floor_divide(-7, 2)";
         "clip"(a("x"), an("lo"), an("hi")) "clip(x, lo, hi)" "Limits x to [lo, hi], elementwise (broadcasting); either bound may be `none`, not both." "clip(arange(6), 1, 4)";
-        "where"(a("cond"), a("a"), a("b")) "where(cond, a, b)" "a where cond is true, else b (broadcasting)." "where(arange(4) > 1, 1.0, 0.0)";
+        "where"(a("cond"), ao("a"), ao("b")) "where(cond, a, b)" "a where cond is true, else b (broadcasting); `where(cond)` alone is `nonzero(cond)`." "where(arange(4) > 1, 1.0, 0.0)";
         "nan_to_num"(a("x"), so("copy"), so("nan"), so("posinf"), so("neginf")) "nan_to_num(x, copy=true, nan=0.0, posinf=none, neginf=none)" "A copy of x (`copy` is accepted for NumPy's sake: Arr always copies) with NaN replaced by `nan`, +inf by `posinf` and -inf by `neginf` (by default the dtype's largest and smallest finite values); integers are returned unchanged." "nan_to_num([0.0 / 0.0, 1.0 / 0.0, 2.0])";
         "isclose"(a("a"), a("b"), so("rtol"), so("atol"), so("equal_nan")) "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)" "True where |a - b| <= atol + rtol * |b| (broadcasting); infinities are close only to themselves; NaNs only when `equal_nan`." "isclose([1.0, 2.0], [1.0 + 1e-9, 2.1])";
         "allclose"(a("a"), a("b"), so("rtol"), so("atol"), so("equal_nan")) "allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)" "Whether `isclose` holds everywhere: one bool." "allclose([1.0, 2.0], [1.0, 2.0 + 1e-7])";
         "array_equal"(a("a1"), a("a2"), so("equal_nan")) "array_equal(a1, a2, equal_nan=false)" "Whether the arrays have the same shape and the same elements (NaNs equal only when `equal_nan`): one bool." "array_equal(arange(3), [0, 1, 2])";
     }
     "reduction" {
-        "sum"(a("x"), so("axis"), so("keepdims")) "sum(x, axis=none, keepdims=false)" "Sum over the given axis or axes (all when none). Sums of bool and i32 are i64." "sum(eye(3), axis=1)";
-        "prod"(a("x"), so("axis"), so("keepdims")) "prod(x, axis=none, keepdims=false)" "Product over the given axes." "prod(arange(1, 5))";
+        "sum"(a("x"), so("axis"), so("keepdims"), so("dtype")) "sum(x, axis=none, keepdims=false, dtype=none)" "Sum over the given axis or axes (all when none). Sums of bool and i32 are i64; with `dtype`, the values are converted to it first and the sum has it (as NumPy's `dtype=`)." "sum(eye(3), axis=1)";
+        "prod"(a("x"), so("axis"), so("keepdims"), so("dtype")) "prod(x, axis=none, keepdims=false, dtype=none)" "Product over the given axes; with `dtype`, computed in and given as that dtype." "prod(arange(1, 5))";
         "min"(a("x"), so("axis"), so("keepdims")) "min(x, axis=none, keepdims=false)" "Minimum over the given axes; NaN propagates." "min(arange(5))";
         "max"(a("x"), so("axis"), so("keepdims")) "max(x, axis=none, keepdims=false)" "Maximum over the given axes; NaN propagates." "max(arange(5))";
         "amin"(a("a"), so("axis"), so("keepdims")) "amin(a, axis=none, keepdims=false)" "NumPy's other name of `min`." "amin(arange(5))";
         "amax"(a("a"), so("axis"), so("keepdims")) "amax(a, axis=none, keepdims=false)" "NumPy's other name of `max`." "amax(arange(5))";
-        "mean"(a("x"), so("axis"), so("keepdims")) "mean(x, axis=none, keepdims=false)" "Arithmetic mean over the given axes (float result)." "mean(arange(5))";
+        "mean"(a("x"), so("axis"), so("keepdims"), so("dtype")) "mean(x, axis=none, keepdims=false, dtype=none)" "Arithmetic mean over the given axes (float result; with `dtype`, computed in and given as that dtype, `mean(x, dtype=f64)` of f32 values)." "mean(arange(5))";
         "nansum"(a("x"), so("axis"), so("keepdims")) "nansum(x, axis=none, keepdims=false)" "Sum treating NaN as zero." "nansum([1.0, 0.0 / 0.0, 2.0])";
         "nanmean"(a("x"), so("axis"), so("keepdims")) "nanmean(x, axis=none, keepdims=false)" "Mean of the values that are not NaN (NaN where there are none)." "nanmean([1.0, 0.0 / 0.0, 2.0])";
         "nanmin"(a("x"), so("axis"), so("keepdims")) "nanmin(x, axis=none, keepdims=false)" "Minimum ignoring NaN (NaN where every value is NaN)." "nanmin([3.0, 0.0 / 0.0, 2.0])";
@@ -191,8 +191,8 @@ builtins! {
         "argmax"(a("x"), so("axis"), so("keepdims")) "argmax(x, axis=none, keepdims=false)" "Index of the first maximum along one axis (of the flattened array when none); i64." "argmax([3, 1, 2])";
         "any"(a("x"), so("axis"), so("keepdims")) "any(x, axis=none, keepdims=false)" "True if any element is true (nonzero)." "any(arange(3) > 1)";
         "all"(a("x"), so("axis"), so("keepdims")) "all(x, axis=none, keepdims=false)" "True if every element is true (nonzero)." "all(arange(3) >= 0)";
-        "cumsum"(a("x"), so("axis")) "cumsum(x, axis=none)" "Running sum along an axis (of the flattened array when none)." "cumsum(arange(5))";
-        "cumprod"(a("x"), so("axis")) "cumprod(x, axis=none)" "Running product along an axis." "cumprod(arange(1, 5))";
+        "cumsum"(a("x"), so("axis"), so("dtype")) "cumsum(x, axis=none, dtype=none)" "Running sum along an axis (of the flattened array when none); with `dtype`, computed in and given as that dtype." "cumsum(arange(5))";
+        "cumprod"(a("x"), so("axis"), so("dtype")) "cumprod(x, axis=none, dtype=none)" "Running product along an axis; with `dtype`, computed in and given as that dtype." "cumprod(arange(1, 5))";
         "cummax"(a("x"), so("axis")) "cummax(x, axis=none)" "Running maximum along an axis." "cummax([1, 3, 2, 5])";
         "cummin"(a("x"), so("axis")) "cummin(x, axis=none)" "Running minimum along an axis." "cummin([3, 1, 2, 0])";
         "segsum"(a("values"), ao("lengths"), ao("offsets")) "segsum(values, lengths=none, offsets=none)" "Sum of each segment of 1-D `values`, the segments given by their `lengths` (which must add up to len(values)) or by `offsets` (0, each segment's end, ..., len(values)). An empty segment sums to 0. Sums of bool and i32 are i64. The segments are read and checked once per `lengths` (or `offsets`) array: reducing by the same array again, as in a loop, costs no host work, and a slice assignment into it is seen by the next call." "segsum([1, 2, 3, 4, 5], [2, 0, 3])";
@@ -416,6 +416,15 @@ impl Builtin {
         )
     }
 
+    /// E0103 for `where` given one of its two values: both or neither.
+    pub fn where_needs_both(span: &Span) -> Diagnostic {
+        Diagnostic::new(
+            "E0103",
+            "`where` takes both `a` and `b`, or neither (then it is `nonzero(cond)`)",
+            span.clone(),
+        )
+    }
+
     /// The parameters in the form `bind` takes.
     pub fn bind_params(&self) -> Vec<(&'static str, bool, bool)> {
         self.params
@@ -449,7 +458,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             slots.iter().map(|s| s.as_ref().map(|x| x.0)).collect::<Vec<_>>(),
-            vec![Some(1), None, Some(2)]
+            vec![Some(1), None, Some(2), None]
         );
     }
 
@@ -461,7 +470,7 @@ mod tests {
         assert!(e.hint.unwrap().contains("did you mean `axis`"));
         assert_eq!(bind::<i32>("sum", &p, vec![], &(0..1)).unwrap_err().code, "E0105");
         assert_eq!(
-            bind("sum", &p, (0..4).map(|i| arg(i, None)).collect(), &(0..1))
+            bind("sum", &p, (0..5).map(|i| arg(i, None)).collect(), &(0..1))
                 .unwrap_err()
                 .code,
             "E0102"

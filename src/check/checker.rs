@@ -1147,6 +1147,9 @@ impl Checker {
         // constant counts and steps, by the run's own rules
         let const_int = |k: usize| arg(k).and_then(const_int_of);
         let count_error = match name {
+            "where" if arg(1).is_some() != arg(2).is_some() => {
+                Some(crate::check::builtins::Builtin::where_needs_both(span))
+            }
             "eye" => const_int(0).and_then(|n| shape::check_eye_sizes(n, const_int(1).unwrap_or(n), span).err()),
             "linspace" => {
                 const_int(2).and_then(|num| shape::check_linspace_num(num, &arg_span(2).unwrap_or(span.clone())).err())
@@ -1491,6 +1494,8 @@ impl Checker {
                 let keepdims = matches!(arg(2), Some(Ty::Array { .. }));
                 let dtype = match name {
                     "any" | "all" => Some(DType::Bool),
+                    // `dtype=` names the result's dtype, a value the checker does not track
+                    _ if arg(3).is_some_and(|t| !matches!(t, Ty::None)) => None,
                     "mean" | "nanmean" => dtype.map(|d| d.to_float()),
                     "sum" | "prod" | "nansum" => dtype.map(crate::graph::op::accumulate_dtype),
                     _ => *dtype,

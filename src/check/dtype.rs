@@ -65,10 +65,11 @@ impl DType {
     pub fn parse(name: &str) -> Option<DType> {
         Some(match name {
             "bool" => DType::Bool,
-            "i32" => DType::I32,
-            "i64" | "int" => DType::I64,
-            "f32" | "float" => DType::F32,
-            "f64" => DType::F64,
+            // NumPy's names too, as a ported `dtype="float64"` or `x as int32` writes them
+            "i32" | "int32" => DType::I32,
+            "i64" | "int" | "int64" => DType::I64,
+            "f32" | "float" | "float32" => DType::F32,
+            "f64" | "float64" => DType::F64,
             // NumPy's and PyTorch's spellings of the half floats, as `int` and `float` are for the others
             "f16" | "float16" => DType::F16,
             "bf16" | "bfloat16" => DType::BF16,

@@ -242,9 +242,13 @@ impl Interp {
                     Some((Value::None, _)) | None => n,
                     Some((v, vs)) => self.static_int(v, vs)?,
                 };
+                let k = match &s[2] {
+                    Some((Value::None, _)) | None => 0,
+                    Some((v, vs)) => self.static_int(v, vs)?,
+                };
                 shape::check_eye_sizes(n, m, span)?;
                 shape::check_size(&[n as usize, m as usize], span)?;
-                let dt = self.static_dtype(s[2].as_ref())?.unwrap_or(DType::DEFAULT_FLOAT);
+                let dt = self.static_dtype(s[3].as_ref())?.unwrap_or(DType::DEFAULT_FLOAT);
                 if n == 0 || m == 0 {
                     // No diagonal: the row and column indices below would be allocated for nothing.
                     return out(build::full(
@@ -254,7 +258,8 @@ impl Interp {
                         span,
                     )?);
                 }
-                let rows = build::arange(0.0, 1.0, n as usize, DType::I64, span);
+                // element (i, j) is one where j - i == k: the rows counted from k
+                let rows = build::arange(k as f64, 1.0, n as usize, DType::I64, span);
                 let cols = build::arange(0.0, 1.0, m as usize, DType::I64, span);
                 let rows = rows.with_view(rows.view.insert_axis(1));
                 let cols = cols.with_view(cols.view.insert_axis(0));
@@ -483,6 +488,8 @@ impl Interp {
                 }
                 out(x)
             }
+            "where" if s[1].is_none() && s[2].is_none() => self.np_builtin("nonzero", &s[..1], span),
+            "where" if s[1].is_none() || s[2].is_none() => Err(crate::check::builtins::Builtin::where_needs_both(span)),
             "where" => out(build::select(
                 &a(self, 0),
                 &a(self, 1),
@@ -492,7 +499,15 @@ impl Interp {
             )?),
             // ---- reductions
             "sum" | "prod" | "min" | "max" | "any" | "all" | "mean" => {
-                let x = a(self, 0);
+                // NumPy's `dtype=` (sum, prod, mean): computed in that dtype, and given as it
+                let dtype = match s.get(3) {
+                    Some(d) => self.static_dtype(d.as_ref())?,
+                    None => None,
+                };
+                let x = match dtype {
+                    Some(dt) => build::cast(&a(self, 0), dt, Some(span)).with_weak(false),
+                    None => a(self, 0),
+                };
                 let axes = self.reduce_axes(&x, s[1].as_ref())?;
                 let keepdims = self.static_bool(s[2].as_ref(), false)?;
                 let op = match name {
@@ -502,9 +517,17 @@ impl Interp {
                     "max" => ReduceOp::Max,
                     "any" => ReduceOp::Any,
                     "all" => ReduceOp::All,
-                    _ => return out(build::mean(&x, axes, keepdims, span)?),
+                    _ => ReduceOp::Sum,
                 };
-                out(build::reduce(op, &x, axes, keepdims, span)?)
+                let r = if name == "mean" {
+                    build::mean(&x, axes, keepdims, span)?
+                } else {
+                    build::reduce(op, &x, axes, keepdims, span)?
+                };
+                match dtype {
+                    Some(dt) if r.dtype() != dt => out(build::cast(&r, dt, Some(span)).with_weak(false)),
+                    _ => out(r),
+                }
             }
             "nansum" | "nanmean" | "nanmin" | "nanmax" => {
                 let x = a(self, 0);
@@ -562,7 +585,17 @@ impl Interp {
                     Some((Value::None, _)) | None => None,
                     Some((v, vs)) => Some(shape::normalize_axis(self.static_int(v, vs)?, x.rank(), vs)?),
                 };
-                out(build::scan(op, &x, axis, span)?)
+                match s.get(2).map(|d| self.static_dtype(d.as_ref())).transpose()?.flatten() {
+                    Some(dt) => {
+                        let x = build::cast(&x, dt, Some(span)).with_weak(false);
+                        let r = build::scan(op, &x, axis, span)?;
+                        match r.dtype() == dt {
+                            true => out(r),
+                            false => out(build::cast(&r, dt, Some(span)).with_weak(false)),
+                        }
+                    }
+                    None => out(build::scan(op, &x, axis, span)?),
+                }
             }
             "segsum" | "segprod" | "segmin" | "segmax" | "segmean" => {
                 let x = a(self, 0);

@@ -129,3 +129,14 @@ let gu = gradient([1.0, 2.0, 4.0, 7.0], [0.0, 1.0, 3.0, 4.0])
 let g2 = gradient([[1.0, 2.0], [2.0, 5.0], [4.0, 4.0]], [0.0, 0.5, 3.0])
 print(digitize([0.5, 1.5, 3.0], [3.0, 2.0, 1.0]), digitize([0.5, 1.0, 3.0], [3.0, 2.0, 1.0], right=true), gu[0], gu[1], gu[2], gu[3], g2[1, 0], g2[1, 1])
 # out: [3, 2, 0] [3, 3, 1] 1.0 1.0 2.3333333333333335 3.0 1.8 4.933333333333334
+# NumPy's keywords: dtype= of sum, prod, mean, cumsum, cumprod; eye's k; where(cond) alone; NumPy's dtype names
+let kx = arange(10) as f32 / 3.0
+let ki = arange(5) as i32
+print(sum(kx, dtype=f64), mean(kx, dtype="float64"), sum(ki, dtype=int32), prod(ki + 1, dtype=float64))
+# out: 15.000000029802322 1.5000000029802323 10 120.0
+print(sum(reshape(kx, [2, 5]), axis=1, dtype=f64), cumsum(ki, dtype=i32), cumprod(ki + 1, dtype="int64"))
+# out: [3.3333334028720856, 11.666666626930237] [ 0,  1,  3,  6, 10] [  1,   2,   6,  24, 120]
+print(cumsum(kx[:3], dtype=f64), ravel(eye(3, k=1)), ravel(eye(2, 3, -1, dtype=i64)))
+# out: [               0.0, 0.3333333432674408, 1.0000000298023224] [0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0] [0, 0, 0, 1, 0, 0]
+print(where([[1, 0, 3], [0, 5, 0]] > 0), zeros([2], dtype="float64"), kx[1:3] as int32, kx[4:6] as float64)
+# out: ([0, 0, 1], [0, 2, 1]) [0.0, 0.0] [0, 0] [1.3333333730697632, 1.6666666269302368]

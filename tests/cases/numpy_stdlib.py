@@ -115,6 +115,15 @@ def oracle():
     g2 = np.gradient(np.array([[1.0, 2.0], [2.0, 5.0], [4.0, 4.0]]), [0.0, 0.5, 3.0], axis=0)
     show(np.digitize([0.5, 1.5, 3.0], [3.0, 2.0, 1.0]), np.digitize([0.5, 1.0, 3.0], [3.0, 2.0, 1.0], right=True),
          gu[0], gu[1], gu[2], gu[3], g2[1, 0], g2[1, 1])
+    kx = np.arange(10).astype(np.float32) / np.float32(3.0)
+    ki = np.arange(5).astype(np.int32)
+    show(np.sum(kx, dtype=np.float64), np.mean(kx, dtype="float64"), np.sum(ki, dtype=np.int32),
+         np.prod(ki + 1, dtype=np.float64))
+    show(np.sum(kx.reshape(2, 5), axis=1, dtype=np.float64), np.cumsum(ki, dtype=np.int32),
+         np.cumprod(ki + 1, dtype="int64"))
+    show(np.cumsum(kx[:3], dtype=np.float64), np.eye(3, k=1).ravel(), np.eye(2, 3, -1, dtype=np.int64).ravel())
+    show(np.where(np.array([[1, 0, 3], [0, 5, 0]]) > 0), np.zeros(2, dtype="float64"), kx[1:3].astype(np.int32),
+         kx[4:6].astype(np.float64))
     return out
 
 

@@ -1,3 +1,3 @@
 # expect: E0302
 let x = arange(4)
-let y = x as float32
+let y = x as uint8

@@ -1,0 +1,2 @@
+# expect: E0103
+print(where([true, false], 1.0))
