@@ -416,6 +416,12 @@ pub fn write(backend: &dyn Backend, dst: &Buffer, dst_view: &View, src: &Array) 
     backend.write(dst, dst_view, src)
 }
 
+/// Counts a change its caller made to `dst`'s host values in place (through
+/// `Buffer::storage_mut`), as `write` counts its own.
+pub fn count_write(dst: &Buffer) {
+    dst.0.writes.set(dst.0.writes.get() + 1);
+}
+
 /// Slice assignment of a possibly pending `src` (same dtype, broadcast to
 /// `dst_view`'s shape): straight into the destination where the backend can
 /// (`Backend::write_pending`), else realized and then written. Takes `src`

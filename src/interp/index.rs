@@ -5,7 +5,6 @@
 
 use super::value::Value;
 use super::{Interp, R};
-use crate::backend::cpu::kernels::sort::scatter_rows;
 use crate::check::dtype::DType;
 use crate::check::shape::resolve_slice;
 use crate::diag::Diagnostic;
@@ -419,7 +418,7 @@ impl Interp {
         self.realize_all()?;
         let positions = match g.positions {
             Positions::Host(p) => match graph::to_host(&*self.backend, &p).map_err(|d| d.or_span(span))? {
-                HostData::I64(p) => p,
+                HostData::I64(p) => Scattered::At(p),
                 _ => {
                     return Err(Diagnostic::new(
                         "E0499",
@@ -429,40 +428,91 @@ impl Interp {
                 }
             },
             Positions::Mask(m) => match graph::to_host(&*self.backend, &m).map_err(|d| d.or_span(span))? {
-                HostData::Bool(b) => crate::backend::cpu::kernels::sort::true_positions(&b),
+                HostData::Bool(b) => Scattered::Mask(b),
                 _ => return Err(Diagnostic::new("E0499", "internal: a mask is not bool", span.clone())),
             },
         };
         let values = graph::to_host(&*self.backend, &src).map_err(|d| d.or_span(span))?;
-        let mut current = graph::to_host(&*self.backend, dst).map_err(|d| d.or_span(span))?;
         let shape = dst.shape();
         let outer: usize = shape[..g.axis].iter().product();
         let n: usize = shape[g.axis..g.axis + g.merged].iter().product();
         let inner: usize = shape[g.axis + g.merged..].iter().product();
         let lines = (outer, n, inner);
-        match (&mut current, &values) {
-            (HostData::Bool(d), HostData::Bool(v)) => scatter_rows(d, lines, &positions, v),
-            (HostData::I32(d), HostData::I32(v)) => scatter_rows(d, lines, &positions, v),
-            (HostData::I64(d), HostData::I64(v)) => scatter_rows(d, lines, &positions, v),
-            (HostData::F32(d), HostData::F32(v)) => scatter_rows(d, lines, &positions, v),
-            (HostData::F64(d), HostData::F64(v)) => scatter_rows(d, lines, &positions, v),
-            (HostData::F16(d), HostData::F16(v)) => scatter_rows(d, lines, &positions, v),
-            (HostData::BF16(d), HostData::BF16(v)) => scatter_rows(d, lines, &positions, v),
-            _ => {
-                return Err(Diagnostic::new(
-                    "E0499",
-                    "internal: assigned dtypes differ",
-                    span.clone(),
-                ));
-            }
-        }
-        let updated = Array::from_buffer(self.backend.adopt(current)?, dst.dtype(), shape);
         let buffer = dst
             .node
             .buffer()
             .ok_or_else(|| Diagnostic::new("E0499", "internal: target not realized", span.clone()))?;
+        // the whole of a host buffer: scattered where it lies, not copied out and back
+        if dst.view.is_identity_of(&dst.node.shape) {
+            let mut storage = buffer.storage_mut();
+            if let graph::Storage::Host(current) = &mut *storage
+                && current.len() == dst.size()
+            {
+                scatter(current, lines, &positions, &values, span)?;
+                drop(storage);
+                graph::count_write(&buffer);
+                return Ok(());
+            }
+        }
+        let mut current = graph::to_host(&*self.backend, dst).map_err(|d| d.or_span(span))?;
+        scatter(&mut current, lines, &positions, &values, span)?;
+        let updated = Array::from_buffer(self.backend.adopt(current)?, dst.dtype(), shape);
         graph::write(&*self.backend, &buffer, &dst.view, &updated).map_err(|d| d.or_span(span))
     }
+}
+
+/// Where an assignment through an index array or a mask writes along the
+/// gathered axes: at positions, or where a mask is true.
+enum Scattered {
+    At(Vec<i64>),
+    Mask(Vec<bool>),
+}
+
+/// Writes `values` (shape `(outer, selected, inner)`) into `current` (shape
+/// `lines = (outer, n, inner)`, one dtype with `values`) at the selected
+/// places along the middle axis.
+fn scatter(
+    current: &mut HostData,
+    lines: (usize, usize, usize),
+    at: &Scattered,
+    values: &HostData,
+    span: &Span,
+) -> R<()> {
+    fn typed<T: Copy>(dst: &mut [T], lines: (usize, usize, usize), at: &Scattered, values: &[T]) {
+        match at {
+            // one element a place along a flat mask: a walk of the mask, no positions made
+            Scattered::Mask(mask) if lines.0 == 1 && lines.2 == 1 && mask.len() == dst.len() => {
+                let mut next = values.iter();
+                for (d, _) in dst.iter_mut().zip(mask).filter(|(_, m)| **m) {
+                    if let Some(&v) = next.next() {
+                        *d = v;
+                    }
+                }
+            }
+            Scattered::Mask(mask) => {
+                let positions = crate::backend::cpu::kernels::sort::true_positions(mask);
+                crate::backend::cpu::kernels::sort::scatter_rows(dst, lines, &positions, values)
+            }
+            Scattered::At(positions) => crate::backend::cpu::kernels::sort::scatter_rows(dst, lines, positions, values),
+        }
+    }
+    match (current, values) {
+        (HostData::Bool(d), HostData::Bool(v)) => typed(d, lines, at, v),
+        (HostData::I32(d), HostData::I32(v)) => typed(d, lines, at, v),
+        (HostData::I64(d), HostData::I64(v)) => typed(d, lines, at, v),
+        (HostData::F32(d), HostData::F32(v)) => typed(d, lines, at, v),
+        (HostData::F64(d), HostData::F64(v)) => typed(d, lines, at, v),
+        (HostData::F16(d), HostData::F16(v)) => typed(d, lines, at, v),
+        (HostData::BF16(d), HostData::BF16(v)) => typed(d, lines, at, v),
+        _ => {
+            return Err(Diagnostic::new(
+                "E0499",
+                "internal: assigned dtypes differ",
+                span.clone(),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `gathered` (its `count` gathered axes at `axis`) with those axes first
