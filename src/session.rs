@@ -481,7 +481,7 @@ fn ty_of(v: &Value, backend: &dyn Backend) -> Ty {
         }
         Value::Tuple(items) => Ty::Tuple(items.iter().map(|i| ty_of(i, backend)).collect()),
         Value::Str(_) => Ty::Str,
-        Value::DType(_) => Ty::DType,
+        Value::DType(d) => Ty::DType(Some(*d)),
         Value::Func(f) => Ty::Func(f.clone()),
         Value::None => Ty::None,
         Value::Unit => Ty::Unit,

@@ -262,6 +262,31 @@ const STATIC_PROGRAMS: &[(&str, &str)] = &[
     ("E0200", "let m = zeros([4, 3])\nprint(m[1:, ::2] + zeros([3]))"),
     ("E0303", "print(sin(\"abc\"))"),
     ("E0303", "print(maximum(ones([2]), dtype(ones([2]))))"),
+    // constant counts, sections, axes and indices against known shapes, by the run's own rules
+    ("E0210", "print(split(arange(10), 0))"),
+    ("E0210", "print(array_split(arange(10), -1))"),
+    ("E0201", "print(vsplit(arange(6), 2))"),
+    ("E0210", "print(repeat(arange(3), [1, 2]))"),
+    ("E0210", "print(repeat(ones([2, 3]), [1, 2], axis=1))"),
+    ("E0210", "print(repeat(arange(3), -1))"),
+    ("E0210", "print(tile(ones([2]), -1))"),
+    ("E0204", "print(take(arange(5), 7))"),
+    ("E0204", "print(take(arange(5), -6))"),
+    ("E0204", "print(take(ones([2, 3]), [0, 3], axis=1))"),
+    ("E0201", "print(expand_dims(ones([2, 3]), 5))"),
+    ("E0201", "print(transpose(ones([2, 3]), [0, 0]))"),
+    ("E0201", "print(transpose(ones([2, 3]), [0, 2]))"),
+    ("E0201", "print(transpose(ones([2, 3, 4]), [1, 0]))"),
+    ("E0200", "print(broadcast_to(ones([3]), [2, 4]))"),
+    ("E0200", "print(broadcast_to(ones([2, 3]), [3]))"),
+    ("E0221", "print(cross(ones([4]), ones([4])))"),
+    ("E0221", "print(cross(ones([3, 4]), ones([3, 3]), axis=1))"),
+    ("E0206", "print([[1, 2], [3]])"),
+    // shapes the checker now knows: linspace's, expand_dims', a permutation's, broadcast_to's
+    ("E0202", "print(linspace(0, 1, 5, dtype=f64) @ ones([3]))"),
+    ("E0200", "print(expand_dims(ones([3]), 0) + ones([2, 1, 4]))"),
+    ("E0200", "print(transpose(ones([2, 3]), [1, 0]) + ones([2, 3]))"),
+    ("E0200", "print(broadcast_to(ones([3]), [2, 3]) + ones([3, 3]))"),
 ];
 
 fn static_codes(diags: &[arr::Diagnostic]) -> Vec<String> {

@@ -25,7 +25,8 @@ pub enum Ty {
     },
     Tuple(Vec<Ty>),
     Str,
-    DType,
+    /// A dtype, and which where known.
+    DType(Option<DType>),
     Func(Rc<FnDef>),
     None,
     Unit,
@@ -76,6 +77,7 @@ pub fn check_program(program: &Program, env: &TypeEnv) -> Vec<Diagnostic> {
         loop_depth: 0,
         top_names,
         in_fn: false,
+        const_lists: HashMap::new(),
     };
     c.stmts(&program.stmts);
     c.errors
@@ -171,6 +173,9 @@ struct Checker {
     /// a global defined after the function, as long as it is before the call.
     top_names: HashSet<String>,
     in_fn: bool,
+    /// The values of the list literals of constant numbers, by span: a
+    /// builtin's values (`take`'s indices, `percentile`'s `q`) given as one.
+    const_lists: HashMap<Span, Vec<f64>>,
 }
 
 impl Checker {
@@ -519,7 +524,7 @@ impl Checker {
                     .with_hint("reduce it to one bool with `any(...)` or `all(...)`"),
                 );
             }
-            Ty::Tuple(_) | Ty::Str | Ty::DType | Ty::Func(_) | Ty::None | Ty::Unit => {
+            Ty::Tuple(_) | Ty::Str | Ty::DType(_) | Ty::Func(_) | Ty::None | Ty::Unit => {
                 self.errors.push(Diagnostic::new(
                     "E0301",
                     "a condition must be one bool",
@@ -560,8 +565,8 @@ impl Checker {
                 if n == "none" {
                     return Ty::None;
                 }
-                if DType::parse(n).is_some() {
-                    return Ty::DType;
+                if let Some(d) = DType::parse(n) {
+                    return Ty::DType(Some(d));
                 }
                 if self.top_names.contains(n) {
                     if self.straight_line() {
@@ -594,6 +599,27 @@ impl Checker {
             }
             ExprKind::ArrayLit(items) => {
                 let ts: Vec<Ty> = items.iter().map(|i| self.expr(i)).collect();
+                let parts: Option<Vec<(Option<DType>, &[Dim])>> = ts
+                    .iter()
+                    .map(|t| match t {
+                        Ty::Array {
+                            dtype, shape: Some(s), ..
+                        } => Some((*dtype, s.as_slice())),
+                        _ => None,
+                    })
+                    .collect();
+                if let Some(parts) = parts {
+                    let spans: Vec<Span> = items.iter().map(|i| i.span.clone()).collect();
+                    if let Err(d) = shape::check_literal_parts(&parts, &spans, &e.span) {
+                        self.errors.push(d);
+                        return Ty::Unknown;
+                    }
+                }
+                if let Some(values) = ts.iter().map(|t| t.value()).collect::<Option<Vec<f64>>>()
+                    && !values.is_empty()
+                {
+                    self.const_lists.insert(e.span.clone(), values);
+                }
                 let mut dtype = None;
                 let mut weak = true;
                 for t in &ts {
@@ -1178,6 +1204,10 @@ impl Checker {
             self.errors.push(d);
             return Ty::Unknown;
         }
+        if let Err(d) = self.argument_rules(name, slots, span) {
+            self.errors.push(d);
+            return Ty::Unknown;
+        }
         if matches!(name, "inv" | "det" | "solve" | "matrix_power")
             && let Some(Ty::Array { shape: Some(shape), .. }) = arg(0)
             && let Err(d) = shape::check_square(name, shape, &arg_span(0).unwrap_or(span.clone()))
@@ -1311,41 +1341,6 @@ impl Checker {
                 weak: false,
                 value: None,
             },
-            // equal parts that cannot be equal, known before the script runs (the
-            // interpreter's rule, `shape::check_equal_sections`)
-            "split" | "hsplit" | "vsplit" => {
-                if let Some(Ty::Array { shape: Some(shape), .. }) = arg(0)
-                    && let Some(Ty::Array { shape: Some(sh), .. }) = arg(1)
-                    && sh.is_empty()
-                    && let Some(n) = arg(1).and_then(Ty::value)
-                {
-                    let rank = shape.len() as i64;
-                    let axis = match name {
-                        "hsplit" if rank == 1 => Some(0),
-                        "hsplit" => Some(1),
-                        "vsplit" => Some(0),
-                        _ => match arg(2) {
-                            None | Some(Ty::None) => Some(0),
-                            Some(t) => t.value().map(|v| v as i64),
-                        },
-                    };
-                    let axis = axis.map(|a| if a < 0 { a + rank } else { a });
-                    if let Some(ax) = axis.filter(|&a| (0..rank).contains(&a))
-                        && let Some(len) = shape[ax as usize]
-                        && n >= 1.0
-                        && n.fract() == 0.0
-                        && let Err(d) = shape::check_equal_sections(
-                            len,
-                            n as usize,
-                            ax as usize,
-                            &arg_span(1).unwrap_or(span.clone()),
-                        )
-                    {
-                        self.errors.push(d);
-                    }
-                }
-                Ty::Unknown
-            }
             "reshape" => {
                 let (Some(Ty::Array { dtype, shape, .. }), Some(target)) = (arg(0), const_ints(arg(1))) else {
                     return Ty::Unknown;
@@ -1428,7 +1423,7 @@ impl Checker {
                 Ty::Unknown
             }
             "zeros" | "ones" | "rand" | "randn" => {
-                let dtype = if matches!(arg(1), Some(Ty::DType)) || arg(1).is_none() {
+                let dtype = if matches!(arg(1), Some(Ty::DType(_))) || arg(1).is_none() {
                     Some(DType::DEFAULT_FLOAT)
                 } else {
                     None
@@ -1549,7 +1544,7 @@ impl Checker {
                 weak: true,
                 value: None,
             },
-            "dtype" => Ty::DType,
+            "dtype" => Ty::DType(None),
             "save" => {
                 if let Some(Ty::Array { dtype: Some(dt), .. }) = arg(1)
                     && let Some((message, hint)) = crate::io::npy::unsaveable(*dt)
@@ -1571,6 +1566,99 @@ impl Checker {
                 },
                 _ => Ty::Unknown,
             },
+            "transpose" | "permute" => match (arg(0), const_ints(arg(1))) {
+                (
+                    Some(Ty::Array {
+                        dtype, shape: Some(s), ..
+                    }),
+                    Some(axes),
+                ) => match shape::permutation(&axes, s.len(), &arg_span(1).unwrap_or(span.clone())) {
+                    Ok(perm) => Ty::Array {
+                        dtype: *dtype,
+                        shape: Some(perm.iter().map(|&p| s[p]).collect()),
+                        weak: false,
+                        value: None,
+                    },
+                    Err(d) => {
+                        self.errors.push(d);
+                        Ty::Unknown
+                    }
+                },
+                _ => Ty::Unknown,
+            },
+            "expand_dims" => match (arg(0), arg(1).and_then(const_int_of)) {
+                (
+                    Some(Ty::Array {
+                        dtype, shape: Some(s), ..
+                    }),
+                    Some(ax),
+                ) => {
+                    // the new axis is one of the result's, hence rank + 1
+                    match shape::normalize_axis(ax, s.len() + 1, &arg_span(1).unwrap_or(span.clone())) {
+                        Ok(k) => {
+                            let mut out = s.clone();
+                            out.insert(k, Some(1));
+                            Ty::Array {
+                                dtype: *dtype,
+                                shape: Some(out),
+                                weak: false,
+                                value: None,
+                            }
+                        }
+                        Err(d) => {
+                            self.errors.push(d);
+                            Ty::Unknown
+                        }
+                    }
+                }
+                _ => Ty::Unknown,
+            },
+            "broadcast_to" => match (arg(0), const_ints(arg(1))) {
+                (
+                    Some(Ty::Array {
+                        dtype, shape: Some(xs), ..
+                    }),
+                    Some(target),
+                ) if target.iter().all(|&d| d >= 0) => {
+                    let target: Vec<Dim> = target.iter().map(|&d| Some(d as usize)).collect();
+                    let x = Operand {
+                        dtype: *dtype,
+                        shape: xs,
+                        span: arg_span(0),
+                    };
+                    match shape::check_broadcast_to(&x, (&target, arg_span(1)), span) {
+                        Ok(()) => Ty::Array {
+                            dtype: *dtype,
+                            shape: Some(target),
+                            weak: false,
+                            value: None,
+                        },
+                        Err(d) => {
+                            self.errors.push(d);
+                            Ty::Unknown
+                        }
+                    }
+                }
+                _ => Ty::Unknown,
+            },
+            // the values' shape when `num` is constant (a tuple with `retstep`)
+            "linspace" if arg(4).is_none() => {
+                let num = match arg(2) {
+                    None => Some(50),
+                    Some(t) => const_int_of(t),
+                };
+                let dtype = match arg(5) {
+                    None | Some(Ty::None) => Some(DType::DEFAULT_FLOAT),
+                    Some(Ty::DType(d)) => *d,
+                    _ => None,
+                };
+                Ty::Array {
+                    dtype,
+                    shape: Some(vec![num.and_then(|n| usize::try_from(n).ok())]),
+                    weak: false,
+                    value: None,
+                }
+            }
             "matmul" => match (arg(0), arg(1)) {
                 (
                     Some(Ty::Array {
@@ -1612,6 +1700,7 @@ impl Checker {
                 _ => Ty::Unknown,
             },
             _ if super::npsort::NAMES.contains(&name) => super::npsort::builtin_result(name, slots, span)
+                .and_then(|t| self.constant_values_rules(name, slots).map(|()| t))
                 .unwrap_or_else(|d| {
                     self.errors.push(d);
                     Ty::Unknown
@@ -1619,6 +1708,127 @@ impl Checker {
             _ => Ty::Unknown,
         }
     }
+}
+
+impl Checker {
+    /// The run's rules on a builtin's constant arguments (counts, sections,
+    /// axes) against the shapes it knows, each by the function the run calls.
+    fn argument_rules(&self, name: &str, slots: &[Option<(Ty, Span)>], span: &Span) -> Result<(), Diagnostic> {
+        let arg = |k: usize| slots.get(k).and_then(|s| s.as_ref()).map(|s| &s.0);
+        let at = |k: usize| {
+            slots
+                .get(k)
+                .and_then(|s| s.as_ref())
+                .map_or_else(|| span.clone(), |s| s.1.clone())
+        };
+        let shape_of = |k: usize| match arg(k) {
+            Some(Ty::Array { shape: Some(s), .. }) => Some(s),
+            _ => None,
+        };
+        // an absent or `none` optional argument is its default
+        let int_or = |k: usize, default: i64| match arg(k) {
+            None | Some(Ty::None) => Some(default),
+            Some(t) => const_int_of(t),
+        };
+        match name {
+            "split" | "array_split" | "hsplit" | "vsplit" => {
+                // hsplit and vsplit have no axis argument: split_axis picks theirs
+                let (axis, axis_span) = if matches!(name, "hsplit" | "vsplit") {
+                    (Some(0), at(0))
+                } else {
+                    (int_or(2, 0), at(2))
+                };
+                let (Some(shape), Some(axis)) = (shape_of(0), axis) else {
+                    return Ok(());
+                };
+                let ax = shape::split_axis(name, shape.len(), axis, &at(0), &axis_span)?;
+                if let Some(n) = arg(1).and_then(const_int_of) {
+                    shape::check_sections(shape[ax], n, ax, name != "array_split", &at(1))?;
+                }
+            }
+            "repeat" => {
+                let Some(reps) = const_ints(arg(1)) else { return Ok(()) };
+                let scalar = matches!(arg(1), Some(Ty::Array { .. }));
+                // the axis repeated, or all of the flattened array
+                let n = match (shape_of(0), arg(2)) {
+                    (Some(s), None | Some(Ty::None)) => known_size(s),
+                    (Some(s), Some(t)) => const_int_of(t)
+                        .and_then(|a| shape::normalize_axis(a, s.len(), span).ok())
+                        .and_then(|ax| s[ax]),
+                    _ => None,
+                };
+                shape::check_repeats(&reps, scalar, n, &at(1))?;
+            }
+            "tile" => {
+                if let Some(reps) = const_ints(arg(1)) {
+                    shape::check_counts("reps", &reps, &at(1))?;
+                }
+            }
+            "cross" => {
+                if let Some(axis) = int_or(2, -1) {
+                    for k in [0, 1] {
+                        if let Some(s) = shape_of(k) {
+                            shape::cross_axis(s, axis, &at(k), &at(2))?;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Rules on the values of a constant argument, a number or a list literal
+    /// of them: `take`'s indices against the axis, `percentile`'s `q` against
+    /// its range (the run's `shape::index_out_of_range`, `npsort::quantile_fractions`).
+    fn constant_values_rules(&self, name: &str, slots: &[Option<(Ty, Span)>]) -> Result<(), Diagnostic> {
+        let slot = |k: usize| slots.get(k).and_then(|s| s.as_ref());
+        let Some((given, at)) = slot(1) else { return Ok(()) };
+        let values = match given {
+            Ty::Array { value: Some(v), .. } => vec![*v],
+            Ty::Array { .. } => match self.const_lists.get(at) {
+                Some(v) => v.clone(),
+                None => return Ok(()),
+            },
+            _ => return Ok(()),
+        };
+        match name {
+            "percentile" | "quantile" => {
+                super::npsort::quantile_fractions(name, &values, at)?;
+            }
+            "take" => {
+                let int = matches!(given, Ty::Array { dtype: Some(d), .. } if d.is_int());
+                let Some((Ty::Array { shape: Some(s), .. }, _)) = slot(0) else {
+                    return Ok(());
+                };
+                // the axis taken from, or all of the flattened array
+                let n = match slot(2) {
+                    None | Some((Ty::None, _)) => known_size(s),
+                    Some((t, _)) => const_int_of(t)
+                        .and_then(|a| shape::normalize_axis(a, s.len(), at).ok())
+                        .and_then(|ax| s[ax]),
+                };
+                if let (true, Some(n)) = (int, n) {
+                    let n = n as i64;
+                    for &v in &values {
+                        let v = v as i64;
+                        if v < -n || v >= n {
+                            return Err(shape::index_out_of_range(v, n, at));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+/// The element count of a shape, when every size is known (and it fits).
+fn known_size(shape: &[Dim]) -> Dim {
+    shape
+        .iter()
+        .try_fold(1usize, |acc, d| d.and_then(|d| acc.checked_mul(d)))
 }
 
 /// An item of a basic index whose bounds are constants.
@@ -1680,17 +1890,7 @@ fn basic_index_shape(base: &[Dim], items: &[Basic]) -> Option<Vec<Dim>> {
 /// Builtins whose `axis` is an axis of their first argument (checked by
 /// `normalize_axis` at run time too).
 const AXIS_OF_FIRST: &[&str] = &[
-    "squeeze",
-    "flip",
-    "argmin",
-    "argmax",
-    "cumsum",
-    "cumprod",
-    "diff",
-    "roll",
-    "repeat",
-    "split",
-    "array_split",
+    "squeeze", "flip", "argmin", "argmax", "cumsum", "cumprod", "diff", "roll", "repeat",
 ];
 
 /// The integers of a constant shape-like argument (an int, or a list or tuple of them).
@@ -1795,7 +1995,7 @@ fn non_array(t: &Ty) -> Option<&'static str> {
     Some(match t {
         Ty::Tuple(_) => "a tuple",
         Ty::Str => "a string",
-        Ty::DType => "a dtype",
+        Ty::DType(_) => "a dtype",
         Ty::Func(_) => "a function",
         Ty::None => "none",
         Ty::Unit => "nothing (a statement's value)",
@@ -1900,14 +2100,7 @@ fn constant_index_error(base: &Ty, items: &[(super::npsort::IndexTy, Span)], spa
                 if let (Some(v), Some(Some(n))) = (t.value(), shape.get(axis)) {
                     let (i, n) = (v as i64, *n as i64);
                     if i < -n || i >= n {
-                        return Some(
-                            Diagnostic::new(
-                                "E0204",
-                                format!("index {i} is out of range for an axis of size {n}"),
-                                item_span.clone(),
-                            )
-                            .with_hint(format!("valid indices are {} to {}", -n, n - 1)),
-                        );
+                        return Some(shape::index_out_of_range(i, n, item_span));
                     }
                 }
                 axis += 1;

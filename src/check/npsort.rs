@@ -191,14 +191,7 @@ pub fn builtin_result(name: &str, slots: Slots, span: &Span) -> Result<Ty, Diagn
                 && let Some((q, qs)) = arg(slots, 1)
                 && let Some(v) = value_of(q)
             {
-                let hi = if name == "percentile" { 100.0 } else { 1.0 };
-                if !(0.0..=hi).contains(&v) {
-                    return Err(Diagnostic::new(
-                        "E0413",
-                        format!("`q` must lie in [0, {hi}], found {v}"),
-                        qs.clone(),
-                    ));
-                }
+                quantile_fractions(name, &[v], qs)?;
             }
             Ok(array(dtype.map(|d| d.to_float()), None))
         }
@@ -228,6 +221,27 @@ pub fn builtin_result(name: &str, slots: Slots, span: &Span) -> Result<Ty, Diagn
             Ok(Ty::Unknown)
         }
     }
+}
+
+/// `percentile`'s or `quantile`'s `q`, as given, as fractions of the data:
+/// E0413 for one outside [0, 100] or [0, 1] (compared as `q / 100`, as NumPy
+/// does). The run asks here with the values it reads, the checker with
+/// constant ones.
+pub fn quantile_fractions(name: &str, qs: &[f64], span: &Span) -> Result<Vec<f64>, Diagnostic> {
+    let (scale, hi) = if name == "percentile" { (100.0, 100) } else { (1.0, 1) };
+    let mut out = Vec::with_capacity(qs.len());
+    for &q in qs {
+        let f = q / scale;
+        if !(0.0..=1.0).contains(&f) {
+            return Err(Diagnostic::new(
+                "E0413",
+                format!("`q` must lie in [0, {hi}], found {q}"),
+                span.clone(),
+            ));
+        }
+        out.push(f);
+    }
+    Ok(out)
 }
 
 /// One item of an index, as the checker sees it.

@@ -714,6 +714,178 @@ pub fn ranks_for_stack(name: &str, ranks: &[usize]) -> Option<(Vec<Vec<usize>>, 
     Some((ranks.iter().map(|&r| insert(r)).collect(), axis))
 }
 
+/// E0204 for index `i` of an axis of `n` (an index, `take`'s indices; the
+/// checker's constant ones too).
+pub fn index_out_of_range(i: i64, n: i64, span: &Span) -> Diagnostic {
+    Diagnostic::new(
+        "E0204",
+        format!("index {i} is out of range for an axis of size {n}"),
+        span.clone(),
+    )
+    .with_hint(format!("valid indices are {} to {}", -n, n - 1))
+}
+
+/// The axis `split`, `array_split`, `hsplit` or `vsplit` cuts (`axis` is
+/// `split`'s argument, unused by the other two): E0201 for `vsplit` of fewer
+/// than 2 axes, any of them of a scalar, or an axis out of range.
+pub fn split_axis(name: &str, rank: usize, axis: i64, x_span: &Span, axis_span: &Span) -> Result<usize, Diagnostic> {
+    let axis = match name {
+        "hsplit" if rank == 1 => 0,
+        "hsplit" => 1,
+        "vsplit" => 0,
+        _ => axis,
+    };
+    let least = if name == "vsplit" { 2 } else { 1 };
+    if rank < least {
+        return Err(Diagnostic::new(
+            "E0201",
+            format!("{name} needs an array of at least {least} axes, found rank {rank}"),
+            x_span.clone(),
+        ));
+    }
+    normalize_axis(axis, rank, axis_span)
+}
+
+/// A number of sections `n` of an axis of `len` (unknown to the checker):
+/// E0210 unless positive, and for `equal` parts (`split`, not `array_split`)
+/// unless they divide the axis.
+pub fn check_sections(len: Dim, n: i64, axis: usize, equal: bool, span: &Span) -> Result<usize, Diagnostic> {
+    if n <= 0 {
+        return Err(Diagnostic::new(
+            "E0210",
+            format!("the number of sections must be positive, found {n}"),
+            span.clone(),
+        ));
+    }
+    if equal && let Some(len) = len {
+        check_equal_sections(len, n as usize, axis, span)?;
+    }
+    Ok(n as usize)
+}
+
+/// Counts of `repeat` or `tile` (`what` names them as the argument does):
+/// E0210 for a negative one.
+pub fn check_counts(what: &str, counts: &[i64], span: &Span) -> Result<(), Diagnostic> {
+    match counts.iter().find(|&&r| r < 0) {
+        Some(r) => Err(Diagnostic::new(
+            "E0210",
+            format!("{what} may not be negative, found {r}"),
+            span.clone(),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// `repeat`'s counts for an axis of `n` elements (unknown to the checker):
+/// non-negative, and one count (`scalar`, or a list of one) or one per element.
+pub fn check_repeats(reps: &[i64], scalar: bool, n: Dim, span: &Span) -> Result<(), Diagnostic> {
+    check_counts("repeats", reps, span)?;
+    match n {
+        Some(n) if !scalar && reps.len() != 1 && reps.len() != n => Err(Diagnostic::new(
+            "E0210",
+            format!("repeats has {} entries for an axis of length {n}", reps.len()),
+            span.clone(),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The permutation `transpose(x, axes)` makes of an array of `rank` axes:
+/// E0201 for an axis out of range, a repeated one, or too few of them.
+pub fn permutation(axes: &[i64], rank: usize, span: &Span) -> Result<Vec<usize>, Diagnostic> {
+    let sorted = normalize_axes(axes, rank, span)?;
+    if sorted.len() != rank {
+        return Err(Diagnostic::new(
+            "E0201",
+            format!("a permutation of {rank} axes needs {rank} entries"),
+            span.clone(),
+        ));
+    }
+    axes.iter().map(|&ax| normalize_axis(ax, rank, span)).collect()
+}
+
+/// `broadcast_to` of `x` to `target`: E0200 where they do not broadcast or the
+/// result would not be `target` (more axes than it, or a size it would
+/// stretch). Unknown sizes pass.
+pub fn check_broadcast_to(x: &Operand, target: (&[Dim], Option<Span>), span: &Span) -> Result<(), Diagnostic> {
+    let joined = broadcast(
+        &[
+            Operand {
+                dtype: x.dtype,
+                shape: x.shape,
+                span: x.span.clone(),
+            },
+            Operand {
+                dtype: None,
+                shape: target.0,
+                span: target.1,
+            },
+        ],
+        "`broadcast_to`",
+        span,
+    )?;
+    let known = |s: &[Dim]| s.iter().copied().collect::<Option<Vec<usize>>>();
+    if let (Some(xs), Some(ts)) = (known(x.shape), known(target.0))
+        && known(&joined).as_ref() != Some(&ts)
+    {
+        return Err(Diagnostic::new(
+            "E0200",
+            format!("cannot broadcast shape {xs:?} to {ts:?}"),
+            span.clone(),
+        ));
+    }
+    Ok(())
+}
+
+/// `cross`'s operand of shape `shape` along `axis`: E0201 for a scalar or an
+/// axis out of range, E0221 unless its vectors have 2 or 3 components
+/// (unknown sizes pass). The normalised axis.
+pub fn cross_axis(shape: &[Dim], axis: i64, x_span: &Span, axis_span: &Span) -> Result<usize, Diagnostic> {
+    if shape.is_empty() {
+        return Err(Diagnostic::new(
+            "E0201",
+            "cross needs arrays of vectors, not scalars",
+            x_span.clone(),
+        ));
+    }
+    let ax = normalize_axis(axis, shape.len(), axis_span)?;
+    match shape[ax] {
+        Some(len) if len != 2 && len != 3 => Err(Diagnostic::new(
+            "E0221",
+            format!("incompatible dimensions for cross product: vectors of length {len}"),
+            x_span.clone(),
+        )
+        .with_hint("the vectors must have 2 or 3 components")),
+        _ => Ok(ax),
+    }
+}
+
+/// The elements of an array literal (their dtypes, shapes and spans) must
+/// have one shape: E0206 naming the first and the first that differs.
+/// Unknown sizes pass.
+pub fn check_literal_parts(parts: &[(Option<DType>, &[Dim])], spans: &[Span], span: &Span) -> Result<(), Diagnostic> {
+    let Some((d0, first)) = parts.first() else {
+        return Ok(());
+    };
+    for (k, (d, s)) in parts.iter().enumerate() {
+        let same = s.len() == first.len()
+            && s.iter()
+                .zip(first.iter())
+                .all(|(a, b)| a.is_none() || b.is_none() || a == b);
+        if !same {
+            let (a, b) = (describe(*d0, first), describe(*d, s));
+            return Err(Diagnostic::new(
+                "E0206",
+                "the elements of an array literal must all have one shape",
+                span.clone(),
+            )
+            .with_label(spans[0].clone(), format!("this is {a}"))
+            .with_label(spans[k].clone(), format!("this is {b}")));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -308,19 +308,7 @@ impl Interp {
                 let x = a(self, 0);
                 let perm: Vec<usize> = match self.static_axes(s[1].as_ref())? {
                     None => (0..x.rank()).rev().collect(),
-                    Some(axes) => {
-                        let p = shape::normalize_axes(&axes, x.rank(), &sp(1).unwrap_or(span.clone()))?;
-                        if p.len() != x.rank() {
-                            return Err(Diagnostic::new(
-                                "E0201",
-                                format!("a permutation of {} axes needs {} entries", x.rank(), x.rank()),
-                                sp(1).unwrap_or(span.clone()),
-                            ));
-                        }
-                        axes.iter()
-                            .map(|&ax| shape::normalize_axis(ax, x.rank(), span))
-                            .collect::<R<_>>()?
-                    }
+                    Some(axes) => shape::permutation(&axes, x.rank(), &sp(1).unwrap_or(span.clone()))?,
                 };
                 out(x.with_view(x.view.permute(&perm)))
             }
@@ -352,30 +340,13 @@ impl Interp {
             "broadcast_to" => {
                 let x = a(self, 0);
                 let target = self.static_shape(val(1).unwrap_or(&Value::None), &sp(1).unwrap_or(span.clone()))?;
-                let (xs, ts) = (dims(x.shape()), dims(&target));
-                let joined = shape::broadcast(
-                    &[
-                        Operand {
-                            dtype: Some(x.dtype()),
-                            shape: &xs,
-                            span: sp(0),
-                        },
-                        Operand {
-                            dtype: None,
-                            shape: &ts,
-                            span: sp(1),
-                        },
-                    ],
-                    "`broadcast_to`",
-                    span,
-                )?;
-                if joined != ts {
-                    return Err(Diagnostic::new(
-                        "E0200",
-                        format!("cannot broadcast shape {:?} to {:?}", x.shape(), target),
-                        span.clone(),
-                    ));
-                }
+                let xs = dims(x.shape());
+                let operand = Operand {
+                    dtype: Some(x.dtype()),
+                    shape: &xs,
+                    span: sp(0),
+                };
+                shape::check_broadcast_to(&operand, (&dims(&target), sp(1)), span)?;
                 out(build::broadcast_view(&x, &target))
             }
             "flip" => {

@@ -6,7 +6,7 @@
 use super::value::Value;
 use super::{Interp, R};
 use crate::check::dtype::DType;
-use crate::check::shape::resolve_slice;
+use crate::check::shape::{index_out_of_range, resolve_slice};
 use crate::diag::Diagnostic;
 use crate::graph::build;
 use crate::graph::data::HostData;
@@ -201,7 +201,7 @@ impl Interp {
             match item {
                 Item::Int(i, s) => {
                     let n = view.shape[axis] as i64;
-                    let j = wrap_index(i, n).ok_or_else(|| index_out_of_range(i, n, s))?;
+                    let j = wrap_index(i, n).ok_or_else(|| index_out_of_range(i, n, &s))?;
                     view = view.select_axis(axis, j as usize);
                 }
                 Item::Slice(start, stop, step, s) => {
@@ -304,7 +304,7 @@ impl Interp {
                     positions
                 }
             };
-            let positions = wrap_indices(positions, n).map_err(|i| index_out_of_range(i, n, s))?;
+            let positions = wrap_indices(positions, n).map_err(|i| index_out_of_range(i, n, &s))?;
             (positions, idx.shape().to_vec())
         };
         let pos = Array::from_buffer(self.backend.adopt(HostData::I64(positions))?, DType::I64, &idx_shape);
@@ -550,16 +550,6 @@ fn merge_axes(a: &Array, axis: usize, count: usize, span: &Span) -> Array {
 fn wrap_index(i: i64, n: i64) -> Option<i64> {
     let j = if i < 0 { i + n } else { i };
     (0..n).contains(&j).then_some(j)
-}
-
-/// E0204 for index `i` of an axis of `n`.
-fn index_out_of_range(i: i64, n: i64, span: Span) -> Diagnostic {
-    Diagnostic::new(
-        "E0204",
-        format!("index {i} is out of range for an axis of size {n}"),
-        span,
-    )
-    .with_hint(format!("valid indices are {} to {}", -n, n - 1))
 }
 
 /// The indices of an axis of `n`, each wrapped as `wrap_index` does, or the

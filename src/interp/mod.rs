@@ -14,7 +14,7 @@ pub mod value;
 use crate::check::builtins::{CallArg, bind};
 use crate::check::checker::unknown_dtype;
 use crate::check::dtype::DType;
-use crate::check::shape::{describe, dims};
+use crate::check::shape::{Dim, describe, dims};
 use crate::diag::{Diagnostic, closest};
 use crate::graph::build;
 use crate::graph::data::HostData;
@@ -977,18 +977,14 @@ impl Interp {
         };
         let inner = first.shape().to_vec();
         let (mut dt, mut weak) = (first.dtype(), first.weak);
-        for (k, p) in parts.iter().enumerate() {
-            if p.shape() != inner.as_slice() {
-                let a = describe(Some(first.dtype()), &dims(&inner));
-                let b = describe(Some(p.dtype()), &dims(p.shape()));
-                return Err(Diagnostic::new(
-                    "E0206",
-                    "the elements of an array literal must all have one shape",
-                    span.clone(),
-                )
-                .with_label(spans[0].clone(), format!("this is {a}"))
-                .with_label(spans[k].clone(), format!("this is {b}")));
-            }
+        let shapes: Vec<Vec<Dim>> = parts.iter().map(|p| dims(p.shape())).collect();
+        let typed: Vec<(Option<DType>, &[Dim])> = parts
+            .iter()
+            .zip(&shapes)
+            .map(|(p, s)| (Some(p.dtype()), s.as_slice()))
+            .collect();
+        crate::check::shape::check_literal_parts(&typed, spans, span)?;
+        for p in &parts {
             (dt, weak) = crate::check::dtype::promote_weak(dt, weak, p.dtype(), p.weak);
         }
         let refs: Vec<&Array> = parts.iter().collect();

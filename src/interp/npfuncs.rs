@@ -549,12 +549,7 @@ impl Interp {
             let v = host.get_i64(i);
             let j = if v < 0 { v + n } else { v };
             if j < 0 || j >= n {
-                return Err(Diagnostic::new(
-                    "E0204",
-                    format!("index {v} is out of range for an axis of size {n}"),
-                    idx_span.clone(),
-                )
-                .with_hint(format!("valid indices are {} to {}", -n, n - 1)));
+                return Err(shape::index_out_of_range(v, n, idx_span));
             }
             positions.push(j);
         }
@@ -604,15 +599,8 @@ impl Interp {
         let outer: usize = kept.iter().map(|&a| x.shape()[a]).product();
         let len: usize = axes.iter().map(|&a| x.shape()[a]).product();
         let qh = self.host_of(&build::cast(q, DType::F64, Some(span)), q_span)?;
-        let scale = if name == "percentile" { 100.0 } else { 1.0 };
-        let qs: Vec<f64> = (0..qh.len()).map(|i| qh.get_f64(i) / scale).collect();
-        if let Some(bad) = qs.iter().find(|v| !(0.0..=1.0).contains(*v)) {
-            let (lo, hi) = if name == "percentile" { (0, 100) } else { (0, 1) };
-            return Err(bad_value(
-                format!("`q` must lie in [{lo}, {hi}], found {}", bad * scale),
-                q_span,
-            ));
-        }
+        let qs: Vec<f64> = (0..qh.len()).map(|i| qh.get_f64(i)).collect();
+        let qs = crate::check::npsort::quantile_fractions(name, &qs, q_span)?;
         let host = self.host_of(&moved, x_span)?;
         let vals = with_data!(&host, v => k::quantile_lines(v, (outer, len, 1), &qs));
         let (dt, _) = promote_weak(x.dtype().to_float(), false, q.dtype().to_float(), q.weak);

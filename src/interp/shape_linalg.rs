@@ -188,11 +188,9 @@ impl Interp {
                     _ => (build::reshape(&x, &[x.size()], span), 0),
                 };
                 let reps = self.flat_ints(s[1].as_ref().map(|v| &v.0), &sp(1), "repeats")?;
-                if let Some(&r) = reps.iter().find(|&&r| r < 0) {
-                    return Err(bad_arg(format!("repeats may not be negative, found {r}"), &sp(1)));
-                }
                 let n = x.shape()[ax];
                 let scalar_reps = matches!(&s[1], Some((Value::Array(a), _)) if a.rank() == 0) || reps.len() == 1;
+                shape::check_repeats(&reps, scalar_reps, Some(n), &sp(1))?;
                 if scalar_reps {
                     let r = reps.first().copied().unwrap_or(0) as usize;
                     let mut wide = x.shape().to_vec();
@@ -203,12 +201,6 @@ impl Interp {
                     let mut merged = x.shape().to_vec();
                     merged[ax] = n * r;
                     return out(build::reshape(&b, &merged, span));
-                }
-                if reps.len() != n {
-                    return Err(bad_arg(
-                        format!("repeats has {} entries for an axis of length {n}", reps.len()),
-                        &sp(1),
-                    ));
                 }
                 let total = reps
                     .iter()
@@ -226,9 +218,7 @@ impl Interp {
             "tile" => {
                 let x = arr(0);
                 let reps = self.flat_ints(s[1].as_ref().map(|v| &v.0), &sp(1), "reps")?;
-                if let Some(&r) = reps.iter().find(|&&r| r < 0) {
-                    return Err(bad_arg(format!("reps may not be negative, found {r}"), &sp(1)));
-                }
+                shape::check_counts("reps", &reps, &sp(1))?;
                 let d = x.rank().max(reps.len());
                 let mut v = x.view.clone();
                 while v.rank() < d {
@@ -336,24 +326,13 @@ impl Interp {
             }
             "split" | "array_split" | "hsplit" | "vsplit" => {
                 let x = arr(0);
-                let ax = match name {
-                    "hsplit" if x.rank() == 1 => 0,
-                    "hsplit" => 1,
-                    "vsplit" => 0,
-                    _ => int_or(self, 2, 0)?,
+                let axis = if matches!(name, "hsplit" | "vsplit") {
+                    0
+                } else {
+                    int_or(self, 2, 0)?
                 };
-                let least = if name == "vsplit" { 2 } else { 1 };
-                if x.rank() < least {
-                    return Err(axis_error(
-                        format!(
-                            "{name} needs an array of at least {least} axes, found rank {}",
-                            x.rank()
-                        ),
-                        &sp(0),
-                    ));
-                }
                 let axis_span = if s.len() > 2 { sp(2) } else { sp(0) };
-                let ax = shape::normalize_axis(ax, x.rank(), &axis_span)?;
+                let ax = shape::split_axis(name, x.rank(), axis, &sp(0), &axis_span)?;
                 let len = x.shape()[ax];
                 let (how, hs) = s[1]
                     .as_ref()
@@ -364,17 +343,7 @@ impl Interp {
                 // the bounds of every part, as NumPy: sections split evenly (the first
                 // len % n one longer for array_split); indices clip to the axis
                 let bounds: Vec<(usize, usize)> = if sections {
-                    let n = cuts[0];
-                    if n <= 0 {
-                        return Err(bad_arg(
-                            format!("the number of sections must be positive, found {n}"),
-                            &hs,
-                        ));
-                    }
-                    let n = n as usize;
-                    if name != "array_split" {
-                        shape::check_equal_sections(len, n, ax, &hs)?;
-                    }
+                    let n = shape::check_sections(Some(len), cuts[0], ax, name != "array_split", &hs)?;
                     let (each, extra) = (len / n, len % n);
                     let mut start = 0;
                     (0..n)
@@ -933,23 +902,10 @@ impl Interp {
             _ => -1,
         };
         let last = |x: &Array, k: usize| -> R<Array> {
-            if x.rank() == 0 {
-                return Err(axis_error("cross needs arrays of vectors, not scalars", &sp(k)));
-            }
-            let ax = shape::normalize_axis(axis, x.rank(), &sp(2))?;
+            let ax = shape::cross_axis(&dims(x.shape()), axis, &sp(k), &sp(2))?;
             let mut perm: Vec<usize> = (0..x.rank()).filter(|&p| p != ax).collect();
             perm.push(ax);
-            let v = x.with_view(x.view.permute(&perm));
-            let len = v.shape()[v.rank() - 1];
-            if len != 2 && len != 3 {
-                return Err(Diagnostic::new(
-                    "E0221",
-                    format!("incompatible dimensions for cross product: vectors of length {len}"),
-                    sp(k),
-                )
-                .with_hint("the vectors must have 2 or 3 components"));
-            }
-            Ok(v)
+            Ok(x.with_view(x.view.permute(&perm)))
         };
         let (a, b) = (last(a, 0)?, last(b, 1)?);
         let comp = |x: &Array, i: usize| -> Array {

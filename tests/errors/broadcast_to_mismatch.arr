@@ -1,0 +1,3 @@
+# expect: E0200
+print("before")
+let b = broadcast_to(ones([3]), [2, 4])

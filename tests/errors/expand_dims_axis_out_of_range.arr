@@ -1,0 +1,3 @@
+# expect: E0201
+print("before")
+let e = expand_dims(ones([2, 3]), 5)

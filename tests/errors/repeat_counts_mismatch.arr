@@ -1,0 +1,3 @@
+# expect: E0210
+print("before")
+let r = repeat(arange(3), [1, 2])

@@ -1,0 +1,3 @@
+# expect: E0210
+print("before")
+let parts = split(arange(10), 0)

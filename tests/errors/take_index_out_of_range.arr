@@ -1,0 +1,3 @@
+# expect: E0204
+print("before")
+let t = take(arange(5), [1, -6])

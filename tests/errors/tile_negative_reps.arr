@@ -1,0 +1,3 @@
+# expect: E0210
+print("before")
+let t = tile(ones([2]), -1)
