@@ -820,6 +820,23 @@ impl Checker {
         }
     }
 
+    /// An array of `dtype` and the shape a shared rule gave, or, when the rule
+    /// refused, its diagnostic reported and the value unknown.
+    fn shaped(&mut self, dtype: Option<DType>, shape: Result<Vec<Dim>, Diagnostic>) -> Ty {
+        match shape {
+            Ok(s) => Ty::Array {
+                dtype,
+                shape: Some(s),
+                weak: false,
+                value: None,
+            },
+            Err(d) => {
+                self.errors.push(d);
+                Ty::Unknown
+            }
+        }
+    }
+
     fn binary(&mut self, op: BinOp, a: Ty, b: Ty, l: &Span, r: &Span, span: &Span) -> Ty {
         // `x == none` (whatever x is) and equality with a string (false unless both are the
         // same text, as Python's): a bool, as the interpreter's
@@ -1346,18 +1363,7 @@ impl Checker {
                     return Ty::Unknown;
                 };
                 match shape {
-                    Some(from) => match shape::reshape_target(from, &target, span) {
-                        Ok(s) => Ty::Array {
-                            dtype: *dtype,
-                            shape: Some(s),
-                            weak: false,
-                            value: None,
-                        },
-                        Err(d) => {
-                            self.errors.push(d);
-                            Ty::Unknown
-                        }
-                    },
+                    Some(from) => self.shaped(*dtype, shape::reshape_target(from, &target, span)),
                     None => Ty::Unknown,
                 }
             }
@@ -1396,18 +1402,7 @@ impl Checker {
                 let Some(axis) = axis else {
                     return Ty::Unknown;
                 };
-                match shape::join_shapes(&shapes, axis, name == "stack", span) {
-                    Ok(s) => Ty::Array {
-                        dtype: None,
-                        shape: Some(s),
-                        weak: false,
-                        value: None,
-                    },
-                    Err(d) => {
-                        self.errors.push(d);
-                        Ty::Unknown
-                    }
-                }
+                self.shaped(None, shape::join_shapes(&shapes, axis, name == "stack", span))
             }
             "zeros" | "ones" | "rand" | "randn" | "full"
                 if const_ints(arg(0)).is_some_and(|d| d.iter().any(|&v| v < 0)) =>
@@ -1594,22 +1589,12 @@ impl Checker {
                     Some(ax),
                 ) => {
                     // the new axis is one of the result's, hence rank + 1
-                    match shape::normalize_axis(ax, s.len() + 1, &arg_span(1).unwrap_or(span.clone())) {
-                        Ok(k) => {
-                            let mut out = s.clone();
-                            out.insert(k, Some(1));
-                            Ty::Array {
-                                dtype: *dtype,
-                                shape: Some(out),
-                                weak: false,
-                                value: None,
-                            }
-                        }
-                        Err(d) => {
-                            self.errors.push(d);
-                            Ty::Unknown
-                        }
-                    }
+                    let out = shape::normalize_axis(ax, s.len() + 1, &arg_span(1).unwrap_or(span.clone())).map(|k| {
+                        let mut out = s.clone();
+                        out.insert(k, Some(1));
+                        out
+                    });
+                    self.shaped(*dtype, out)
                 }
                 _ => Ty::Unknown,
             },
@@ -1626,18 +1611,8 @@ impl Checker {
                         shape: xs,
                         span: arg_span(0),
                     };
-                    match shape::check_broadcast_to(&x, (&target, arg_span(1)), span) {
-                        Ok(()) => Ty::Array {
-                            dtype: *dtype,
-                            shape: Some(target),
-                            weak: false,
-                            value: None,
-                        },
-                        Err(d) => {
-                            self.errors.push(d);
-                            Ty::Unknown
-                        }
-                    }
+                    let out = shape::check_broadcast_to(&x, (&target, arg_span(1)), span).map(|()| target);
+                    self.shaped(*dtype, out)
                 }
                 _ => Ty::Unknown,
             },
