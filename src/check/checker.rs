@@ -1567,18 +1567,11 @@ impl Checker {
                         dtype, shape: Some(s), ..
                     }),
                     Some(axes),
-                ) => match shape::permutation(&axes, s.len(), &arg_span(1).unwrap_or(span.clone())) {
-                    Ok(perm) => Ty::Array {
-                        dtype: *dtype,
-                        shape: Some(perm.iter().map(|&p| s[p]).collect()),
-                        weak: false,
-                        value: None,
-                    },
-                    Err(d) => {
-                        self.errors.push(d);
-                        Ty::Unknown
-                    }
-                },
+                ) => {
+                    let permuted = shape::permutation(&axes, s.len(), &arg_span(1).unwrap_or(span.clone()))
+                        .map(|perm| perm.iter().map(|&p| s[p]).collect());
+                    self.shaped(*dtype, permuted)
+                }
                 _ => Ty::Unknown,
             },
             "expand_dims" => match (arg(0), arg(1).and_then(const_int_of)) {
@@ -1646,8 +1639,9 @@ impl Checker {
                         shape: Some(sb),
                         ..
                     }),
-                ) => {
-                    match shape::matmul_shape(
+                ) => self.shaped(
+                    None,
+                    shape::matmul_shape(
                         &Operand {
                             dtype: *da,
                             shape: sa,
@@ -1659,19 +1653,8 @@ impl Checker {
                             span: slots[1].as_ref().map(|s| s.1.clone()),
                         },
                         span,
-                    ) {
-                        Ok(s) => Ty::Array {
-                            dtype: None,
-                            shape: Some(s),
-                            weak: false,
-                            value: None,
-                        },
-                        Err(d) => {
-                            self.errors.push(d);
-                            Ty::Unknown
-                        }
-                    }
-                }
+                    ),
+                ),
                 _ => Ty::Unknown,
             },
             _ if super::npsort::NAMES.contains(&name) => super::npsort::builtin_result(name, slots, span)

@@ -562,15 +562,8 @@ impl Interp {
     /// Drops from `pending_globals` the names whose values are all ready now.
     fn forget_ready_globals(&mut self) {
         let globals = &self.globals;
-        let mut scratch = Vec::new();
-        self.pending_globals.retain(|n| {
-            globals.get(n.as_str()).is_some_and(|v| {
-                pending_arrays(v, &mut scratch);
-                let keep = !scratch.is_empty();
-                scratch.clear();
-                keep
-            })
-        });
+        self.pending_globals
+            .retain(|n| globals.get(n.as_str()).is_some_and(has_pending));
     }
 
     /// Runs one iteration of a `for` body and ends it (see `end_iteration`)
@@ -630,12 +623,7 @@ impl Interp {
     /// is looked at: a scan of the whole scope per statement made programs
     /// with many top-level names quadratic.
     fn define(&mut self, name: &str, value: Value) -> R<()> {
-        let pending = match &value {
-            Value::Array(a) => !a.is_ready(),
-            Value::Tuple(_) => arrays_of(&value).iter().any(|a| !a.is_ready()),
-            _ => false,
-        };
-        if pending {
+        if has_pending(&value) {
             let deep: Vec<Array> = match &value {
                 // the common case, without collecting: a plain array shallow enough
                 Value::Array(a) if a.node.depth <= MAX_PENDING_DEPTH => Vec::new(),
@@ -1232,6 +1220,15 @@ fn pending_arrays(v: &Value, out: &mut Vec<Array>) {
         Value::Array(a) if !a.is_ready() => out.push(a.clone()),
         Value::Tuple(items) => items.iter().for_each(|i| pending_arrays(i, out)),
         _ => {}
+    }
+}
+
+/// Whether `v` holds a pending array (what `pending_arrays` would collect).
+fn has_pending(v: &Value) -> bool {
+    match v {
+        Value::Array(a) => !a.is_ready(),
+        Value::Tuple(items) => items.iter().any(has_pending),
+        _ => false,
     }
 }
 

@@ -568,21 +568,7 @@ impl<T> PlanCache<T> {
     /// when the new offsets would change a choice the planner made.
     fn rebind(&mut self, e: usize, sig: &Signature) -> Option<Plan> {
         let entry = self.entries.get_mut(e)?;
-        if entry.leaf_edges.len() != sig.leaf_edges.len() {
-            return None;
-        }
-        // one delta per leaf, the same on all its edges
-        let mut delta: FxHashMap<usize, isize> =
-            FxHashMap::with_capacity_and_hasher(sig.leaf_edges.len(), Default::default());
-        for (&(c, old), &(c2, new)) in entry.leaf_edges.iter().zip(&sig.leaf_edges) {
-            if c != c2 {
-                return None;
-            }
-            let d = new as isize - old as isize;
-            if *delta.entry(c).or_insert(d) != d {
-                return None;
-            }
-        }
+        let moves = LeafMoves::between(&entry.leaf_edges, sig)?;
         let id = |c: u64| sig.ids.get(c as usize).copied();
         let mut plan = match entry.spare.take() {
             Some(mut spare) => {
@@ -592,13 +578,7 @@ impl<T> PlanCache<T> {
             None => map_ids(&entry.template, id)?,
         };
         let keys: FxHashMap<u64, u64> = sig.random_keys.iter().map(|&(c, k)| (sig.ids[c], k)).collect();
-        let leaf = |node: u64| -> isize {
-            delta
-                .iter()
-                .find(|(c, _)| sig.ids.get(**c) == Some(&node))
-                .map_or(0, |(_, d)| *d)
-        };
-        let any_moved = delta.values().any(|&d| d != 0);
+        let any_moved = moves.any();
         for kp in &mut plan.kernels {
             let vec = kp.vec as isize;
             let mut ok = true;
@@ -609,7 +589,7 @@ impl<T> PlanCache<T> {
                     *key = k;
                 }
                 if any_moved && o.source == Source::Buffer {
-                    let d = leaf(o.node);
+                    let d = moves.of(o.node);
                     if d != 0 {
                         let off = o.view.offset as isize + d;
                         // a vectorised kernel relies on each operand's alignment
@@ -654,26 +634,53 @@ fn generic_ok(template: &Plan, pending: usize) -> bool {
     })
 }
 
+/// How far each leaf's views moved from a cached plan's graph to the new
+/// one: by node id, one delta per leaf, the same on all its edges (see the
+/// module's doc).
+struct LeafMoves(Vec<(u64, isize)>);
+
+impl LeafMoves {
+    /// The moves from the cached `leaf_edges` to `sig`'s; `None` when the
+    /// edges differ or one leaf's edges moved by different amounts.
+    fn between(leaf_edges: &[(usize, usize)], sig: &Signature) -> Option<LeafMoves> {
+        if leaf_edges.len() != sig.leaf_edges.len() {
+            return None;
+        }
+        let mut moves: Vec<(u64, isize)> = Vec::with_capacity(4);
+        for (&(c, old), &(c2, new)) in leaf_edges.iter().zip(&sig.leaf_edges) {
+            if c != c2 {
+                return None;
+            }
+            let id = *sig.ids.get(c)?;
+            let d = new as isize - old as isize;
+            match moves.iter().find(|(l, _)| *l == id) {
+                Some(&(_, seen)) if seen != d => return None,
+                Some(_) => {}
+                None => moves.push((id, d)),
+            }
+        }
+        Some(LeafMoves(moves))
+    }
+
+    /// The delta of `node`'s views (0 for a node that is not a moved leaf).
+    fn of(&self, node: u64) -> isize {
+        self.0.iter().find(|(l, _)| *l == node).map_or(0, |&(_, d)| d)
+    }
+
+    fn any(&self) -> bool {
+        self.0.iter().any(|&(_, d)| d != 0)
+    }
+}
+
 /// The plan of `entry` for the graph of `sig`: ids and leaf offsets re-bound
 /// as `PlanCache::rebind` does, every size replaced by the one its symbol
 /// stands for now, and each kernel finished again for those sizes; `None`
 /// when the leaves moved unevenly or a size has no symbol.
 fn rebind_generic(entry: &GenericEntry, sig: &Signature, device: &DeviceInfo) -> Option<Plan> {
-    if entry.leaf_edges.len() != sig.leaf_edges.len() || entry.dims.len() != sig.dims.len() {
+    if entry.dims.len() != sig.dims.len() {
         return None;
     }
-    let mut delta: Vec<(usize, isize)> = Vec::with_capacity(4);
-    for (&(c, old), &(c2, new)) in entry.leaf_edges.iter().zip(&sig.leaf_edges) {
-        if c != c2 {
-            return None;
-        }
-        let d = new as isize - old as isize;
-        match delta.iter().find(|(l, _)| *l == c) {
-            Some(&(_, seen)) if seen != d => return None,
-            Some(_) => {}
-            None => delta.push((c, d)),
-        }
-    }
+    let moves = LeafMoves::between(&entry.leaf_edges, sig)?;
     let mut plan = map_ids(&entry.template, |c| sig.ids.get(c as usize).copied())?;
     let size = |d: usize| -> Option<usize> {
         if d < 2 {
@@ -689,11 +696,7 @@ fn rebind_generic(entry: &GenericEntry, sig: &Signature, device: &DeviceInfo) ->
             for d in o.view.shape.iter_mut() {
                 *d = size(*d)?;
             }
-            let moved = delta
-                .iter()
-                .find(|(c, _)| sig.ids.get(*c) == Some(&o.node))
-                .map_or(0, |&(_, d)| d);
-            o.view.offset = usize::try_from(o.view.offset as isize + moved).ok()?;
+            o.view.offset = usize::try_from(o.view.offset as isize + moves.of(o.node)).ok()?;
         }
         // as `Planner::blank_kernel` counts it; `finish_elementwise` counts the reads
         kp.bytes_written = (kp.out_size() * kp.out_dtype.size_bytes()) as u64;
