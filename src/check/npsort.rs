@@ -262,6 +262,8 @@ pub enum IndexTy {
 pub fn check_index(base: &Ty, items: &[(IndexTy, Span)]) -> Option<Diagnostic> {
     let base_shape = array_parts(base).and_then(|(_, s)| s.cloned());
     let mut axis = Some(0usize);
+    // the shapes the index arrays (a mask as its unknown count of positions) broadcast to together
+    let mut advanced: Vec<(Option<DType>, Vec<Dim>, Span)> = Vec::new();
     for (item, span) in items {
         let t = match item {
             IndexTy::Slice => {
@@ -279,6 +281,11 @@ pub fn check_index(base: &Ty, items: &[(IndexTy, Span)]) -> Option<Diagnostic> {
             axis = None;
             continue;
         };
+        match (dt, shape) {
+            (Some(DType::Bool), _) => advanced.push((dt, vec![None], span.clone())),
+            (dt, Some(s)) if !s.is_empty() => advanced.push((dt, s.clone(), span.clone())),
+            _ => {}
+        }
         match (dt, shape) {
             (Some(dt), Some(s)) if dt.is_float() && !s.is_empty() => {
                 return Some(
@@ -308,5 +315,25 @@ pub fn check_index(base: &Ty, items: &[(IndexTy, Span)]) -> Option<Diagnostic> {
             _ => axis = axis.map(|a| a + 1),
         }
     }
-    None
+    let whole = items
+        .first()
+        .zip(items.last())
+        .map(|(a, b)| a.1.start..b.1.end)
+        .unwrap_or_default();
+    index_arrays_broadcast(&advanced, &whole).err()
+}
+
+/// The shape several index arrays of one subscript broadcast to (NumPy takes
+/// them together), or E0200 naming the two that do not: shared by `arr check`
+/// and the run, which passes the concrete shapes (a mask's count of positions).
+pub fn index_arrays_broadcast(arrays: &[(Option<DType>, Vec<Dim>, Span)], span: &Span) -> Result<Vec<Dim>, Diagnostic> {
+    let operands: Vec<shape::Operand> = arrays
+        .iter()
+        .map(|(dtype, shape, span)| shape::Operand {
+            dtype: *dtype,
+            shape: shape,
+            span: Some(span.clone()),
+        })
+        .collect();
+    shape::broadcast(&operands, "an index", span)
 }

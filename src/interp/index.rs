@@ -1,7 +1,8 @@
 //! Indexing: integers, slices (with negative indices and steps), `newaxis`
-//! (also `none`/`None`) and `...` make views; one integer-array index or one
-//! boolean mask gathers (NumPy's advanced indexing), and assigning through
-//! either scatters, the last of repeated indices winning.
+//! (also `none`/`None`) and `...` make views; integer-array indices and
+//! boolean masks gather (NumPy's advanced indexing, several taken together as
+//! one flat position), and assigning through them scatters, the last of
+//! repeated indices winning.
 
 use super::value::Value;
 use super::{Interp, R};
@@ -196,7 +197,7 @@ impl Interp {
         }
         let mut view = a.view.clone();
         let mut axis = 0;
-        let mut gather: Option<(usize, Array, Span, bool)> = None;
+        let mut gathers: Vec<(usize, Array, Span, bool)> = Vec::new();
         for item in expanded {
             match item {
                 Item::Int(i, s) => {
@@ -218,13 +219,6 @@ impl Interp {
                     axis += 1;
                 }
                 Item::Gather(x, s) | Item::Mask(x, s) => {
-                    if gather.is_some() {
-                        return Err(Diagnostic::new(
-                            "E0205",
-                            "only one integer-array or boolean-mask index is supported",
-                            s,
-                        ));
-                    }
                     let mask = x.dtype() == DType::Bool;
                     let r = if mask { x.rank() } else { 1 };
                     if mask && view.shape[axis..axis + r] != *x.shape() {
@@ -239,14 +233,17 @@ impl Interp {
                         )
                         .with_hint("a mask has the shape of the array or of its leading axes"));
                     }
-                    gather = Some((axis, x, s, mask));
+                    gathers.push((axis, x, s, mask));
                     axis += r;
                 }
                 Item::Ellipsis => {}
             }
         }
         let viewed = a.with_view(view);
-        let Some((axis, idx, s, mask)) = gather else {
+        if gathers.len() > 1 {
+            return self.gather_jointly(viewed, gathers, apart, span);
+        }
+        let Some((axis, idx, s, mask)) = gathers.pop() else {
             return Ok(Indexed::View(viewed));
         };
         let merged = if mask { idx.rank() } else { 1 };
@@ -289,23 +286,7 @@ impl Interp {
             let n = p.len();
             (p, vec![n])
         } else {
-            let n = viewed.shape()[axis] as i64;
-            let positions = match host {
-                // the copy read back is wrapped in place
-                HostData::I64(v) => v,
-                HostData::I32(v) => {
-                    let mut positions = crate::backend::memory::try_vec(v.len(), "indices", Some(&s))?;
-                    positions.extend(v.iter().map(|&i| i as i64));
-                    positions
-                }
-                other => {
-                    let mut positions = crate::backend::memory::try_vec(other.len(), "indices", Some(&s))?;
-                    positions.extend((0..other.len()).map(|k| other.get_i64(k)));
-                    positions
-                }
-            };
-            let positions = wrap_indices(positions, n).map_err(|i| index_out_of_range(i, n, &s))?;
-            (positions, idx.shape().to_vec())
+            (wrapped_positions(host, viewed.shape()[axis], &s)?, idx.shape().to_vec())
         };
         let pos = Array::from_buffer(self.backend.adopt(HostData::I64(positions))?, DType::I64, &idx_shape);
         let (array, undo) = gathered_first(take(source, pos.clone()), apart, axis, idx_shape.len());
@@ -316,6 +297,108 @@ impl Interp {
             merged,
             positions: Positions::Host(pos),
             undo,
+        })))
+    }
+
+    /// `a[i, j]` with several index arrays or masks (NumPy's advanced items
+    /// taken together): their positions broadcast to one shape and become one
+    /// flat position over all the axes they index, so a single gather (and a
+    /// single scatter, for a write) serves them. When they stand apart, those
+    /// axes are moved to the front first, which is where NumPy puts the result's.
+    fn gather_jointly(
+        &mut self,
+        viewed: Array,
+        gathers: Vec<(usize, Array, Span, bool)>,
+        apart: bool,
+        span: &Span,
+    ) -> R<Indexed> {
+        // per item: its flat positions over the axes it indexes, their shape, and those axes' extent
+        let mut parts = Vec::with_capacity(gathers.len());
+        let mut shapes = Vec::with_capacity(gathers.len());
+        let mut consumed = Vec::new();
+        for (axis, idx, s, mask) in &gathers {
+            let rank = if *mask { idx.rank() } else { 1 };
+            let extent: usize = viewed.shape()[*axis..*axis + rank].iter().product();
+            consumed.extend(*axis..*axis + rank);
+            let host = graph::to_host(&*self.backend, idx).map_err(|d| d.or_span(s))?;
+            let (positions, shape) = match host {
+                HostData::Bool(m) => {
+                    let p = crate::backend::cpu::kernels::sort::true_positions(&m);
+                    let n = p.len();
+                    (p, vec![n])
+                }
+                other => (wrapped_positions(other, extent, s)?, idx.shape().to_vec()),
+            };
+            shapes.push((
+                Some(if *mask { DType::I64 } else { idx.dtype() }),
+                shape.iter().map(|&d| Some(d)).collect(),
+                s.clone(),
+            ));
+            parts.push((positions, shape, extent));
+        }
+        let whole = gathers[0].2.start..gathers[gathers.len() - 1].2.end;
+        let shape: Vec<usize> = crate::check::npsort::index_arrays_broadcast(&shapes, &whole)?
+            .into_iter()
+            .map(|d| d.unwrap_or(0))
+            .collect();
+        let count: usize = shape.iter().product();
+        let mut flat = crate::backend::memory::try_vec(count, "indices", Some(span))?;
+        flat.resize(count, 0i64);
+        // row-major place value of each item's axes among all the consumed ones
+        let mut place = 1i64;
+        for (positions, part_shape, extent) in parts.iter().rev() {
+            let rank = shape.len();
+            let mut strides = vec![0usize; rank];
+            let mut stride = 1;
+            for (k, &d) in part_shape.iter().enumerate().rev() {
+                if d != 1 {
+                    strides[rank - part_shape.len() + k] = stride;
+                }
+                stride *= d;
+            }
+            let mut at = vec![0usize; rank];
+            let mut offset = 0usize;
+            for f in flat.iter_mut() {
+                *f += positions[offset] * place;
+                for ax in (0..rank).rev() {
+                    at[ax] += 1;
+                    offset += strides[ax];
+                    if at[ax] < shape[ax] {
+                        break;
+                    }
+                    offset -= strides[ax] * at[ax];
+                    at[ax] = 0;
+                }
+            }
+            place *= *extent as i64;
+        }
+        let (viewed, axis) = if apart {
+            let rest = (0..viewed.rank()).filter(|a| !consumed.contains(a));
+            let perm: Vec<usize> = consumed.iter().copied().chain(rest).collect();
+            (viewed.with_view(viewed.view.permute(&perm)), 0)
+        } else {
+            (viewed, consumed[0])
+        };
+        let merged = consumed.len();
+        let source = merge_axes(&viewed, axis, merged, span);
+        let pos = Array::from_buffer(self.backend.adopt(HostData::I64(flat))?, DType::I64, &shape);
+        let mut out_shape = source.shape()[..axis].to_vec();
+        out_shape.extend(&shape);
+        out_shape.extend(&source.shape()[axis + 1..]);
+        let array = Array::pending(
+            Op::Take { axis },
+            vec![source, pos.clone()],
+            viewed.dtype(),
+            &out_shape,
+            Some(span.clone()),
+        );
+        Ok(Indexed::Gathered(Box::new(Gather {
+            array,
+            viewed,
+            axis,
+            merged,
+            positions: Positions::Host(pos),
+            undo: None,
         })))
     }
 
@@ -544,6 +627,27 @@ fn merge_axes(a: &Array, axis: usize, count: usize, span: &Span) -> Array {
     target.push(shape[axis..axis + count].iter().product());
     target.extend(&shape[axis + count..]);
     build::reshape(a, &target, span)
+}
+
+/// An integer index array read to the host as positions along an axis of
+/// `n`, wrapped and checked (E0204 at `span` for one outside it).
+fn wrapped_positions(host: HostData, n: usize, span: &Span) -> R<Vec<i64>> {
+    let positions = match host {
+        // the copy read back is wrapped in place
+        HostData::I64(v) => v,
+        HostData::I32(v) => {
+            let mut positions = crate::backend::memory::try_vec(v.len(), "indices", Some(span))?;
+            positions.extend(v.iter().map(|&i| i as i64));
+            positions
+        }
+        other => {
+            let mut positions = crate::backend::memory::try_vec(other.len(), "indices", Some(span))?;
+            positions.extend((0..other.len()).map(|k| other.get_i64(k)));
+            positions
+        }
+    };
+    let n = n as i64;
+    wrap_indices(positions, n).map_err(|i| index_out_of_range(i, n, span))
 }
 
 /// Index `i` of an axis of `n`, negative ones counted from the end; `None` outside it.

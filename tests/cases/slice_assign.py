@@ -66,6 +66,16 @@ def oracle():
     m23 = np.arange(6).reshape(2, 3)
     e5[[]] = 7
     out += [e5[[]].shape, m23[[]].shape, m23[:, []].shape, e5]
+    d = np.arange(12.0).reshape(3, 4)
+    out += [d[np.arange(3), [1, 3, 0]], d[[-1, 0], [-1, -2]]]
+    x4 = np.arange(24).reshape(2, 3, 4)
+    out += [x4[[0, 1], [2, 0]], x4[[0, 1], :, [1, 3]], x4[:, [0, 2], [1, 3]], x4[[[0], [1]], [0, 2]]]
+    out += [x4[1, [0, 2], [3, 1]], x4[[1, 0], 2, [3, 1]], x4[1][[True, False, True], [0, 3]]]
+    d[np.arange(3), [1, 3, 0]] = -1.0
+    out.append(d)
+    x4[[0, 1], :, [1, 3]] = np.arange(6).reshape(2, 3) * 100
+    x4[:, [0, 0], [2, 2]] += 1000
+    out.append(x4)
     return np.concatenate([np.ravel(np.asarray(o, dtype=np.float64)) for o in out])
 
 
