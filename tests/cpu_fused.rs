@@ -295,7 +295,7 @@ print(sum(q * reshape(arange(4096) % 11, [64, 64])), q[63, 63], sum(big, axis=0)
     let w = m[newaxis, :] / (r2 * sqrt(r2))
     (sum(dx * w, axis=1), sum(dy * w, axis=1))
 }
-for n in [3, 200, 511, 512, 513, 700, 1500] {
+for n in [3, 200, 511, 512, 513, 700, 1500, 2049, 2300] {
     let x = rand([n])
     let y = rand([n], dtype=f64)
     let m = rand([n]) + 0.5
@@ -308,6 +308,39 @@ for n in [3, 200, 511, 512, 513, 700, 1500] {
     let mu = mean(a, axis=1)
     let v = var(a, axis=1)
     print(sum(mu * (arange(9) % 4)), sum(v * (arange(9) % 5)), sum(a - mu[:, newaxis]))
+}
+"#,
+    ),
+    (
+        // n-body steps with rows longer than a block: the pairwise terms,
+        // their three sums and the updates are one row-resident kernel whose
+        // rows go through in blocks (`plan::rows_stream`); f32 and f64, and
+        // positions read through a reversed view
+        "streamed long rows",
+        r#"fn step(x, y, z, vx, vy, vz, m, dt, soft) {
+    let dx = x[newaxis, :] - x[:, newaxis]
+    let dy = y[newaxis, :] - y[:, newaxis]
+    let dz = z[newaxis, :] - z[:, newaxis]
+    let r2 = dx * dx + dy * dy + dz * dz + soft
+    let w = m[newaxis, :] / (r2 * sqrt(r2))
+    let vx2 = vx + dt * sum(dx * w, axis=1)
+    let vy2 = vy + dt * sum(dy * w, axis=1)
+    let vz2 = vz + dt * sum(dz * w, axis=1)
+    (x + dt * vx2, y + dt * vy2, z + dt * vz2, vx2, vy2, vz2)
+}
+fn two_steps(n, x, y, z, m) {
+    let v = x * 0
+    let (x1, y1, z1, vx, vy, vz) = step(x, y, z, v, v, v, m, 0.001, 0.01)
+    let (x2, y2, z2, vx2, vy2, vz2) = step(x1, y1, z1, vx, vy, vz, m, 0.001, 0.01)
+    print(n, sum(m * (vx2 * vx2 + vy2 * vy2 + vz2 * vz2)), x2[0], vy2[n - 1], sum(vz2 * (arange(n) % 5)))
+}
+for n in [2049, 2300] {
+    let x = rand([n])
+    let y = rand([n])
+    let z = rand([2 * n])[::-2]
+    let m = rand([n]) / n
+    two_steps(n, x, y, z, m)
+    two_steps(n, x as f64, y as f64, z as f64, m as f64)
 }
 "#,
     ),

@@ -1747,6 +1747,38 @@ fn sibling_row_sums_read_later_are_one_row_resident_kernel_on_a_gpu() {
     assert!(!strategies(&p).contains(&"row-resident"), "{:?}", strategies(&p));
 }
 
+/// The same step with rows longer than the CPU keeps in registers: one
+/// row-resident kernel there too, its rows streamed (`rows_stream`), with no
+/// n x n table; a softmax's rows, whose second pass reads the first's
+/// result per element, are not streamed.
+#[test]
+fn long_sibling_row_sums_stream_on_the_cpu() {
+    let n = 3000;
+    let (x, y) = (input(&[n]), input(&[n]));
+    let pair = |p: &Array| bin(BinaryOp::Sub, &newaxis(p, 0), &newaxis(p, 1));
+    let (dx, dy) = (pair(&x), pair(&y));
+    let r2 = bin(
+        BinaryOp::Add,
+        &bin(BinaryOp::Mul, &dx, &dx),
+        &bin(BinaryOp::Mul, &dy, &dy),
+    );
+    let w = un(UnaryOp::Sqrt, &bin(BinaryOp::Add, &r2, &scalar(0.5, DType::F64)));
+    let vx = reduce(ReduceOp::Sum, &bin(BinaryOp::Mul, &dx, &w), &[1]);
+    let vy = reduce(ReduceOp::Sum, &bin(BinaryOp::Mul, &dy, &w), &[1]);
+    let x2 = bin(BinaryOp::Add, &x, &vx);
+    let y2 = bin(BinaryOp::Add, &y, &vy);
+    let outputs: Vec<_> = [&vx, &vy, &x2, &y2].iter().map(|a| a.node.clone()).collect();
+    let cpu = plan(&pending_in_order(&outputs), &outputs, &DeviceInfo::for_cpu());
+    assert_eq!(strategies(&cpu), vec!["row-resident"]);
+    assert!(arr::plan::rows_stream(&cpu.kernels[0]));
+    assert!(cpu.kernels[0].bytes_read < (n * 8 * 8) as u64, "x and y read, no table");
+    let x = input(&[4, n]);
+    let soft = vec![softmax_rows(&x).node];
+    let soft = plan(&pending_in_order(&soft), &soft, &DeviceInfo::for_cpu());
+    assert_eq!(strategies(&soft), vec!["row-resident"]);
+    assert!(!arr::plan::rows_stream(&soft.kernels[0]));
+}
+
 fn mean_all(x: &Array) -> Array {
     let n = scalar(x.shape().iter().product::<usize>() as f64, DType::F64);
     let axes: Vec<usize> = (0..x.shape().len()).collect();

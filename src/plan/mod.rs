@@ -20,6 +20,7 @@ pub mod cache;
 mod maps;
 mod multi;
 mod rows;
+pub use rows::streams as rows_stream;
 pub mod tiles;
 pub mod view_ops;
 
@@ -112,6 +113,19 @@ pub enum Inst {
     /// The result of reduction stage k of a row-resident kernel (the same
     /// value for every element of a row).
     Row(usize),
+}
+
+impl Inst {
+    /// The steps the instruction reads.
+    pub fn args(&self) -> impl Iterator<Item = usize> {
+        let (a, b, c) = match *self {
+            Inst::Cast(a) | Inst::Unary(_, a) => (Some(a), None, None),
+            Inst::Binary(_, a, b) => (Some(a), Some(b), None),
+            Inst::Where(c, a, b) => (Some(c), Some(a), Some(b)),
+            Inst::Load(_) | Inst::Acc | Inst::Row(_) => (None, None, None),
+        };
+        a.into_iter().chain(b).chain(c)
+    }
 }
 
 /// An instruction and the dtype it produces.

@@ -178,13 +178,62 @@ fn group_at(
         }
     }
     let (end, m, extra) = best?;
-    // the fused CPU executor holds a row in one register per step: only rows
-    // whose registers stay in L2
-    if !device.gpu_kernels && m.steps.len() * cols * 8 > CPU_ROW_BYTES {
+    let held = m.steps.len() * cols * 8;
+    let extra: Vec<(&KernelPlan, usize)> = extra.into_iter().map(|(e, step)| (&kernels[e], step)).collect();
+    let merged = m.finish(&kernels[start..end], &extra, device);
+    // the fused CPU executor holds a row in one register per step (only rows
+    // whose registers stay in L2), unless it streams the rows
+    if !device.gpu_kernels && held > CPU_ROW_BYTES && !streams(&merged) {
         return None;
     }
-    let extra: Vec<(&KernelPlan, usize)> = extra.into_iter().map(|(e, step)| (&kernels[e], step)).collect();
-    Some((end, m.finish(&kernels[start..end], &extra, device)))
+    Some((end, merged))
+}
+
+/// Whether the CPU runs a row-resident kernel's rows streamed
+/// (`block::eval_resident_streamed`, through `plan::rows_stream`): one value per row comes out, each
+/// reduction reads values computed from loads alone (none depends on
+/// another's result), and everything computed from a reduction reads only
+/// operands constant along the row. Then a row goes through in blocks, each
+/// stage's values are the only ones held a row long, and rows of any length
+/// stay in cache: n-body's pairwise terms and their three sums in one pass,
+/// with no n x n temporary.
+pub fn streams(kp: &KernelPlan) -> bool {
+    let Strategy::RowResident {
+        stages,
+        out,
+        per_row: true,
+        extra,
+        ..
+    } = &kp.strategy
+    else {
+        return false;
+    };
+    // per step: whether it reads a reduction's result, and whether it varies along the row
+    let n = kp.body.len();
+    let (mut after_row, mut along) = (vec![false; n], vec![false; n]);
+    for (i, step) in kp.body.iter().enumerate() {
+        match step.inst {
+            Inst::Load(k) => match kp.operands.get(k).map(|o| o.view.strides.as_slice()) {
+                Some([_, inner]) => along[i] = *inner != 0,
+                _ => return false,
+            },
+            Inst::Row(_) => after_row[i] = true,
+            Inst::Acc => return false,
+            ref inst => {
+                for a in inst.args() {
+                    after_row[i] |= after_row[a];
+                    along[i] |= along[a];
+                }
+            }
+        }
+        if after_row[i] && along[i] {
+            return false;
+        }
+    }
+    let per_row = |k: usize| k < n && !along[k];
+    per_row(*out)
+        && extra.iter().all(|e| per_row(e.value))
+        && stages.iter().all(|st| st.value < n && !after_row[st.value])
 }
 
 #[derive(Clone)]

@@ -69,6 +69,7 @@ impl<'a> Data<'a> {
 }
 
 /// An operand bound to its source, with strides and offset in the kernel's iteration space.
+#[derive(Clone)]
 pub struct Bound<'a> {
     pub input: Input<'a>,
     pub dtype: DType,
@@ -1136,15 +1137,24 @@ pub struct Program<'a> {
     /// For each step, the step that computes it in its own loop, when that
     /// pays (`pair_partners`).
     pairs: Vec<Option<usize>>,
+    /// Whether a later step reads each step.
+    read: Vec<bool>,
 }
 
 impl<'a> Program<'a> {
     pub fn new(steps: &'a [Step], inputs: Vec<Bound<'a>>, acc: Option<usize>) -> Program<'a> {
+        let mut read = vec![false; steps.len()];
+        for step in steps {
+            for a in step.inst.args() {
+                read[a] = true;
+            }
+        }
         Program {
             steps,
             inputs,
             acc,
             pairs: pair_partners(steps),
+            read,
         }
     }
 }
@@ -1338,6 +1348,17 @@ fn eval_body<'p: 'r, 'r>(
         } else if direct && let Some(dst) = out.take() {
             compute(&step.inst, &vals[..i], dst)?;
             return Ok(None);
+        } else if !prog.read[i]
+            && !(last && out.is_some())
+            && !scalar_args(&step.inst, &vals[..i])
+            && let Some(k) = taps.iter().position(|t| t.step == i)
+            && taps.iter().filter(|t| t.step == i).count() == 1
+            && let Some(dst) = taps[k].dst.take()
+        {
+            // a step only written out (a stage's values, streamed) goes straight into its tap
+            compute(&step.inst, &vals[..i], dst)?;
+            vals[i] = filler;
+            continue;
         } else {
             vals[i] = compute_step(&step.inst, &vals[..i], reg, len)?;
         }
@@ -1811,6 +1832,160 @@ pub fn eval_resident<'p: 'r, 'r>(
     eval_resident_impl(prog, offs, inner, len, regs, stages, fold, want, out, taps)
 }
 
+/// A streamed row-resident body (`plan::rows_stream`) split for
+/// `eval_resident_streamed`: the steps that no reduction's result reaches,
+/// as a program of their own run block by block, and where each stage's
+/// value is in it.
+pub struct StreamSplit {
+    pub steps: Vec<Step>,
+    /// Per stage: its value's step in `steps`.
+    pub stage_values: Vec<usize>,
+    /// The body's steps the row's one value needs: the reductions, the
+    /// steps after them, and what they read.
+    pub per_row: Vec<bool>,
+}
+
+impl StreamSplit {
+    /// None when a stage's value is reached by a reduction's result (the
+    /// planner streams no such body).
+    pub fn new(body: &[Step], stages: &[RowStage], want: usize, taps: &[usize]) -> Option<StreamSplit> {
+        let mut after_row = vec![false; body.len()];
+        let mut renumber = vec![usize::MAX; body.len()];
+        let mut steps = Vec::new();
+        for (i, step) in body.iter().enumerate() {
+            after_row[i] = matches!(step.inst, Inst::Row(_)) || step.inst.args().any(|a| after_row[a]);
+            if after_row[i] {
+                continue;
+            }
+            let m = |a: usize| renumber[a];
+            let inst = match step.inst {
+                Inst::Cast(a) => Inst::Cast(m(a)),
+                Inst::Unary(u, a) => Inst::Unary(u, m(a)),
+                Inst::Binary(b, x, y) => Inst::Binary(b, m(x), m(y)),
+                Inst::Where(c, x, y) => Inst::Where(m(c), m(x), m(y)),
+                ref other => other.clone(),
+            };
+            renumber[i] = steps.len();
+            steps.push(Step {
+                inst,
+                dtype: step.dtype,
+            });
+        }
+        let stage_values = stages
+            .iter()
+            .map(|st| renumber.get(st.value).copied().filter(|&v| v != usize::MAX))
+            .collect::<Option<_>>()?;
+        let mut per_row = after_row;
+        for &k in taps.iter().chain([&want]) {
+            *per_row.get_mut(k)? = true;
+        }
+        for i in (0..body.len()).rev() {
+            if per_row[i] {
+                for a in body[i].inst.args() {
+                    per_row[a] = true;
+                }
+            }
+        }
+        Some(StreamSplit {
+            steps,
+            stage_values,
+            per_row,
+        })
+    }
+}
+
+/// `eval_resident` for a body that `plan::rows_stream` accepts: the row
+/// goes through in blocks (`split`, the program of `parts.steps`, its registers `regs`), each
+/// stage's values written into `stage_rows[k]` (a row long). Then each
+/// stage folds its whole row (by `fold`, as `eval_resident` does, so the
+/// sums are the same bitwise), and the body's steps after the reductions,
+/// all one value per row, run once (into `row_regs`). Returns step `want`'s
+/// value; the tapped steps' row values are copied into `taps`.
+#[allow(clippy::too_many_arguments)]
+pub fn eval_resident_streamed<'p: 'r, 'r>(
+    prog: &Program<'p>,
+    split: &Program<'p>,
+    parts: &StreamSplit,
+    offs: &[isize],
+    inner: &[isize],
+    len: usize,
+    regs: &mut [Reg],
+    row_regs: &'r mut [Reg],
+    stage_rows: &mut [Reg],
+    stages: &[RowStage],
+    fold: RowFold<'_>,
+    want: usize,
+    taps: Taps<'_>,
+) -> Result<Value<'r>, Diagnostic> {
+    let ni = prog.inputs.len();
+    if offs.len() < ni
+        || inner.len() < ni
+        || stage_rows.len() < stages.len()
+        || stage_rows.iter().any(|r| r.len() < len)
+    {
+        return Err(internal("a streamed row longer than its registers"));
+    }
+    let mut block_offs = offs.to_vec();
+    let mut start = 0;
+    while start < len {
+        let n = BLOCK.min(len - start);
+        for ((o, &base), &s) in block_offs.iter_mut().zip(offs).zip(inner) {
+            *o = base + start as isize * s;
+        }
+        let mut written: Vec<Tap> = parts
+            .stage_values
+            .iter()
+            .zip(stage_rows.iter_mut())
+            .map(|(&step, row)| Tap {
+                step,
+                dst: Some(row.dst_range(start, n)),
+            })
+            .collect();
+        eval_block(split, &block_offs, inner, n, regs, None, &mut written)?;
+        start += n;
+    }
+    // the row's values: the loads' first elements, the reductions, the steps after them
+    let steps = prog.steps;
+    let filler = Value::B(Src::Scalar(false));
+    let mut rest: &'r mut [Reg] = row_regs;
+    let mut vals: Vec<Value<'r>> = vec![filler; steps.len()];
+    for (i, step) in steps.iter().enumerate() {
+        let Some((reg, tail)) = std::mem::take(&mut rest).split_first_mut() else {
+            return Err(internal("fewer registers than steps"));
+        };
+        rest = tail;
+        if !parts.per_row[i] {
+            continue;
+        }
+        vals[i] = match step.inst {
+            Inst::Load(k) => {
+                let b = prog
+                    .inputs
+                    .get(k)
+                    .ok_or_else(|| internal("a load of a missing operand"))?;
+                load(b.input, b.dtype, offs[k], inner[k], 1, reg)
+            }
+            Inst::Row(k) => {
+                let stage = stages.get(k).ok_or_else(|| internal("a missing row stage"))?;
+                let row = stage_rows.get(k).ok_or_else(|| internal("a missing stage row"))?;
+                let r = fold(stage.op, row.value(len), len)?;
+                if value_dtype(&r) == step.dtype {
+                    r
+                } else {
+                    compute(&Inst::Cast(0), &[r], reg.dst(1))?;
+                    reg.scalar()
+                }
+            }
+            Inst::Acc => return Err(internal("an accumulator in a row-resident body")),
+            ref inst => compute_step(inst, &vals[..i], reg, 1)?,
+        };
+    }
+    tap(&vals, taps)?;
+    vals.get(want)
+        .copied()
+        .ok_or_else(|| internal("a row-resident output past the body"))
+}
+
 /// Where a value of a block of several rows lives: one value for the whole
 /// block, one per row (`nrows` values), or one per element (`nrows * len`).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -1949,12 +2124,12 @@ fn eval_resident_rows_impl<'p: 'r, 'r>(
             }
             Inst::Acc => return Err(internal("an accumulator in a row-resident body")),
             ref inst => {
-                let lv = inst_args(inst).map(|a| level[a]).max().unwrap_or(Level::Block);
+                let lv = inst.args().map(|a| level[a]).max().unwrap_or(Level::Block);
                 match lv {
                     Level::Block => (compute_step(inst, &vals[..i], reg, 1)?, Level::Block),
                     Level::Row => (compute_step(inst, &vals[..i], reg, nrows)?, Level::Row),
                     Level::Elem => {
-                        for a in inst_args(inst) {
+                        for a in inst.args() {
                             if level[a] == Level::Row && !spread[a] {
                                 let w = spare[a].take().ok_or_else(|| internal("a row value spread twice"))?;
                                 wvals[a] = expand(vals[a], len, nrows, w)?;
@@ -1996,17 +2171,6 @@ fn eval_resident_rows_impl<'p: 'r, 'r>(
         }
         None => Ok(Some((v, lv == Level::Row))),
     }
-}
-
-/// The step indices an instruction reads.
-fn inst_args(inst: &Inst) -> impl Iterator<Item = usize> {
-    let (a, b, c) = match *inst {
-        Inst::Cast(a) | Inst::Unary(_, a) => (Some(a), None, None),
-        Inst::Binary(_, a, b) => (Some(a), Some(b), None),
-        Inst::Where(c, a, b) => (Some(c), Some(a), Some(b)),
-        Inst::Load(_) | Inst::Acc | Inst::Row(_) => (None, None, None),
-    };
-    a.into_iter().chain(b).chain(c)
 }
 
 /// `tap` for a block of rows: row r's values of the tapped steps go to

@@ -13,6 +13,10 @@
 //! below that as in "reduce-short-rows"), so the result does not depend on
 //! the thread count, and for rows of 16 or more a row-resident sum equals
 //! the separate reduction's sum bitwise (shorter rows fold there as trees).
+//! Rows longer than a block whose reductions read nothing reduced
+//! (`plan::rows_stream`: n-body's force sums) are streamed instead: the body
+//! up to the reductions runs block by block, only the reduced values are
+//! held a row long, and the per-row rest runs once a row.
 
 use super::{RowWalk, bottom, check_interrupt, fold_row, fresh, internal, task_items, top, with_program};
 use crate::backend::cpu::block::{self, Lane, Program, Reg, Regs, Src, Taps, Value};
@@ -22,7 +26,7 @@ use crate::diag::Diagnostic;
 use crate::graph::Node;
 use crate::graph::data::HostData;
 use crate::graph::op::ReduceOp;
-use crate::plan::{ExtraOut, KernelPlan, RowStage};
+use crate::plan::{ExtraOut, KernelPlan, RowStage, Step};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
 use std::mem::MaybeUninit;
@@ -44,11 +48,12 @@ pub(super) fn row_resident(
     with_program(kp, by_id, |prog| {
         let n = if per_row { rows } else { rows * cols };
         let taps: Vec<usize> = extra.iter().map(|e| e.value).collect();
+        let streamed = crate::plan::rows_stream(kp);
         let mut tapped = Vec::new();
         macro_rules! go {
             ($T:ty, $V:ident) => {
                 HostData::$V(fresh::<$T>(n, |o| {
-                    tapped = run_rows(prog, rows, cols, stages, want, per_row, &taps, o)?;
+                    tapped = run_rows(prog, rows, cols, stages, want, per_row, streamed, &taps, o)?;
                     Ok(())
                 })?)
             };
@@ -116,6 +121,7 @@ fn run_rows<T: Lane>(
     stages: &[RowStage],
     want: usize,
     per_row: bool,
+    streamed: bool,
     taps: &[usize],
     out: &mut [MaybeUninit<T>],
 ) -> Result<Vec<Value<'static>>, Diagnostic> {
@@ -130,6 +136,13 @@ fn run_rows<T: Lane>(
     let walk = RowWalk::new(prog, &[rows, cols], true);
     let (inner, row_strides, per_block) = (&walk.inner, &walk.rows, walk.per_block);
     let width = taps.len();
+    // long rows of a body that allows it go through in blocks (`plan::rows_stream`)
+    let parts = (streamed && per_block == 1 && cols > block::BLOCK)
+        .then(|| block::StreamSplit::new(prog.steps, stages, want, taps))
+        .flatten();
+    let streamed = parts
+        .as_ref()
+        .map(|parts| (parts, Program::new(&parts.steps, prog.inputs.clone(), None)));
     let filler = Value::B(Src::Scalar(false));
     let task =
         |r0: usize, part: &mut [MaybeUninit<T>], regs: &mut RowRegs| -> Result<Vec<Value<'static>>, Diagnostic> {
@@ -152,6 +165,25 @@ fn run_rows<T: Lane>(
                     values: &mut tapped[k * width..(k + nr) * width],
                 };
                 k += nr;
+                if let Some((parts, split)) = &streamed {
+                    let v = block::eval_resident_streamed(
+                        prog,
+                        split,
+                        parts,
+                        &offs,
+                        inner,
+                        cols,
+                        &mut regs.split[..],
+                        &mut regs.values[..],
+                        &mut regs.wide[..],
+                        stages,
+                        &row_fold,
+                        want,
+                        taps,
+                    )?;
+                    dst[0].write(row_value(v)?);
+                    continue;
+                }
                 let out = (!per_row).then(|| T::dst(&mut *dst));
                 if per_block > 1 {
                     let (values, wide) = (&mut regs.values[..], &mut regs.wide[..]);
@@ -193,19 +225,22 @@ fn run_rows<T: Lane>(
                 )?;
                 if per_row {
                     let v = returned.ok_or_else(|| internal("a row value not returned"))?;
-                    let x = match T::src(v) {
-                        Some(Src::Scalar(x)) => x,
-                        Some(Src::Slice(xs)) => *xs.first().ok_or_else(|| internal("an empty row value"))?,
-                        None => return Err(internal("a row-resident output of another dtype")),
-                    };
-                    dst[0].write(x);
+                    dst[0].write(row_value(v)?);
                 }
             }
             Ok(tapped)
         };
     let new_regs = || RowRegs {
-        values: Reg::for_steps_len(prog.steps, cols * per_block),
-        wide: if per_block > 1 {
+        values: Reg::for_steps_len(prog.steps, if streamed.is_some() { 1 } else { cols * per_block }),
+        split: match &streamed {
+            Some((parts, _)) => Reg::for_steps(&parts.steps),
+            None => Reg::for_steps_len(&[], 0),
+        },
+        wide: if streamed.is_some() {
+            // each stage's values, a row long
+            let held: Vec<Step> = stages.iter().map(|st| prog.steps[st.value].clone()).collect();
+            Reg::for_steps_len(&held, cols)
+        } else if per_block > 1 {
             Reg::for_steps_len(prog.steps, cols * per_block)
         } else {
             Reg::for_steps_len(&[], 0)
@@ -224,10 +259,22 @@ fn run_rows<T: Lane>(
     Ok(parts.concat())
 }
 
+/// A row's one value (a scalar, or the first of a row of equal values) as `T`.
+fn row_value<T: Lane>(v: Value<'_>) -> Result<T, Diagnostic> {
+    match T::src(v) {
+        Some(Src::Scalar(x)) => Ok(x),
+        Some(Src::Slice(xs)) => xs.first().copied().ok_or_else(|| internal("an empty row value")),
+        None => Err(internal("a row-resident output of another dtype")),
+    }
+}
+
 /// A worker's registers: one per step, and with several rows a block one
-/// more per step for row values spread over their rows.
+/// more per step for row values spread over their rows (streamed, one per
+/// stage for its values along the row).
 struct RowRegs {
     values: Regs,
+    /// Streamed: one per step of the part before the reductions.
+    split: Regs,
     wide: Regs,
 }
 
