@@ -331,7 +331,7 @@ pub fn index_arrays_broadcast(arrays: &[(Option<DType>, Vec<Dim>, Span)], span: 
         .iter()
         .map(|(dtype, shape, span)| shape::Operand {
             dtype: *dtype,
-            shape: shape,
+            shape,
             span: Some(span.clone()),
         })
         .collect();

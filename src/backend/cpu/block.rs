@@ -1349,7 +1349,7 @@ fn eval_body<'p: 'r, 'r>(
             compute(&step.inst, &vals[..i], dst)?;
             return Ok(None);
         } else if !prog.read[i]
-            && !(last && out.is_some())
+            && (!last || out.is_none())
             && !scalar_args(&step.inst, &vals[..i])
             && let Some(k) = taps.iter().position(|t| t.step == i)
             && taps.iter().filter(|t| t.step == i).count() == 1
