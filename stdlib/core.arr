@@ -107,6 +107,15 @@ fn logaddexp(a, b) {
 # The Heaviside step: 0 below zero, `h0` at zero, 1 above (NaN stays NaN).
 fn heaviside(x, h0) = where(isnan(x), x, where(x < 0, 0.0, where(x > 0, 1.0, h0)))
 
+# C's remainder, elementwise: the sign of the dividend `x1` (where `%` takes the divisor's).
+# Exact on integers and where |x1| < |x2|; otherwise a float's result comes from `%`'s, so a
+# remainder far smaller than `x2` is within an ulp of `x2` of NumPy's.
+fn fmod(x1, x2) {
+    let r = x1 % x2
+    let back = where(logical_and(r != 0, (r < 0) != (x1 < 0)), r - x2, r)
+    where(abs(x1) < abs(x2), x1, back)
+}
+
 # Variance of the values that are not NaN along `axis`; `ddof` as in `var`.
 fn nanvar(x, axis = none, keepdims = false, ddof = 0) {
     let ok = not isnan(x)

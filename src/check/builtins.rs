@@ -136,7 +136,7 @@ builtins! {
         "reshape"(a("x"), s("shape")) "reshape(x, shape)" "The same elements in a new shape; one size may be -1." "reshape(arange(6), [2, 3])";
         "transpose"(a("x"), so("axes")) "transpose(x, axes=reversed)" "Reorders the axes (a view); by default reverses them." "transpose(rand([2, 3]))";
         "permute"(a("x"), s("axes")) "permute(x, axes)" "Reorders the axes (a view): axis k of the result is axis axes[k] of x." "permute(rand([2, 3, 4]), (2, 0, 1))";
-        "expand_dims"(a("x"), s("axis")) "expand_dims(x, axis)" "Inserts a size-1 axis (a view)." "expand_dims(arange(3), 0)";
+        "expand_dims"(a("x"), s("axis")) "expand_dims(x, axis)" "Inserts a size-1 axis (a view); with a tuple of axes, one at each of them in the result, as NumPy." "expand_dims(arange(3), 0)";
         "squeeze"(a("x"), so("axis")) "squeeze(x, axis=all size-1 axes)" "Removes size-1 axes (a view)." "squeeze(zeros([1, 3, 1]))";
         "broadcast_to"(a("x"), s("shape")) "broadcast_to(x, shape)" "A read-only view of x broadcast to `shape`." "broadcast_to(arange(3), [2, 3])";
         "ravel"(a("x")) "ravel(x)" "The elements in one axis, row-major: a view where the layout allows (NumPy's `ravel`; `flatten` always copies)." "ravel(eye(2))";
@@ -167,6 +167,12 @@ builtins! {
         "power"(a("x1"), a("x2")) "power(x1, x2)" "`x1 ** x2`, as NumPy's function of the operator (an integer to a negative integer power is an error)." "power(arange(4), 2)";
         "mod"(a("x1"), a("x2")) "mod(x1, x2)" "`x1 % x2`: Python's modulo, with the sign of the divisor, as NumPy's `mod`." "mod(-7, 3)";
         "remainder"(a("x1"), a("x2")) "remainder(x1, x2)" "The same as `mod`: `x1 % x2`." "remainder(arange(5), 3)";
+        "equal"(a("x1"), a("x2")) "equal(x1, x2)" "`x1 == x2`, elementwise, as NumPy's function of the operator." "equal(arange(3), 1)";
+        "not_equal"(a("x1"), a("x2")) "not_equal(x1, x2)" "`x1 != x2`, elementwise." "not_equal(arange(3), 1)";
+        "less"(a("x1"), a("x2")) "less(x1, x2)" "`x1 < x2`, elementwise." "less(arange(3), 1)";
+        "less_equal"(a("x1"), a("x2")) "less_equal(x1, x2)" "`x1 <= x2`, elementwise." "less_equal(arange(3), 1)";
+        "greater"(a("x1"), a("x2")) "greater(x1, x2)" "`x1 > x2`, elementwise." "greater(arange(3), 1)";
+        "greater_equal"(a("x1"), a("x2")) "greater_equal(x1, x2)" "`x1 >= x2`, elementwise." "greater_equal(arange(3), 1)";
         "floor_divide"(a("x1"), a("x2")) "floor_divide(x1, x2)" "Floor division, the same as `x1 // x2`: integers round toward -inf (division by zero is an error), floats follow NumPy." "floor_divide(-7, 2)";
         "clip"(a("x"), an("lo"), an("hi")) "clip(x, lo, hi)" "Limits x to [lo, hi], elementwise (broadcasting); either bound may be `none`, not both." "clip(arange(6), 1, 4)";
         "where"(a("cond"), ao("a"), ao("b")) "where(cond, a, b)" "a where cond is true, else b (broadcasting); `where(cond)` alone is `nonzero(cond)`." "where(arange(4) > 1, 1.0, 0.0)";
@@ -215,8 +221,8 @@ builtins! {
         "error"(s("message")) "error(message)" "Stops the program with `message` as an E0413 error at this call (inside a function, also labelled at the function's call): for functions that refuse arguments they cannot take." "if 2 < 1 { error(\"n must be positive\") }";
     }
     "sorting, searching and counting" {
-        "sort"(a("a"), so("axis")) "sort(a, axis=-1)" "A sorted copy along `axis` (flattened first when `axis=none`); stable, NaN last, as NumPy." "sort([3, 1, 2])";
-        "argsort"(a("a"), so("axis")) "argsort(a, axis=-1)" "The indices (i64) that sort `a` along `axis` (of the flattened array when none); stable: equal elements keep their order; NaN last." "argsort([3, 1, 2])";
+        "sort"(a("a"), so("axis"), so("kind")) "sort(a, axis=-1, kind=none)" "A sorted copy along `axis` (flattened first when `axis=none`); stable, NaN last, as NumPy. Every `kind` (\"quicksort\", \"mergesort\", \"heapsort\", \"stable\") is the one stable sort." "sort([3, 1, 2])";
+        "argsort"(a("a"), so("axis"), so("kind")) "argsort(a, axis=-1, kind=none)" "The indices (i64) that sort `a` along `axis` (of the flattened array when none); stable: equal elements keep their order; NaN last. Every `kind` is the one stable sort." "argsort([3, 1, 2])";
         "unique"(a("ar"), so("return_index"), so("return_inverse"), so("return_counts")) "unique(ar, return_index=false, return_inverse=false, return_counts=false)" "The sorted distinct elements of the flattened `ar` (NaNs count as one). With any `return_*` flag, a tuple: the values, then in this order the first index of each, each element's position in the values (`ar`'s shape), the count of each." "unique([3, 1, 3, 2], return_counts=true)";
         "unique_counts"(a("x")) "unique_counts(x)" "The tuple `(values, counts)` of `unique(x, return_counts=true)` (NumPy 2's `unique_counts`)." "unique_counts([1, 2, 2])";
         "interp"(a("x"), a("xp"), a("fp"), ao("left"), ao("right")) "interp(x, xp, fp, left=fp[0], right=fp[-1])" "Piecewise-linear interpolation of the points (xp, fp) at `x` (xp increasing, 1-D like fp), as NumPy's `interp`: `left` below xp[0], `right` above xp[-1]; in the floats of the arguments (f64 for integers)." "interp([1.5, 2.5], [1.0, 2.0, 3.0], [10.0, 20.0, 40.0])";
@@ -291,6 +297,12 @@ pub fn operator_function(name: &str) -> Option<BinOp> {
         "power" => BinOp::Pow,
         "mod" | "remainder" => BinOp::Rem,
         "floor_divide" => BinOp::FloorDiv,
+        "equal" => BinOp::Eq,
+        "not_equal" => BinOp::Ne,
+        "less" => BinOp::Lt,
+        "less_equal" => BinOp::Le,
+        "greater" => BinOp::Gt,
+        "greater_equal" => BinOp::Ge,
         _ => return None,
     })
 }

@@ -562,7 +562,7 @@ impl Checker {
                 if let Some(t) = self.lookup(n) {
                     return t.clone();
                 }
-                if n == "none" {
+                if n == "none" || n == "None" {
                     return Ty::None;
                 }
                 if let Some(d) = DType::parse(n) {
@@ -1242,10 +1242,12 @@ impl Checker {
         if let Some(op) = UnaryOp::from_name(name) {
             return match arg(0) {
                 Some(Ty::Array { dtype, shape, weak, .. }) => {
+                    // `logical_not` takes numbers as their truth (the operator `not` only bools)
+                    let dtype = dtype.map(|dt| if name == "logical_not" { DType::Bool } else { dt });
                     let dtype = match dtype {
-                        Some(dt) => match unary_sig(op, name, *dt, arg_span(0).as_ref(), span) {
+                        Some(dt) => match unary_sig(op, name, dt, arg_span(0).as_ref(), span) {
                             Ok(UnarySig::Compute { out, .. }) => Some(out),
-                            Ok(UnarySig::Identity) => Some(*dt),
+                            Ok(UnarySig::Identity) => Some(dt),
                             Ok(UnarySig::Constant(_)) => Some(DType::Bool),
                             Err(d) => {
                                 self.errors.push(d);
@@ -1574,19 +1576,15 @@ impl Checker {
                 }
                 _ => Ty::Unknown,
             },
-            "expand_dims" => match (arg(0), arg(1).and_then(const_int_of)) {
+            "expand_dims" => match (arg(0), const_ints(arg(1))) {
                 (
                     Some(Ty::Array {
                         dtype, shape: Some(s), ..
                     }),
-                    Some(ax),
+                    Some(axes),
                 ) => {
-                    // the new axis is one of the result's, hence rank + 1
-                    let out = shape::normalize_axis(ax, s.len() + 1, &arg_span(1).unwrap_or(span.clone())).map(|k| {
-                        let mut out = s.clone();
-                        out.insert(k, Some(1));
-                        out
-                    });
+                    let out = shape::expand_dims_axes(&axes, s.len(), &arg_span(1).unwrap_or(span.clone()))
+                        .map(|new| shape::expanded_shape(s, &new));
                     self.shaped(*dtype, out)
                 }
                 _ => Ty::Unknown,

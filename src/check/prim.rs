@@ -44,7 +44,7 @@ macro_rules! for_each_unary {
     ($m:ident) => {
         $m! {
             Neg "negative" Same [] |x| Num::neg(x), "(-{x})", "The negation -x, elementwise (the same as `-x`).", "negative(arange(3))";
-            Not "logical_not" Logic [] |x| !x, "(!{x})", "Logical not of bools, elementwise (the same as `not x`).", "logical_not(arange(3) > 1)";
+            Not "logical_not" Logic [] |x| !x, "(!{x})", "Logical not, elementwise: true where x is false or zero (the operator `not` takes bools only).", "logical_not([0, 1, 2])";
             Abs "abs" Same [] |x| Num::abs(x), "arr_abs({x})", "Absolute value, elementwise.", "abs(-3)";
             Sign "sign" Same [] |x| Num::sign(x), "arr_sign({x})", "-1, 0 or 1 by the sign of x, elementwise (NaN stays NaN).", "sign(-2.0)";
             Square "square" Same [] |x| Num::mul(x, x), "(({x}) * ({x}))", "x * x, elementwise (integers stay integers).", "square(arange(4))";

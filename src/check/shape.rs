@@ -480,6 +480,26 @@ pub fn normalize_axes(axes: &[i64], rank: usize, span: &Span) -> Result<Vec<usiz
     Ok(out)
 }
 
+/// `expand_dims(x, axes)`: the result's new size-1 axes (sorted), each of
+/// `axes` counted in the result's rank (`x`'s plus one an axis), as NumPy.
+pub fn expand_dims_axes(axes: &[i64], rank: usize, span: &Span) -> Result<Vec<usize>, Diagnostic> {
+    normalize_axes(axes, rank + axes.len(), span)
+}
+
+/// `shape` with a size-1 axis at each of `new` (sorted positions in the result).
+pub fn expanded_shape(shape: &[Dim], new: &[usize]) -> Vec<Dim> {
+    let mut rest = shape.iter();
+    (0..shape.len() + new.len())
+        .map(|k| {
+            if new.contains(&k) {
+                Some(1)
+            } else {
+                rest.next().copied().flatten()
+            }
+        })
+        .collect()
+}
+
 /// Shape after reducing `axes` (sorted).
 pub fn reduce_shape(shape: &[Dim], axes: &[usize], keepdims: bool) -> Vec<Dim> {
     shape

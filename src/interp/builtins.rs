@@ -78,7 +78,13 @@ impl Interp {
             return out(round_to(&a(self, 0), decimals, sp(0).as_ref(), span)?);
         }
         if let Some(op) = UnaryOp::from_name(name) {
-            return out(build::unary(op, name, &a(self, 0), sp(0).as_ref(), span)?);
+            // the NumPy function takes numbers too (the operator `not` only bools)
+            let x = if name == "logical_not" {
+                truth(a(self, 0), sp(0), span)?
+            } else {
+                a(self, 0)
+            };
+            return out(build::unary(op, name, &x, sp(0).as_ref(), span)?);
         }
         if let Some(op) = crate::check::builtins::operator_function(name) {
             let spans = (sp(0), sp(1));
@@ -142,11 +148,13 @@ impl Interp {
             }
             "array" | "asarray" => {
                 let x = a(self, 0);
-                match self.static_dtype(s[1].as_ref())? {
-                    Some(dt) if dt != x.dtype() => out(build::cast(&x, dt, Some(span))),
-                    _ if name == "array" => out(build::copy(&x, Some(span))),
-                    _ => out(x),
-                }
+                // an array, unlike a literal, keeps its dtype beside numbers (`array([1], dtype=i32) + 1` is i32)
+                let made = match self.static_dtype(s[1].as_ref())? {
+                    Some(dt) if dt != x.dtype() => build::cast(&x, dt, Some(span)),
+                    _ if name == "array" => build::copy(&x, Some(span)),
+                    _ => x,
+                };
+                out(made.with_weak(false))
             }
             "copy" => out(build::copy(&a(self, 0), Some(span))),
             "realize" => {
@@ -283,15 +291,7 @@ impl Interp {
                 out(build::reshape(&x, &[x.size()], span))
             }
             "logical_and" | "logical_or" | "logical_xor" => {
-                // NumPy's truth of a number: nonzero (NaN included)
-                let truth = |x: Array, xs: Option<Span>| -> R<Array> {
-                    if x.dtype() == DType::Bool {
-                        return Ok(x);
-                    }
-                    let zero = build::scalar(DType::I64, 0.0, true);
-                    build::binary(BinOp::Ne, &x, &zero, (xs.as_ref(), None), span)
-                };
-                let (x, y) = (truth(a(self, 0), sp(0))?, truth(a(self, 1), sp(1))?);
+                let (x, y) = (truth(a(self, 0), sp(0), span)?, truth(a(self, 1), sp(1), span)?);
                 let op = match name {
                     "logical_and" => BinOp::And,
                     "logical_or" => BinOp::Or,
@@ -314,9 +314,14 @@ impl Interp {
             }
             "expand_dims" => {
                 let x = a(self, 0);
-                let ax = self.static_int(val(1).unwrap_or(&Value::None), &sp(1).unwrap_or(span.clone()))?;
-                let ax = shape::normalize_axis(ax, x.rank() + 1, &sp(1).unwrap_or(span.clone()))?;
-                out(x.with_view(x.view.insert_axis(ax)))
+                let at = sp(1).unwrap_or(span.clone());
+                let axes = self.static_int_list(val(1).unwrap_or(&Value::None), &at, "an axis")?;
+                let mut view = x.view.clone();
+                // in increasing order, each inserted where the result has it
+                for ax in shape::expand_dims_axes(&axes, x.rank(), &at)? {
+                    view = view.insert_axis(ax);
+                }
+                out(x.with_view(view))
             }
             "squeeze" => {
                 let x = a(self, 0);
@@ -831,4 +836,14 @@ fn round_to(x: &Array, decimals: i64, x_span: Option<&Span>, span: &Span) -> R<A
     } else {
         out
     })
+}
+
+/// NumPy's truth of an array for the `logical_*` functions: a bool array
+/// itself, a number nonzero (NaN included).
+fn truth(x: Array, xs: Option<Span>, span: &Span) -> R<Array> {
+    if x.dtype() == DType::Bool {
+        return Ok(x);
+    }
+    let zero = build::scalar(DType::I64, 0.0, true);
+    build::binary(BinOp::Ne, &x, &zero, (xs.as_ref(), None), span)
 }

@@ -114,39 +114,43 @@ impl Interp {
                 parsed.push(Item::Int(i, item.span.clone()));
                 continue;
             }
-            parsed.push(match &item.kind {
+            let one = match &item.kind {
                 IndexKind::NewAxis => Item::NewAxis,
                 IndexKind::Ellipsis => Item::Ellipsis,
                 IndexKind::Slice { start, stop, step } => {
-                    let s = match start { Some(e) => self.index_int(e, "a slice bound")?, None => None };
-                    let t = match stop { Some(e) => self.index_int(e, "a slice bound")?, None => None };
-                    let p = match step { Some(e) => self.index_int(e, "a slice step")?, None => None };
+                    let s = match start {
+                        Some(e) => self.index_int(e, "a slice bound")?,
+                        None => None,
+                    };
+                    let t = match stop {
+                        Some(e) => self.index_int(e, "a slice bound")?,
+                        None => None,
+                    };
+                    let p = match step {
+                        Some(e) => self.index_int(e, "a slice step")?,
+                        None => None,
+                    };
                     Item::Slice(s, t, p, item.span.clone())
                 }
-                IndexKind::Expr(e)
-                    if matches!(&e.kind, crate::syntax::ast::ExprKind::Name(n) if n == "None" && self.lookup(n).is_none()) =>
-                {
+                IndexKind::Expr(e) if matches!(&e.kind, crate::syntax::ast::ExprKind::Name(n) if n == "None" && self.lookup(n).is_none()) => {
                     Item::NewAxis
                 }
                 // `a[[]]`: the empty list selects nothing, as NumPy's empty index list
                 IndexKind::Expr(e) if matches!(&e.kind, crate::syntax::ast::ExprKind::ArrayLit(items) if items.is_empty()) => {
                     Item::Gather(Array::from_host(HostData::I64(Vec::new()), &[0]), item.span.clone())
                 }
-                IndexKind::Expr(e) => {
-                    let v = self.eval(e)?;
-                    match &v {
-                        Value::None => Item::NewAxis,
-                        Value::Array(x) if x.dtype() == DType::Bool => Item::Mask(x.clone(), item.span.clone()),
-                        Value::Array(x) if x.rank() == 0 => Item::Int(self.static_int_named(&v, &e.span, "an index")?, item.span.clone()),
-                        Value::Array(x) if x.dtype().is_int() => Item::Gather(x.clone(), item.span.clone()),
-                        Value::Array(x) => {
-                            return Err(Diagnostic::new("E0300", format!("arrays of {} cannot index", x.dtype()), e.span.clone())
-                                .with_hint("index with integers, or with a boolean mask (`a[a > 0]`)"));
+                IndexKind::Expr(e) => match self.eval(e)? {
+                    // `a[nonzero(m)]`, `a[triu_indices(n, 1)]`: a tuple of index arrays indexes one axis each
+                    Value::Tuple(parts) if parts.iter().all(|p| matches!(p, Value::Array(_))) => {
+                        for part in parts {
+                            parsed.push(self.index_item(part, e, &item.span)?);
                         }
-                        other => return Err(Diagnostic::new("E0303", format!("an index must be an integer or a slice, found {}", other.kind_name()), e.span.clone())),
+                        continue;
                     }
-                }
-            });
+                    v => self.index_item(v, e, &item.span)?,
+                },
+            };
+            parsed.push(one);
         }
         // NumPy counts integers beside an array index as advanced indices too;
         // when the advanced items are not adjacent (a slice, `newaxis` or `...`
@@ -298,6 +302,32 @@ impl Interp {
             positions: Positions::Host(pos),
             undo,
         })))
+    }
+
+    /// One index item's value: `None` a new axis, a bool array a mask, a 0-d
+    /// integer an integer, an integer array a gather.
+    fn index_item(&self, v: Value, e: &Expr, span: &Span) -> R<Item> {
+        Ok(match &v {
+            Value::None => Item::NewAxis,
+            Value::Array(x) if x.dtype() == DType::Bool => Item::Mask(x.clone(), span.clone()),
+            Value::Array(x) if x.rank() == 0 => {
+                Item::Int(self.static_int_named(&v, &e.span, "an index")?, span.clone())
+            }
+            Value::Array(x) if x.dtype().is_int() => Item::Gather(x.clone(), span.clone()),
+            Value::Array(x) => {
+                return Err(
+                    Diagnostic::new("E0300", format!("arrays of {} cannot index", x.dtype()), e.span.clone())
+                        .with_hint("index with integers, or with a boolean mask (`a[a > 0]`)"),
+                );
+            }
+            other => {
+                return Err(Diagnostic::new(
+                    "E0303",
+                    format!("an index must be an integer or a slice, found {}", other.kind_name()),
+                    e.span.clone(),
+                ));
+            }
+        })
     }
 
     /// `a[i, j]` with several index arrays or masks (NumPy's advanced items

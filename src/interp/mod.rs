@@ -791,7 +791,7 @@ impl Interp {
             ExprKind::Name(name) => match self.lookup(name) {
                 Some(v) => v.clone(),
                 None => {
-                    if name == "none" {
+                    if name == "none" || name == "None" {
                         Value::None
                     } else if let Some(dt) = DType::parse(name) {
                         Value::DType(dt)

@@ -229,6 +229,19 @@ impl Interp {
         let flat = |a: &Array| build::reshape(a, &[a.size()], span);
         match name {
             "sort" | "argsort" => {
+                if let Some((v, vs)) = &s[2]
+                    && !matches!(v, Value::None)
+                {
+                    let kind = self.static_str(v, vs, "`kind`")?;
+                    if !matches!(kind.as_str(), "quicksort" | "mergesort" | "heapsort" | "stable") {
+                        return Err(bad_value(
+                            format!(
+                                "`kind` must be \"quicksort\", \"mergesort\", \"heapsort\" or \"stable\", not \"{kind}\""
+                            ),
+                            vs,
+                        ));
+                    }
+                }
                 let axis = self.axis_arg(&s[1], x.rank(), Some(-1))?;
                 let (x, axis) = match axis {
                     None => (flat(&x), 0),

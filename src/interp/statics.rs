@@ -28,6 +28,8 @@ impl Interp {
     /// The elements of a small array as i64 (ints and bools only).
     fn static_ints_of(&self, v: &Value, span: &Span, what: &str) -> R<Vec<i64>> {
         match v {
+            // `zeros([])`: the empty list (a float literal by default) holds no size
+            Value::Array(a) if a.size() == 0 && a.rank() == 1 => Ok(Vec::new()),
             Value::Array(a) => {
                 if !(a.dtype().is_int() || a.dtype() == DType::Bool) {
                     return Err(Diagnostic::new(

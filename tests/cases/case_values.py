@@ -11,4 +11,4 @@ def expected(name):
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".arr")
     text = " ".join(l[len("# out:"):] for l in open(path).read().splitlines() if l.startswith("# out:"))
     text = text.replace("true", "1").replace("false", "0")
-    return np.array([float(x) for x in re.findall(r"-?inf|nan|-?\d+(?:\.\d+)?(?:e-?\d+)?", text)])
+    return np.array([float(x) for x in re.findall(r"-?inf|nan|-?\d+(?:\.\d+)?(?:e[-+]?\d+)?", text)])

@@ -140,3 +140,12 @@ print(cumsum(kx[:3], dtype=f64), ravel(eye(3, k=1)), ravel(eye(2, 3, -1, dtype=i
 # out: [               0.0, 0.3333333432674408, 1.0000000298023224] [0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0] [0, 0, 0, 1, 0, 0]
 print(where([[1, 0, 3], [0, 5, 0]] > 0), zeros([2], dtype="float64"), kx[1:3] as int32, kx[4:6] as float64)
 # out: ([0, 0, 1], [0, 2, 1]) [0.0, 0.0] [0, 0] [1.3333333730697632, 1.6666666269302368]
+# NumPy names: fmod, the comparison functions, logical_not of numbers, expand_dims of several axes, None, sort's kind
+print(fmod([-7, 7, -7, 7, 6], [3, -3, -3, 3, 3]), fmod([-7.5, 7.5, -1e-300, 5.0], [2.0, -2.0, 3.0, inf]))
+# out: [-1,  1, -1,  1,  0] [ -1.5e+00,   1.5e+00, -1.0e-300,   5.0e+00]
+print(equal([1, 2], 2), not_equal([1.0, nan], nan), less([1, 2], [2, 2]), less_equal(1, [0, 1]), greater([3], 2.5), greater_equal([2, 3], 3))
+# out: [false,  true] [true, true] [ true, false] [false,  true] [true] [false,  true]
+print(logical_not([0, 2, -1]), logical_not([0.0, nan, 1.5]), shape(expand_dims(ones([2, 3]), (0, 3))), shape(expand_dims(ones([2, 3]), (-1, 0))))
+# out: [ true, false, false] [ true, false, false] (1, 2, 3, 1) (1, 2, 3, 1)
+print(sum(reshape(arange(6.0), [2, 3]), axis=None), shape(zeros([])), sort([3, 1, 2], kind="stable"), argsort([3, 1, 3, 0], kind="mergesort"))
+# out: 15.0 () [1, 2, 3] [3, 1, 0, 2]

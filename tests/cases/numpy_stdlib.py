@@ -124,6 +124,13 @@ def oracle():
     show(np.cumsum(kx[:3], dtype=np.float64), np.eye(3, k=1).ravel(), np.eye(2, 3, -1, dtype=np.int64).ravel())
     show(np.where(np.array([[1, 0, 3], [0, 5, 0]]) > 0), np.zeros(2, dtype="float64"), kx[1:3].astype(np.int32),
          kx[4:6].astype(np.float64))
+    show(np.fmod([-7, 7, -7, 7, 6], [3, -3, -3, 3, 3]), np.fmod([-7.5, 7.5, -1e-300, 5.0], [2.0, -2.0, 3.0, np.inf]))
+    show(np.equal([1, 2], 2), np.not_equal([1.0, n], n), np.less([1, 2], [2, 2]), np.less_equal(1, [0, 1]),
+         np.greater([3], 2.5), np.greater_equal([2, 3], 3))
+    show(np.logical_not([0, 2, -1]), np.logical_not([0.0, n, 1.5]), np.expand_dims(np.ones((2, 3)), (0, 3)).shape,
+         np.expand_dims(np.ones((2, 3)), (-1, 0)).shape)
+    show(np.sum(np.arange(6.0).reshape(2, 3), axis=None), np.zeros([]).shape, np.sort([3, 1, 2], kind="stable"),
+         np.argsort([3, 1, 3, 0], kind="mergesort"))
     return out
 
 

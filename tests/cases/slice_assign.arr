@@ -180,3 +180,25 @@ print(x4)
 # out:  [[  12,   13, 1014,  300],
 # out:   [  16,   17,   18,  400],
 # out:   [  20,   21,   22,  500]]]
+# a tuple of index arrays (nonzero, where, triu_indices) indexes one axis each
+let a6 = reshape(arange(6), [2, 3])
+print(a6[nonzero(a6 > 2)], a6[where(a6 < 2)])
+# out: [3, 4, 5] [0, 1]
+let b6 = reshape(arange(16), [4, 4])
+print(b6[triu_indices(4, 1)], b6[tril_indices(4)], b6[diag_indices(4)])
+# out: [ 1,  2,  3,  6,  7, 11] [ 0,  4,  5,  8,  9, 10, 12, 13, 14, 15] [ 0,  5, 10, 15]
+b6[triu_indices(4, 1)] = 0
+print(b6)
+# out: [[ 0,  0,  0,  0],
+# out:  [ 4,  5,  0,  0],
+# out:  [ 8,  9, 10,  0],
+# out:  [12, 13, 14, 15]]
+let c6 = reshape(arange(24), [2, 3, 4])
+print(c6[nonzero(c6[:, :, 0] > 4)])
+# out: [[ 8,  9, 10, 11],
+# out:  [12, 13, 14, 15],
+# out:  [16, 17, 18, 19],
+# out:  [20, 21, 22, 23]]
+# an array keeps the dtype it was given beside numbers, as NumPy
+print(array([2147483647], dtype=i32) + 1, array([16777216.0], dtype=f32) + 1.0, asarray([3], dtype=i32) * 2147483647)
+# out: [-2147483648] [16777216.0] [2147483645]

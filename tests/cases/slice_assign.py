@@ -76,6 +76,17 @@ def oracle():
     x4[[0, 1], :, [1, 3]] = np.arange(6).reshape(2, 3) * 100
     x4[:, [0, 0], [2, 2]] += 1000
     out.append(x4)
+    a6 = np.arange(6).reshape(2, 3)
+    out += [a6[np.nonzero(a6 > 2)], a6[np.where(a6 < 2)]]
+    b6 = np.arange(16).reshape(4, 4)
+    out += [b6[np.triu_indices(4, 1)], b6[np.tril_indices(4)], b6[np.diag_indices(4)]]
+    b6[np.triu_indices(4, 1)] = 0
+    out.append(b6)
+    c6 = np.arange(24).reshape(2, 3, 4)
+    out.append(c6[np.nonzero(c6[:, :, 0] > 4)])
+    with np.errstate(over="ignore"):
+        out += [np.array([2147483647], dtype=np.int32) + 1, np.array([16777216.0], dtype=np.float32) + 1.0,
+                np.asarray([3], dtype=np.int32) * 2147483647]
     return np.concatenate([np.ravel(np.asarray(o, dtype=np.float64)) for o in out])
 
 
