@@ -245,6 +245,35 @@ pub fn for_(var: Ident, start: D<Expr>, end: D<Expr>, body: D<Block>, span: Span
 }
 
 pub fn for_each(var: Ident, iter: D<Expr>, body: D<Block>, span: Span) -> PResult<D<Box<Stmt>>> {
+    // Python's `for i in range(n)` and `range(a, b)` are the counted loops `0..n` and `a..b`;
+    // with a step, the walk of `arange(a, b, step)`
+    if let ExprKind::Call { func, args } = &iter.0.kind
+        && func.name == "range"
+        && args.iter().all(|a| a.name.is_none())
+    {
+        let zero = || Expr {
+            kind: ExprKind::Int(0),
+            span: iter.0.span.clone(),
+        };
+        match args.as_slice() {
+            [n] => return for_(var, D(zero(), iter.1), D(n.value.clone(), iter.1), body, span),
+            [a, b] => return for_(var, D(a.value.clone(), iter.1), D(b.value.clone(), iter.1), body, span),
+            [_, _, _] => {
+                let arange = Expr {
+                    kind: ExprKind::Call {
+                        func: Ident {
+                            name: "arange".into(),
+                            ..func.clone()
+                        },
+                        args: args.clone(),
+                    },
+                    span: iter.0.span.clone(),
+                };
+                return for_each(var, D(arange, iter.1), body, span);
+            }
+            _ => {}
+        }
+    }
     let d = iter.1.max(body.1);
     stmt(
         StmtKind::ForEach {

@@ -427,6 +427,7 @@ fn invalid_chars(source: &str, run: std::ops::Range<usize>, base: usize) -> Diag
         Some('!') => Some("use `not` for logical negation (`!=` is not-equal)"),
         Some('&') => Some("use `and` for logical and"),
         Some('|') => Some("use `or` for logical or"),
+        Some('~') => Some("use `not` for logical negation (elementwise on bool arrays, as NumPy's `~` on masks)"),
         Some('\'') => Some("strings use double quotes: \"text\""),
         Some('^') => Some("use `**` for powers"),
         Some('.') => Some("`..` is a range and `...` an ellipsis; there is no `.` operator"),

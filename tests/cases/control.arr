@@ -31,3 +31,13 @@ let sj = 0
 while sj < 3 and sx[sj] != 4 { sj += 1 }
 print(sj)
 # out: 2
+# Python's range in a for loop: range(n) and range(a, b) count, a step walks arange
+let rc = zeros([3, 3], dtype=i64)
+let ry = [0, 1, 2, 1, 0, 2, 2, 1]
+let rp = [0, 2, 2, 1, 0, 1, 2, 1]
+for i in range(8) { rc[ry[i], rp[i]] += 1 }
+let (rs, rt) = (0, 0)
+for i in range(2, 5) { rs += i }
+for i in range(10, 0, -3) { rt += i * i }
+print(rc[1, 2], rc[2, 2], rs, rt)
+# out: 1 2 9 166
