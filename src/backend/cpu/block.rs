@@ -1737,26 +1737,14 @@ fn eval_resident_impl<'p: 'r, 'r>(
         };
         rest = tail;
         vals[i] = match step.inst {
-            Inst::Load(k) => {
-                let b = prog
-                    .inputs
-                    .get(k)
-                    .ok_or_else(|| internal("a load of a missing operand"))?;
-                load(b.input, b.dtype, offs[k], inner[k], len, reg)
-            }
+            Inst::Load(k) => load_operand(prog, k, offs, inner, len, reg)?,
             Inst::Row(k) => {
                 let stage = stages.get(k).ok_or_else(|| internal("a missing row stage"))?;
                 let v = *vals
                     .get(stage.value)
                     .filter(|_| stage.value < i)
                     .ok_or_else(|| internal("a row stage of a later step"))?;
-                let r = fold(stage.op, v, len)?;
-                if value_dtype(&r) == step.dtype {
-                    r
-                } else {
-                    compute(&Inst::Cast(0), &[r], reg.dst(1))?;
-                    reg.scalar()
-                }
+                fold_stage(stage, v, len, step.dtype, fold, reg)?
             }
             Inst::Acc => return Err(internal("an accumulator in a row-resident body")),
             // the written step, when it is the last, goes straight into the output
@@ -1778,6 +1766,42 @@ fn eval_resident_impl<'p: 'r, 'r>(
         Some(dst) => store(v, dst).map(|()| None),
         None => Ok(Some(v)),
     }
+}
+
+/// Operand `k`'s values over `len` elements from its offset `offs[k]` along `inner[k]`.
+#[inline(always)]
+fn load_operand<'p: 'r, 'r>(
+    prog: &Program<'p>,
+    k: usize,
+    offs: &[isize],
+    inner: &[isize],
+    len: usize,
+    reg: &'r mut Reg,
+) -> Result<Value<'r>, Diagnostic> {
+    let b = prog
+        .inputs
+        .get(k)
+        .ok_or_else(|| internal("a load of a missing operand"))?;
+    Ok(load(b.input, b.dtype, offs[k], inner[k], len, reg))
+}
+
+/// A row stage's reduction of its values `v` (a row of `len`) by `fold`, as
+/// one value of `dtype` (cast into `reg` when the accumulator's differs).
+#[inline(always)]
+fn fold_stage<'r>(
+    stage: &RowStage,
+    v: Value<'_>,
+    len: usize,
+    dtype: DType,
+    fold: RowFold<'_>,
+    reg: &'r mut Reg,
+) -> Result<Value<'r>, Diagnostic> {
+    let r = fold(stage.op, v, len)?;
+    if value_dtype(&r) == dtype {
+        return Ok(r);
+    }
+    compute(&Inst::Cast(0), &[r], reg.dst(1))?;
+    Ok(reg.scalar())
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -1958,23 +1982,11 @@ pub fn eval_resident_streamed<'p: 'r, 'r>(
             continue;
         }
         vals[i] = match step.inst {
-            Inst::Load(k) => {
-                let b = prog
-                    .inputs
-                    .get(k)
-                    .ok_or_else(|| internal("a load of a missing operand"))?;
-                load(b.input, b.dtype, offs[k], inner[k], 1, reg)
-            }
+            Inst::Load(k) => load_operand(prog, k, offs, inner, 1, reg)?,
             Inst::Row(k) => {
                 let stage = stages.get(k).ok_or_else(|| internal("a missing row stage"))?;
                 let row = stage_rows.get(k).ok_or_else(|| internal("a missing stage row"))?;
-                let r = fold(stage.op, row.value(len), len)?;
-                if value_dtype(&r) == step.dtype {
-                    r
-                } else {
-                    compute(&Inst::Cast(0), &[r], reg.dst(1))?;
-                    reg.scalar()
-                }
+                fold_stage(stage, row.value(len), len, step.dtype, fold, reg)?
             }
             Inst::Acc => return Err(internal("an accumulator in a row-resident body")),
             ref inst => compute_step(inst, &vals[..i], reg, 1)?,
