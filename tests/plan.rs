@@ -1711,11 +1711,9 @@ fn check_many(outs: &[&Array]) -> Plan {
     p
 }
 
-/// An n-body step's shape: three sums over the rows of one pairwise table,
-/// each read again after them (the velocities, then the positions).
-#[test]
-fn sibling_row_sums_read_later_are_one_row_resident_kernel_on_a_gpu() {
-    let (x, y) = (input(&[40]), input(&[40]));
+/// A two-dimensional n-body step of bodies at `x`, `y`: the row sums of the
+/// pairwise differences times their table `w`, the moved positions, and `w`.
+fn pair_sums(x: &Array, y: &Array) -> [Array; 5] {
     let pair = |p: &Array| bin(BinaryOp::Sub, &newaxis(p, 0), &newaxis(p, 1));
     let (dx, dy) = (pair(&x), pair(&y));
     let r2 = bin(
@@ -1728,6 +1726,15 @@ fn sibling_row_sums_read_later_are_one_row_resident_kernel_on_a_gpu() {
     let vy = reduce(ReduceOp::Sum, &bin(BinaryOp::Mul, &dy, &w), &[1]);
     let x2 = bin(BinaryOp::Add, &x, &vx);
     let y2 = bin(BinaryOp::Add, &y, &vy);
+    [vx, vy, x2, y2, w]
+}
+
+/// An n-body step's shape: three sums over the rows of one pairwise table,
+/// each read again after them (the velocities, then the positions).
+#[test]
+fn sibling_row_sums_read_later_are_one_row_resident_kernel_on_a_gpu() {
+    let (x, y) = (input(&[40]), input(&[40]));
+    let [vx, vy, x2, y2, w] = pair_sums(&x, &y);
     let top = reduce(ReduceOp::Max, &w, &[1]);
     let p = check_many(&[&vx, &vy, &x2, &y2, &top]);
     assert_eq!(strategies(&p), vec!["row-resident"]);
@@ -1741,7 +1748,7 @@ fn sibling_row_sums_read_later_are_one_row_resident_kernel_on_a_gpu() {
     let cpu = plan(&pending_in_order(&outputs), &outputs, &DeviceInfo::for_cpu());
     assert!(!strategies(&cpu).contains(&"row-resident"), "{:?}", strategies(&cpu));
     // a value per element read later ends the run there, as before
-    let e = un(UnaryOp::Exp, &dx);
+    let e = un(UnaryOp::Exp, &bin(BinaryOp::Sub, &newaxis(&x, 0), &newaxis(&x, 1)));
     let s = reduce(ReduceOp::Sum, &e, &[1]);
     let p = check_many(&[&e, &s]);
     assert!(!strategies(&p).contains(&"row-resident"), "{:?}", strategies(&p));
@@ -1755,18 +1762,7 @@ fn sibling_row_sums_read_later_are_one_row_resident_kernel_on_a_gpu() {
 fn long_sibling_row_sums_stream_on_the_cpu() {
     let n = 3000;
     let (x, y) = (input(&[n]), input(&[n]));
-    let pair = |p: &Array| bin(BinaryOp::Sub, &newaxis(p, 0), &newaxis(p, 1));
-    let (dx, dy) = (pair(&x), pair(&y));
-    let r2 = bin(
-        BinaryOp::Add,
-        &bin(BinaryOp::Mul, &dx, &dx),
-        &bin(BinaryOp::Mul, &dy, &dy),
-    );
-    let w = un(UnaryOp::Sqrt, &bin(BinaryOp::Add, &r2, &scalar(0.5, DType::F64)));
-    let vx = reduce(ReduceOp::Sum, &bin(BinaryOp::Mul, &dx, &w), &[1]);
-    let vy = reduce(ReduceOp::Sum, &bin(BinaryOp::Mul, &dy, &w), &[1]);
-    let x2 = bin(BinaryOp::Add, &x, &vx);
-    let y2 = bin(BinaryOp::Add, &y, &vy);
+    let [vx, vy, x2, y2, _] = pair_sums(&x, &y);
     let outputs: Vec<_> = [&vx, &vy, &x2, &y2].iter().map(|a| a.node.clone()).collect();
     let cpu = plan(&pending_in_order(&outputs), &outputs, &DeviceInfo::for_cpu());
     assert_eq!(strategies(&cpu), vec!["row-resident"]);
