@@ -1715,7 +1715,7 @@ fn check_many(outs: &[&Array]) -> Plan {
 /// pairwise differences times their table `w`, the moved positions, and `w`.
 fn pair_sums(x: &Array, y: &Array) -> [Array; 5] {
     let pair = |p: &Array| bin(BinaryOp::Sub, &newaxis(p, 0), &newaxis(p, 1));
-    let (dx, dy) = (pair(&x), pair(&y));
+    let (dx, dy) = (pair(x), pair(y));
     let r2 = bin(
         BinaryOp::Add,
         &bin(BinaryOp::Mul, &dx, &dx),
@@ -1724,8 +1724,8 @@ fn pair_sums(x: &Array, y: &Array) -> [Array; 5] {
     let w = un(UnaryOp::Sqrt, &bin(BinaryOp::Add, &r2, &scalar(0.5, DType::F64)));
     let vx = reduce(ReduceOp::Sum, &bin(BinaryOp::Mul, &dx, &w), &[1]);
     let vy = reduce(ReduceOp::Sum, &bin(BinaryOp::Mul, &dy, &w), &[1]);
-    let x2 = bin(BinaryOp::Add, &x, &vx);
-    let y2 = bin(BinaryOp::Add, &y, &vy);
+    let x2 = bin(BinaryOp::Add, x, &vx);
+    let y2 = bin(BinaryOp::Add, y, &vy);
     [vx, vy, x2, y2, w]
 }
 
