@@ -264,9 +264,9 @@ fn both_recycled(cache: &mut PlanCache<()>, out: &Array) -> (Plan, Plan, bool) {
     let order = pending_in_order(&outputs);
     let fresh = plan(&order, &outputs, &DeviceInfo::reference());
     let got = cache.get_or_plan(&order, &outputs, || plan(&order, &outputs, &DeviceInfo::reference()));
-    let copy = got.plan.clone();
-    cache.recycle(got.entry, got.generation, got.plan);
-    (copy, fresh, got.hit)
+    let (copy, hit) = (got.plan.clone(), got.hit);
+    cache.recycle(got);
+    (copy, fresh, hit)
 }
 
 #[test]
@@ -315,20 +315,23 @@ fn a_plan_handed_back_after_its_entry_was_replaced_is_not_reused() {
     assert!(!hit);
     assert_eq!(got, fresh);
     // the stale 4-wide plan comes back now; the next hit must not take it
-    cache.recycle(aligned.entry, aligned.generation, aligned.plan);
+    cache.recycle(aligned);
     let (got, fresh, hit) = both_recycled(&mut cache, &window(2));
     assert!(hit);
     assert_eq!(got, fresh, "the scalar plan, re-bound");
 }
 
 /// A shape-generic cache for the fused CPU executor's device, the cached
-/// plan for `out`'s graph, and the planner's own plan for it.
+/// plan for `out`'s graph (handed back after), and the planner's own plan for it.
 fn both_generic(cache: &mut PlanCache<()>, out: &Array) -> (Plan, Plan, bool) {
     let outputs = vec![out.node.clone()];
     let order = pending_in_order(&outputs);
     let fresh = plan(&order, &outputs, &DeviceInfo::for_cpu());
     let got = cache.get_or_plan(&order, &outputs, || plan(&order, &outputs, &DeviceInfo::for_cpu()));
-    (got.plan, fresh, got.hit)
+    // handed back as the CPU executor does: the next generic hit re-binds it in place
+    let (copy, hit) = (got.plan.clone(), got.hit);
+    cache.recycle(got);
+    (copy, fresh, hit)
 }
 
 fn generic_cache() -> PlanCache<()> {

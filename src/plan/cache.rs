@@ -25,7 +25,7 @@
 //! producer axis for axis (or broadcast it), so that composing views does
 //! not depend on sizes either; a graph with any other has no generic key.
 
-use super::{DeviceInfo, Operand, Plan, Source, Strategy, finish_elementwise, fits_32};
+use super::{DeviceInfo, KernelPlan, Operand, Plan, Source, Strategy, finish_elementwise, fits_32};
 use crate::check::dtype::DType;
 use crate::graph::op::Op;
 use crate::graph::view::{View, contiguous_strides};
@@ -314,13 +314,20 @@ struct GenericEntry {
     template: Plan,
     leaf_edges: Vec<(usize, usize)>,
     dims: Vec<usize>,
+    /// The plan of the last hit, handed back (`recycle`): the next hit
+    /// re-binds it in place instead of cloning the template (a loop whose
+    /// slices change size every iteration hits this entry every statement).
+    spare: Option<Plan>,
 }
 
 /// The shape-generic side of a cache (`PlanCache::shape_generic`).
 struct Generic {
     /// The device the planner finishes kernels for.
     device: DeviceInfo,
-    entries: FxHashMap<Vec<u64>, GenericEntry>,
+    index: FxHashMap<Vec<u64>, usize>,
+    entries: Vec<GenericEntry>,
+    /// Bumped when `entries` is cleared, so that a stale `recycle` is dropped.
+    generation: u64,
     /// Hashes of the generic keys planned once and not kept.
     seen: FxHashSet<u64>,
 }
@@ -372,6 +379,8 @@ pub struct Planned {
     /// The entry's generation, for `recycle`.
     pub generation: u64,
     pub hit: bool,
+    /// `entry` is a shape-generic entry's.
+    pub generic: bool,
 }
 
 impl<T> PlanCache<T> {
@@ -400,7 +409,9 @@ impl<T> PlanCache<T> {
     pub fn shape_generic(mut self, device: DeviceInfo) -> PlanCache<T> {
         self.generic = Some(Generic {
             device,
-            entries: FxHashMap::default(),
+            index: FxHashMap::default(),
+            entries: Vec::new(),
+            generation: 0,
             seen: FxHashSet::default(),
         });
         self
@@ -420,23 +431,25 @@ impl<T> PlanCache<T> {
                 entry: e,
                 generation: self.entries[e].generation,
                 hit: true,
+                generic: false,
             };
         }
         let has_generic = self.generic.is_some() && sig.fill_generic(nodes, outputs);
         if has_generic
-            && let Some(g) = &self.generic
-            && let Some(entry) = g.entries.get(&sig.generic)
-            && let Some(plan) = rebind_generic(entry, &sig, &g.device)
+            && let Some(g) = &mut self.generic
+            && let Some(&e) = g.index.get(&sig.generic)
+            && let Some(plan) = rebind_generic(&mut g.entries[e], &sig, &g.device)
         {
+            let generation = g.generation;
             self.scratch = sig;
             self.stats.hits += 1;
             self.stats.generic_hits += 1;
-            // not handed back (`recycle`): its sizes are not the entry's
             return Planned {
                 plan,
-                entry: usize::MAX,
-                generation: 0,
+                entry: e,
+                generation,
                 hit: true,
+                generic: true,
             };
         }
         let plan = make();
@@ -460,6 +473,7 @@ impl<T> PlanCache<T> {
                     entry: usize::MAX,
                     generation: 0,
                     hit: false,
+                    generic: false,
                 };
             }
         }
@@ -469,16 +483,24 @@ impl<T> PlanCache<T> {
             entry,
             generation: self.generations,
             hit: false,
+            generic: false,
         }
     }
 
-    /// Hands back a plan that `get_or_plan` returned for `entry` and that
-    /// has run, so that the entry's next hit re-binds it in place.
-    pub fn recycle(&mut self, entry: usize, generation: u64, plan: Plan) {
-        if let Some(e) = self.entries.get_mut(entry)
-            && e.generation == generation
+    /// Hands back a plan that `get_or_plan` returned and that has run, so
+    /// that its entry's next hit re-binds it in place.
+    pub fn recycle(&mut self, planned: Planned) {
+        if planned.generic {
+            if let Some(g) = &mut self.generic
+                && g.generation == planned.generation
+                && let Some(e) = g.entries.get_mut(planned.entry)
+            {
+                e.spare = Some(planned.plan);
+            }
+        } else if let Some(e) = self.entries.get_mut(planned.entry)
+            && e.generation == planned.generation
         {
-            e.spare = Some(plan);
+            e.spare = Some(planned.plan);
         }
     }
 
@@ -510,7 +532,7 @@ impl<T> PlanCache<T> {
         if g.seen.len() >= MAX_SEEN {
             g.seen.clear();
         }
-        if g.seen.insert(h.finish()) || g.entries.contains_key(&sig.generic) {
+        if g.seen.insert(h.finish()) || g.index.contains_key(&sig.generic) {
             return;
         }
         let canon: FxHashMap<u64, usize> = sig.ids.iter().enumerate().map(|(c, &id)| (id, c)).collect();
@@ -522,15 +544,16 @@ impl<T> PlanCache<T> {
         }
         if g.entries.len() >= MAX_ENTRIES {
             g.entries.clear();
+            g.index.clear();
+            g.generation += 1;
         }
-        g.entries.insert(
-            sig.generic.clone(),
-            GenericEntry {
-                template,
-                leaf_edges: sig.leaf_edges.clone(),
-                dims: sig.dims.clone(),
-            },
-        );
+        g.index.insert(sig.generic.clone(), g.entries.len());
+        g.entries.push(GenericEntry {
+            template,
+            leaf_edges: sig.leaf_edges.clone(),
+            dims: sig.dims.clone(),
+            spare: None,
+        });
     }
 
     fn insert(&mut self, sig: Signature, plan: &Plan) -> usize {
@@ -676,12 +699,22 @@ impl LeafMoves {
 /// as `PlanCache::rebind` does, every size replaced by the one its symbol
 /// stands for now, and each kernel finished again for those sizes; `None`
 /// when the leaves moved unevenly or a size has no symbol.
-fn rebind_generic(entry: &GenericEntry, sig: &Signature, device: &DeviceInfo) -> Option<Plan> {
+fn rebind_generic(entry: &mut GenericEntry, sig: &Signature, device: &DeviceInfo) -> Option<Plan> {
     if entry.dims.len() != sig.dims.len() {
         return None;
     }
     let moves = LeafMoves::between(&entry.leaf_edges, sig)?;
-    let mut plan = map_ids(&entry.template, |c| sig.ids.get(c as usize).copied())?;
+    let id = |c: u64| sig.ids.get(c as usize).copied();
+    let mut plan = match entry.spare.take() {
+        Some(mut spare) => {
+            for (t, kp) in entry.template.kernels.iter().zip(&mut spare.kernels) {
+                restore_sized(t, kp);
+            }
+            rebind_in_place(&entry.template, &mut spare, id)?;
+            spare
+        }
+        None => map_ids(&entry.template, id)?,
+    };
     let size = |d: usize| -> Option<usize> {
         if d < 2 {
             return Some(d);
@@ -703,6 +736,51 @@ fn rebind_generic(entry: &GenericEntry, sig: &Signature, device: &DeviceInfo) ->
         finish_elementwise(kp, device);
     }
     Some(plan)
+}
+
+/// Overwrites in `kp` (a re-binding of the generic template `t` for other
+/// sizes) everything that depends on sizes with `t`'s values, keeping its
+/// allocations; the fields that do not (labels, ops, body) stay as they are.
+fn restore_sized(t: &KernelPlan, kp: &mut KernelPlan) {
+    // spelled out so that a new field is a compile error here until decided
+    let KernelPlan {
+        strategy,
+        output: _,
+        out_label: _,
+        out_dtype: _,
+        out_shape,
+        nodes: _,
+        ops: _,
+        operands,
+        body: _,
+        reduce: _,
+        kept,
+        epi_operands: _,
+        epilogue: _,
+        shape,
+        vec,
+        index32,
+        grid,
+        block,
+        bytes_read,
+        bytes_written,
+        aux: _,
+        window,
+    } = kp;
+    *strategy = t.strategy.clone();
+    out_shape.clone_from(&t.out_shape);
+    for (o, to) in operands.iter_mut().zip(&t.operands) {
+        o.view.clone_from(&to.view);
+    }
+    *kept = t.kept;
+    shape.clone_from(&t.shape);
+    *vec = t.vec;
+    *index32 = t.index32;
+    *grid = t.grid;
+    *block = t.block;
+    *bytes_read = t.bytes_read;
+    *bytes_written = t.bytes_written;
+    window.clone_from(&t.window);
 }
 
 /// Overwrites what a hit re-binds (node ids, view offsets, random keys) in

@@ -235,9 +235,7 @@ impl Fused {
     ) -> Result<bool, Diagnostic> {
         let planned = self.planned(nodes, outputs);
         let written = self.run_plan(&planned.plan, &crate::graph::nodes_by_id(nodes), into);
-        self.plans
-            .borrow_mut()
-            .recycle(planned.entry, planned.generation, planned.plan);
+        self.plans.borrow_mut().recycle(planned);
         written
     }
 
