@@ -15,7 +15,7 @@ const ALL_CODES: &[&str] = &[
     "E0212", "E0220", "E0221", //
     "E0300", "E0301", "E0302", "E0303", "E0304", "E0305", "E0306", "E0307", "E0308", //
     "E0400", "E0401", "E0402", "E0403", "E0404", "E0405", "E0406", "E0407", "E0410", "E0411", "E0412", "E0413",
-    "E0420",
+    "E0420", "E0421",
 ];
 
 /// Codes that cannot come from a program run on `Session::cpu()`; each has its own test below.

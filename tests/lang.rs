@@ -52,5 +52,6 @@ cases!(
     row_outputs,
     numpy_names,
     concat_parts,
-    numpy_stdlib
+    numpy_stdlib,
+    linalg
 );

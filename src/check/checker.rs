@@ -1225,15 +1225,19 @@ impl Checker {
             self.errors.push(d);
             return Ty::Unknown;
         }
-        if matches!(name, "inv" | "det" | "solve" | "matrix_power")
-            && let Some(Ty::Array { shape: Some(shape), .. }) = arg(0)
+        if matches!(
+            name,
+            "inv" | "det" | "solve" | "matrix_power" | "slogdet" | "cholesky" | "eigh" | "eigvalsh"
+        ) && let Some(Ty::Array { shape: Some(shape), .. }) = arg(0)
             && let Err(d) = shape::check_square(name, shape, &arg_span(0).unwrap_or(span.clone()))
         {
             self.errors.push(d);
             return Ty::Unknown;
         }
-        if matches!(name, "diag" | "diagonal" | "trace" | "tril" | "triu")
-            && let Some(Ty::Array { shape: Some(shape), .. }) = arg(0)
+        if matches!(
+            name,
+            "diag" | "diagonal" | "trace" | "tril" | "triu" | "qr" | "svd" | "svdvals" | "pinv" | "cond" | "lstsq"
+        ) && let Some(Ty::Array { shape: Some(shape), .. }) = arg(0)
             && let Err(d) = shape::check_matrix_rank(name, shape.len(), &arg_span(0).unwrap_or(span.clone()))
         {
             self.errors.push(d);

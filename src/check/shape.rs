@@ -317,9 +317,16 @@ pub fn check_matrix_rank(name: &str, rank: usize, span: &Span) -> Result<(), Dia
             format!("diag needs a 1-D or 2-D array, not rank {rank}"),
             span.clone(),
         )),
-        "diagonal" | "trace" | "tril" | "triu" if rank < 2 => Err(Diagnostic::new(
+        "diagonal" | "trace" | "tril" | "triu" | "qr" | "svd" | "svdvals" | "pinv" | "cond" if rank < 2 => {
+            Err(Diagnostic::new(
+                "E0201",
+                format!("{name} needs an array of rank 2 or more, not rank {rank}"),
+                span.clone(),
+            ))
+        }
+        "lstsq" if rank != 2 => Err(Diagnostic::new(
             "E0201",
-            format!("{name} needs an array of rank 2 or more, not rank {rank}"),
+            format!("lstsq needs a 2-D a, not rank {rank}"),
             span.clone(),
         )),
         _ => Ok(()),

@@ -445,4 +445,5 @@ pub fn to_host(backend: &dyn Backend, array: &Array) -> Result<HostData, Diagnos
     backend.read(&buffer, &array.view, array.dtype())
 }
 pub mod build;
+pub mod decomp;
 pub mod linalg;

@@ -667,6 +667,7 @@ impl Interp {
                 Ok(Value::Unit)
             }
             _ if super::npfuncs::NAMES.contains(&name) => self.np_builtin(name, &s, span),
+            _ if super::decomp::NAMES.contains(&name) => self.run_decomp(name, &s, span),
             _ => self.run_shape_linalg(name, &s, &rest, span),
         }
     }

@@ -4,6 +4,7 @@
 //! of a loop iteration, slice assignment).
 
 mod builtins;
+mod decomp;
 mod fstring;
 mod index;
 mod npfuncs;

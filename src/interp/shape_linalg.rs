@@ -753,7 +753,7 @@ impl Interp {
         }
     }
 
-    fn host_result(&self, vals: Vec<f64>, shape: &[usize], dt: DType) -> R<Array> {
+    pub(super) fn host_result(&self, vals: Vec<f64>, shape: &[usize], dt: DType) -> R<Array> {
         let a = Array::from_buffer(self.backend.adopt(HostData::F64(vals))?, DType::F64, shape);
         Ok(if dt == DType::F64 { a } else { build::cast(&a, dt, None) })
     }

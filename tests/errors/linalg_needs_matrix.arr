@@ -1,0 +1,2 @@
+# expect: E0201
+print(qr(ones([3])))
