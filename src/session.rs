@@ -480,7 +480,7 @@ fn ty_of(v: &Value, backend: &dyn Backend) -> Ty {
             }
         }
         Value::Tuple(items) => Ty::Tuple(items.iter().map(|i| ty_of(i, backend)).collect()),
-        Value::Str(_) => Ty::Str,
+        Value::Str(text) => Ty::Str(Some(text.clone())),
         Value::DType(d) => Ty::DType(Some(*d)),
         Value::Func(f) => Ty::Func(f.clone()),
         Value::None => Ty::None,

@@ -26,6 +26,10 @@ pub struct ParamSpec {
     pub name: &'static str,
     pub kind: ParamKind,
     pub required: bool,
+    /// The strings a static parameter may be (`mode="reduced"`); empty: no
+    /// such rule. The checker tests a literal, the run every value
+    /// (`Builtin::check_choice`).
+    pub choices: &'static [&'static str],
 }
 
 #[derive(Debug)]
@@ -44,6 +48,7 @@ const fn a(name: &'static str) -> ParamSpec {
         name,
         kind: ParamKind::Array,
         required: true,
+        choices: &[],
     }
 }
 const fn s(name: &'static str) -> ParamSpec {
@@ -51,6 +56,7 @@ const fn s(name: &'static str) -> ParamSpec {
         name,
         kind: ParamKind::Static,
         required: true,
+        choices: &[],
     }
 }
 const fn so(name: &'static str) -> ParamSpec {
@@ -58,6 +64,7 @@ const fn so(name: &'static str) -> ParamSpec {
         name,
         kind: ParamKind::Static,
         required: false,
+        choices: &[],
     }
 }
 const fn ao(name: &'static str) -> ParamSpec {
@@ -65,6 +72,7 @@ const fn ao(name: &'static str) -> ParamSpec {
         name,
         kind: ParamKind::Array,
         required: false,
+        choices: &[],
     }
 }
 const fn an(name: &'static str) -> ParamSpec {
@@ -72,6 +80,16 @@ const fn an(name: &'static str) -> ParamSpec {
         name,
         kind: ParamKind::ArrayOrNone,
         required: true,
+        choices: &[],
+    }
+}
+/// An optional static string, one of `choices`.
+const fn sc(name: &'static str, choices: &'static [&'static str]) -> ParamSpec {
+    ParamSpec {
+        name,
+        kind: ParamKind::Static,
+        required: false,
+        choices,
     }
 }
 const fn rest(name: &'static str) -> ParamSpec {
@@ -79,8 +97,14 @@ const fn rest(name: &'static str) -> ParamSpec {
         name,
         kind: ParamKind::Rest,
         required: false,
+        choices: &[],
     }
 }
+
+/// NumPy's sorting algorithms: each is a stable radix or merge sort in Arr.
+const SORT_KINDS: &[&str] = &["quicksort", "mergesort", "heapsort", "stable"];
+/// NumPy's `UPLO`, which it upper-cases first.
+const UPLO: &[&str] = &["L", "U", "l", "u"];
 
 macro_rules! builtins {
     ($( $cat:literal { $( $name:literal ( $($p:expr),* ) $sig:literal $doc:literal $ex:literal ;)* } )*) => {
@@ -221,12 +245,12 @@ builtins! {
         "error"(s("message")) "error(message)" "Stops the program with `message` as an E0413 error at this call (inside a function, also labelled at the function's call): for functions that refuse arguments they cannot take." "if 2 < 1 { error(\"n must be positive\") }";
     }
     "sorting, searching and counting" {
-        "sort"(a("a"), so("axis"), so("kind")) "sort(a, axis=-1, kind=none)" "A sorted copy along `axis` (flattened first when `axis=none`); stable, NaN last, as NumPy. Every `kind` (\"quicksort\", \"mergesort\", \"heapsort\", \"stable\") is the one stable sort." "sort([3, 1, 2])";
-        "argsort"(a("a"), so("axis"), so("kind")) "argsort(a, axis=-1, kind=none)" "The indices (i64) that sort `a` along `axis` (of the flattened array when none); stable: equal elements keep their order; NaN last. Every `kind` is the one stable sort." "argsort([3, 1, 2])";
+        "sort"(a("a"), so("axis"), sc("kind", SORT_KINDS)) "sort(a, axis=-1, kind=none)" "A sorted copy along `axis` (flattened first when `axis=none`); stable, NaN last, as NumPy. Every `kind` (\"quicksort\", \"mergesort\", \"heapsort\", \"stable\") is the one stable sort." "sort([3, 1, 2])";
+        "argsort"(a("a"), so("axis"), sc("kind", SORT_KINDS)) "argsort(a, axis=-1, kind=none)" "The indices (i64) that sort `a` along `axis` (of the flattened array when none); stable: equal elements keep their order; NaN last. Every `kind` is the one stable sort." "argsort([3, 1, 2])";
         "unique"(a("ar"), so("return_index"), so("return_inverse"), so("return_counts")) "unique(ar, return_index=false, return_inverse=false, return_counts=false)" "The sorted distinct elements of the flattened `ar` (NaNs count as one). With any `return_*` flag, a tuple: the values, then in this order the first index of each, each element's position in the values (`ar`'s shape), the count of each." "unique([3, 1, 3, 2], return_counts=true)";
         "unique_counts"(a("x")) "unique_counts(x)" "The tuple `(values, counts)` of `unique(x, return_counts=true)` (NumPy 2's `unique_counts`)." "unique_counts([1, 2, 2])";
         "interp"(a("x"), a("xp"), a("fp"), ao("left"), ao("right")) "interp(x, xp, fp, left=fp[0], right=fp[-1])" "Piecewise-linear interpolation of the points (xp, fp) at `x` (xp increasing, 1-D like fp), as NumPy's `interp`: `left` below xp[0], `right` above xp[-1]; in the floats of the arguments (f64 for integers)." "interp([1.5, 2.5], [1.0, 2.0, 3.0], [10.0, 20.0, 40.0])";
-        "searchsorted"(a("a"), a("v"), so("side"), ao("sorter")) "searchsorted(a, v, side=\"left\", sorter=none)" "Where each of `v` goes in the sorted 1-D `a` to keep it sorted (i64, `v`'s shape): before equal elements for side=\"left\", after them for \"right\". `sorter`: indices that sort `a`." "searchsorted([1, 2, 4], [2, 3])";
+        "searchsorted"(a("a"), a("v"), sc("side", &["left", "right"]), ao("sorter")) "searchsorted(a, v, side=\"left\", sorter=none)" "Where each of `v` goes in the sorted 1-D `a` to keep it sorted (i64, `v`'s shape): before equal elements for side=\"left\", after them for \"right\". `sorter`: indices that sort `a`." "searchsorted([1, 2, 4], [2, 3])";
         "median"(a("a"), so("axis"), so("keepdims")) "median(a, axis=none, keepdims=false)" "The median over the given axes (all when none); a float; NaN if a line holds one." "median([3, 1, 4, 1])";
         "percentile"(a("a"), a("q"), so("axis"), so("keepdims")) "percentile(a, q, axis=none, keepdims=false)" "The q-th percentiles (q in [0, 100], a number or an array: its axes come first) by linear interpolation, NumPy's default method." "percentile(arange(5), 25)";
         "quantile"(a("a"), a("q"), so("axis"), so("keepdims")) "quantile(a, q, axis=none, keepdims=false)" "The q-th quantiles (q in [0, 1]) by linear interpolation, as `percentile`." "quantile(arange(5), [0.25, 0.5])";
@@ -244,7 +268,7 @@ builtins! {
         "roll"(a("a"), s("shift"), so("axis")) "roll(a, shift, axis=none)" "Shifts elements along `axis` (of the flattened array when none), wrapping around; `shift` and `axis` may be tuples." "roll(arange(5), 2)";
         "repeat"(a("a"), s("repeats"), so("axis")) "repeat(a, repeats, axis=none)" "Repeats each element `repeats` times (an int, or one count per element) along `axis` (of the flattened array when none)." "repeat([1, 2], 2)";
         "tile"(a("A"), s("reps")) "tile(A, reps)" "A repeated `reps` times along each axis (an int or a tuple; leading axes are added as needed)." "tile([1, 2], (2, 2))";
-        "pad"(a("array"), s("pad_width"), so("mode"), so("constant_values")) "pad(array, pad_width, mode=\"constant\", constant_values=0)" "Pads each axis: `pad_width` is an int, (before, after) or one pair per axis. Modes: \"constant\", \"edge\", \"wrap\", \"reflect\", \"symmetric\" (the last three repeat their pattern when the pad is wider than the axis, as NumPy)." "pad([1, 2], 1)";
+        "pad"(a("array"), s("pad_width"), sc("mode", &["constant", "edge", "wrap", "reflect", "symmetric"]), so("constant_values")) "pad(array, pad_width, mode=\"constant\", constant_values=0)" "Pads each axis: `pad_width` is an int, (before, after) or one pair per axis. Modes: \"constant\", \"edge\", \"wrap\", \"reflect\", \"symmetric\" (the last three repeat their pattern when the pad is wider than the axis, as NumPy)." "pad([1, 2], 1)";
         "diag"(a("v"), so("k")) "diag(v, k=0)" "A 2-D array with the 1-D `v` on its k-th diagonal, or the k-th diagonal of a 2-D `v`." "diag([1, 2])";
         "diagonal"(a("a"), so("offset"), so("axis1"), so("axis2")) "diagonal(a, offset=0, axis1=0, axis2=1)" "The diagonal of the axes `axis1` and `axis2` (a view), as the last axis." "diagonal(reshape(arange(9), [3, 3]))";
         "trace"(a("a"), so("offset"), so("axis1"), so("axis2"), so("dtype")) "trace(a, offset=0, axis1=0, axis2=1, dtype=none)" "The sum along a diagonal (see `diagonal`); bool and i32 sum to i64." "trace(eye(3))";
@@ -257,7 +281,7 @@ builtins! {
         "array_split"(a("ary"), s("indices_or_sections"), so("axis")) "array_split(ary, indices_or_sections, axis=0)" "`split` that allows unequal parts: N parts of which the first (length mod N) are one longer." "array_split(arange(7), 3)";
         "hsplit"(a("ary"), s("indices_or_sections")) "hsplit(ary, indices_or_sections)" "`split` along axis 1 (axis 0 of a 1-D array)." "hsplit(ones([2, 4]), 2)";
         "vsplit"(a("ary"), s("indices_or_sections")) "vsplit(ary, indices_or_sections)" "`split` along axis 0 of an array of at least two axes." "vsplit(ones([4, 2]), [1])";
-        "meshgrid"(rest("xi"), so("copy"), so("sparse"), so("indexing")) "meshgrid(*xi, copy=true, sparse=false, indexing=\"xy\")" "Coordinate grids from 1-D vectors, as a tuple: with \"xy\" the first two axes are swapped (Cartesian), with \"ij\" the k-th grid varies along axis k." "meshgrid(arange(3), arange(2))";
+        "meshgrid"(rest("xi"), so("copy"), so("sparse"), sc("indexing", &["xy", "ij"])) "meshgrid(*xi, copy=true, sparse=false, indexing=\"xy\")" "Coordinate grids from 1-D vectors, as a tuple: with \"xy\" the first two axes are swapped (Cartesian), with \"ij\" the k-th grid varies along axis k." "meshgrid(arange(3), arange(2))";
     }
     "linear algebra" {
         "dot"(a("a"), a("b")) "dot(a, b)" "NumPy's dot: a product for scalars, `a @ b` up to rank 2, else a sum over a's last axis and b's second-to-last." "dot([1, 2], [3, 4])";
@@ -269,10 +293,10 @@ builtins! {
         "matrix_power"(a("a"), s("n")) "matrix_power(a, n)" "a @ a @ ... @ a (n factors) for square matrices (..., m, m), by repeated squaring in NumPy's order; n = 0 gives the identity in a's dtype, a negative n the power of inv(a)." "matrix_power([[1, 1], [1, 0]], 10)";
         "det"(a("a")) "det(a)" "The determinant of each square matrix (..., n, n); 0 for a singular one." "det([[1.0, 2.0], [3.0, 4.0]])";
         "slogdet"(a("a")) "slogdet(a)" "(sign, logabsdet) of each square matrix's determinant, without the overflow of `det`: det = sign * exp(logabsdet); a singular matrix gives (0, -inf)." "slogdet([[1.0, 2.0], [3.0, 4.0]])";
-        "qr"(a("a"), so("mode")) "qr(a, mode=\"reduced\")" "The QR factorisation of each matrix (..., m, n) by Householder reflections: (q, r) with q orthonormal columns (m, k) and r upper triangular (k, n), k = min(m, n); mode \"complete\" gives q (m, m) and r (m, n), mode \"r\" r alone. Signs may differ from LAPACK's; q @ r is a." "qr([[3.0, 1.0], [4.0, 2.0]])";
+        "qr"(a("a"), sc("mode", &["reduced", "complete", "r"])) "qr(a, mode=\"reduced\")" "The QR factorisation of each matrix (..., m, n) by Householder reflections: (q, r) with q orthonormal columns (m, k) and r upper triangular (k, n), k = min(m, n); mode \"complete\" gives q (m, m) and r (m, n), mode \"r\" r alone. Signs may differ from LAPACK's; q @ r is a." "qr([[3.0, 1.0], [4.0, 2.0]])";
         "cholesky"(a("a"), so("upper")) "cholesky(a, upper=false)" "The lower-triangular L with a = L @ transpose(L) of each symmetric positive definite matrix (only a's lower triangle is read); with `upper`, transpose(L). A matrix that is not positive definite is error E0421." "cholesky([[4.0, 2.0], [2.0, 3.0]])";
-        "eigh"(a("a"), so("UPLO")) "eigh(a, UPLO=\"L\")" "(eigenvalues ascending, eigenvectors as columns) of each symmetric matrix, read from its lower triangle (\"U\": upper). Each eigenvector's sign is arbitrary, as in LAPACK." "eigh([[2.0, 1.0], [1.0, 2.0]])";
-        "eigvalsh"(a("a"), so("UPLO")) "eigvalsh(a, UPLO=\"L\")" "The eigenvalues of each symmetric matrix, ascending (`eigh` without the vectors)." "eigvalsh([[2.0, 1.0], [1.0, 2.0]])";
+        "eigh"(a("a"), sc("UPLO", UPLO)) "eigh(a, UPLO=\"L\")" "(eigenvalues ascending, eigenvectors as columns) of each symmetric matrix, read from its lower triangle (\"U\": upper). Each eigenvector's sign is arbitrary, as in LAPACK." "eigh([[2.0, 1.0], [1.0, 2.0]])";
+        "eigvalsh"(a("a"), sc("UPLO", UPLO)) "eigvalsh(a, UPLO=\"L\")" "The eigenvalues of each symmetric matrix, ascending (`eigh` without the vectors)." "eigvalsh([[2.0, 1.0], [1.0, 2.0]])";
         "svd"(a("a"), so("full_matrices"), so("compute_uv")) "svd(a, full_matrices=true, compute_uv=true)" "(u, s, vh) with a = u[..., :k] * s @ vh[..., :k, :] for each matrix (..., m, n), s descending (k = min(m, n)); u is (m, m) and vh (n, n), or (m, k) and (k, n) without `full_matrices`; only s without `compute_uv`. Singular vectors' signs are arbitrary, as in LAPACK." "svd([[3.0, 0.0], [4.0, 5.0]])";
         "svdvals"(a("x")) "svdvals(x)" "The singular values of each matrix, descending (`svd(x, compute_uv=false)`)." "svdvals([[3.0, 0.0], [4.0, 5.0]])";
         "pinv"(a("a"), so("rcond")) "pinv(a, rcond=max(m, n) * eps)" "The Moore-Penrose pseudo-inverse (..., n, m) of each matrix, through its SVD; singular values at or below rcond times the largest count as zero." "pinv([[1.0, 2.0], [2.0, 4.0]])";
@@ -437,6 +461,27 @@ impl Builtin {
             format!("`{}` of `{}` must be an array, found {kind}", param.name, self.name),
             span.clone(),
         )
+    }
+
+    /// E0413 when parameter `k` has choices and `value` is none of them.
+    pub fn check_choice(&self, k: usize, value: &str, span: &Span) -> Result<(), Diagnostic> {
+        let Some(p) = self.params.get(k).filter(|p| !p.choices.is_empty()) else {
+            return Ok(());
+        };
+        if p.choices.contains(&value) {
+            return Ok(());
+        }
+        let quoted: Vec<String> = p.choices.iter().map(|c| format!("\"{c}\"")).collect();
+        let mut hint = format!("`{}` is one of {}", p.name, quoted.join(", "));
+        if let Some(c) = closest(value, p.choices.iter().copied()) {
+            hint = format!("did you mean \"{c}\"? {hint}");
+        }
+        Err(Diagnostic::new(
+            "E0413",
+            format!("`{}` of `{}` cannot be \"{value}\"", p.name, self.name),
+            span.clone(),
+        )
+        .with_hint(hint))
     }
 
     /// E0103 for `where` given one of its two values: both or neither.

@@ -24,7 +24,8 @@ pub enum Ty {
         value: Option<f64>,
     },
     Tuple(Vec<Ty>),
-    Str,
+    /// A string, and its text where known (a literal: `mode="complete"`).
+    Str(Option<String>),
     /// A dtype, and which where known.
     DType(Option<DType>),
     Func(Rc<FnDef>),
@@ -524,7 +525,7 @@ impl Checker {
                     .with_hint("reduce it to one bool with `any(...)` or `all(...)`"),
                 );
             }
-            Ty::Tuple(_) | Ty::Str | Ty::DType(_) | Ty::Func(_) | Ty::None | Ty::Unit => {
+            Ty::Tuple(_) | Ty::Str(_) | Ty::DType(_) | Ty::Func(_) | Ty::None | Ty::Unit => {
                 self.errors.push(Diagnostic::new(
                     "E0301",
                     "a condition must be one bool",
@@ -549,14 +550,14 @@ impl Checker {
                 weak: false,
                 value: None,
             },
-            ExprKind::Str(_) => Ty::Str,
+            ExprKind::Str(text) => Ty::Str(Some(text.clone())),
             ExprKind::FStr(parts) => {
                 for part in parts {
                     if let FPart::Value { expr, .. } = part {
                         self.expr(expr);
                     }
                 }
-                Ty::Str
+                Ty::Str(None)
             }
             ExprKind::Name(n) => {
                 if let Some(t) = self.lookup(n) {
@@ -841,7 +842,7 @@ impl Checker {
         // `x == none` (whatever x is) and equality with a string (false unless both are the
         // same text, as Python's): a bool, as the interpreter's
         let none = matches!(a, Ty::None) || matches!(b, Ty::None);
-        let text = matches!(a, Ty::Str) || matches!(b, Ty::Str);
+        let text = matches!(a, Ty::Str(_)) || matches!(b, Ty::Str(_));
         if matches!(op, BinOp::Eq | BinOp::Ne) && (none || text) {
             return Ty::Array {
                 dtype: Some(DType::Bool),
@@ -1126,6 +1127,14 @@ impl Checker {
                             self.errors.push(b.not_an_array(p, kind, at));
                             return Ty::Unknown;
                         }
+                    }
+                }
+                for (k, slot) in slots.iter().enumerate() {
+                    if let Some((Ty::Str(Some(v)), at)) = slot
+                        && let Err(d) = b.check_choice(k, v, at)
+                    {
+                        self.errors.push(d);
+                        return Ty::Unknown;
                     }
                 }
                 self.builtin_result(b.name, &slots, span)
@@ -1954,7 +1963,7 @@ fn int_overflow(t: &Ty, span: &Span) -> Option<Diagnostic> {
 fn non_array(t: &Ty) -> Option<&'static str> {
     Some(match t {
         Ty::Tuple(_) => "a tuple",
-        Ty::Str => "a string",
+        Ty::Str(_) => "a string",
         Ty::DType(_) => "a dtype",
         Ty::Func(_) => "a function",
         Ty::None => "none",

@@ -43,6 +43,11 @@ impl Interp {
                 *slot = None;
             }
         }
+        for (k, slot) in slots.iter().enumerate() {
+            if let Some((Value::Str(v), s)) = slot {
+                b.check_choice(k, v, s)?;
+            }
+        }
         for (p, slot) in b.params.iter().zip(&slots) {
             if p.kind == ParamKind::Array
                 && !sequence
