@@ -38,7 +38,7 @@ fn logsumexp(x, axis = none, keepdims = false) {
 # when none). With `ord`, a vector norm along `axis` (of a 1-D array when none): inf (largest
 # |x|), -inf (smallest), 0 (count of non-zeros), 1, 2 or any p (sum(|x|**p) ** (1/p)); or, for a
 # 2-D array without `axis`, a matrix norm: "fro", inf and -inf (largest and smallest row sum of
-# |x|), 1 and -1 (column sums).
+# |x|), 1 and -1 (column sums), 2 and -2 (largest and smallest singular value), "nuc" (their sum).
 fn norm(x, ord = none, axis = none, keepdims = false) {
     if ord == none {
         sqrt(sum(x * x, axis=axis, keepdims=keepdims))
@@ -54,8 +54,14 @@ fn norm(x, ord = none, axis = none, keepdims = false) {
             max(sum(a, axis=0, keepdims=true), keepdims=keepdims)
         } else if ord == -1 {
             min(sum(a, axis=0, keepdims=true), keepdims=keepdims)
+        } else if ord == 2 {
+            max(reshape(svdvals(x), [1, -1]), keepdims=keepdims)
+        } else if ord == -2 {
+            min(reshape(svdvals(x), [1, -1]), keepdims=keepdims)
+        } else if ord == "nuc" {
+            sum(reshape(svdvals(x), [1, -1]), keepdims=keepdims)
         } else {
-            error(f"norm of a matrix takes ord \"fro\", inf, -inf, 1 or -1 (the others need singular values), not {ord}")
+            error(f"norm of a matrix takes ord \"fro\", \"nuc\", inf, -inf, 1, -1, 2 or -2, not {ord}")
         }
     } else if axis == none and ndim(x) != 1 {
         error(f"norm with an ord takes a 1-D or 2-D array, or an axis; this array has {ndim(x)} dimensions")
@@ -114,6 +120,72 @@ fn fmod(x1, x2) {
     let r = x1 % x2
     let back = where(logical_and(r != 0, (r < 0) != (x1 < 0)), r - x2, r)
     where(abs(x1) < abs(x2), x1, back)
+}
+
+# NumPy's random sampling functions, drawn from the session's generator (`seed`), f64 as NumPy's.
+# `size` is an int or a shape; none gives one value.
+fn shape_of_size(size) = if size == none { [] } else { size }
+
+# Uniform floats in [low, high) (NumPy's random.uniform); low and high broadcast.
+fn uniform(low = 0.0, high = 1.0, size = none) = low + (high - low) * rand(shape_of_size(size), dtype=f64)
+
+# Standard normal floats (NumPy's random.standard_normal).
+fn standard_normal(size = none) = randn(shape_of_size(size), dtype=f64)
+
+# Normal floats of mean `loc` and standard deviation `scale` (NumPy's random.normal).
+fn normal(loc = 0.0, scale = 1.0, size = none) = loc + scale * randn(shape_of_size(size), dtype=f64)
+
+# Integers in [low, high), each equally likely, i64 (NumPy's random.randint); with one bound, [0, low).
+fn randint(low, high = none, size = none) {
+    let lo = if high == none { 0 } else { low }
+    let hi = if high == none { low } else { high }
+    if any(hi <= lo) {
+        error("randint needs low < high")
+    }
+    let k = lo + floor((hi - lo) * rand(shape_of_size(size), dtype=f64)) as i64
+    # the product can round up to hi - lo when it is large
+    minimum(k, hi - 1)
+}
+
+# A random ordering of arange(x) for an int x, else of x's rows (NumPy's random.permutation).
+fn permutation(x) {
+    if ndim(x) == 0 {
+        argsort(rand([x], dtype=f64))
+    } else {
+        x[argsort(rand([shape(x)[0]], dtype=f64))]
+    }
+}
+
+# Draws from the elements of 1-D `a` (or arange(a) for an int), with replacement unless `replace`
+# is false, each with probability `p` (equal when none) (NumPy's random.choice).
+fn choice(a, size = none, replace = true, p = none) {
+    let pool = if ndim(a) == 0 { arange(a) } else { a }
+    let n = shape(pool)[0]
+    if p != none and (any(p < 0) or abs(sum(p) - 1.0) > 1e-8) {
+        error("choice's probabilities p must be non-negative and sum to 1")
+    }
+    if replace {
+        let u = rand(shape_of_size(size), dtype=f64)
+        let i = if p == none {
+            floor(n * u) as i64
+        } else {
+            let c = cumsum(p * 1.0)
+            searchsorted(c / c[-1], u, side="right")
+        }
+        pool[minimum(i, n - 1)]
+    } else {
+        let k = if size == none { 1 } else { prod(size) }
+        if k > n {
+            error("choice without replacement cannot take more elements than the population")
+        }
+        if p != none and sum(p > 0) < k {
+            error("choice without replacement has fewer non-zero entries in p than it takes")
+        }
+        # the k largest of u ** (1 / p): a weighted draw without replacement (Efraimidis and Spirakis)
+        let key = if p == none { rand([n], dtype=f64) } else { log(rand([n], dtype=f64)) / p }
+        let picked = pool[argsort(-key)[:k]]
+        if size == none { picked[0] } else { reshape(picked, size) }
+    }
 }
 
 # Variance of the values that are not NaN along `axis`; `ddof` as in `var`.
@@ -475,10 +547,14 @@ fn inner(a, b) {
     }
 }
 
-# Least-squares polynomial of degree `deg` through (x, y), highest power first (normal equations).
+# Least-squares polynomial of degree `deg` through (x, y), highest power first; y may hold
+# several data sets as columns. As NumPy: the Vandermonde columns scaled to unit norm, then
+# `lstsq` (through the SVD, so a high degree does not square the condition number).
 fn polyfit(x, y, deg) {
     let v = vander(x * 1.0, deg + 1)
-    solve(transpose(v) @ v, transpose(v) @ y)
+    let scale = sqrt(sum(v * v, axis=0))
+    let (c, residuals, rank, s) = lstsq(v / scale, y * 1.0, rcond=shape(x)[0] * 2.220446049250313e-16)
+    if ndim(c) == 1 { c / scale } else { c / scale[:, newaxis] }
 }
 
 # Stacks a tuple of arrays along the third axis: 1-D arrays of n as [1, n, k], 2-D ones as

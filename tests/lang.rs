@@ -53,5 +53,6 @@ cases!(
     numpy_names,
     concat_parts,
     numpy_stdlib,
-    linalg
+    linalg,
+    random
 );

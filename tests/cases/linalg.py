@@ -62,6 +62,9 @@ def oracle():
     show(sg, ld, L.slogdet(np.array([[0.0, 1.0], [1.0, 0.0]])), L.slogdet(np.array([[1.0, 2.0], [2.0, 4.0]])),
          L.slogdet(np.stack([a, -a])))
     show(L.cond(a), L.cond(t), L.cond(a, -2), L.cond(np.stack([a, np.eye(3)])))
+    show(L.norm(a, 2), L.norm(t, -2), L.norm(w, "nuc"), L.norm(a, 2, keepdims=True).shape)
+    px = np.linspace(0.0, 1.0, 20)
+    show(np.polyfit(px, np.sin(3.0 * px), 5), np.polyfit(px, np.stack([px * px, 1.0 - px], axis=1), 2))
     return out
 
 
