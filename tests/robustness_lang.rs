@@ -310,3 +310,19 @@ fn scalar_fast_path_follows_promotion_and_wrapping() {
         .expect("runs");
     assert_eq!(out.text(), "-9223372036854775808\n1.5\nfalse true true\nf32\n");
 }
+
+#[test]
+fn a_stencil_assignment_that_fails_leaves_its_destination_as_it_was() {
+    // The source reads the region it writes, so it is computed into a fresh
+    // buffer that replaces the old one only once it is whole: the division by
+    // zero in its last row must leave every element of `k` as it was.
+    let (mut s, out) = session();
+    s.eval("let k = reshape(arange(1, 401, dtype=i64), [20, 20])\nk[19, 0] = 0\nlet before = sum(k)")
+        .expect("set-up runs");
+    let (code, _) = error_of(&mut s, "k[1:, :] = k[:-1, :] // k[1:, :] + k[1:, :]");
+    assert_eq!(code, "E0400");
+    s.eval("print(sum(k) == before, k[19, 0], k[1, 1])")
+        .expect("k is still there");
+    // sum(1..=400) less the 381 replaced by 0 at [19, 0]; k[1, 1] = 22
+    assert_eq!(out.text(), "true 0 22\n");
+}

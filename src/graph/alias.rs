@@ -209,16 +209,10 @@ fn progressions_meet(a: i128, s: i128, n: i128, b: i128, t: i128, m: i128) -> bo
 /// it from outside that graph: a node that something else still holds
 /// would be read later, after the write changed what it stands for.
 pub fn direct_ok(dst: &Buffer, dst_view: &View, src: &Array, order: &[Rc<Node>]) -> bool {
-    let Some(root) = order.last() else {
-        return false;
-    };
-    if !Rc::ptr_eq(root, &src.node)
-        || !src.view.is_identity_of(&src.node.shape)
-        || src.node.shape[..] != dst_view.shape[..]
-        || !unshared(order, root)
-    {
+    if !computable_into(dst_view, src, order) {
         return false;
     }
+    let root = &src.node;
     // aligned: the node's element j is used only for the root's element j
     // (each consumer elementwise, aligned, reading it through its identity view)
     let mut aligned: FxHashMap<u64, bool> = FxHashMap::with_capacity_and_hasher(2 * order.len(), Default::default());
@@ -256,6 +250,20 @@ pub fn direct_ok(dst: &Buffer, dst_view: &View, src: &Array, order: &[Rc<Node>])
         }
     }
     true
+}
+
+/// Whether `src`'s root may be computed into a destination viewed through
+/// `dst_view` at all, whatever the destination holds: `order` ends with the
+/// root, the caller's `src` sees all of it, in `dst_view`'s shape, and no
+/// handle outside the graph holds one of its nodes (such a node would be
+/// computed again later, after the write changed what it reads).
+pub fn computable_into(dst_view: &View, src: &Array, order: &[Rc<Node>]) -> bool {
+    order.last().is_some_and(|root| {
+        Rc::ptr_eq(root, &src.node)
+            && src.view.is_identity_of(&src.node.shape)
+            && src.node.shape[..] == dst_view.shape[..]
+            && unshared(order, root)
+    })
 }
 
 /// Integer ops that report an error at run time (division by zero, negative powers).

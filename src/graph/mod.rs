@@ -78,6 +78,18 @@ impl Buffer {
         self.0.storage.borrow_mut()
     }
 
+    /// Its elements.
+    pub fn len(&self) -> usize {
+        match &*self.storage() {
+            Storage::Host(data) => data.len(),
+            Storage::Device(data) => data.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     pub fn same(&self, other: &Buffer) -> bool {
         Rc::ptr_eq(&self.0, &other.0)
     }

@@ -72,6 +72,7 @@ macro_rules! bool_fold {
 mod arg;
 mod cols;
 mod into;
+pub(super) use into::BoxRegion;
 mod resident;
 mod scan;
 mod segment;

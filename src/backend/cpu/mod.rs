@@ -225,11 +225,25 @@ impl Backend for CpuBackend {
             return Ok(false);
         }
         let order = crate::graph::pending_in_order(std::slice::from_ref(&src.node));
-        if touches_half(&order) || !crate::graph::alias::direct_ok(dst, dst_view, src, &order) {
+        if touches_half(&order) {
             return Ok(false);
         }
-        self.fused.execute_into(&order, dst, dst_view)?;
-        Ok(true)
+        if crate::graph::alias::direct_ok(dst, dst_view, src, &order) {
+            self.fused.execute_into(&order, dst, dst_view, false)?;
+            return Ok(true);
+        }
+        // The source reads what it overwrites (a stencil's neighbours): rather than
+        // compute it into a temporary and copy that over, compute it into a fresh
+        // buffer with the rest of the old one copied beside it, which then takes
+        // the old one's place. That pays when the rest is the smaller part.
+        if crate::graph::alias::computable_into(dst_view, src, &order)
+            && let Some(region) = fused::BoxRegion::of(dst_view, dst.len())
+            && region.size() * 2 >= dst.len()
+        {
+            self.fused.execute_into(&order, dst, dst_view, true)?;
+            return Ok(true);
+        }
+        Ok(false)
     }
 
     fn compress(&self, x: Option<&Array>, mask: &Array) -> Option<Result<Array, Diagnostic>> {

@@ -3,7 +3,12 @@
 //! last: a map writes each block's values straight through the strided
 //! destination view (no temporary, no second pass), even where the kernel
 //! also reads the destination's buffer; any other last kernel computes into
-//! a pooled temporary copied over in parallel. A ready source in the
+//! a pooled temporary copied over in parallel. A source that reads the
+//! region it writes (a stencil) and covers at least half of a destination
+//! that is a box of its buffer runs its last map into a fresh vector, the
+//! elements outside the box copied beside it, which then takes the old
+//! vector's place in the buffer (`map_into_fresh`): a pass over the box
+//! saved, against computing a temporary and copying it. A ready source in the
 //! destination's own buffer is copied element to element when the two views
 //! are disjoint, through a temporary when they overlap.
 
@@ -21,18 +26,31 @@ use crate::plan::{KernelPlan, Source, Strategy};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
 use std::cell::Ref;
+use std::mem::MaybeUninit;
 use std::rc::Rc;
 
 impl Fused {
     /// Computes the pending graph `nodes` (inputs first; the last one the
     /// source) into `dst` through `dst_view` (the source's shape). The
     /// source node itself stays pending: its caller drops it.
-    pub fn execute_into(&self, nodes: &[Rc<Node>], dst: &Buffer, dst_view: &View) -> Result<(), Diagnostic> {
+    ///
+    /// With `fresh`, a last kernel that is a map writes a new vector instead
+    /// of `dst`'s (the elements outside the view copied from the old one),
+    /// which then replaces `dst`'s: the source may read the region it writes
+    /// (a stencil's neighbours), since the kernel reads only the old values.
+    pub fn execute_into(
+        &self,
+        nodes: &[Rc<Node>],
+        dst: &Buffer,
+        dst_view: &View,
+        fresh: bool,
+    ) -> Result<(), Diagnostic> {
         let root = nodes.last().ok_or_else(|| internal("an assignment of nothing"))?;
         let target = Target {
             root,
             dst,
             view: dst_view,
+            fresh,
         };
         if !self.run_planned(nodes, std::slice::from_ref(root), Some(target))? {
             return Err(internal("no kernel computed the assigned value"));
@@ -48,6 +66,8 @@ pub(super) struct Target<'a> {
     pub root: &'a Rc<Node>,
     pub dst: &'a Buffer,
     pub view: &'a View,
+    /// A map writes a fresh vector that replaces `dst`'s (`execute_into`).
+    pub fresh: bool,
 }
 
 impl Target<'_> {
@@ -56,6 +76,10 @@ impl Target<'_> {
     /// into a temporary copied over.
     pub(super) fn run(&self, kp: &KernelPlan, by_id: &HashMap<u64, Rc<Node>>) -> Result<&'static str, Diagnostic> {
         if is_map(kp) && kp.out_shape[..] == self.view.shape[..] {
+            if self.fresh {
+                map_into_fresh(kp, by_id, self.dst, self.view)?;
+                return Ok("map (into a fresh buffer)");
+            }
             map_into(kp, by_id, self.dst, self.view)?;
             return Ok("map (into)");
         }
@@ -141,6 +165,131 @@ fn map_into(kp: &KernelPlan, by_id: &HashMap<u64, Rc<Node>>, dst: &Buffer, dst_v
         HostData::F32(v) => go!(v, F32),
         HostData::F64(v) => go!(v, F64),
         HostData::F16(_) | HostData::BF16(_) => Err(internal("half-float kernels run on the reference kernels")),
+    }
+}
+
+/// Runs the map `kp` into a new vector of `dst`'s length through
+/// `dst_view`, copies `dst`'s elements outside the view beside them, and
+/// puts the vector in `dst`'s place. The kernel reads `dst` as it was
+/// throughout, so the source may read the region written; an error or an
+/// interrupt leaves `dst` as it was.
+fn map_into_fresh(
+    kp: &KernelPlan,
+    by_id: &HashMap<u64, Rc<Node>>,
+    dst: &Buffer,
+    dst_view: &View,
+) -> Result<(), Diagnostic> {
+    let (len, dtype) = match &*dst.storage() {
+        Storage::Host(data) => (data.len(), data.dtype()),
+        Storage::Device(_) => return Err(crate::backend::cpu::host_error()),
+    };
+    if dtype != kp.out_dtype {
+        return Err(internal(format!("a {} value assigned into {dtype} data", kp.out_dtype)));
+    }
+    kernels::check_reach(len, &dst_view.shape, &dst_view.strides, dst_view.offset)?;
+    let region = BoxRegion::of(dst_view, len).ok_or_else(|| internal("a fresh destination that is not a box"))?;
+    macro_rules! go {
+        ($T:ty, $V:ident) => {{
+            let mut fresh: Vec<$T> = Vec::with_capacity(len);
+            // the operands read `dst` through their own borrows: no `own`
+            map_into_typed(kp, by_id, None, SendPtr(fresh.as_mut_ptr()), dst_view)?;
+            match &*dst.storage() {
+                Storage::Host(HostData::$V(old)) => region.copy_outside(old, &mut fresh.spare_capacity_mut()[..len]),
+                _ => return Err(internal("a destination that changed dtype")),
+            }
+            // SAFETY: the map stored every position of `dst_view` (each element of
+            // the box once: `map_into_typed` covers its shape), and `copy_outside`
+            // every other element of the `len`.
+            unsafe { fresh.set_len(len) };
+            *dst.storage_mut() = Storage::Host(HostData::$V(fresh));
+            Ok(())
+        }};
+    }
+    match dtype {
+        crate::check::dtype::DType::Bool => go!(bool, Bool),
+        crate::check::dtype::DType::I32 => go!(i32, I32),
+        crate::check::dtype::DType::I64 => go!(i64, I64),
+        crate::check::dtype::DType::F32 => go!(f32, F32),
+        crate::check::dtype::DType::F64 => go!(f64, F64),
+        _ => Err(internal("half-float kernels run on the reference kernels")),
+    }
+}
+
+/// A view that is a box of its row-major buffer: along each axis of the
+/// buffer's own shape (`dims`, read off the view's strides) a run of
+/// `len` positions from `start`. Its complement is a few contiguous runs
+/// per row, which is what makes `map_into_fresh` cheap next to computing
+/// into a temporary and copying it over.
+pub struct BoxRegion {
+    dims: Vec<usize>,
+    start: Vec<usize>,
+    len: Vec<usize>,
+    /// Elements per step of each axis of `dims`.
+    strides: Vec<usize>,
+}
+
+impl BoxRegion {
+    /// The box `view` is in a buffer of `total` elements; `None` unless its
+    /// axes of more than one element step forward by strides that are the
+    /// row-major strides of some shape of `total` elements.
+    pub fn of(view: &View, total: usize) -> Option<BoxRegion> {
+        let axes: Vec<(usize, isize)> = view
+            .shape
+            .iter()
+            .zip(&view.strides)
+            .filter(|(d, _)| **d > 1)
+            .map(|(&d, &s)| (d, s))
+            .collect();
+        let (_, last) = *axes.last()?;
+        if last != 1 || axes.iter().any(|&(_, s)| s <= 0) {
+            return None;
+        }
+        let strides: Vec<usize> = axes.iter().map(|&(_, s)| s as usize).collect();
+        if strides.windows(2).any(|w| w[0] <= w[1] || !w[0].is_multiple_of(w[1])) || !total.is_multiple_of(strides[0]) {
+            return None;
+        }
+        let mut dims = vec![total / strides[0]];
+        dims.extend(strides.windows(2).map(|w| w[0] / w[1]));
+        let mut rest = view.offset;
+        let mut start = Vec::with_capacity(axes.len());
+        for &s in &strides {
+            start.push(rest / s);
+            rest %= s;
+        }
+        let len: Vec<usize> = axes.iter().map(|&(d, _)| d).collect();
+        let fits = (0..len.len()).all(|k| start[k] + len[k] <= dims[k]);
+        fits.then_some(BoxRegion {
+            dims,
+            start,
+            len,
+            strides,
+        })
+    }
+
+    pub fn size(&self) -> usize {
+        self.len.iter().product()
+    }
+
+    /// Copies every element of `old` outside the box into `new`: along each
+    /// axis the runs before and after the box are whole blocks of the axes
+    /// inside it, and the rows inside the box recurse.
+    fn copy_outside<T: Copy>(&self, old: &[T], new: &mut [MaybeUninit<T>]) {
+        self.outside(0, 0, old, new);
+    }
+
+    fn outside<T: Copy>(&self, k: usize, base: usize, old: &[T], new: &mut [MaybeUninit<T>]) {
+        let (s, st, ln) = (self.strides[k], self.start[k], self.len[k]);
+        let end = base + self.dims[k] * s;
+        for (lo, hi) in [(base, base + st * s), (base + (st + ln) * s, end)] {
+            for (n, &o) in new[lo..hi].iter_mut().zip(&old[lo..hi]) {
+                n.write(o);
+            }
+        }
+        if k + 1 < self.dims.len() {
+            for i in st..st + ln {
+                self.outside(k + 1, base + i * s, old, new);
+            }
+        }
     }
 }
 
