@@ -303,6 +303,37 @@ struct Out<T> {
 }
 
 impl<T: Lane> Out<T> {
+    /// The offset of element `col` of row `row` (row-major over the leading axes).
+    fn offset_of(&self, row: usize, col: usize) -> isize {
+        let rank = self.shape.len();
+        let mut off = self.offset + col as isize * self.strides[rank - 1];
+        let mut r = row;
+        for ax in (0..rank - 1).rev() {
+            off += (r % self.shape[ax]) as isize * self.strides[ax];
+            r /= self.shape[ax];
+        }
+        off
+    }
+
+    /// The elements of positions `p..p + len`, which lie in one row, as a
+    /// slice a kernel can store into directly; `None` where the row's
+    /// elements are not adjacent.
+    ///
+    /// # Safety
+    /// Nothing else may read or write these elements while the slice lives:
+    /// the destination is a fresh vector (`map_into_fresh`), and blocks are
+    /// disjoint.
+    unsafe fn run(&self, p: usize, len: usize) -> Option<&mut [MaybeUninit<T>]> {
+        let inner = self.shape[self.shape.len() - 1];
+        if self.strides[self.shape.len() - 1] != 1 || p % inner + len > inner {
+            return None;
+        }
+        let off = self.offset_of(p / inner, p % inner);
+        // SAFETY: `check_reach` proved the view's elements in bounds of the
+        // vector behind `ptr`; the caller guarantees nothing else uses them.
+        Some(unsafe { std::slice::from_raw_parts_mut(self.ptr.0.offset(off) as *mut MaybeUninit<T>, len) })
+    }
+
     /// Stores `len` values of `v` at row-major positions `p..p + len`.
     fn put(&self, p: usize, len: usize, v: Option<Value<'_>>) -> Result<(), Diagnostic> {
         let src = v
@@ -320,12 +351,7 @@ impl<T: Lane> Out<T> {
         let mut k = 0;
         while k < len {
             let run = (inner - col).min(len - k);
-            let mut off = self.offset + col as isize * il;
-            let mut r = row;
-            for ax in (0..rank - 1).rev() {
-                off += (r % self.shape[ax]) as isize * self.strides[ax];
-                r /= self.shape[ax];
-            }
+            let off = self.offset_of(row, col);
             let at = self.ptr.0;
             match src {
                 Src::Slice(s) if il == 1 => {
@@ -555,6 +581,8 @@ fn map_into_typed<T: Lane>(
     // Ctrl-C is honoured before the first store, never between blocks: an
     // assignment is whole or not at all, so "variables keep their values"
     check_interrupt()?;
+    // without `own`, the destination is a fresh vector that no operand reads
+    let exclusive = own.is_none();
     let task = |start: usize, end: usize, regs: &mut Vec<Reg>| -> Result<(), Diagnostic> {
         let mut offs = vec![0isize; prog.inputs.len()];
         let mut p = start;
@@ -576,8 +604,18 @@ fn map_into_typed<T: Lane>(
                 *o = b.offset + col as isize * b.strides[rank - 1];
             }
             super::add_offsets(&mut offs, &prog, 0..rank - 1, shape, row);
-            let v = block::eval_block(&prog, &offs, &walk.inner, len, regs, None, &mut [])?;
-            out.put(p, len, v)?;
+            // SAFETY: only a fresh destination (no `own`) is stored into directly:
+            // no operand reads it, and this block's elements are this task's alone.
+            match exclusive.then(|| unsafe { out.run(p, len) }).flatten() {
+                // the kernel's last step writes the destination itself, not a register put there
+                Some(d) => {
+                    block::eval_block(&prog, &offs, &walk.inner, len, regs, Some(T::dst(d)), &mut [])?;
+                }
+                None => {
+                    let v = block::eval_block(&prog, &offs, &walk.inner, len, regs, None, &mut [])?;
+                    out.put(p, len, v)?;
+                }
+            }
             p += len;
         }
         Ok(())
