@@ -320,10 +320,11 @@ impl<T: Lane> Out<T> {
     /// elements are not adjacent.
     ///
     /// # Safety
-    /// Nothing else may read or write these elements while the slice lives:
-    /// the destination is a fresh vector (`map_into_fresh`), and blocks are
-    /// disjoint.
-    unsafe fn run(&self, p: usize, len: usize) -> Option<&mut [MaybeUninit<T>]> {
+    /// Nothing else may read or write these elements while the slice lives
+    /// (the destination is a fresh vector, `map_into_fresh`, or a
+    /// concatenation's parts, and blocks are disjoint), and it must not
+    /// outlive the vector behind `ptr`.
+    unsafe fn run<'a>(&self, p: usize, len: usize) -> Option<&'a mut [MaybeUninit<T>]> {
         let inner = self.shape[self.shape.len() - 1];
         if self.strides[self.shape.len() - 1] != 1 || p % inner + len > inner {
             return None;
