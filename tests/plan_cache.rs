@@ -208,13 +208,34 @@ fn payloads_stay_with_their_kernels() {
     let outputs = vec![y.node.clone()];
     let order = pending_in_order(&outputs);
     let first = cache.get_or_plan(&order, &outputs, || plan(&order, &outputs, &DeviceInfo::reference()));
-    assert_eq!(cache.payload(first.entry, 0), None);
-    cache.set_payload(first.entry, 0, "module");
+    assert_eq!(cache.payload(&first, 0), None);
+    cache.set_payload(&first, 0, "module");
     let y2 = bin(BinaryOp::Add, &leaf(&[64]), &scalar(1.0));
     let outputs = vec![y2.node.clone()];
     let order = pending_in_order(&outputs);
     let second = cache.get_or_plan(&order, &outputs, || unreachable!("cached"));
-    assert_eq!(cache.payload(second.entry, 0), Some(&"module"));
+    assert_eq!(cache.payload(&second, 0), Some(&"module"));
+}
+
+#[test]
+fn a_shape_generic_hit_carries_no_payload() {
+    // a module made for one size must not be launched for another: the
+    // generic entry's index is not an exact entry's
+    let mut cache: PlanCache<&'static str> = PlanCache::admit_on_repeat().shape_generic(DeviceInfo::for_cpu());
+    let a = leaf(&[64, 64]);
+    let mut last = None;
+    // width 8 twice: its exact entry (index 0) is kept and gets a module
+    for w in [8, 8, 9, 10, 11] {
+        let y = bin(BinaryOp::Mul, &a.with_view(a.view.slice_axis(1, 0, w, 1)), &scalar(2.0));
+        let outputs = vec![y.node.clone()];
+        let order = pending_in_order(&outputs);
+        let got = cache.get_or_plan(&order, &outputs, || plan(&order, &outputs, &DeviceInfo::for_cpu()));
+        cache.set_payload(&got, 0, "module");
+        last = Some(got);
+    }
+    let last = last.expect("five lookups");
+    assert!(last.generic && last.hit);
+    assert_eq!(cache.payload(&last, 0), None);
 }
 
 #[test]

@@ -504,13 +504,20 @@ impl<T> PlanCache<T> {
         }
     }
 
-    /// What the backend attached to kernel `k` of entry `entry`.
-    pub fn payload(&self, entry: usize, k: usize) -> Option<&T> {
-        self.entries.get(entry)?.payload.get(k)?.as_ref()
+    /// What the backend attached to kernel `k` of `planned`'s entry (never
+    /// a shape-generic entry's: its kernels differ from size to size).
+    pub fn payload(&self, planned: &Planned, k: usize) -> Option<&T> {
+        if planned.generic {
+            return None;
+        }
+        self.entries.get(planned.entry)?.payload.get(k)?.as_ref()
     }
 
-    pub fn set_payload(&mut self, entry: usize, k: usize, value: T) {
-        if let Some(slot) = self.entries.get_mut(entry).and_then(|e| e.payload.get_mut(k)) {
+    pub fn set_payload(&mut self, planned: &Planned, k: usize, value: T) {
+        if planned.generic {
+            return;
+        }
+        if let Some(slot) = self.entries.get_mut(planned.entry).and_then(|e| e.payload.get_mut(k)) {
             *slot = Some(value);
         }
     }

@@ -259,7 +259,7 @@ impl CudaBackend {
             .iter()
             .enumerate()
             .map(|(k, kp)| {
-                let new = self.plans.borrow().payload(planned.entry, k).is_none()
+                let new = self.plans.borrow().payload(&planned, k).is_none()
                     && kp.out_size() > 0
                     && blas::gemm_for(kp).is_none();
                 new.then(|| self.host_timed(|h| &mut h.codegen, || self.classes.borrow_mut().kernel_chosen(kp)))
@@ -270,7 +270,7 @@ impl CudaBackend {
             self.precompile(&gens);
         }
         for (k, kp) in plan.kernels.iter().enumerate() {
-            let prepared = self.plans.borrow().payload(planned.entry, k).cloned();
+            let prepared = self.plans.borrow().payload(&planned, k).cloned();
             let chosen = fresh.get_mut(k).and_then(Option::take);
             let (out, extra, prep) = self
                 .run_kernel(kp, &by_id, prepared.as_ref(), chosen)
@@ -281,7 +281,7 @@ impl CudaBackend {
             if prepared.is_none()
                 && let Some(p) = prep
             {
-                self.plans.borrow_mut().set_payload(planned.entry, k, p);
+                self.plans.borrow_mut().set_payload(&planned, k, p);
             }
             if let Some(node) = by_id.get(&kp.output) {
                 *node.state.borrow_mut() = NodeState::Ready(Buffer::device(Box::new(out)));
