@@ -906,6 +906,23 @@ impl Checker {
         else {
             return Ty::Unknown;
         };
+        // integers made from literals whose values are known exactly (f64 holds
+        // them to 2^53): the run's exact-or-E0307 rule, already here
+        let exact = |v: &Option<f64>| {
+            v.filter(|v| v.fract() == 0.0 && v.abs() <= (1u64 << 53) as f64)
+                .map(|v| v as i64)
+        };
+        if *wa
+            && *wb
+            && *da == Some(DType::I64)
+            && *db == Some(DType::I64)
+            && let (Some(x), Some(y)) = (exact(va), exact(vb))
+            && !crate::check::dtype::literal_int_op_fits(op, x, y)
+        {
+            self.errors
+                .push(crate::check::dtype::literal_int_overflow_error(op, x, y, span));
+            return Ty::Unknown;
+        }
         if matches!(op, BinOp::And | BinOp::Or) {
             for (d, x) in [(da, l), (db, r)] {
                 if let Some(dt) = d

@@ -714,12 +714,7 @@ impl Interp {
         span: &Span,
     ) -> R<Array> {
         if let Some((x, y)) = literal_int_overflow(op, a, b) {
-            return Err(Diagnostic::new(
-                "E0307",
-                format!("`{x} {} {y}` does not fit in i64", op.symbol()),
-                span.clone(),
-            )
-            .with_hint("integers made from literals are i64 and are not wrapped silently; write a float (1e20) for a large value"));
+            return Err(crate::check::dtype::literal_int_overflow_error(op, x, y, span));
         }
         if let Some(r) = scalar_binary(op, a, b) {
             return Ok(r);
@@ -1359,15 +1354,7 @@ fn literal_int_overflow(op: BinOp, a: &Array, b: &Array) -> Option<(i64, i64)> {
     let (HostScalar::I64(x), HostScalar::I64(y)) = (host_scalar(a)?, host_scalar(b)?) else {
         return None;
     };
-    let fits = match op {
-        BinOp::Add => x.checked_add(y).is_some(),
-        BinOp::Sub => x.checked_sub(y).is_some(),
-        BinOp::Mul => x.checked_mul(y).is_some(),
-        // a negative power is refused on its own path
-        BinOp::Pow if y >= 0 => matches!(x, -1..=1) || u32::try_from(y).is_ok_and(|e| x.checked_pow(e).is_some()),
-        _ => true,
-    };
-    (!fits).then_some((x, y))
+    (!crate::check::dtype::literal_int_op_fits(op, x, y)).then_some((x, y))
 }
 
 enum Scalar {
