@@ -1025,7 +1025,10 @@ impl Checker {
             .map(|(k, a)| {
                 // A list literal given for a shape or a sequence is a list of values, not one array.
                 let param = builtin.and_then(|b| match &a.name {
-                    Some(n) => b.params.iter().find(|p| p.name == n.name),
+                    Some(n) => b
+                        .params
+                        .iter()
+                        .find(|p| p.name == n.name || p.aliases.contains(&n.name.as_str())),
                     None => b.params.get(k),
                 });
                 let as_list =
@@ -1111,7 +1114,7 @@ impl Checker {
             self.errors.push(d);
             return Ty::Unknown;
         };
-        match bind(b.name, &b.bind_params(), arg_tys, span) {
+        match b.bind(arg_tys, span) {
             Ok((slots, _)) => {
                 // an array parameter given a string, a function or a dtype (as the run's
                 // check in `interp::builtins`: `none` leaves an optional one out, and
