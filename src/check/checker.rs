@@ -1115,7 +1115,16 @@ impl Checker {
             return Ty::Unknown;
         };
         match b.bind(arg_tys, span) {
-            Ok((slots, _)) => {
+            Ok((slots, rest)) => {
+                if b.name == "ix_"
+                    && let Some(d) = rest.iter().find_map(|(t, at)| match t {
+                        Ty::Array { shape: Some(s), .. } => shape::check_ix_rank(s.len(), at).err(),
+                        _ => None,
+                    })
+                {
+                    self.errors.push(d);
+                    return Ty::Unknown;
+                }
                 // an array parameter given a string, a function or a dtype (as the run's
                 // check in `interp::builtins`: `none` leaves an optional one out, and
                 // `array` stacks a tuple)

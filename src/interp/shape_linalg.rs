@@ -458,12 +458,7 @@ impl Interp {
                 let nd = given.len();
                 let mut grids = Vec::with_capacity(nd);
                 for (k, (a, vs)) in given.into_iter().enumerate() {
-                    if a.rank() != 1 {
-                        return Err(bad_arg(
-                            format!("ix_ takes 1-D sequences, found one of shape {:?}", a.shape()),
-                            &vs,
-                        ));
-                    }
+                    shape::check_ix_rank(a.rank(), &vs)?;
                     let a = match a.dtype() {
                         DType::Bool => {
                             match self.np_builtin("flatnonzero", &[Some((Value::Array(a), vs.clone()))], span)? {
