@@ -714,3 +714,10 @@ fn setxor1d(ar1, ar2) {
         aux[flag[1:] and flag[:-1]]
     }
 }
+
+# Writes `v` (repeated as needed) at the flat indices `ind` of `a`, in place, as NumPy's `put`:
+# through `a`'s own coordinates, so that a view writes into the array it views.
+fn put(a, ind, v) {
+    let i = ravel(array(ind))
+    a[unravel_index(where(i < 0, i + size(a), i), shape(a))] = take(ravel(array(v)), arange(size(i)) % size(v))
+}

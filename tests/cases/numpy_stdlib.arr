@@ -193,3 +193,12 @@ print(clip(arange(5), a_min=1, a_max=3), clip(a=arange(5), min=2, max=3), clip(a
 # out: [1, 1, 2, 3, 3] [2, 2, 2, 3, 3] [1, 1, 2, 2, 2] [3, 3] [1.5, 1.5] [[1.0, 0.0],
 # out:  [0.0, 1.0]] [[0.0, 1.0, 0.0],
 # out:  [0.0, 0.0, 1.0]]
+# put writes in place, through a view too
+let pz = transpose(reshape(arange(6), [2, 3]))
+put(pz, [1, -1], 7)
+let pw = zeros([4])
+put(pw, [0, 1, 2], [5.0, 6.0])
+print(pz, pw)
+# out: [[0, 7],
+# out:  [1, 4],
+# out:  [2, 7]] [5.0, 6.0, 5.0, 0.0]

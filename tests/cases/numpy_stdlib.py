@@ -154,6 +154,11 @@ def oracle():
          np.diff(m6, axis=0, prepend=[[1, 1, 1]]), np.diff([1.0, 2.0], n=2, prepend=0, append=5))
     show(np.clip(np.arange(5), a_min=1, a_max=3), np.clip(a=np.arange(5), min=2, max=3), np.clip(np.arange(5), a_max=2, a_min=1),
          np.full(2, fill_value=3), np.full([2], fill_value=1.5, dtype=np.float32), np.eye(N=2), np.eye(N=2, M=3, k=1))
+    pz = np.arange(6).reshape(2, 3).T.copy()
+    np.put(pz, [1, -1], 7)
+    pw = np.zeros(4)
+    np.put(pw, [0, 1, 2], [5.0, 6.0])
+    show(pz, pw)
     return out
 
 
