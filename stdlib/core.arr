@@ -675,3 +675,125 @@ fn take_along_axis(arr, indices, axis) {
     let flat = arange(lines)[:, newaxis] * n + where(i2 < 0, i2 + n, i2)
     moveaxis(reshape(take(ravel(a), ravel(flat)), concat([lead, [k]])), -1, axis)
 }
+
+# ---- inserting, deleting and trimming; sets of sorted distinct values
+
+# `arr` without the entries of `obj` (an index or a list of them; negative from the end; a
+# boolean mask of the axis's length) along `axis` (of the flattened array when none).
+fn delete(arr, obj, axis = none) {
+    let a = if axis == none { ravel(arr) } else { arr }
+    let ax = if axis == none { 0 } else { axis }
+    let n = shape(a)[ax]
+    let drop = array(obj)
+    if any((drop < -n) or (drop >= n)) {
+        error(f"delete: an index of {drop} is out of bounds for an axis of {n}")
+    }
+    let keep = ones([n], dtype=bool)
+    keep[drop] = false
+    take(a, nonzero(keep)[0], axis=ax)
+}
+
+# `values` inserted into `arr` before the index or indices `obj` along `axis` (of the flattened
+# array when none), cast to `arr`'s dtype. Several indices are positions in the original
+# `arr`: values at equal indices go in their order.
+fn insert(arr, obj, values, axis = none) {
+    let a = if axis == none { ravel(arr) } else { arr }
+    let ax = if axis == none { 0 } else { axis }
+    let m = moveaxis(a, ax, 0)
+    let n = shape(m)[0]
+    let at = array(obj)
+    if ndim(at) > 1 {
+        error(f"insert's `obj` takes an index or a 1-D list of them, found {dtype(at)} of shape {shape(at)}")
+    }
+    if any((at < -n) or (at > n)) {
+        error(f"insert: an index of {at} is out of bounds for an axis of {n}")
+    }
+    let pos = where(at < 0, at + n, at)
+    let v = array(values, dtype=dtype(a))
+    # NumPy gives `values` the rank of `arr` by leading axes; a single index takes their first
+    # axis as the inserted axis, a list of indices broadcasts them along `axis`
+    let v = reshape(v, concat([ones([maximum(ndim(a) - ndim(v), 0)], dtype=i64), array(shape(v), dtype=i64)]))
+    let rest = array(shape(m), dtype=i64)[1:]
+    let slab = if ndim(at) == 0 {
+        broadcast_to(v, concat([[shape(v)[0]], rest]))
+    } else if size(at) == 1 {
+        let w = moveaxis(v, ax, 0)
+        broadcast_to(w, concat([[shape(w)[0]], rest]))
+    } else {
+        moveaxis(broadcast_to(v, shape(moveaxis(zeros(concat([[size(at)], rest])), 0, ax))), ax, 0)
+    }
+    let k = shape(slab)[0]
+    let first = ravel(pos)
+    let new_at = if size(first) == 1 {
+        first[0] + arange(k)
+    } else {
+        # each value moves past the ones inserted before it
+        let order = argsort(first)
+        let shifted = zeros([k], dtype=i64)
+        shifted[order] = first[order] + arange(k)
+        shifted
+    }
+    let old = ones([n + k], dtype=bool)
+    old[new_at] = false
+    let dest = concat([nonzero(old)[0], new_at])
+    moveaxis(take(concat([m, slab], axis=0), argsort(dest), axis=0), 0, ax)
+}
+
+# The elements of the flattened `filt` without its leading zeros ("f" in `trim`) and trailing
+# zeros ("b" in `trim`).
+fn trim_zeros(filt, trim = "fb") {
+    if trim != "fb" and trim != "bf" and trim != "f" and trim != "b" {
+        error(f"trim_zeros takes trim \"fb\", \"f\" or \"b\", not \"{trim}\"")
+    }
+    let nz = flatnonzero(filt)
+    if size(nz) == 0 {
+        ravel(filt)[:0]
+    } else {
+        let start = if trim == "b" { 0 } else { nz[0] }
+        let stop = if trim == "f" { size(filt) } else { nz[-1] + 1 }
+        ravel(filt)[start:stop]
+    }
+}
+
+# Whether each element of `x` is in the sorted distinct 1-D `sorted_unique`, by binary search.
+fn in_sorted_unique(x, sorted_unique) {
+    if size(sorted_unique) == 0 {
+        zeros_like(x, dtype=bool)
+    } else {
+        let at = minimum(searchsorted(sorted_unique, x), size(sorted_unique) - 1)
+        take(sorted_unique, at) == x
+    }
+}
+
+# The sorted distinct values of `ar1` that are not in `ar2`.
+fn setdiff1d(ar1, ar2) {
+    let u = unique(ar1)
+    u[not in_sorted_unique(u, unique(ar2))]
+}
+
+# The sorted distinct values in both `ar1` and `ar2`.
+fn intersect1d(ar1, ar2) {
+    let aux = sort(concat([unique(ar1), unique(ar2)]))
+    aux[:-1][aux[1:] == aux[:-1]]
+}
+
+# The sorted distinct values in either `ar1` or `ar2`.
+fn union1d(ar1, ar2) = unique(concat([ravel(ar1), ravel(ar2)]))
+
+# The sorted distinct values in exactly one of `ar1` and `ar2`.
+fn setxor1d(ar1, ar2) {
+    let aux = sort(concat([unique(ar1), unique(ar2)]))
+    if size(aux) == 0 {
+        aux
+    } else {
+        let flag = concat([[true], aux[1:] != aux[:-1], [true]])
+        aux[flag[1:] and flag[:-1]]
+    }
+}
+
+# Writes `v` (repeated as needed) at the flat indices `ind` of `a`, in place, as NumPy's `put`:
+# through `a`'s own coordinates, so that a view writes into the array it views.
+fn put(a, ind, v) {
+    let i = ravel(array(ind))
+    a[unravel_index(where(i < 0, i + size(a), i), shape(a))] = take(ravel(array(v)), arange(size(i)) % size(v))
+}

@@ -287,6 +287,12 @@ const STATIC_PROGRAMS: &[(&str, &str)] = &[
     ("E0200", "print(expand_dims(ones([3]), 0) + ones([2, 1, 4]))"),
     ("E0200", "print(transpose(ones([2, 3]), [1, 0]) + ones([2, 3]))"),
     ("E0200", "print(broadcast_to(ones([3]), [2, 3]) + ones([3, 3]))"),
+    // the index functions and NumPy's keyword names
+    ("E0300", "print(unravel_index([1.5], (2, 3)))"),
+    ("E0210", "print(ix_([0, 1], ones([2, 2])))"),
+    ("E0104", "print(clip(arange(3), 0, 2, a_min=1))"),
+    ("E0103", "print(diff(arange(3), apend=1))"),
+    ("E0103", "print(full(2, fill=3))"),
 ];
 
 fn static_codes(diags: &[arr::Diagnostic]) -> Vec<String> {

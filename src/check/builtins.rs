@@ -30,6 +30,15 @@ pub struct ParamSpec {
     /// such rule. The checker tests a literal, the run every value
     /// (`Builtin::check_choice`).
     pub choices: &'static [&'static str],
+    /// Other names a keyword argument may give it (NumPy's, where Arr's differ).
+    pub aliases: &'static [&'static str],
+}
+
+impl ParamSpec {
+    /// The parameter, also bound by the keywords `aliases`.
+    const fn or(self, aliases: &'static [&'static str]) -> ParamSpec {
+        ParamSpec { aliases, ..self }
+    }
 }
 
 #[derive(Debug)]
@@ -49,6 +58,7 @@ const fn a(name: &'static str) -> ParamSpec {
         kind: ParamKind::Array,
         required: true,
         choices: &[],
+        aliases: &[],
     }
 }
 const fn s(name: &'static str) -> ParamSpec {
@@ -57,6 +67,7 @@ const fn s(name: &'static str) -> ParamSpec {
         kind: ParamKind::Static,
         required: true,
         choices: &[],
+        aliases: &[],
     }
 }
 const fn so(name: &'static str) -> ParamSpec {
@@ -65,6 +76,7 @@ const fn so(name: &'static str) -> ParamSpec {
         kind: ParamKind::Static,
         required: false,
         choices: &[],
+        aliases: &[],
     }
 }
 const fn ao(name: &'static str) -> ParamSpec {
@@ -73,6 +85,7 @@ const fn ao(name: &'static str) -> ParamSpec {
         kind: ParamKind::Array,
         required: false,
         choices: &[],
+        aliases: &[],
     }
 }
 const fn an(name: &'static str) -> ParamSpec {
@@ -81,6 +94,7 @@ const fn an(name: &'static str) -> ParamSpec {
         kind: ParamKind::ArrayOrNone,
         required: true,
         choices: &[],
+        aliases: &[],
     }
 }
 /// An optional static string, one of `choices`.
@@ -90,6 +104,7 @@ const fn sc(name: &'static str, choices: &'static [&'static str]) -> ParamSpec {
         kind: ParamKind::Static,
         required: false,
         choices,
+        aliases: &[],
     }
 }
 const fn rest(name: &'static str) -> ParamSpec {
@@ -98,6 +113,7 @@ const fn rest(name: &'static str) -> ParamSpec {
         kind: ParamKind::Rest,
         required: false,
         choices: &[],
+        aliases: &[],
     }
 }
 
@@ -141,13 +157,13 @@ builtins! {
     "creation" {
         "zeros"(s("shape"), so("dtype")) "zeros(shape, dtype=f32)" "An array of zeros. `shape` is an int, list or tuple." "zeros([2, 3])";
         "ones"(s("shape"), so("dtype")) "ones(shape, dtype=f32)" "An array of ones." "ones(4, dtype=i32)";
-        "full"(s("shape"), a("value"), so("dtype")) "full(shape, value, dtype=value's)" "An array filled with `value`." "full([2, 2], 7.5)";
+        "full"(s("shape"), a("value").or(&["fill_value"]), so("dtype")) "full(shape, value, dtype=value's)" "An array filled with `value` (NumPy's keyword `fill_value=` names it too)." "full([2, 2], 7.5)";
         "zeros_like"(a("x"), so("dtype")) "zeros_like(x, dtype=x's)" "Zeros with the shape (and dtype) of `x`." "zeros_like(rand([3]))";
         "ones_like"(a("x"), so("dtype")) "ones_like(x, dtype=x's)" "Ones with the shape (and dtype) of `x`." "ones_like(rand([3]))";
         "full_like"(a("x"), a("value"), so("dtype")) "full_like(x, value, dtype=x's)" "`value` with the shape of `x`." "full_like(rand([3]), 2)";
         "arange"(s("start"), so("stop"), so("step"), so("dtype")) "arange(start, stop=none, step=1, dtype=from the arguments)" "Evenly spaced values in [start, stop); `arange(n)` is 0..n. Integers give i64, any float gives f32." "arange(5)";
         "linspace"(s("start"), s("stop"), so("num"), so("endpoint"), so("retstep"), so("dtype")) "linspace(start, stop, num=50, endpoint=true, retstep=false, dtype=f32)" "`num` evenly spaced values from start to stop (stop included when `endpoint`); with `retstep` the tuple (values, step)." "linspace(0, 1, 5)";
-        "eye"(s("n"), so("m"), so("k"), so("dtype")) "eye(n, m=n, k=0, dtype=f32)" "The identity matrix (ones on the diagonal); with `k`, ones on the k-th diagonal above the main one (below for negative k)." "eye(3)";
+        "eye"(s("n").or(&["N"]), so("m").or(&["M"]), so("k"), so("dtype")) "eye(n, m=n, k=0, dtype=f32)" "The identity matrix (ones on the diagonal); with `k`, ones on the k-th diagonal above the main one (below for negative k). NumPy's keywords `N=` and `M=` name `n` and `m` too." "eye(3)";
         "rand"(s("shape"), so("dtype")) "rand(shape, dtype=f32)" "Uniform random numbers in [0, 1); reproducible (see `seed`)." "rand([2, 2])";
         "randn"(s("shape"), so("dtype")) "randn(shape, dtype=f32)" "Standard normal random numbers; reproducible (see `seed`)." "randn([3])";
         "seed"(s("n")) "seed(n)" "Restarts the random number sequence from seed `n` (the session starts with seed 0)." "seed(42)";
@@ -198,7 +214,7 @@ builtins! {
         "greater"(a("x1"), a("x2")) "greater(x1, x2)" "`x1 > x2`, elementwise." "greater(arange(3), 1)";
         "greater_equal"(a("x1"), a("x2")) "greater_equal(x1, x2)" "`x1 >= x2`, elementwise." "greater_equal(arange(3), 1)";
         "floor_divide"(a("x1"), a("x2")) "floor_divide(x1, x2)" "Floor division, the same as `x1 // x2`: integers round toward -inf (division by zero is an error), floats follow NumPy." "floor_divide(-7, 2)";
-        "clip"(a("x"), an("lo"), an("hi")) "clip(x, lo, hi)" "Limits x to [lo, hi], elementwise (broadcasting); either bound may be `none`, not both." "clip(arange(6), 1, 4)";
+        "clip"(a("x").or(&["a"]), an("lo").or(&["a_min", "min"]), an("hi").or(&["a_max", "max"])) "clip(x, lo, hi)" "Limits x to [lo, hi], elementwise (broadcasting); either bound may be `none`, not both. NumPy's keywords name them too: `a=`, `a_min=` (or `min=`), `a_max=` (or `max=`)." "clip(arange(6), 1, 4)";
         "where"(a("cond"), ao("a"), ao("b")) "where(cond, a, b)" "a where cond is true, else b (broadcasting); `where(cond)` alone is `nonzero(cond)`." "where(arange(4) > 1, 1.0, 0.0)";
         "nan_to_num"(a("x"), so("copy"), so("nan"), so("posinf"), so("neginf")) "nan_to_num(x, copy=true, nan=0.0, posinf=none, neginf=none)" "A copy of x (`copy` is accepted for NumPy's sake: Arr always copies) with NaN replaced by `nan`, +inf by `posinf` and -inf by `neginf` (by default the dtype's largest and smallest finite values); integers are returned unchanged." "nan_to_num([0.0 / 0.0, 1.0 / 0.0, 2.0])";
         "isclose"(a("a"), a("b"), so("rtol"), so("atol"), so("equal_nan")) "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)" "True where |a - b| <= atol + rtol * |b| (broadcasting); infinities are close only to themselves; NaNs only when `equal_nan`." "isclose([1.0, 2.0], [1.0 + 1e-9, 2.1])";
@@ -264,7 +280,7 @@ builtins! {
         "take"(a("a"), a("indices"), so("axis")) "take(a, indices, axis=none)" "The elements at integer `indices` along `axis` (of the flattened array when none); negative indices count from the end; one out of range is an error." "take([4, 5, 6], [2, -1])";
     }
     "shape and construction (NumPy)" {
-        "diff"(a("a"), so("n"), so("axis")) "diff(a, n=1, axis=-1)" "The n-th discrete difference along `axis` (a[1:] - a[:-1], n times; `!=` for bool)." "diff([1, 4, 9, 16])";
+        "diff"(a("a"), so("n"), so("axis"), ao("prepend"), ao("append")) "diff(a, n=1, axis=-1, prepend=none, append=none)" "The n-th discrete difference along `axis` (a[1:] - a[:-1], n times; `!=` for bool); `prepend` and `append` are joined to `a` along `axis` first (a scalar as one slice), when n > 0." "diff([1, 4, 9, 16])";
         "roll"(a("a"), s("shift"), so("axis")) "roll(a, shift, axis=none)" "Shifts elements along `axis` (of the flattened array when none), wrapping around; `shift` and `axis` may be tuples." "roll(arange(5), 2)";
         "repeat"(a("a"), s("repeats"), so("axis")) "repeat(a, repeats, axis=none)" "Repeats each element `repeats` times (an int, or one count per element) along `axis` (of the flattened array when none)." "repeat([1, 2], 2)";
         "tile"(a("A"), s("reps")) "tile(A, reps)" "A repeated `reps` times along each axis (an int or a tuple; leading axes are added as needed)." "tile([1, 2], (2, 2))";
@@ -281,6 +297,10 @@ builtins! {
         "array_split"(a("ary"), s("indices_or_sections"), so("axis")) "array_split(ary, indices_or_sections, axis=0)" "`split` that allows unequal parts: N parts of which the first (length mod N) are one longer." "array_split(arange(7), 3)";
         "hsplit"(a("ary"), s("indices_or_sections")) "hsplit(ary, indices_or_sections)" "`split` along axis 1 (axis 0 of a 1-D array)." "hsplit(ones([2, 4]), 2)";
         "vsplit"(a("ary"), s("indices_or_sections")) "vsplit(ary, indices_or_sections)" "`split` along axis 0 of an array of at least two axes." "vsplit(ones([4, 2]), [1])";
+        "indices"(s("dimensions"), so("dtype")) "indices(dimensions, dtype=i64)" "The index grids of an array of shape `dimensions`, stacked: shape (len(dimensions), *dimensions), element [k, i0, i1, ...] is ik." "indices((2, 3))";
+        "ix_"(rest("args")) "ix_(*args)" "Open-mesh index arrays from 1-D sequences (integers, or booleans taken as their `nonzero`), as a tuple: the k-th has shape 1 but along axis k, so that `a[ix_(rows, cols)]` is the cross product of the selections." "ix_([0, 1], [2, 4])";
+        "unravel_index"(a("indices"), s("shape")) "unravel_index(indices, shape)" "The coordinates (a tuple of i64 arrays of `indices`' shape, one per axis) of flat `indices` into an array of `shape`, row-major; an index out of range is an error." "unravel_index([1, 5], (2, 3))";
+        "ravel_multi_index"(s("multi_index"), s("dims")) "ravel_multi_index(multi_index, dims)" "The flat row-major indices (i64) of the coordinates `multi_index` (a tuple or list of integer arrays, one per axis of `dims`, broadcast together) into an array of shape `dims`; a coordinate out of range is an error." "ravel_multi_index(([0, 1], [2, 0]), (2, 3))";
         "meshgrid"(rest("xi"), so("copy"), so("sparse"), sc("indexing", &["xy", "ij"])) "meshgrid(*xi, copy=true, sparse=false, indexing=\"xy\")" "Coordinate grids from 1-D vectors, as a tuple: with \"xy\" the first two axes are swapped (Cartesian), with \"ij\" the k-th grid varies along axis k." "meshgrid(arange(3), arange(2))";
     }
     "linear algebra" {
@@ -491,6 +511,24 @@ impl Builtin {
             "`where` takes both `a` and `b`, or neither (then it is `nonzero(cond)`)",
             span.clone(),
         )
+    }
+
+    /// Binds a call's arguments to the parameters (see `bind`), a keyword
+    /// given by one of a parameter's aliases binding that parameter.
+    #[allow(clippy::type_complexity)]
+    pub fn bind<T>(
+        &self,
+        mut args: Vec<CallArg<T>>,
+        call_span: &Span,
+    ) -> Result<(Vec<Option<(T, Span)>>, Vec<(T, Span)>), Diagnostic> {
+        for arg in &mut args {
+            if let Some((name, _)) = &mut arg.name
+                && let Some(p) = self.params.iter().find(|p| p.aliases.contains(&name.as_str()))
+            {
+                *name = p.name.to_string();
+            }
+        }
+        bind(self.name, &self.bind_params(), args, call_span)
     }
 
     /// The parameters in the form `bind` takes.

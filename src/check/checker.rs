@@ -1043,7 +1043,10 @@ impl Checker {
             .map(|(k, a)| {
                 // A list literal given for a shape or a sequence is a list of values, not one array.
                 let param = builtin.and_then(|b| match &a.name {
-                    Some(n) => b.params.iter().find(|p| p.name == n.name),
+                    Some(n) => b
+                        .params
+                        .iter()
+                        .find(|p| p.name == n.name || p.aliases.contains(&n.name.as_str())),
                     None => b.params.get(k),
                 });
                 let as_list =
@@ -1129,8 +1132,17 @@ impl Checker {
             self.errors.push(d);
             return Ty::Unknown;
         };
-        match bind(b.name, &b.bind_params(), arg_tys, span) {
-            Ok((slots, _)) => {
+        match b.bind(arg_tys, span) {
+            Ok((slots, rest)) => {
+                if b.name == "ix_"
+                    && let Some(d) = rest.iter().find_map(|(t, at)| match t {
+                        Ty::Array { shape: Some(s), .. } => shape::check_ix_rank(s.len(), at).err(),
+                        _ => None,
+                    })
+                {
+                    self.errors.push(d);
+                    return Ty::Unknown;
+                }
                 // an array parameter given a string, a function or a dtype (as the run's
                 // check in `interp::builtins`: `none` leaves an optional one out, and
                 // `array` stacks a tuple)

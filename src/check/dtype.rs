@@ -175,6 +175,39 @@ fn promote_strong_weak(strong: DType, weak: DType) -> DType {
     }
 }
 
+/// Whether `x op y` of two i64 integers made from literals is an i64: such
+/// arithmetic is exact or an error (E0307), never wrapped. `op` is
+/// `+ - * **`; every other operator fits. The interpreter and the checker
+/// (with the values it knows) both ask here.
+pub fn literal_int_op_fits(op: crate::syntax::ast::BinOp, x: i64, y: i64) -> bool {
+    use crate::syntax::ast::BinOp;
+    match op {
+        BinOp::Add => x.checked_add(y).is_some(),
+        BinOp::Sub => x.checked_sub(y).is_some(),
+        BinOp::Mul => x.checked_mul(y).is_some(),
+        // a negative power is refused on its own path
+        BinOp::Pow if y >= 0 => matches!(x, -1..=1) || u32::try_from(y).is_ok_and(|e| x.checked_pow(e).is_some()),
+        _ => true,
+    }
+}
+
+/// The E0307 of a literal integer operation that does not fit i64.
+pub fn literal_int_overflow_error(
+    op: crate::syntax::ast::BinOp,
+    x: i64,
+    y: i64,
+    span: &crate::syntax::ast::Span,
+) -> crate::diag::Diagnostic {
+    crate::diag::Diagnostic::new(
+        "E0307",
+        format!("`{x} {} {y}` does not fit in i64", op.symbol()),
+        span.clone(),
+    )
+    .with_hint(
+        "integers made from literals are i64 and are not wrapped silently; write a float (1e20) for a large value",
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -216,37 +249,4 @@ mod tests {
         assert_eq!(promote_weak(DType::Bool, false, DType::I64, true), (DType::I64, false));
         assert_eq!(promote_weak(DType::I64, true, DType::F32, true), (DType::F32, true));
     }
-}
-
-/// Whether `x op y` of two i64 integers made from literals is an i64: such
-/// arithmetic is exact or an error (E0307), never wrapped. `op` is
-/// `+ - * **`; every other operator fits. The interpreter and the checker
-/// (with the values it knows) both ask here.
-pub fn literal_int_op_fits(op: crate::syntax::ast::BinOp, x: i64, y: i64) -> bool {
-    use crate::syntax::ast::BinOp;
-    match op {
-        BinOp::Add => x.checked_add(y).is_some(),
-        BinOp::Sub => x.checked_sub(y).is_some(),
-        BinOp::Mul => x.checked_mul(y).is_some(),
-        // a negative power is refused on its own path
-        BinOp::Pow if y >= 0 => matches!(x, -1..=1) || u32::try_from(y).is_ok_and(|e| x.checked_pow(e).is_some()),
-        _ => true,
-    }
-}
-
-/// The E0307 of a literal integer operation that does not fit i64.
-pub fn literal_int_overflow_error(
-    op: crate::syntax::ast::BinOp,
-    x: i64,
-    y: i64,
-    span: &crate::syntax::ast::Span,
-) -> crate::diag::Diagnostic {
-    crate::diag::Diagnostic::new(
-        "E0307",
-        format!("`{x} {} {y}` does not fit in i64", op.symbol()),
-        span.clone(),
-    )
-    .with_hint(
-        "integers made from literals are i64 and are not wrapped silently; write a float (1e20) for a large value",
-    )
 }

@@ -29,6 +29,7 @@ pub const NAMES: &[&str] = &[
     "argwhere",
     "count_nonzero",
     "take",
+    "unravel_index",
 ];
 
 type Slots<'a> = &'a [Option<(Ty, Span)>];
@@ -77,8 +78,9 @@ pub fn builtin_result(name: &str, slots: Slots, span: &Span) -> Result<Ty, Diagn
     let Some((x, x_span)) = arg(slots, 0) else {
         return Ok(Ty::Unknown);
     };
-    if name == "take"
-        && let Some((idx, is)) = arg(slots, 1)
+    let indices_at = if name == "unravel_index" { 0 } else { 1 };
+    if matches!(name, "take" | "unravel_index")
+        && let Some((idx, is)) = arg(slots, indices_at)
         && let Some((Some(dt), _)) = array_parts(idx)
         && !dt.is_int()
     {

@@ -307,6 +307,19 @@ pub fn arange_range(
     Ok(ArangeRange::Floats { start: a, delta, len })
 }
 
+/// Whether an argument of `ix_` of this rank is a 1-D sequence; E0210
+/// otherwise, in the words of the checker and the run alike.
+pub fn check_ix_rank(rank: usize, span: &Span) -> Result<(), Diagnostic> {
+    if rank == 1 {
+        return Ok(());
+    }
+    Err(Diagnostic::new(
+        "E0210",
+        format!("ix_ takes 1-D sequences, found one of rank {rank}"),
+        span.clone(),
+    ))
+}
+
 /// The rank a function of matrices (`diagonal`, `trace`, `tril`, `triu`:
 /// at least 2) or `diag` (1 or 2) takes; E0201 otherwise. The checker and
 /// the interpreter both ask here, so the words are the same.

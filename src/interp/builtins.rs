@@ -2,7 +2,7 @@
 
 use super::value::Value;
 use super::{Interp, R};
-use crate::check::builtins::{Builtin, ParamKind, bind};
+use crate::check::builtins::{Builtin, ParamKind};
 use crate::check::dtype::DType;
 use crate::check::shape::{self, Operand, dims};
 use crate::diag::Diagnostic;
@@ -19,7 +19,7 @@ impl Interp {
     pub(super) fn call_builtin(&mut self, b: &'static Builtin, args: &[Arg], span: &Span) -> R<Value> {
         let sequence = shape::is_join(b.name);
         let values = self.eval_args(args, sequence)?;
-        let (mut slots, rest) = bind(b.name, &b.bind_params(), values, span)?;
+        let (mut slots, rest) = b.bind(values, span)?;
         // `array(shape(x))`: a tuple of arrays of one shape is the array of them, as in NumPy
         if matches!(b.name, "array" | "asarray")
             && let Some((Value::Tuple(items), s)) = slots.first_mut().and_then(|x| x.as_mut())

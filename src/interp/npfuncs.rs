@@ -57,6 +57,18 @@ fn require_int(a: &Array, what: &str, span: &Span) -> R<()> {
     Ok(())
 }
 
+/// E0300 unless `a` holds integers (not bools) that index something.
+pub(super) fn require_index_ints(a: &Array, what: &str, span: &Span) -> R<()> {
+    require_int(a, what, span)?;
+    if a.dtype() == DType::Bool {
+        return Err(
+            Diagnostic::new("E0300", format!("{what} must be integers, not bool"), span.clone())
+                .with_hint("for a boolean mask index with `a[mask]`, or use `nonzero(mask)`"),
+        );
+    }
+    Ok(())
+}
+
 /// Per axis of `shape`, the coordinates of the flat `positions` (i64), as
 /// lazy arrays: `positions // stride % size`.
 fn unravel_lazy(positions: &Array, shape: &[usize], span: &Span) -> R<Vec<Value>> {
@@ -527,6 +539,24 @@ impl Interp {
                 let nz = build::binary(BinOp::Ne, &x, &build::scalar(x.dtype(), 0.0, true), (None, None), span)?;
                 Ok(Value::Array(build::reduce(ReduceOp::Sum, &nz, axes, keepdims, span)?))
             }
+            "unravel_index" => {
+                let Some((dims_value, dims_span)) = &s[1] else {
+                    return Err(Diagnostic::new("E0105", "missing argument `shape`", span.clone()));
+                };
+                let dims = self.static_shape(dims_value, dims_span)?;
+                require_index_ints(&x, "indices", &sp(0))?;
+                let size = shape::checked_size(&dims).unwrap_or(usize::MAX) as i64;
+                let host = self.host_of(&x, &sp(0))?;
+                if let Some(v) = (0..host.len()).map(|i| host.get_i64(i)).find(|&v| v < 0 || v >= size) {
+                    return Err(Diagnostic::new(
+                        "E0204",
+                        format!("index {v} is out of range for an array of size {size}"),
+                        sp(0),
+                    ));
+                }
+                let positions = build::cast(&x, DType::I64, Some(span));
+                Ok(Value::Tuple(unravel_lazy(&positions, &dims, span)?))
+            }
             "take" => {
                 let idx = arr(1).ok_or_else(|| Diagnostic::new("E0105", "missing argument `indices`", span.clone()))?;
                 let axis = self.axis_arg(&s[2], x.rank(), None)?;
@@ -548,13 +578,7 @@ impl Interp {
     /// indices count from the end; one out of range is E0204 at `idx_span`).
     /// The indices are read and checked on the host; the gather stays a lazy node.
     pub(super) fn take_along(&self, src: &Array, idx: &Array, axis: usize, idx_span: &Span, span: &Span) -> R<Array> {
-        require_int(idx, "indices", idx_span)?;
-        if idx.dtype() == DType::Bool {
-            return Err(
-                Diagnostic::new("E0300", "indices must be integers, not bool", idx_span.clone())
-                    .with_hint("for a boolean mask index with `a[mask]`, or use `nonzero(mask)`"),
-            );
-        }
+        require_index_ints(idx, "indices", idx_span)?;
         let n = src.shape()[axis] as i64;
         let host = self.host_of(idx, idx_span)?;
         let mut positions = crate::backend::memory::try_vec(host.len(), "indices", Some(span))?;

@@ -1,6 +1,6 @@
 //! NumPy's shape and construction functions (`diff`, `roll`, `repeat`,
 //! `tile`, `pad`, `diag`, `diagonal`, `trace`, `tril`, `triu`, `identity`,
-//! `empty_like`, `meshgrid`, `split` and its kin) and linear algebra (`dot`, `outer`, `cross`,
+//! `empty_like`, `meshgrid`, `ix_`, `indices`, `ravel_multi_index`, `split` and its kin) and linear algebra (`dot`, `outer`, `cross`,
 //! `einsum`, `inv`, `solve`, `det`, `matrix_power`), with NumPy's names and
 //! argument names.
 //!
@@ -88,6 +88,28 @@ fn diagonal_view(x: &Array, offset: i64, a1: usize, a2: usize) -> Array {
     })
 }
 
+/// The 1-D `x` as axis `axis` of `rank` axes, the others of size 1 (a grid
+/// of `meshgrid`, `ix_` or `indices` before any broadcast).
+fn along_axis(x: &Array, axis: usize, rank: usize, span: &Span) -> Array {
+    let mut shape = vec![1; rank];
+    shape[axis] = x.size();
+    build::reshape(x, &shape, span)
+}
+
+/// The trailing positional arguments of `func`, each an array (E0303 otherwise).
+fn rest_arrays(func: &str, rest: &[(Value, Span)]) -> R<Vec<(Array, Span)>> {
+    rest.iter()
+        .map(|(v, vs)| match v {
+            Value::Array(a) => Ok((a.clone(), vs.clone())),
+            other => Err(Diagnostic::new(
+                "E0303",
+                format!("{func} takes arrays, found {}", other.kind_name()),
+                vs.clone(),
+            )),
+        })
+        .collect()
+}
+
 impl Interp {
     /// Runs one of `NAMES`.
     pub(super) fn run_shape_linalg(&mut self, name: &str, s: &[Slot], rest: &[(Value, Span)], span: &Span) -> R<Value> {
@@ -118,6 +140,32 @@ impl Interp {
                     ));
                 }
                 let ax = shape::normalize_axis(int_or(self, 2, -1)?, x.rank(), &sp(2))?;
+                if n > 0 && (given(3) || given(4)) {
+                    // a scalar to join is one slice of the axis, as NumPy broadcasts it
+                    let mut slice_shape = x.shape().to_vec();
+                    slice_shape[ax] = 1;
+                    let as_part = |k: usize| {
+                        let v = arr(k);
+                        if v.rank() == 0 {
+                            build::broadcast_view(&v, &slice_shape)
+                        } else {
+                            v
+                        }
+                    };
+                    let mut parts = Vec::with_capacity(3);
+                    let mut spans = Vec::with_capacity(3);
+                    if given(3) {
+                        parts.push(as_part(3));
+                        spans.push(sp(3));
+                    }
+                    parts.push(x.clone());
+                    spans.push(sp(0));
+                    if given(4) {
+                        parts.push(as_part(4));
+                        spans.push(sp(4));
+                    }
+                    x = build::concat(&parts, &spans, ax as i64, span)?;
+                }
                 for _ in 0..n {
                     let len = x.shape()[ax];
                     if len == 0 {
@@ -371,19 +419,10 @@ impl Interp {
                 ))
             }
             "meshgrid" => {
-                let mut xs = Vec::with_capacity(rest.len());
-                for (v, vs) in rest {
-                    match v {
-                        Value::Array(a) => xs.push(build::reshape(a, &[a.size()], vs)),
-                        other => {
-                            return Err(Diagnostic::new(
-                                "E0303",
-                                format!("meshgrid takes arrays, found {}", other.kind_name()),
-                                vs.clone(),
-                            ));
-                        }
-                    }
-                }
+                let xs: Vec<Array> = rest_arrays(name, rest)?
+                    .into_iter()
+                    .map(|(a, vs)| build::reshape(&a, &[a.size()], &vs))
+                    .collect();
                 let copy = self.static_bool(s[1].as_ref(), true)?;
                 let sparse = self.static_bool(s[2].as_ref(), false)?;
                 let indexing = match &s[3] {
@@ -408,13 +447,115 @@ impl Interp {
                 shape::check_size(&full, span)?;
                 let mut grids = Vec::with_capacity(nd);
                 for (k, x) in xs.iter().enumerate() {
-                    let mut one = vec![1; nd];
-                    one[place[k]] = x.size();
-                    let v = build::reshape(x, &one, span);
+                    let v = along_axis(x, place[k], nd, span);
                     let g = if sparse { v } else { build::broadcast_view(&v, &full) };
                     grids.push(Value::Array(if copy { build::copy(&g, Some(span)) } else { g }));
                 }
                 Ok(Value::Tuple(grids))
+            }
+            "ix_" => {
+                let given = rest_arrays(name, rest)?;
+                let nd = given.len();
+                let mut grids = Vec::with_capacity(nd);
+                for (k, (a, vs)) in given.into_iter().enumerate() {
+                    shape::check_ix_rank(a.rank(), &vs)?;
+                    let a = match a.dtype() {
+                        DType::Bool => {
+                            match self.np_builtin("flatnonzero", &[Some((Value::Array(a), vs.clone()))], span)? {
+                                Value::Array(positions) => positions,
+                                _ => return Err(bad_arg("internal: flatnonzero gave no array", &vs)),
+                            }
+                        }
+                        // an empty list indexes nothing, as integers (NumPy's intp)
+                        _ if a.size() == 0 => build::cast(&a, DType::I64, Some(&vs)),
+                        _ => a,
+                    };
+                    grids.push(Value::Array(along_axis(&a, k, nd, span)));
+                }
+                Ok(Value::Tuple(grids))
+            }
+            "indices" => {
+                let dims = self.static_shape(s[0].as_ref().map(|v| &v.0).unwrap_or(&Value::None), &sp(0))?;
+                let dt = self.static_dtype(s[1].as_ref())?.unwrap_or(DType::DEFAULT_INT);
+                let mut full = vec![dims.len()];
+                full.extend(&dims);
+                shape::check_size(&full, span)?;
+                if dims.is_empty() {
+                    return out(build::full(&[0], &build::scalar(dt, 0.0, false), dt, span)?);
+                }
+                let grids: Vec<Array> = dims
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &d)| {
+                        let line = build::arange(0.0, 1.0, d, dt, span);
+                        build::broadcast_view(&along_axis(&line, k, dims.len(), span), &dims)
+                    })
+                    .collect();
+                out(build::stack(&grids, &vec![span.clone(); grids.len()], 0, span)?)
+            }
+            "ravel_multi_index" => {
+                let dims = self.static_shape(s[1].as_ref().map(|v| &v.0).unwrap_or(&Value::None), &sp(1))?;
+                let coords: Vec<(Array, Span)> = match &s[0] {
+                    Some((Value::Tuple(items), vs)) => items
+                        .iter()
+                        .map(|v| match v {
+                            Value::Array(a) => Ok((a.clone(), vs.clone())),
+                            other => Err(Diagnostic::new(
+                                "E0303",
+                                format!(
+                                    "ravel_multi_index takes arrays of coordinates, found {}",
+                                    other.kind_name()
+                                ),
+                                vs.clone(),
+                            )),
+                        })
+                        .collect::<R<_>>()?,
+                    Some((Value::Array(a), vs)) if a.rank() > 0 => (0..a.shape()[0])
+                        .map(|i| (a.with_view(a.view.select_axis(0, i)), vs.clone()))
+                        .collect(),
+                    Some((other, vs)) => {
+                        return Err(bad_arg(
+                            format!(
+                                "ravel_multi_index takes a tuple or list of coordinate arrays, found {}",
+                                other.kind_name()
+                            ),
+                            vs,
+                        ));
+                    }
+                    None => return Err(Diagnostic::new("E0105", "missing argument `multi_index`", span.clone())),
+                };
+                if coords.len() != dims.len() {
+                    return Err(bad_arg(
+                        format!(
+                            "ravel_multi_index needs one coordinate array per axis of dims ({}), found {}",
+                            dims.len(),
+                            coords.len()
+                        ),
+                        &sp(0),
+                    ));
+                }
+                // row-major: each axis's coordinate times the size of the axes after it
+                let mut flat = build::scalar_i64(0, true);
+                for ((c, cs), &d) in coords.iter().zip(&dims) {
+                    super::npfuncs::require_index_ints(c, "coordinates", cs)?;
+                    let host = self.host_of(c, cs)?;
+                    if let Some(v) = (0..host.len())
+                        .map(|i| host.get_i64(i))
+                        .find(|&v| v < 0 || v >= d as i64)
+                    {
+                        return Err(shape::index_out_of_range(v, d as i64, cs));
+                    }
+                    let scaled = build::binary(
+                        BinOp::Mul,
+                        &flat,
+                        &build::scalar_i64(d as i64, true),
+                        (None, None),
+                        span,
+                    )?;
+                    let c = build::cast(c, DType::I64, Some(cs));
+                    flat = build::binary(BinOp::Add, &scaled, &c, (None, Some(cs)), span)?;
+                }
+                out(build::cast(&flat, DType::I64, Some(span)).with_weak(false))
             }
             "dot" => out(self.dot(&arr(0), &arr(1), (sp(0), sp(1)), span)?),
             "outer" => {

@@ -149,3 +149,56 @@ print(logical_not([0, 2, -1]), logical_not([0.0, nan, 1.5]), shape(expand_dims(o
 # out: [ true, false, false] [ true, false, false] (1, 2, 3, 1) (1, 2, 3, 1)
 print(sum(reshape(arange(6.0), [2, 3]), axis=None), shape(zeros([])), sort([3, 1, 2], kind="stable"), argsort([3, 1, 3, 0], kind="mergesort"))
 # out: 15.0 () [1, 2, 3] [3, 1, 0, 2]
+# index conversions: unravel_index, ravel_multi_index, indices, ix_
+print(unravel_index([22, 41, 37], (7, 6)), unravel_index(5, [2, 3]), unravel_index([[1, 5]], (2, 3)))
+# out: ([3, 6, 6], [4, 5, 1]) (1, 2) ([[0, 1]], [[1, 2]])
+print(ravel_multi_index(([3, 6, 6], [4, 5, 1]), (7, 6)), ravel_multi_index([[3, 6, 6], [4, 5, 1]], (7, 6)), ravel_multi_index((1, [0, 2]), (2, 3)))
+# out: [22, 41, 37] [22, 41, 37] [3, 5]
+print(indices((2, 3)), shape(indices([2, 3, 4])), indices([3], dtype=f32))
+# out: [[[0, 0, 0],
+# out:   [1, 1, 1]],
+# out:
+# out:  [[0, 1, 2],
+# out:   [0, 1, 2]]] (3, 2, 3, 4) [[0.0, 1.0, 2.0]]
+let gx = reshape(arange(20), [4, 5])
+print(ix_([0, 2], [1, 3]), gx[ix_([0, 2], [1, 3])], gx[ix_([true, false, true, false], [4, 0])])
+# out: ([[0],
+# out:  [2]], [[1, 3]]) [[ 1,  3],
+# out:  [11, 13]] [[ 4,  0],
+# out:  [14, 10]]
+# insert, delete, trim_zeros
+print(delete([1, 2, 3, 4], 1), delete([1, 2, 3, 4], [0, -1]), delete(reshape(arange(6), [2, 3]), 1, axis=1), delete(reshape(arange(6), [2, 3]), [0]), delete([1, 2, 3], [true, false, true]))
+# out: [1, 3, 4] [2, 3] [[0, 2],
+# out:  [3, 5]] [1, 2, 3, 4, 5] [2]
+print(insert([1, 2, 3], 1, 9), insert([1, 2, 3], [1, 1, 3], [7, 8, 9]), insert([1, 2, 3], -1, [5, 6]), insert([1, 2, 3], 1, 2.7), insert([1, 2, 3], [1], [7, 8]), insert([1.0, 2.0], [2, 0], [5, 6]))
+# out: [1, 9, 2, 3] [1, 7, 8, 2, 3, 9] [1, 2, 5, 6, 3] [1, 2, 2, 3] [1, 7, 8, 2, 3] [6.0, 1.0, 2.0, 5.0]
+print(insert(reshape(arange(6), [2, 3]), 1, [10, 20], axis=1), insert(reshape(arange(6), [2, 3]), 0, 5, axis=0), insert(reshape(arange(6), [2, 3]), [0, 2], [[10], [20]], axis=-1), insert(reshape(arange(6), [2, 3]), 3, 7))
+# out: [[ 0, 10,  1,  2],
+# out:  [ 3, 20,  4,  5]] [[5, 5, 5],
+# out:  [0, 1, 2],
+# out:  [3, 4, 5]] [[10,  0,  1, 10,  2],
+# out:  [20,  3,  4, 20,  5]] [0, 1, 2, 7, 3, 4, 5]
+print(trim_zeros([0, 0, 1, 2, 0, 3, 0]), trim_zeros([0, 0, 1, 2, 0], "f"), trim_zeros([0, 1, 0], trim="b"), trim_zeros([0, 0]), trim_zeros([0.0, 1.5]))
+# out: [1, 2, 0, 3] [1, 2, 0] [0, 1] [] [1.5]
+# the set functions: sorted distinct values
+print(setdiff1d([5, 1, 3, 3, 7], [3, 8]), intersect1d([1, 3, 4, 3], [3, 1, 2, 1]), union1d([-1, 0, 1], [-2, 0, 2]), setxor1d([1, 2, 3, 2, 4], [2, 3, 5, 7, 5]))
+# out: [1, 5, 7] [1, 3] [-2, -1,  0,  1,  2] [1, 4, 5, 7]
+print(setdiff1d([1.0, nan, 2.0], [nan]), intersect1d([1, 2], [2.5, 1.0]), union1d([[1, 2], [2, 3]], [0]), setxor1d([1.0, nan], [nan, 2.0]), setdiff1d([1, 2], []), intersect1d([1], [2]))
+# out: [1.0, 2.0, nan] [1.0] [0, 1, 2, 3] [1.0, 2.0, nan, nan] [1, 2] []
+# NumPy's keywords: diff's prepend and append, clip's a_min/a_max/min/max, full's fill_value, eye's N and M
+print(diff([1, 4, 9], prepend=0), diff([1, 4, 9], append=[20, 30]), diff(reshape(arange(6), [2, 3]), axis=0, prepend=[[1, 1, 1]]), diff([1.0, 2.0], n=2, prepend=0, append=5))
+# out: [1, 3, 5] [ 3,  5, 11, 10] [[-1,  0,  1],
+# out:  [ 3,  3,  3]] [0.0, 2.0]
+print(clip(arange(5), a_min=1, a_max=3), clip(a=arange(5), min=2, max=3), clip(arange(5), a_max=2, a_min=1), full(2, fill_value=3), full([2], fill_value=1.5, dtype=f32), eye(N=2), eye(N=2, M=3, k=1))
+# out: [1, 1, 2, 3, 3] [2, 2, 2, 3, 3] [1, 1, 2, 2, 2] [3, 3] [1.5, 1.5] [[1.0, 0.0],
+# out:  [0.0, 1.0]] [[0.0, 1.0, 0.0],
+# out:  [0.0, 0.0, 1.0]]
+# put writes in place, through a view too
+let pz = transpose(reshape(arange(6), [2, 3]))
+put(pz, [1, -1], 7)
+let pw = zeros([4])
+put(pw, [0, 1, 2], [5.0, 6.0])
+print(pz, pw)
+# out: [[0, 7],
+# out:  [1, 4],
+# out:  [2, 7]] [5.0, 6.0, 5.0, 0.0]

@@ -131,6 +131,34 @@ def oracle():
          np.expand_dims(np.ones((2, 3)), (-1, 0)).shape)
     show(np.sum(np.arange(6.0).reshape(2, 3), axis=None), np.zeros([]).shape, np.sort([3, 1, 2], kind="stable"),
          np.argsort([3, 1, 3, 0], kind="mergesort"))
+    show(np.unravel_index([22, 41, 37], (7, 6)), np.unravel_index(5, [2, 3]), np.unravel_index([[1, 5]], (2, 3)))
+    show(np.ravel_multi_index(([3, 6, 6], [4, 5, 1]), (7, 6)), np.ravel_multi_index([[3, 6, 6], [4, 5, 1]], (7, 6)),
+         np.ravel_multi_index((1, [0, 2]), (2, 3)))
+    show(np.indices((2, 3)), np.indices([2, 3, 4]).shape, np.indices([3], dtype=np.float32))
+    gx = np.arange(20).reshape(4, 5)
+    show(*np.ix_([0, 2], [1, 3]), gx[np.ix_([0, 2], [1, 3])], gx[np.ix_([True, False, True, False], [4, 0])])
+    m6 = np.arange(6).reshape(2, 3)
+    show(np.delete([1, 2, 3, 4], 1), np.delete([1, 2, 3, 4], [0, -1]), np.delete(m6, 1, axis=1), np.delete(m6, [0]),
+         np.delete([1, 2, 3], [True, False, True]))
+    show(np.insert([1, 2, 3], 1, 9), np.insert([1, 2, 3], [1, 1, 3], [7, 8, 9]), np.insert([1, 2, 3], -1, [5, 6]),
+         np.insert([1, 2, 3], 1, 2.7), np.insert([1, 2, 3], [1], [7, 8]), np.insert([1.0, 2.0], [2, 0], [5, 6]))
+    show(np.insert(m6, 1, [10, 20], axis=1), np.insert(m6, 0, 5, axis=0), np.insert(m6, [0, 2], [[10], [20]], axis=-1),
+         np.insert(m6, 3, 7))
+    show(np.trim_zeros([0, 0, 1, 2, 0, 3, 0]), np.trim_zeros([0, 0, 1, 2, 0], "f"), np.trim_zeros([0, 1, 0], trim="b"),
+         np.trim_zeros([0, 0]), np.trim_zeros([0.0, 1.5]))
+    show(np.setdiff1d([5, 1, 3, 3, 7], [3, 8]), np.intersect1d([1, 3, 4, 3], [3, 1, 2, 1]),
+         np.union1d([-1, 0, 1], [-2, 0, 2]), np.setxor1d([1, 2, 3, 2, 4], [2, 3, 5, 7, 5]))
+    show(np.setdiff1d([1.0, n, 2.0], [n]), np.intersect1d([1, 2], [2.5, 1.0]), np.union1d([[1, 2], [2, 3]], [0]),
+         np.setxor1d([1.0, n], [n, 2.0]), np.setdiff1d([1, 2], []), np.intersect1d([1], [2]))
+    show(np.diff([1, 4, 9], prepend=0), np.diff([1, 4, 9], append=[20, 30]),
+         np.diff(m6, axis=0, prepend=[[1, 1, 1]]), np.diff([1.0, 2.0], n=2, prepend=0, append=5))
+    show(np.clip(np.arange(5), a_min=1, a_max=3), np.clip(a=np.arange(5), min=2, max=3), np.clip(np.arange(5), a_max=2, a_min=1),
+         np.full(2, fill_value=3), np.full([2], fill_value=1.5, dtype=np.float32), np.eye(N=2), np.eye(N=2, M=3, k=1))
+    pz = np.arange(6).reshape(2, 3).T.copy()
+    np.put(pz, [1, -1], 7)
+    pw = np.zeros(4)
+    np.put(pw, [0, 1, 2], [5.0, 6.0])
+    show(pz, pw)
     return out
 
 

@@ -1,0 +1,2 @@
+# expect: E0210
+print(ix_([0, 1], ones([2, 2])))
