@@ -229,7 +229,7 @@ impl Backend for CpuBackend {
             return Ok(false);
         }
         if crate::graph::alias::direct_ok(dst, dst_view, src, &order) {
-            self.fused.execute_into(&order, dst, dst_view, false)?;
+            self.fused.execute_into(&order, dst, dst_view, None)?;
             return Ok(true);
         }
         // The source reads what it overwrites (a stencil's neighbours): rather than
@@ -240,7 +240,7 @@ impl Backend for CpuBackend {
             && let Some(region) = fused::BoxRegion::of(dst_view, dst.len())
             && region.size() * 2 >= dst.len()
         {
-            self.fused.execute_into(&order, dst, dst_view, true)?;
+            self.fused.execute_into(&order, dst, dst_view, Some(&region))?;
             return Ok(true);
         }
         Ok(false)

@@ -34,7 +34,7 @@ impl Fused {
     /// source) into `dst` through `dst_view` (the source's shape). The
     /// source node itself stays pending: its caller drops it.
     ///
-    /// With `fresh`, a last kernel that is a map writes a new vector instead
+    /// With `fresh` (the box `dst_view` is), a last kernel that is a map writes a new vector instead
     /// of `dst`'s (the elements outside the view copied from the old one),
     /// which then replaces `dst`'s: the source may read the region it writes
     /// (a stencil's neighbours), since the kernel reads only the old values.
@@ -43,7 +43,7 @@ impl Fused {
         nodes: &[Rc<Node>],
         dst: &Buffer,
         dst_view: &View,
-        fresh: bool,
+        fresh: Option<&BoxRegion>,
     ) -> Result<(), Diagnostic> {
         let root = nodes.last().ok_or_else(|| internal("an assignment of nothing"))?;
         let target = Target {
@@ -66,8 +66,8 @@ pub(super) struct Target<'a> {
     pub root: &'a Rc<Node>,
     pub dst: &'a Buffer,
     pub view: &'a View,
-    /// A map writes a fresh vector that replaces `dst`'s (`execute_into`).
-    pub fresh: bool,
+    /// A map writes a fresh vector that replaces `dst`'s (`execute_into`); the box `view` is.
+    pub fresh: Option<&'a BoxRegion>,
 }
 
 impl Target<'_> {
@@ -76,8 +76,8 @@ impl Target<'_> {
     /// into a temporary copied over.
     pub(super) fn run(&self, kp: &KernelPlan, by_id: &HashMap<u64, Rc<Node>>) -> Result<&'static str, Diagnostic> {
         if is_map(kp) && kp.out_shape[..] == self.view.shape[..] {
-            if self.fresh {
-                map_into_fresh(kp, by_id, self.dst, self.view)?;
+            if let Some(region) = self.fresh {
+                map_into_fresh(kp, by_id, self.dst, self.view, region)?;
                 return Ok("map (into a fresh buffer)");
             }
             map_into(kp, by_id, self.dst, self.view)?;
@@ -178,6 +178,7 @@ fn map_into_fresh(
     by_id: &HashMap<u64, Rc<Node>>,
     dst: &Buffer,
     dst_view: &View,
+    region: &BoxRegion,
 ) -> Result<(), Diagnostic> {
     let (len, dtype) = match &*dst.storage() {
         Storage::Host(data) => (data.len(), data.dtype()),
@@ -187,7 +188,6 @@ fn map_into_fresh(
         return Err(internal(format!("a {} value assigned into {dtype} data", kp.out_dtype)));
     }
     kernels::check_reach(len, &dst_view.shape, &dst_view.strides, dst_view.offset)?;
-    let region = BoxRegion::of(dst_view, len).ok_or_else(|| internal("a fresh destination that is not a box"))?;
     macro_rules! go {
         ($T:ty, $V:ident) => {{
             let mut fresh: Vec<$T> = Vec::with_capacity(len);
