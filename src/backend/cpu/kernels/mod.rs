@@ -59,6 +59,7 @@ pub mod sort;
 mod structural;
 #[cfg(test)]
 mod tests;
+pub(crate) mod vsort;
 
 /// Outputs at least this large are computed in parallel.
 pub(crate) const PAR_THRESHOLD: usize = 32768;

@@ -7,6 +7,7 @@
 //! Data is contiguous row-major; an axis is described by `(outer, len,
 //! inner)`: line `(o, i)` is the elements `o * len * inner + k * inner + i`.
 
+use super::vsort;
 use crate::graph::data::HostData;
 use rayon::prelude::*;
 use std::cmp::Ordering;
@@ -24,6 +25,38 @@ pub trait Key: Copy + PartialOrd + Send + Sync + 'static {
     /// An unsigned integer whose order is NumPy's order of the values
     /// (`order`): equal for equal values (-0.0 and 0.0, every NaN).
     fn radix_key(self) -> u64;
+    /// The width of `exact_key` in bytes where the vector sort serves
+    /// this type (4 or 8); 0 where it does not.
+    const EXACT_BYTES: usize = 0;
+    /// For sorting values alone: an unsigned integer of the value's width
+    /// in NumPy's order that gives the value back (`from_exact_key`), so
+    /// that equal keys are equal bits and an unstable sort of the keys is
+    /// the stable sort. None for the values that equal other bits (NaN,
+    /// -0.0): the stable sort keeps their order.
+    fn exact_key(self) -> Option<u64> {
+        None
+    }
+    fn from_exact_key(_key: u64) -> Self {
+        unreachable!("no exact key")
+    }
+}
+
+/// The exact key of an IEEE float's `bits` (`width` bits wide, sign on
+/// top) that is neither NaN nor -0.0: positives above negatives, negatives
+/// by falling magnitude.
+#[inline(always)]
+fn float_exact_key(bits: u64, width: u32, is_nan: bool) -> Option<u64> {
+    let sign = 1u64 << (width - 1);
+    let all = sign | (sign - 1);
+    (!is_nan && bits != sign).then_some(bits ^ if bits & sign != 0 { all } else { sign })
+}
+
+/// The bits of the float whose exact key is `key` (`float_exact_key`).
+#[inline(always)]
+fn float_from_exact_key(key: u64, width: u32) -> u64 {
+    let sign = 1u64 << (width - 1);
+    let all = sign | (sign - 1);
+    key ^ if key & sign != 0 { sign } else { all }
 }
 
 /// The radix key of an IEEE float's `bits` (`width` bits wide, sign on
@@ -56,6 +89,15 @@ impl Key for bool {
 }
 impl Key for i32 {
     const KEY_BYTES: usize = 4;
+    const EXACT_BYTES: usize = 4;
+    #[inline(always)]
+    fn exact_key(self) -> Option<u64> {
+        Some(self.radix_key())
+    }
+    #[inline(always)]
+    fn from_exact_key(key: u64) -> Self {
+        (key as u32 ^ (1 << 31)) as i32
+    }
     #[inline(always)]
     fn radix_key(self) -> u64 {
         (self as u32 ^ (1 << 31)) as u64
@@ -69,6 +111,15 @@ impl Key for i32 {
 }
 impl Key for i64 {
     const KEY_BYTES: usize = 8;
+    const EXACT_BYTES: usize = 8;
+    #[inline(always)]
+    fn exact_key(self) -> Option<u64> {
+        Some(self.radix_key())
+    }
+    #[inline(always)]
+    fn from_exact_key(key: u64) -> Self {
+        (key ^ (1 << 63)) as i64
+    }
     #[inline(always)]
     fn radix_key(self) -> u64 {
         self as u64 ^ (1 << 63)
@@ -82,6 +133,15 @@ impl Key for i64 {
 }
 impl Key for f32 {
     const KEY_BYTES: usize = 4;
+    const EXACT_BYTES: usize = 4;
+    #[inline(always)]
+    fn exact_key(self) -> Option<u64> {
+        float_exact_key(self.to_bits() as u64, 32, self.is_nan())
+    }
+    #[inline(always)]
+    fn from_exact_key(key: u64) -> Self {
+        f32::from_bits(float_from_exact_key(key, 32) as u32)
+    }
     #[inline(always)]
     fn radix_key(self) -> u64 {
         float_key(self.to_bits() as u64, 32, self.is_nan())
@@ -131,6 +191,15 @@ impl Key for half::bf16 {
 }
 impl Key for f64 {
     const KEY_BYTES: usize = 8;
+    const EXACT_BYTES: usize = 8;
+    #[inline(always)]
+    fn exact_key(self) -> Option<u64> {
+        float_exact_key(self.to_bits(), 64, self.is_nan())
+    }
+    #[inline(always)]
+    fn from_exact_key(key: u64) -> Self {
+        f64::from_bits(float_from_exact_key(key, 64))
+    }
     #[inline(always)]
     fn radix_key(self) -> u64 {
         float_key(self.to_bits(), 64, self.is_nan())
@@ -158,7 +227,8 @@ pub fn order<T: Key>(a: T, b: T) -> Ordering {
 
 /// Calls `each(line)` for every line of the `(outer, len, inner)` layout,
 /// with the line's elements gathered contiguously; writes the result back to
-/// the same positions of `out`.
+/// the same positions of `out`. (Contiguous lines, `inner == 1`, are sorted
+/// where they lie by `sort_lines` and `argsort_lines`.)
 fn per_line<T: Key, U: Copy + Send + Sync + Default>(
     v: &[T],
     (outer, len, inner): (usize, usize, usize),
@@ -166,13 +236,6 @@ fn per_line<T: Key, U: Copy + Send + Sync + Default>(
 ) -> Vec<U> {
     let mut out = vec![U::default(); v.len()];
     if len == 0 {
-        return out;
-    }
-    if inner == 1 {
-        out.par_chunks_mut(len).zip(v.par_chunks(len)).for_each(|(o, src)| {
-            let mut line = src.to_vec();
-            o.copy_from_slice(&each(&mut line));
-        });
         return out;
     }
     let results: Vec<Vec<U>> = (0..outer * inner)
@@ -198,13 +261,19 @@ fn per_line<T: Key, U: Copy + Send + Sync + Default>(
 /// their radix keys, where a digit's histogram would cost more than the line.
 const RADIX_LINE: usize = 512;
 
-/// Lines at least this long are radix sorted by every thread together, a
-/// chunk of the line each (shorter lines take one thread, and many lines
-/// go a line to a thread through `per_line`).
+/// Lines at least this long are split by every thread together, a chunk of
+/// the line each (shorter lines take one thread, and many lines go a line
+/// to a thread).
 const PAR_LINE: usize = 1 << 15;
 
+/// Lines of at most this many bytes are radix sorted least significant
+/// digit first: the line and its scratch stay in cache through every pass.
+/// Longer lines are first split by their most significant differing digit,
+/// so that every pass after the first runs on a part that fits in cache.
+const LSD_BYTES: usize = 1 << 17;
+
 /// Where the chunks of one radix pass write: each at positions no other
-/// chunk writes (`sort_line`).
+/// chunk writes (`scatter`).
 #[derive(Clone, Copy)]
 struct Scatter<T>(*mut T);
 
@@ -234,117 +303,343 @@ fn each_chunk<R: Send>(chunks: usize, f: impl Fn(usize) -> R + Sync + Send) -> V
     }
 }
 
-/// A line sorted stably in NumPy's order, with the positions its elements
-/// came from where `positions` is given (argsort). A least-significant-digit
-/// radix sort on `radix_key`, a byte a pass: one pass counts every byte's
-/// digits, and a pass whose byte is the same in every key is skipped (small
-/// integers, floats of one sign and exponent range). A long line is cut into
-/// one chunk per thread: each pass, every chunk counts its digits, and
-/// scatters its elements from offsets that put, for every digit, chunk 0's
-/// elements before chunk 1's (which keeps the sort stable).
-fn sort_line<T: Key>(line: &mut Vec<T>, positions: Option<&mut Vec<i64>>) {
-    let n = line.len();
-    if n < RADIX_LINE {
-        match positions {
-            Some(p) => {
-                let mut pairs: Vec<(T, i64)> = line.iter().copied().zip(p.iter().copied()).collect();
-                pairs.sort_by_key(|x| x.0.radix_key());
-                for (k, (v, i)) in pairs.into_iter().enumerate() {
-                    line[k] = v;
-                    p[k] = i;
+/// A histogram of one byte of the radix keys.
+type Counts = [usize; 256];
+
+/// Moves `src` (with `src_at`, the positions, alongside) into `dst` stably
+/// by digit, the line cut into chunks with their own counts `hist[c]`: for
+/// every digit, chunk 0's elements land before chunk 1's.
+fn scatter<T: Key>(
+    src: &[T],
+    src_at: Option<&[i64]>,
+    dst: &mut [T],
+    dst_at: Option<&mut [i64]>,
+    hist: &[Counts],
+    digit: impl Fn(T) -> usize + Sync + Send,
+) {
+    let (n, chunks) = (src.len(), hist.len());
+    let size = n.div_ceil(chunks);
+    let mut starts = vec![[0usize; 256]; chunks];
+    let mut sum = 0;
+    for d in 0..256 {
+        for (start, h) in starts.iter_mut().zip(hist) {
+            start[d] = sum;
+            sum += h[d];
+        }
+    }
+    debug_assert!(sum == n && dst.len() == n);
+    let to = Scatter(dst.as_mut_ptr());
+    let moved = src_at.zip(dst_at.map(|q| Scatter(q.as_mut_ptr())));
+    each_chunk(chunks, |c| {
+        let mut at = starts[c];
+        let r = (c * size).min(n)..((c + 1) * size).min(n);
+        match moved {
+            Some((from, to_at)) => {
+                for (&x, &i) in src[r.clone()].iter().zip(&from[r]) {
+                    let d = digit(x);
+                    // SAFETY: `at` runs through this chunk's own positions
+                    // for digit d (the offsets partition 0..n), inside `dst`
+                    // and the positions' destination, both n long.
+                    unsafe {
+                        to.put(at[d], x);
+                        to_at.put(at[d], i);
+                    }
+                    at[d] += 1;
                 }
             }
-            None => line.sort_by_key(|x| x.radix_key()),
+            None => {
+                for &x in &src[r] {
+                    let d = digit(x);
+                    // SAFETY: as above, inside `dst`.
+                    unsafe { to.put(at[d], x) };
+                    at[d] += 1;
+                }
+            }
         }
-        return;
+    });
+}
+
+/// The histograms of `bytes` of the radix keys of `v`, one pass for all.
+fn count_digits<T: Key>(v: &[T], bytes: &[usize]) -> Vec<Counts> {
+    let mut counts = vec![[0usize; 256]; bytes.len()];
+    for &x in v {
+        let k = x.radix_key();
+        for (&b, count) in bytes.iter().zip(counts.iter_mut()) {
+            count[((k >> (8 * b)) & 0xff) as usize] += 1;
+        }
     }
-    let bytes = T::KEY_BYTES;
-    let chunks = if n >= PAR_LINE {
+    counts
+}
+
+/// `line` sorted stably in NumPy's order, with the positions its elements
+/// came from moved alongside where `positions` is given (argsort).
+fn sort_line<T: Key>(line: &mut [T], positions: Option<&mut [i64]>) {
+    if positions.is_none() && line.len() >= VECTOR_LINE {
+        if line.len() <= SHORT_EXACT {
+            if sort_exact_short(line) {
+                return;
+            }
+        } else if let Some(sorted) = sort_exact(line) {
+            return line.copy_from_slice(&sorted);
+        }
+    }
+    if line.len() < RADIX_LINE {
+        return sort_short(line, positions);
+    }
+    let mut scratch = line.to_vec();
+    let mut scratch_at = positions.as_ref().map(|p| p.to_vec());
+    radix_sort(line, positions, &mut scratch, scratch_at.as_deref_mut(), T::KEY_BYTES);
+}
+
+/// Lines of values alone at least this long go to the vector sort.
+const VECTOR_LINE: usize = 64;
+
+/// Lines at most this long are sorted by exact key in buffers on the stack.
+const SHORT_EXACT: usize = 1024;
+
+/// `values` sorted by their exact keys with the vector sort; None where
+/// the type or the machine has none, or a value has no exact key.
+fn sort_exact<T: Key>(values: &[T]) -> Option<Vec<T>> {
+    fn by<T: Key, K: Copy + Default + Send + Sync>(values: &[T], sort: fn(&mut [K], &mut [K]) -> bool) -> Option<Vec<T>>
+    where
+        u64: Narrow<K>,
+    {
+        let n = values.len();
+        let mut keys = vec![K::default(); n];
+        let all = if n >= PAR_LINE {
+            keys.par_chunks_mut(PAR_LINE)
+                .zip(values.par_chunks(PAR_LINE))
+                .map(|(k, x)| exact_keys(x, k))
+                .reduce(|| true, |a, b| a & b)
+        } else {
+            exact_keys(values, &mut keys)
+        };
+        if !all || !sort(&mut keys, &mut vec![K::default(); n]) {
+            return None;
+        }
+        let value = |&k: &K| T::from_exact_key(u64::widen(k));
+        Some(if n >= PAR_LINE {
+            keys.par_iter().map(value).collect()
+        } else {
+            keys.iter().map(value).collect()
+        })
+    }
+    if !vsort::available() {
+        return None;
+    }
+    match T::EXACT_BYTES {
+        4 => by::<T, u32>(values, vsort::sort_u32),
+        8 => by::<T, u64>(values, vsort::sort_u64),
+        _ => None,
+    }
+}
+
+/// Sorts a line of at most `SHORT_EXACT` values where it lies, as
+/// `sort_exact` does; false, with nothing done, where that gives None.
+fn sort_exact_short<T: Key>(line: &mut [T]) -> bool {
+    fn by<T: Key, K: Copy + Default>(line: &mut [T], sort: fn(&mut [K], &mut [K]) -> bool) -> bool
+    where
+        u64: Narrow<K>,
+    {
+        let n = line.len();
+        let mut buf = [K::default(); 2 * SHORT_EXACT];
+        let (keys, room) = buf.split_at_mut(SHORT_EXACT);
+        let (keys, room) = (&mut keys[..n], &mut room[..n]);
+        if !exact_keys(line, keys) || !sort(keys, room) {
+            return false;
+        }
+        for (x, &k) in line.iter_mut().zip(keys.iter()) {
+            *x = T::from_exact_key(u64::widen(k));
+        }
+        true
+    }
+    debug_assert!(line.len() <= SHORT_EXACT);
+    if !vsort::available() {
+        return false;
+    }
+    match T::EXACT_BYTES {
+        4 => by::<T, u32>(line, vsort::sort_u32),
+        8 => by::<T, u64>(line, vsort::sort_u64),
+        _ => false,
+    }
+}
+
+/// An exact key narrowed to its type's width (`Key::EXACT_BYTES`), and back.
+trait Narrow<K> {
+    fn narrow(self) -> K;
+    fn widen(k: K) -> Self;
+}
+impl Narrow<u32> for u64 {
+    fn narrow(self) -> u32 {
+        self as u32
+    }
+    fn widen(k: u32) -> u64 {
+        k as u64
+    }
+}
+impl Narrow<u64> for u64 {
+    fn narrow(self) -> u64 {
+        self
+    }
+    fn widen(k: u64) -> u64 {
+        k
+    }
+}
+
+/// Every value's exact key into `keys`; whether all have one. No early
+/// exit: the loop stays free of branches.
+fn exact_keys<T: Key, K>(values: &[T], keys: &mut [K]) -> bool
+where
+    u64: Narrow<K>,
+{
+    let mut all = true;
+    for (k, x) in keys.iter_mut().zip(values) {
+        let e = x.exact_key();
+        all &= e.is_some();
+        *k = e.unwrap_or(0).narrow();
+    }
+    all
+}
+
+/// A short line sorted stably by comparing radix keys.
+fn sort_short<T: Key>(line: &mut [T], positions: Option<&mut [i64]>) {
+    match positions {
+        Some(p) => {
+            let mut pairs: Vec<(T, i64)> = line.iter().copied().zip(p.iter().copied()).collect();
+            pairs.sort_by_key(|x| x.0.radix_key());
+            for (k, (v, i)) in pairs.into_iter().enumerate() {
+                line[k] = v;
+                p[k] = i;
+            }
+        }
+        None => line.sort_by_key(|x| x.radix_key()),
+    }
+}
+
+/// A part of a line split by a digit, in the line and in the scratch, with
+/// its positions in both where they are moved alongside.
+type Part<'a, T> = (&'a mut [T], &'a mut [T], Option<&'a mut [i64]>, Option<&'a mut [i64]>);
+
+/// Sorts `v` stably by the low `top` bytes of `radix_key` (the bytes above
+/// are equal throughout `v`), moving `at` alongside; `sv` and `sat` are
+/// scratch as long. A byte the same in every key is skipped (small
+/// integers, floats of one sign and exponent range). A line that fits in
+/// cache is sorted a byte a pass from
+/// the least significant. A longer one is scattered by its most
+/// significant differing byte, and each part is sorted on the bytes below,
+/// the parts in parallel; a long line's passes are cut into one chunk per
+/// thread.
+fn radix_sort<T: Key>(v: &mut [T], mut at: Option<&mut [i64]>, sv: &mut [T], mut sat: Option<&mut [i64]>, top: usize) {
+    let n = v.len();
+    if n < RADIX_LINE {
+        return sort_short(v, at);
+    }
+    let fits = std::mem::size_of_val(v) <= LSD_BYTES;
+    let chunks = if !fits && n >= PAR_LINE {
         rayon::current_num_threads().max(1)
     } else {
         1
     };
     let size = n.div_ceil(chunks);
-    let range = |c: usize| (c * size).min(n)..((c + 1) * size).min(n);
-    // per chunk, the count of every byte's digits: which bytes differ at
-    // all, and the first pass's offsets (later passes count their own
-    // arrangement of the line)
-    let counted = each_chunk(chunks, |c| {
-        let mut counts = vec![[0usize; 256]; bytes];
-        for &x in &line[range(c)] {
+    let chunk = |c: usize| (c * size).min(n)..((c + 1) * size).min(n);
+    // the bits in which some two keys differ: a byte without one is skipped
+    let differ = each_chunk(chunks, |c| {
+        v[chunk(c)].iter().fold((0u64, !0u64), |(or, and), &x| {
             let k = x.radix_key();
-            for (b, count) in counts.iter_mut().enumerate() {
-                count[((k >> (8 * b)) & 0xff) as usize] += 1;
-            }
-        }
-        counts
+            (or | k, and & k)
+        })
     });
-    let differs = |b: usize| !(0..256).any(|d| counted.iter().map(|c| c[b][d]).sum::<usize>() == n);
-    let mut spare = line.clone();
-    let mut positions = positions.map(|p| {
-        let q = p.clone();
-        (p, q)
+    let differ = differ.iter().fold(0u64, |d, (or, _)| d | or) ^ differ.iter().fold(!0u64, |d, (_, and)| d & and);
+    let differs = |b: usize| (differ >> (8 * b)) & 0xff != 0;
+    if fits {
+        // one chunk: a byte's histogram is the same in every arrangement
+        let bytes: Vec<usize> = (0..top).filter(|&b| differs(b)).collect();
+        let counted = count_digits(v, &bytes);
+        let mut in_scratch = false;
+        for (&b, counts) in bytes.iter().zip(&counted) {
+            let digit = move |x: T| ((x.radix_key() >> (8 * b)) & 0xff) as usize;
+            if in_scratch {
+                scatter(
+                    sv,
+                    sat.as_deref(),
+                    v,
+                    at.as_deref_mut(),
+                    std::slice::from_ref(counts),
+                    digit,
+                );
+            } else {
+                scatter(
+                    v,
+                    at.as_deref(),
+                    sv,
+                    sat.as_deref_mut(),
+                    std::slice::from_ref(counts),
+                    digit,
+                );
+            }
+            in_scratch = !in_scratch;
+        }
+        if in_scratch {
+            v.copy_from_slice(sv);
+            if let (Some(a), Some(s)) = (at, sat) {
+                a.copy_from_slice(s);
+            }
+        }
+        return;
+    }
+    let Some(b) = (0..top).rev().find(|&b| differs(b)) else {
+        return;
+    };
+    let hist: Vec<Counts> = each_chunk(chunks, |c| count_digits(&v[chunk(c)], &[b])[0]);
+    scatter(v, at.as_deref(), sv, sat.as_deref_mut(), &hist, move |x: T| {
+        ((x.radix_key() >> (8 * b)) & 0xff) as usize
     });
-    for (pass, b) in (0..bytes).filter(|&b| differs(b)).enumerate() {
-        let digit = move |x: T| ((x.radix_key() >> (8 * b)) & 0xff) as usize;
-        let src: &[T] = line;
-        let hist = if pass == 0 || chunks == 1 {
-            counted.iter().map(|c| c[b]).collect()
-        } else {
-            each_chunk(chunks, |c| {
-                let mut h = [0usize; 256];
-                for &x in &src[range(c)] {
-                    h[digit(x)] += 1;
-                }
-                h
-            })
-        };
-        let mut starts = vec![[0usize; 256]; chunks];
-        let mut sum = 0;
-        for d in 0..256 {
-            for (start, h) in starts.iter_mut().zip(&hist) {
-                start[d] = sum;
-                sum += h[d];
-            }
+    // the parts lie in the scratch now: each is sorted there on the bytes
+    // below `b`, with its place in `v` as scratch, then copied back while
+    // it is still in cache
+    let mut parts = Vec::new();
+    let (mut rest_v, mut rest_s) = (v, sv);
+    let (mut rest_at, mut rest_sat) = (at, sat);
+    for d in 0..256 {
+        let len: usize = hist.iter().map(|h| h[d]).sum();
+        if len == 0 {
+            continue;
         }
-        let dst = Scatter(spare.as_mut_ptr());
-        let moved = positions.as_mut().map(|(p, q)| (&p[..], Scatter(q.as_mut_ptr())));
-        each_chunk(chunks, |c| {
-            let mut at = starts[c];
-            let r = range(c);
-            match moved {
-                Some((from, to)) => {
-                    for (&x, &i) in src[r.clone()].iter().zip(&from[r]) {
-                        let d = digit(x);
-                        // SAFETY: `at` runs through this chunk's own
-                        // positions for digit d (the offsets partition
-                        // 0..n), inside `spare` and `q`, both n long.
-                        unsafe {
-                            dst.put(at[d], x);
-                            to.put(at[d], i);
-                        }
-                        at[d] += 1;
-                    }
-                }
-                None => {
-                    for &x in &src[r] {
-                        let d = digit(x);
-                        // SAFETY: as above, inside `spare`.
-                        unsafe { dst.put(at[d], x) };
-                        at[d] += 1;
-                    }
-                }
-            }
-        });
-        if let Some((p, q)) = &mut positions {
-            std::mem::swap(*p, q);
+        let (pv, tv) = std::mem::take(&mut rest_v).split_at_mut(len);
+        let (ps, ts) = std::mem::take(&mut rest_s).split_at_mut(len);
+        let (pa, ta) = rest_at.take().map(|a| a.split_at_mut(len)).unzip();
+        let (psa, tsa) = rest_sat.take().map(|a| a.split_at_mut(len)).unzip();
+        (rest_v, rest_s, rest_at, rest_sat) = (tv, ts, ta, tsa);
+        parts.push((pv, ps, pa, psa));
+    }
+    let each = |(pv, ps, mut pa, mut psa): Part<T>| {
+        radix_sort(ps, psa.as_deref_mut(), pv, pa.as_deref_mut(), b);
+        pv.copy_from_slice(ps);
+        if let (Some(a), Some(s)) = (pa, psa) {
+            a.copy_from_slice(s);
         }
-        std::mem::swap(line, &mut spare);
+    };
+    if n >= PAR_LINE {
+        parts.into_par_iter().for_each(each);
+    } else {
+        parts.into_iter().for_each(each);
     }
 }
 
 /// Sorts every line ascending (NaN last), stable.
 pub fn sort_lines<T: Key + Default>(v: &[T], lines: (usize, usize, usize)) -> Vec<T> {
+    let (outer, len, inner) = lines;
+    if outer * inner == 1
+        && len >= VECTOR_LINE
+        && let Some(sorted) = sort_exact(v)
+    {
+        return sorted;
+    }
+    if inner == 1 && len > 0 {
+        let mut out = v.to_vec();
+        out.par_chunks_mut(len).for_each(|line| sort_line(line, None));
+        return out;
+    }
     per_line(v, lines, |line| {
         sort_line(line, None);
         std::mem::take(line)
@@ -353,6 +648,17 @@ pub fn sort_lines<T: Key + Default>(v: &[T], lines: (usize, usize, usize)) -> Ve
 
 /// For every line, the indices that sort it (stable: ties keep their order).
 pub fn argsort_lines<T: Key>(v: &[T], lines: (usize, usize, usize)) -> Vec<i64> {
+    let (_, len, inner) = lines;
+    if inner == 1 && len > 0 {
+        let mut out = vec![0i64; v.len()];
+        out.par_chunks_mut(len).zip(v.par_chunks(len)).for_each(|(idx, src)| {
+            for (k, i) in idx.iter_mut().enumerate() {
+                *i = k as i64;
+            }
+            sort_line(&mut src.to_vec(), Some(idx));
+        });
+        return out;
+    }
     per_line(v, lines, |line| {
         let mut idx: Vec<i64> = (0..line.len() as i64).collect();
         sort_line(line, Some(&mut idx));
@@ -373,7 +679,7 @@ pub struct Unique<T> {
 
 pub fn unique<T: Key>(v: &[T]) -> Unique<T> {
     let mut perm: Vec<i64> = (0..v.len() as i64).collect();
-    sort_line(&mut v.to_vec(), Some(&mut perm));
+    sort_line(&mut v.to_vec(), Some(&mut perm[..]));
     let mut u = Unique {
         values: Vec::new(),
         first: Vec::new(),
@@ -570,8 +876,10 @@ mod tests {
 
     /// Radix and merge paths against the comparison sort: NaNs, both zeros,
     /// infinities, negatives, ties, every key width, lines either side of
-    /// `RADIX_LINE` and longer than `PAR_LINE` (sorted by chunks on every
-    /// thread), and the sorted values bit for bit in argsort's order.
+    /// `RADIX_LINE`, and lines past `LSD_BYTES` and `PAR_LINE` (split by
+    /// their top digit, by chunks on every thread, and their parts split
+    /// again where they are still too long), and the sorted values bit for
+    /// bit in argsort's order.
     #[test]
     fn radix_sorts_match_the_comparison_sort() {
         fn check<T: Key + Default + std::fmt::Debug>(v: &[T]) {
@@ -602,7 +910,7 @@ mod tests {
             1.5,
             f64::MIN_POSITIVE,
         ];
-        let f: Vec<f64> = (0..40_000)
+        let f: Vec<f64> = (0..100_000)
             .map(|_| {
                 let r = next();
                 if r.is_multiple_of(7) {
@@ -614,13 +922,37 @@ mod tests {
             .collect();
         check(&f);
         check(&f.iter().map(|&x| x as f32).collect::<Vec<_>>());
+        // rows of 300: every row sorted on its own
+        let rows: Vec<f64> = f[..30_000]
+            .iter()
+            .map(|x| if x.is_nan() { 1.0 } else { x + 0.0 })
+            .collect();
+        let sorted = sort_lines(&rows, (100, 300, 1));
+        for (row, got) in rows.chunks(300).zip(sorted.chunks(300)) {
+            let want: Vec<f64> = by_order(row).iter().map(|&i| row[i as usize]).collect();
+            assert_eq!(got, &want[..]);
+        }
+        // without NaN and -0.0, floats go to the vector sort where it runs
+        let exact: Vec<f64> = f
+            .iter()
+            .copied()
+            .filter(|x| !x.is_nan() && x.to_bits() != (-0.0f64).to_bits())
+            .collect();
+        check(&exact);
+        check(&exact.iter().map(|&x| x as f32).collect::<Vec<_>>());
         check(&f.iter().map(|&x| half::f16::from_f64(x)).collect::<Vec<_>>());
         check(&f.iter().map(|&x| half::bf16::from_f64(x)).collect::<Vec<_>>());
-        let i: Vec<i64> = (0..40_000).map(|_| (next() as i64) >> (next() % 60)).collect();
+        let i: Vec<i64> = (0..100_000).map(|_| (next() as i64) >> (next() % 60)).collect();
         check(&i);
         check(&i.iter().map(|&x| x as i32).collect::<Vec<_>>());
         check(&i.iter().map(|&x| x % 3 == 0).collect::<Vec<_>>());
-        check(&(0..40_000).map(|k: i32| k % 10).collect::<Vec<_>>());
+        check(&(0..100_000).map(|k: i32| k % 10).collect::<Vec<_>>());
+        // uniform in [0, 1): half the keys share their top digit, a part
+        // that is split again
+        let u: Vec<f32> = (0..300_000)
+            .map(|_| (next() >> 40) as f32 / (1u64 << 24) as f32)
+            .collect();
+        check(&u);
     }
 
     #[test]
