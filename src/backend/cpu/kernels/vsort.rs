@@ -169,29 +169,27 @@ macro_rules! vector_sort {
                 unsafe { network(&mut v, &STEPS) };
                 // SAFETY: REVERSE holds LANES lanes of the index type.
                 let reverse = unsafe { $load(REVERSE.as_ptr().cast()) };
-                let mut size = 2;
-                while size <= M {
-                    for g in (0..M).step_by(size) {
-                        let half = size / 2;
+                // every loop's trip count is fixed by M, so that the
+                // compiler unrolls them and keeps `v` in registers
+                for s in 1..=M.trailing_zeros() {
+                    let (size, half) = (1usize << s, 1usize << (s - 1));
+                    for g in (0..M >> s).map(|g| g * size) {
                         v[g + half..g + size].reverse();
                         for r in g + half..g + size {
                             v[r] = $permute(reverse, v[r]);
                         }
-                        let mut dist = half;
-                        while dist >= 1 {
-                            for i in g..g + size {
-                                if (i - g) & dist == 0 {
-                                    let (a, b) = (v[i], v[i + dist]);
-                                    v[i] = $min(a, b);
-                                    v[i + dist] = $max(a, b);
-                                }
+                        for l in (0..s).rev() {
+                            let dist = 1usize << l;
+                            for k in 0..half {
+                                let i = g + (k >> l) * 2 * dist + (k & (dist - 1));
+                                let (a, b) = (v[i], v[i + dist]);
+                                v[i] = $min(a, b);
+                                v[i + dist] = $max(a, b);
                             }
-                            dist /= 2;
                         }
-                        // SAFETY: AVX-512F, as for this function.
-                        unsafe { network(&mut v[g..g + size], last) };
                     }
-                    size *= 2;
+                    // SAFETY: AVX-512F, as for this function.
+                    unsafe { network(&mut v, last) };
                 }
                 for (r, v) in v.iter().enumerate() {
                     // SAFETY: only the live lanes, inside the n keys, are written.
