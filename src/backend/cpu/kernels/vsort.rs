@@ -1,9 +1,10 @@
 //! Sorting 32- and 64-bit unsigned keys with AVX-512, for `sort` of values
 //! alone (ties among equal keys are the same bits, so stability cannot be
 //! seen): a quicksort whose partitions are vector compares and compressed
-//! stores, out of place between the keys and a scratch buffer, whose parts
-//! of one vector or less are sorted by a bitonic network in a register, and
-//! whose large parts are sorted on two threads. The scalar radix sort of
+//! stores (one side packed into the front of the keys being read, the other
+//! written to a scratch buffer), whose parts of up to eight vectors are
+//! sorted by bitonic networks in registers, and whose large parts are
+//! sorted in parallel. The scalar radix sort of
 //! `sort.rs` serves machines without AVX-512, and everything stability or
 //! NaN's place makes observable.
 //!
