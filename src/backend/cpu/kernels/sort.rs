@@ -383,6 +383,12 @@ fn sort_line<T: Key>(line: &mut [T], positions: Option<&mut [i64]>) {
             return line.copy_from_slice(&sorted);
         }
     }
+    sort_line_stable(line, positions);
+}
+
+/// `sort_line` by the stable sorts alone: a merge sort of short lines, the
+/// radix sort of longer ones.
+fn sort_line_stable<T: Key>(line: &mut [T], positions: Option<&mut [i64]>) {
     if line.len() < RADIX_LINE {
         return sort_short(line, positions);
     }
@@ -629,11 +635,15 @@ fn radix_sort<T: Key>(v: &mut [T], mut at: Option<&mut [i64]>, sv: &mut [T], mut
 /// Sorts every line ascending (NaN last), stable.
 pub fn sort_lines<T: Key + Default>(v: &[T], lines: (usize, usize, usize)) -> Vec<T> {
     let (outer, len, inner) = lines;
-    if outer * inner == 1
-        && len >= VECTOR_LINE
-        && let Some(sorted) = sort_exact(v)
-    {
-        return sorted;
+    if outer * inner == 1 && len >= VECTOR_LINE {
+        // one line: sorted into a new vector, or where the vector sort
+        // declines (a NaN, -0.0), by the stable sort without a second try
+        if let Some(sorted) = sort_exact(v) {
+            return sorted;
+        }
+        let mut out = v.to_vec();
+        sort_line_stable(&mut out, None);
+        return out;
     }
     if inner == 1 && len > 0 {
         let mut out = v.to_vec();
