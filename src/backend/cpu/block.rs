@@ -418,9 +418,11 @@ pub unsafe fn copy_elems<T: Copy>(src: *const T, dst: *mut T, n: usize) {
     // SAFETY (all moves): within the n elements the caller vouches for.
     unsafe {
         while i + 64 <= bytes {
+            // each move stored before the next is read: reading both first
+            // made LLVM keep one in a stack slot, not a register
             let a = s.add(i).cast::<[u64; 4]>().read_unaligned();
-            let b = s.add(i + 32).cast::<[u64; 4]>().read_unaligned();
             d.add(i).cast::<[u64; 4]>().write_unaligned(a);
+            let b = s.add(i + 32).cast::<[u64; 4]>().read_unaligned();
             d.add(i + 32).cast::<[u64; 4]>().write_unaligned(b);
             i += 64;
         }
@@ -1122,12 +1124,6 @@ fn compute_pair_impl(pair: Pair, x: Value, y: Value, z: Value, dst: Dst) -> Resu
     }
 }
 
-avx2_dispatch! {
-    /// Computes a pair of steps into `dst`; called, never inlined, as `compute`.
-    #[inline(never)]
-    fn compute_pair<>(pair: Pair, x: Value, y: Value, z: Value, dst: Dst) -> Result<(), Diagnostic> = compute_pair_impl;
-}
-
 /// A fused body ready to run block by block.
 pub struct Program<'a> {
     pub steps: &'a [Step],
@@ -1462,7 +1458,50 @@ macro_rules! avx2_dispatch {
 }
 pub(crate) use avx2_dispatch;
 
-avx2_dispatch! {
+/// As `avx2_dispatch!`, with an AVX-512 (F, DQ, VL) build first where the
+/// CPU has it (`has_avx512dq`): for the loops that are bound by arithmetic
+/// rather than by memory, the instruction loops of `compute` and
+/// `compute_pair`, where twice the lanes pay (a chain of transcendentals and
+/// arithmetic on a block in L1).
+macro_rules! widest_dispatch {
+    (
+        $(#[$meta:meta])*
+        fn $name:ident<$($g:ident $(: $bound:ident)?),*>($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? = $imp:ident;
+    ) => {
+        $(#[$meta])*
+        fn $name<$($g $(: $bound)?),*>($($arg: $ty),*) $(-> $ret)? {
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
+            unsafe fn avx512<$($g $(: $bound)?),*>($($arg: $ty),*) $(-> $ret)? {
+                $imp($($arg),*)
+            }
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx2,fma")]
+            unsafe fn avx2<$($g $(: $bound)?),*>($($arg: $ty),*) $(-> $ret)? {
+                $imp($($arg),*)
+            }
+            #[cfg(target_arch = "x86_64")]
+            if $crate::backend::cpu::block::has_avx512dq() {
+                // SAFETY: the CPU supports AVX-512 F, DQ and VL, AVX2 and FMA (checked at run time).
+                return unsafe { avx512($($arg),*) };
+            }
+            #[cfg(target_arch = "x86_64")]
+            if $crate::backend::cpu::block::has_avx2() {
+                // SAFETY: the CPU supports AVX2 and FMA (checked at run time).
+                return unsafe { avx2($($arg),*) };
+            }
+            $imp($($arg),*)
+        }
+    };
+}
+
+widest_dispatch! {
+    /// Computes a pair of steps into `dst`; called, never inlined, as `compute`.
+    #[inline(never)]
+    fn compute_pair<>(pair: Pair, x: Value, y: Value, z: Value, dst: Dst) -> Result<(), Diagnostic> = compute_pair_impl;
+}
+
+widest_dispatch! {
     /// Computes one non-load instruction into `dst`. Called, never inlined:
     /// each evaluator (a block, rows, resident rows, each in both builds)
     /// used to inline every op's loops at each of its call sites, about 36

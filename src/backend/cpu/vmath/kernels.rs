@@ -406,12 +406,17 @@ pub(super) fn tanh_s<V: Vf<S = f32>>(x: V) -> V {
     ];
     let ax = x.abs();
     let z = x * x;
-    let small = (x * z).fma(horner(z, &P), x);
-    let t = exp_s(V::splat(2.0) * ax.min(V::splat(10.0)));
-    let big = (V::splat(1.0) - V::splat(2.0) / (t + V::splat(1.0))).copysign(x);
-    let y = V::select(ax.lt(V::splat(0.625)), small, big);
-    // NaN stays NaN, and tanh(-0) = -0 (the polynomial's sum gives +0)
-    V::select(V::mask_or(x.is_nan(), x.eq(V::splat(0.0))), x, y)
+    // below 0.625, Cephes' odd polynomial
+    let small = (ax * z).fma(horner(z, &P), ax);
+    // from 0.625 on, 1 - 2u / (1 + u) with u = e^(-2|x|) at most 0.29: the
+    // quotient is at most 0.45 of the result, so its error (the reciprocal's
+    // estimate refined, no division) weighs less than half an ulp; from
+    // |x| = 10 on the result rounds to 1
+    let u = exp_s(V::splat(-2.0) * ax.min(V::splat(10.0)));
+    let big = (-(u + u)).fma((V::splat(1.0) + u).recip(), V::splat(1.0));
+    // a NaN fails the comparison and keeps the polynomial's NaN; the sign
+    // goes on last, so tanh(-0) = -0
+    V::select(ax.ge(V::splat(0.625)), big, small).copysign(x)
 }
 
 // pi/2 as three f32 (each the f32 nearest the rest). With FMA the first step

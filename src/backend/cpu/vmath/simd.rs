@@ -47,6 +47,11 @@ pub(in crate::backend::cpu) trait Vf:
     fn outside(self, lo: f64, hi: f64) -> Self::M;
     fn mask_and(a: Self::M, b: Self::M) -> Self::M;
     fn mask_or(a: Self::M, b: Self::M) -> Self::M;
+    /// `1 / self` for `self` in [1, 2], within 1 ulp: the ISA's reciprocal
+    /// estimate refined by Newton steps where that is cheaper than a
+    /// division (a 512-bit `vdivps` takes the divider twice as long as a
+    /// 256-bit one), the division itself otherwise.
+    fn recip(self) -> Self;
     /// `2^n` for integral `n` whose biased exponent is normal.
     fn pow2i(n: Self) -> Self;
     /// For positive normal `self`: `(m, e)` with `self = m * 2^e`, `m` in
@@ -293,6 +298,10 @@ impl Vf for F32x8 {
         unsafe { _mm256_and_ps(a, b) }
     }
     #[inline(always)]
+    fn recip(self) -> Self {
+        Self::splat(1.0) / self
+    }
+    #[inline(always)]
     fn pow2i(n: Self) -> Self {
         // SAFETY: see the impl comment.
         unsafe {
@@ -427,6 +436,10 @@ impl Vf for F64x4 {
     fn mask_and(a: __m256d, b: __m256d) -> __m256d {
         // SAFETY: see the impl comment of `F32x8`.
         unsafe { _mm256_and_pd(a, b) }
+    }
+    #[inline(always)]
+    fn recip(self) -> Self {
+        Self::splat(1.0) / self
     }
     #[inline(always)]
     fn pow2i(n: Self) -> Self {
@@ -570,6 +583,14 @@ impl Vf for F32x16 {
         a & b
     }
     #[inline(always)]
+    fn recip(self) -> Self {
+        // SAFETY: see the impl comment of `F32x8`.
+        let r = F32x16(unsafe { _mm512_rcp14_ps(self.0) });
+        // one Newton step: 2^-14 relative error becomes 2^-28 plus its roundings
+        let e = (-self).fma(r, Self::splat(1.0));
+        r.fma(e, r)
+    }
+    #[inline(always)]
     fn pow2i(n: Self) -> Self {
         // SAFETY: see the impl comment of `F32x8`.
         unsafe {
@@ -701,6 +722,10 @@ impl Vf for F64x8 {
     #[inline(always)]
     fn mask_and(a: __mmask8, b: __mmask8) -> __mmask8 {
         a & b
+    }
+    #[inline(always)]
+    fn recip(self) -> Self {
+        Self::splat(1.0) / self
     }
     #[inline(always)]
     fn pow2i(n: Self) -> Self {
@@ -853,6 +878,10 @@ macro_rules! lock {
             #[inline(always)]
             fn mask_or(a: Self::M, b: Self::M) -> Self::M {
                 [$(V::mask_or(a[$i], b[$i])),*]
+            }
+            #[inline(always)]
+            fn recip(self) -> Self {
+                Lock([$(self.0[$i].recip()),*])
             }
             #[inline(always)]
             fn pow2i(n: Self) -> Self {
