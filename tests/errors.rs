@@ -293,6 +293,12 @@ const STATIC_PROGRAMS: &[(&str, &str)] = &[
     ("E0104", "print(clip(arange(3), 0, 2, a_min=1))"),
     ("E0103", "print(diff(arange(3), apend=1))"),
     ("E0103", "print(full(2, fill=3))"),
+    // reductions' `where=` and `initial=`, and the extreme of an empty axis
+    ("E0105", "print(max(ones([2, 3]), where=ones([3]) > 0.0))"),
+    ("E0200", "print(sum(ones([2, 3]), axis=0, where=ones([3, 3]) > 0.0))"),
+    ("E0212", "print(min(ones([3]), initial=ones([2])))"),
+    ("E0402", "print(max(zeros([0, 3]), axis=0))"),
+    ("E0402", "print(nanmin(ones([2, 0]), axis=1))"),
 ];
 
 fn static_codes(diags: &[arr::Diagnostic]) -> Vec<String> {

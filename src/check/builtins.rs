@@ -222,21 +222,21 @@ builtins! {
         "array_equal"(a("a1"), a("a2"), so("equal_nan")) "array_equal(a1, a2, equal_nan=false)" "Whether the arrays have the same shape and the same elements (NaNs equal only when `equal_nan`): one bool." "array_equal(arange(3), [0, 1, 2])";
     }
     "reduction" {
-        "sum"(a("x"), so("axis"), so("keepdims"), so("dtype")) "sum(x, axis=none, keepdims=false, dtype=none)" "Sum over the given axis or axes (all when none). Sums of bool and i32 are i64; with `dtype`, the values are converted to it first and the sum has it (as NumPy's `dtype=`)." "sum(eye(3), axis=1)";
-        "prod"(a("x"), so("axis"), so("keepdims"), so("dtype")) "prod(x, axis=none, keepdims=false, dtype=none)" "Product over the given axes; with `dtype`, computed in and given as that dtype." "prod(arange(1, 5))";
-        "min"(a("x"), so("axis"), so("keepdims")) "min(x, axis=none, keepdims=false)" "Minimum over the given axes; NaN propagates." "min(arange(5))";
-        "max"(a("x"), so("axis"), so("keepdims")) "max(x, axis=none, keepdims=false)" "Maximum over the given axes; NaN propagates." "max(arange(5))";
-        "amin"(a("a"), so("axis"), so("keepdims")) "amin(a, axis=none, keepdims=false)" "NumPy's other name of `min`." "amin(arange(5))";
-        "amax"(a("a"), so("axis"), so("keepdims")) "amax(a, axis=none, keepdims=false)" "NumPy's other name of `max`." "amax(arange(5))";
-        "mean"(a("x"), so("axis"), so("keepdims"), so("dtype")) "mean(x, axis=none, keepdims=false, dtype=none)" "Arithmetic mean over the given axes (float result; with `dtype`, computed in and given as that dtype, `mean(x, dtype=f64)` of f32 values)." "mean(arange(5))";
-        "nansum"(a("x"), so("axis"), so("keepdims")) "nansum(x, axis=none, keepdims=false)" "Sum treating NaN as zero." "nansum([1.0, 0.0 / 0.0, 2.0])";
-        "nanmean"(a("x"), so("axis"), so("keepdims")) "nanmean(x, axis=none, keepdims=false)" "Mean of the values that are not NaN (NaN where there are none)." "nanmean([1.0, 0.0 / 0.0, 2.0])";
-        "nanmin"(a("x"), so("axis"), so("keepdims")) "nanmin(x, axis=none, keepdims=false)" "Minimum ignoring NaN (NaN where every value is NaN)." "nanmin([3.0, 0.0 / 0.0, 2.0])";
-        "nanmax"(a("x"), so("axis"), so("keepdims")) "nanmax(x, axis=none, keepdims=false)" "Maximum ignoring NaN (NaN where every value is NaN)." "nanmax([3.0, 0.0 / 0.0, 2.0])";
+        "sum"(a("x"), so("axis"), so("keepdims"), so("dtype"), ao("initial"), ao("where")) "sum(x, axis=none, keepdims=false, dtype=none, initial=0, where=true)" "Sum over the given axis or axes (all when none). Sums of bool and i32 are i64; with `dtype`, the values are converted to it first and the sum has it (as NumPy's `dtype=`). `where=` (a mask that broadcasts to x's shape) sums only the elements where it is true; `initial=` (a scalar, converted to the sum's dtype) is added to each sum." "sum(eye(3), axis=1)";
+        "prod"(a("x"), so("axis"), so("keepdims"), so("dtype"), ao("initial"), ao("where")) "prod(x, axis=none, keepdims=false, dtype=none, initial=1, where=true)" "Product over the given axes; with `dtype`, computed in and given as that dtype. `where=` multiplies only the elements where the mask is true; each product is multiplied by `initial=`." "prod(arange(1, 5))";
+        "min"(a("x"), so("axis"), so("keepdims"), ao("initial"), ao("where")) "min(x, axis=none, keepdims=false, initial=none, where=true)" "Minimum over the given axes; NaN propagates. `initial=` (a scalar, converted to x's dtype) takes part in every minimum, so a zero-length axis gives it; `where=` (a mask that broadcasts to x's shape, which needs `initial=`) takes only the elements where it is true." "min(arange(5))";
+        "max"(a("x"), so("axis"), so("keepdims"), ao("initial"), ao("where")) "max(x, axis=none, keepdims=false, initial=none, where=true)" "Maximum over the given axes; NaN propagates. `initial=` (a scalar, converted to x's dtype) takes part in every maximum, so a zero-length axis gives it; `where=` (a mask that broadcasts to x's shape, which needs `initial=`) takes only the elements where it is true." "max(arange(5))";
+        "amin"(a("a"), so("axis"), so("keepdims"), ao("initial"), ao("where")) "amin(a, axis=none, keepdims=false, initial=none, where=true)" "NumPy's other name of `min`." "amin(arange(5))";
+        "amax"(a("a"), so("axis"), so("keepdims"), ao("initial"), ao("where")) "amax(a, axis=none, keepdims=false, initial=none, where=true)" "NumPy's other name of `max`." "amax(arange(5))";
+        "mean"(a("x"), so("axis"), so("keepdims"), so("dtype"), ao("where")) "mean(x, axis=none, keepdims=false, dtype=none, where=true)" "Arithmetic mean over the given axes (float result; with `dtype`, computed in and given as that dtype, `mean(x, dtype=f64)` of f32 values). With `where=`, the mean of the elements where the mask is true (NaN where there are none)." "mean(arange(5))";
+        "nansum"(a("x"), so("axis"), so("keepdims"), ao("initial"), ao("where")) "nansum(x, axis=none, keepdims=false, initial=0, where=true)" "Sum treating NaN as zero; `initial=` and `where=` as for `sum`." "nansum([1.0, 0.0 / 0.0, 2.0])";
+        "nanmean"(a("x"), so("axis"), so("keepdims"), ao("where")) "nanmean(x, axis=none, keepdims=false, where=true)" "Mean of the values that are not NaN (NaN where there are none); with `where=`, of those where the mask is also true." "nanmean([1.0, 0.0 / 0.0, 2.0])";
+        "nanmin"(a("x"), so("axis"), so("keepdims"), ao("initial"), ao("where")) "nanmin(x, axis=none, keepdims=false, initial=none, where=true)" "Minimum ignoring NaN (NaN where every value is NaN). `initial=` takes part in every minimum (so an all-NaN slice gives it); `where=` needs `initial=`, as for `min`." "nanmin([3.0, 0.0 / 0.0, 2.0])";
+        "nanmax"(a("x"), so("axis"), so("keepdims"), ao("initial"), ao("where")) "nanmax(x, axis=none, keepdims=false, initial=none, where=true)" "Maximum ignoring NaN (NaN where every value is NaN). `initial=` takes part in every maximum (so an all-NaN slice gives it); `where=` needs `initial=`, as for `max`." "nanmax([3.0, 0.0 / 0.0, 2.0])";
         "argmin"(a("x"), so("axis"), so("keepdims")) "argmin(x, axis=none, keepdims=false)" "Index of the first minimum along one axis (of the flattened array when none); i64." "argmin([3, 1, 2])";
         "argmax"(a("x"), so("axis"), so("keepdims")) "argmax(x, axis=none, keepdims=false)" "Index of the first maximum along one axis (of the flattened array when none); i64." "argmax([3, 1, 2])";
-        "any"(a("x"), so("axis"), so("keepdims")) "any(x, axis=none, keepdims=false)" "True if any element is true (nonzero)." "any(arange(3) > 1)";
-        "all"(a("x"), so("axis"), so("keepdims")) "all(x, axis=none, keepdims=false)" "True if every element is true (nonzero)." "all(arange(3) >= 0)";
+        "any"(a("x"), so("axis"), so("keepdims"), ao("where")) "any(x, axis=none, keepdims=false, where=true)" "True if any element is true (nonzero); with `where=`, any of those where the mask is true." "any(arange(3) > 1)";
+        "all"(a("x"), so("axis"), so("keepdims"), ao("where")) "all(x, axis=none, keepdims=false, where=true)" "True if every element is true (nonzero); with `where=`, every one where the mask is true." "all(arange(3) >= 0)";
         "cumsum"(a("x"), so("axis"), so("dtype")) "cumsum(x, axis=none, dtype=none)" "Running sum along an axis (of the flattened array when none); with `dtype`, computed in and given as that dtype." "cumsum(arange(5))";
         "cumprod"(a("x"), so("axis"), so("dtype")) "cumprod(x, axis=none, dtype=none)" "Running product along an axis; with `dtype`, computed in and given as that dtype." "cumprod(arange(1, 5))";
         "cummax"(a("x"), so("axis")) "cummax(x, axis=none)" "Running maximum along an axis." "cummax([1, 3, 2, 5])";
@@ -564,7 +564,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             slots.iter().map(|s| s.as_ref().map(|x| x.0)).collect::<Vec<_>>(),
-            vec![Some(1), None, Some(2), None]
+            vec![Some(1), None, Some(2), None, None, None]
         );
     }
 
@@ -576,7 +576,7 @@ mod tests {
         assert!(e.hint.unwrap().contains("did you mean `axis`"));
         assert_eq!(bind::<i32>("sum", &p, vec![], &(0..1)).unwrap_err().code, "E0105");
         assert_eq!(
-            bind("sum", &p, (0..5).map(|i| arg(i, None)).collect(), &(0..1))
+            bind("sum", &p, (0..7).map(|i| arg(i, None)).collect(), &(0..1))
                 .unwrap_err()
                 .code,
             "E0102"

@@ -1519,6 +1519,38 @@ impl Checker {
                 let Some(Ty::Array { dtype, shape, .. }) = arg(0) else {
                     return Ty::Unknown;
                 };
+                let param = |p: &str| builtins::find(name).and_then(|b| b.params.iter().position(|q| q.name == p));
+                let given = |p: &str| param(p).and_then(&arg).filter(|t| !matches!(t, Ty::None));
+                let initial = given("initial").is_some();
+                let at = |p: &str| param(p).and_then(arg_span).unwrap_or(span.clone());
+                let extras = match (given("where"), given("initial")) {
+                    (Some(_), None) if matches!(name, "min" | "max" | "nanmin" | "nanmax") => {
+                        Err(shape::mask_needs_initial(name, span))
+                    }
+                    (
+                        Some(Ty::Array {
+                            dtype: md,
+                            shape: Some(ms),
+                            ..
+                        }),
+                        _,
+                    ) if shape.is_some() => {
+                        shape::check_reduce_mask(ms, *md, shape.as_deref().unwrap_or_default(), &at("where"))
+                    }
+                    _ => Ok(()),
+                }
+                .and_then(|()| match given("initial") {
+                    Some(Ty::Array {
+                        dtype: d,
+                        shape: Some(is),
+                        ..
+                    }) => shape::check_reduce_initial(is, *d, &at("initial")),
+                    _ => Ok(()),
+                });
+                if let Err(d) = extras {
+                    self.errors.push(d);
+                    return Ty::Unknown;
+                }
                 let axes: Option<Vec<i64>> = match arg(1) {
                     None | Some(Ty::None) => None,
                     Some(t @ Ty::Array { .. }) => t.value().map(|v| vec![v as i64]),
@@ -1529,7 +1561,7 @@ impl Checker {
                 let dtype = match name {
                     "any" | "all" => Some(DType::Bool),
                     // `dtype=` names the result's dtype, a value the checker does not track
-                    _ if arg(3).is_some_and(|t| !matches!(t, Ty::None)) => None,
+                    _ if given("dtype").is_some() => None,
                     "mean" | "nanmean" => dtype.map(|d| d.to_float()),
                     "sum" | "prod" | "nansum" => dtype.map(crate::graph::op::accumulate_dtype),
                     _ => *dtype,
@@ -1565,6 +1597,20 @@ impl Checker {
                         }
                     },
                 };
+                // the run's own rule (`build::reduce`): no minimum or maximum of nothing
+                if matches!(name, "min" | "max" | "nanmin" | "nanmax")
+                    && !initial
+                    && axes.iter().any(|&ax| shape[ax] == Some(0))
+                {
+                    let what = if name.ends_with("min") { "minimum" } else { "maximum" };
+                    let operand = match arg(0) {
+                        Some(Ty::Array { dtype: d, .. }) => *d,
+                        _ => None,
+                    };
+                    let ty = shape::describe(operand, shape);
+                    self.errors.push(shape::empty_reduction(what, &ty, span));
+                    return Ty::Unknown;
+                }
                 let shape = if keepdims {
                     None
                 } else {

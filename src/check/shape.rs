@@ -926,6 +926,72 @@ pub fn check_literal_parts(parts: &[(Option<DType>, &[Dim])], spans: &[Span], sp
     Ok(())
 }
 
+/// A reduction's `where=` mask must broadcast to the reduced array's shape
+/// without widening it (NumPy's rule): E0200 otherwise. Unknown sizes pass.
+pub fn check_reduce_mask(
+    mask: &[Dim],
+    mask_dtype: Option<DType>,
+    shape: &[Dim],
+    span: &Span,
+) -> Result<(), Diagnostic> {
+    let fits = mask.len() <= shape.len()
+        && mask
+            .iter()
+            .rev()
+            .zip(shape.iter().rev())
+            .all(|(m, s)| m.is_none() || s.is_none() || m == s || *m == Some(1));
+    if fits {
+        return Ok(());
+    }
+    Err(Diagnostic::new(
+        "E0200",
+        format!(
+            "the `where=` mask {} does not broadcast to the reduced array's shape {}",
+            describe(mask_dtype, mask),
+            describe(None, shape).trim_start_matches('?')
+        ),
+        span.clone(),
+    )
+    .with_hint("the mask must have the array's shape or broadcast to it"))
+}
+
+/// A reduction's `initial=` must be one value: E0212 for a known size other than 1.
+pub fn check_reduce_initial(shape: &[Dim], dtype: Option<DType>, span: &Span) -> Result<(), Diagnostic> {
+    match shape.iter().copied().collect::<Option<Vec<usize>>>() {
+        Some(known) if known.iter().product::<usize>() != 1 => Err(Diagnostic::new(
+            "E0212",
+            format!("`initial=` must be a scalar, found {}", describe(dtype, shape)),
+            span.clone(),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// `where=` given to a minimum or maximum without `initial=` (E0105: NumPy
+/// requires it, since the extreme of no elements has no value).
+pub fn mask_needs_initial(name: &str, span: &Span) -> Diagnostic {
+    Diagnostic::new("E0105", format!("`{name}` with `where=` needs `initial=`"), span.clone()).with_hint(
+        "the minimum or maximum of no elements has no value: give `initial=`, a value every result starts from (NumPy requires it too)",
+    )
+}
+
+/// The minimum, maximum or arg-extreme (`what`: "maximum", ...) of an array
+/// of type `ty` over a zero-length axis (E0402).
+pub fn empty_reduction(what: &str, ty: &str, span: &Span) -> Diagnostic {
+    let d = Diagnostic::new(
+        "E0402",
+        format!("cannot take the {what} of an empty array: it has no identity"),
+        span.clone(),
+    )
+    .with_primary_label(format!("this reduces {ty} over a zero-length axis"));
+    match what {
+        "minimum" | "maximum" => {
+            d.with_hint("`initial=` gives every result a value to start from, an empty slice included")
+        }
+        _ => d,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -354,12 +354,7 @@ pub fn reduce(
     }
     let needs_items = matches!(op, ReduceOp::Min | ReduceOp::Max | ReduceOp::ArgMin | ReduceOp::ArgMax);
     if needs_items && axes.iter().any(|&ax| a.shape()[ax] == 0) {
-        return Err(Diagnostic::new(
-            "E0402",
-            format!("cannot take the {} of an empty array: it has no identity", op_name(op)),
-            span.clone(),
-        )
-        .with_primary_label(format!("this reduces {} over a zero-length axis", type_of(a))));
+        return Err(shape::empty_reduction(op_name(op), &type_of(a), span));
     }
     let out_shape: Vec<usize> = a
         .shape()
@@ -889,6 +884,216 @@ fn nan_mean(a: &Array, axes: Option<Vec<usize>>, keepdims: bool, span: &Span) ->
     let count = reduce(ReduceOp::Sum, &un(UnaryOp::Not, &nan, span)?, axes, keepdims, span)?;
     let r = bin(BinOp::Div, &s, &cast(&count, dt, None), span)?;
     Ok(cast(&r, dt, Some(span)))
+}
+
+/// NumPy's `where=` and `initial=` of a reduction, each with its argument's span.
+#[derive(Clone, Default)]
+pub struct ReduceExtras {
+    /// Which elements take part: a mask that broadcasts to the operand's shape.
+    pub mask: Option<(Array, Span)>,
+    /// A scalar folded into every result.
+    pub initial: Option<(Array, Span)>,
+}
+
+impl ReduceExtras {
+    pub fn is_empty(&self) -> bool {
+        self.mask.is_none() && self.initial.is_none()
+    }
+}
+
+/// `where=`'s mask as bools broadcast to `a`'s shape (`shape::check_reduce_mask`).
+fn reduce_mask(mask: &(Array, Span), a: &Array) -> Result<Array, Diagnostic> {
+    let (m, at) = mask;
+    shape::check_reduce_mask(&dims(m.shape()), Some(m.dtype()), &dims(a.shape()), at)?;
+    Ok(broadcast_view(&cast(m, DType::Bool, None), a.shape()))
+}
+
+/// `initial=` as a scalar of `dtype` (converted as NumPy converts it to the
+/// reduction's dtype; `shape::check_reduce_initial`).
+fn reduce_initial(initial: &(Array, Span), dtype: DType) -> Result<Array, Diagnostic> {
+    let (v, at) = initial;
+    shape::check_reduce_initial(&dims(v.shape()), Some(v.dtype()), at)?;
+    Ok(cast(&reshape(v, &[], at), dtype, None).with_weak(false))
+}
+
+/// `reduce` with NumPy's `where=` and `initial=`: the masked-out elements
+/// count as the identity (as `initial` for min and max, which need it with a
+/// mask), and `initial` is folded into every result, so a zero-length axis
+/// gives it. `name` is the function's, for the error of a mask without
+/// `initial`.
+pub fn reduce_with(
+    op: ReduceOp,
+    name: &str,
+    a: &Array,
+    axes: Option<Vec<usize>>,
+    keepdims: bool,
+    extras: &ReduceExtras,
+    span: &Span,
+) -> Result<Array, Diagnostic> {
+    if extras.is_empty() {
+        return reduce(op, a, axes, keepdims, span);
+    }
+    let axes = axes.unwrap_or_else(|| (0..a.rank()).collect());
+    let extreme = matches!(op, ReduceOp::Min | ReduceOp::Max);
+    let out_dtype = match op {
+        ReduceOp::Sum | ReduceOp::Prod => accumulate_dtype(a.dtype()),
+        ReduceOp::Any | ReduceOp::All => DType::Bool,
+        _ => a.dtype(),
+    };
+    let initial = match &extras.initial {
+        Some(i) => Some(reduce_initial(i, out_dtype)?),
+        None => None,
+    };
+    let none = [None, None, None];
+    let x = match &extras.mask {
+        None => a.clone(),
+        Some(mask) => {
+            let m = reduce_mask(mask, a)?;
+            let fill = match (op, &initial) {
+                (ReduceOp::Sum, _) => weak(a.dtype(), 0.0),
+                (ReduceOp::Prod, _) => weak(a.dtype(), 1.0),
+                (ReduceOp::Any, _) => scalar(DType::Bool, 0.0, true),
+                (ReduceOp::All, _) => scalar(DType::Bool, 1.0, true),
+                (_, Some(init)) if extreme => cast(init, a.dtype(), None),
+                _ => return Err(shape::mask_needs_initial(name, span)),
+            };
+            let picked = select(&m, a, &fill, none, span)?;
+            // the fill must not change the operand's dtype (a float fill of ints)
+            cast(&picked, a.dtype(), None)
+        }
+    };
+    let Some(init) = initial else {
+        return reduce(op, &x, Some(axes), keepdims, span);
+    };
+    if extreme && axes.iter().any(|&ax| a.shape()[ax] == 0) {
+        return full(&reduced_shape(a, &axes, keepdims), &init, out_dtype, span);
+    }
+    let r = reduce(op, &x, Some(axes), keepdims, span)?;
+    let folded = match op {
+        ReduceOp::Sum => bin(BinOp::Add, &r, &init, span)?,
+        ReduceOp::Prod => bin(BinOp::Mul, &r, &init, span)?,
+        ReduceOp::Min => binary_fn(BinaryOp::Min, "min", &r, &init, (None, None), span)?,
+        ReduceOp::Max => binary_fn(BinaryOp::Max, "max", &r, &init, (None, None), span)?,
+        _ => r,
+    };
+    Ok(cast(&folded, out_dtype, None))
+}
+
+/// `a`'s shape without `axes` (as 1 with `keepdims`).
+fn reduced_shape(a: &Array, axes: &[usize], keepdims: bool) -> Vec<usize> {
+    (0..a.rank())
+        .filter_map(|k| match axes.contains(&k) {
+            true => keepdims.then_some(1),
+            false => Some(a.shape()[k]),
+        })
+        .collect()
+}
+
+/// `mean` of the elements where `where=`'s mask is true: their sum over
+/// their count (NaN where there are none, as NumPy's 0/0).
+pub fn mean_with(
+    a: &Array,
+    axes: Option<Vec<usize>>,
+    keepdims: bool,
+    mask: Option<&(Array, Span)>,
+    span: &Span,
+) -> Result<Array, Diagnostic> {
+    let Some(mask) = mask else {
+        return mean(a, axes, keepdims, span);
+    };
+    let float = a.dtype().to_float();
+    let wide = float.compute();
+    let m = reduce_mask(mask, a)?;
+    let picked = cast(
+        &select(&m, &cast(a, wide, None), &weak(wide, 0.0), [None, None, None], span)?,
+        wide,
+        None,
+    );
+    let s = reduce(ReduceOp::Sum, &picked, axes.clone(), keepdims, span)?;
+    let count = reduce(ReduceOp::Sum, &m, axes, keepdims, span)?;
+    let r = bin(BinOp::Div, &s, &cast(&count, wide, None), span)?;
+    Ok(cast(&r, float, None))
+}
+
+/// `nan_reduce` with `where=` and `initial=`: a masked-out element counts as
+/// a NaN (skipped), and `initial` is folded in as NumPy's `fmax`/`fmin`
+/// fold it, so an all-NaN slice gives `initial` rather than NaN.
+pub fn nan_reduce_with(
+    which: NanReduce,
+    name: &str,
+    a: &Array,
+    axes: Option<Vec<usize>>,
+    keepdims: bool,
+    extras: &ReduceExtras,
+    span: &Span,
+) -> Result<Array, Diagnostic> {
+    if extras.is_empty() {
+        return nan_reduce(which, a, axes, keepdims, span);
+    }
+    let plain = match which {
+        NanReduce::Sum => ReduceOp::Sum,
+        NanReduce::Min => ReduceOp::Min,
+        NanReduce::Max => ReduceOp::Max,
+        NanReduce::Mean => return mean_with_nan(a, axes, keepdims, extras.mask.as_ref(), span),
+    };
+    let dt = a.dtype();
+    if !dt.is_float() {
+        return reduce_with(plain, name, a, axes, keepdims, extras, span);
+    }
+    let axes = axes.unwrap_or_else(|| (0..a.rank()).collect());
+    let none = [None, None, None];
+    let x = match &extras.mask {
+        Some(mask) if extras.initial.is_some() || which == NanReduce::Sum => {
+            let m = reduce_mask(mask, a)?;
+            cast(&select(&m, a, &weak(dt, f64::NAN), none, span)?, dt, None)
+        }
+        Some(_) => return Err(shape::mask_needs_initial(name, span)),
+        None => a.clone(),
+    };
+    let Some(initial) = &extras.initial else {
+        return nan_reduce(which, &x, Some(axes), keepdims, span);
+    };
+    let init = reduce_initial(initial, dt)?;
+    if which != NanReduce::Sum && axes.iter().any(|&ax| a.shape()[ax] == 0) {
+        return full(&reduced_shape(a, &axes, keepdims), &init, dt, span);
+    }
+    let r = nan_reduce(which, &x, Some(axes), keepdims, span)?;
+    let folded = match which {
+        NanReduce::Sum => bin(BinOp::Add, &r, &init, span)?,
+        _ => {
+            let op = if which == NanReduce::Min {
+                BinaryOp::Min
+            } else {
+                BinaryOp::Max
+            };
+            let m = binary_fn(op, name, &r, &init, (None, None), span)?;
+            select(&un(UnaryOp::IsNan, &r, span)?, &init, &m, none, span)?
+        }
+    };
+    Ok(cast(&folded, dt, None))
+}
+
+/// `nanmean` of the elements where `mask` is true (each masked-out one a NaN).
+fn mean_with_nan(
+    a: &Array,
+    axes: Option<Vec<usize>>,
+    keepdims: bool,
+    mask: Option<&(Array, Span)>,
+    span: &Span,
+) -> Result<Array, Diagnostic> {
+    let Some(mask) = mask else {
+        return nan_mean(a, axes, keepdims, span);
+    };
+    if !a.dtype().is_float() {
+        return mean_with(a, axes, keepdims, Some(mask), span);
+    }
+    let m = reduce_mask(mask, a)?;
+    let x = cast(
+        &select(&m, a, &weak(a.dtype(), f64::NAN), [None, None, None], span)?,
+        a.dtype(),
+        None,
+    );
+    nan_mean(&x, axes, keepdims, span)
 }
 
 #[cfg(test)]

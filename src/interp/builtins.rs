@@ -15,6 +15,13 @@ use std::rc::Rc;
 
 type Slot = Option<(Value, Span)>;
 
+/// The slot of builtin `name`'s parameter `param`, if it has one and it was given.
+fn named_slot<'s>(slots: &'s [Slot], name: &str, param: &str) -> Option<&'s (Value, Span)> {
+    let b = crate::check::builtins::find(name)?;
+    let k = b.params.iter().position(|p| p.name == param)?;
+    slots.get(k)?.as_ref()
+}
+
 impl Interp {
     pub(super) fn call_builtin(&mut self, b: &'static Builtin, args: &[Arg], span: &Span) -> R<Value> {
         let sequence = shape::is_join(b.name);
@@ -480,11 +487,9 @@ impl Interp {
             )?),
             // ---- reductions
             "sum" | "prod" | "min" | "max" | "any" | "all" | "mean" => {
+                let named = |p: &str| named_slot(&s, name, p);
                 // NumPy's `dtype=` (sum, prod, mean): computed in that dtype, and given as it
-                let dtype = match s.get(3) {
-                    Some(d) => self.static_dtype(d.as_ref())?,
-                    None => None,
-                };
+                let dtype = self.static_dtype(named("dtype"))?;
                 let x = match dtype {
                     Some(dt) => build::cast(&a(self, 0), dt, Some(span)).with_weak(false),
                     None => a(self, 0),
@@ -500,10 +505,11 @@ impl Interp {
                     "all" => ReduceOp::All,
                     _ => ReduceOp::Sum,
                 };
+                let extras = self.reduce_extras(named("where"), named("initial"));
                 let r = if name == "mean" {
-                    build::mean(&x, axes, keepdims, span)?
+                    build::mean_with(&x, axes, keepdims, extras.mask.as_ref(), span)?
                 } else {
-                    build::reduce(op, &x, axes, keepdims, span)?
+                    build::reduce_with(op, name, &x, axes, keepdims, &extras, span)?
                 };
                 match dtype {
                     Some(dt) if r.dtype() != dt => out(build::cast(&r, dt, Some(span)).with_weak(false)),
@@ -520,7 +526,8 @@ impl Interp {
                     "nanmin" => build::NanReduce::Min,
                     _ => build::NanReduce::Max,
                 };
-                out(build::nan_reduce(which, &x, axes, keepdims, span)?)
+                let extras = self.reduce_extras(named_slot(&s, name, "where"), named_slot(&s, name, "initial"));
+                out(build::nan_reduce_with(which, name, &x, axes, keepdims, &extras, span)?)
             }
             "argmin" | "argmax" => {
                 let x = a(self, 0);
@@ -727,6 +734,18 @@ impl Interp {
     fn int_vector(&self, a: &Array, span: &Span) -> R<Vec<i64>> {
         let host = graph::to_host(&*self.backend, a).map_err(|d| d.or_span(span))?;
         Ok((0..host.len()).map(|i| host.get_i64(i)).collect())
+    }
+
+    /// A reduction's `where=` and `initial=` arguments (arrays, by `call_builtin`).
+    fn reduce_extras(&self, mask: Option<&(Value, Span)>, initial: Option<&(Value, Span)>) -> build::ReduceExtras {
+        let array = |slot: Option<&(Value, Span)>| match slot {
+            Some((Value::Array(a), at)) => Some((a.clone(), at.clone())),
+            _ => None,
+        };
+        build::ReduceExtras {
+            mask: array(mask),
+            initial: array(initial),
+        }
     }
 
     fn reduce_axes(&self, x: &Array, slot: Option<&(Value, Span)>) -> R<Option<Vec<usize>>> {
