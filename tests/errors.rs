@@ -299,6 +299,8 @@ const STATIC_PROGRAMS: &[(&str, &str)] = &[
     ("E0212", "print(min(ones([3]), initial=ones([2])))"),
     ("E0402", "print(max(zeros([0, 3]), axis=0))"),
     ("E0402", "print(nanmin(ones([2, 0]), axis=1))"),
+    ("E0402", "print(argmax(zeros([0])))"),
+    ("E0402", "print(argmin(ones([3, 0]), axis=1))"),
 ];
 
 fn static_codes(diags: &[arr::Diagnostic]) -> Vec<String> {

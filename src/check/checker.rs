@@ -1383,6 +1383,27 @@ impl Checker {
                 }
             }
         }
+        // the arg-extreme of nothing, by the run's rule (`build::reduce`)
+        if matches!(name, "argmin" | "argmax")
+            && let Some(Ty::Array {
+                dtype,
+                shape: Some(shape),
+                ..
+            }) = arg(0)
+        {
+            let empty = match arg(1) {
+                None | Some(Ty::None) => shape.iter().any(|&d| d == Some(0)),
+                Some(t) => t
+                    .value()
+                    .and_then(|v| shape::normalize_axis(v as i64, shape.len(), span).ok())
+                    .is_some_and(|ax| shape[ax] == Some(0)),
+            };
+            if empty {
+                self.errors
+                    .push(shape::empty_reduction(name, &shape::describe(*dtype, shape), span));
+                return Ty::Unknown;
+            }
+        }
         match name {
             "minimum" | "maximum" | "atan2" | "arctan2" | "hypot" | "where" | "clip" => Ty::Array {
                 dtype: None,
