@@ -1392,7 +1392,7 @@ impl Checker {
             }) = arg(0)
         {
             let empty = match arg(1) {
-                None | Some(Ty::None) => shape.iter().any(|&d| d == Some(0)),
+                None | Some(Ty::None) => shape.contains(&Some(0)),
                 Some(t) => t
                     .value()
                     .and_then(|v| shape::normalize_axis(v as i64, shape.len(), span).ok())
