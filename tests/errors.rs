@@ -301,6 +301,10 @@ const STATIC_PROGRAMS: &[(&str, &str)] = &[
     ("E0402", "print(nanmin(ones([2, 0]), axis=1))"),
     ("E0402", "print(argmax(zeros([0])))"),
     ("E0402", "print(argmin(ones([3, 0]), axis=1))"),
+    // integer-list indices written as literals, read and assigned
+    ("E0204", "let a = arange(6)\nprint(a[[1, 9]])"),
+    ("E0204", "let a = zeros([3, 4])\nprint(a[:, [0, -5]])"),
+    ("E0204", "let a = zeros([3, 4])\na[[0, 2], [1, 4]] = 7"),
 ];
 
 fn static_codes(diags: &[arr::Diagnostic]) -> Vec<String> {

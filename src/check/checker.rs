@@ -740,6 +740,14 @@ impl Checker {
                 let mut items = Vec::with_capacity(indices.len());
                 // the items of a basic index with constant bounds, for the result's shape
                 let mut basic: Option<Vec<Basic>> = Some(Vec::with_capacity(indices.len()));
+                // the integers of each index written as a list of integer literals
+                let lists: Vec<Option<Vec<i64>>> = indices
+                    .iter()
+                    .map(|item| match &item.kind {
+                        IndexKind::Expr(x) => literal_int_list(x),
+                        _ => None,
+                    })
+                    .collect();
                 for item in indices {
                     let (index_ty, b) = match &item.kind {
                         IndexKind::Expr(x) if matches!(&x.kind, ExprKind::Name(n) if n == "None" || n == "none") => {
@@ -783,7 +791,7 @@ impl Checker {
                     self.errors.push(d);
                     return Ty::Unknown;
                 }
-                if let Some(d) = constant_index_error(&t, &items, &e.span) {
+                if let Some(d) = constant_index_error(&t, &items, &lists, &e.span) {
                     self.errors.push(d);
                     return Ty::Unknown;
                 }
@@ -2119,7 +2127,33 @@ fn nearest_name<'a>(name: &str, user: &[&'a str], builtin: &[&'a str]) -> Option
 /// Errors of `base[items]` that constants show: more axes indexed than the
 /// array has (E0205), and a constant integer index out of its axis's range
 /// (E0204). Items after an index array, a mask or `...` are not placed.
-fn constant_index_error(base: &Ty, items: &[(super::npsort::IndexTy, Span)], span: &Span) -> Option<Diagnostic> {
+/// `[1, -2, 3]`'s integers: a list literal of integer literals (negated or not).
+fn literal_int_list(x: &Expr) -> Option<Vec<i64>> {
+    let ExprKind::ArrayLit(items) = &x.kind else {
+        return None;
+    };
+    items
+        .iter()
+        .map(|i| match &i.kind {
+            ExprKind::Int(v) => Some(*v),
+            ExprKind::Unary(UnOp::Neg, inner) => match inner.kind {
+                ExprKind::Int(v) => v.checked_neg(),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+/// The first index out of range among constant indices (`lists`: each item's
+/// integers where it is a list literal of them), or too many indices, against
+/// `base`'s known shape.
+fn constant_index_error(
+    base: &Ty,
+    items: &[(super::npsort::IndexTy, Span)],
+    lists: &[Option<Vec<i64>>],
+    span: &Span,
+) -> Option<Diagnostic> {
     use super::npsort::IndexTy;
     let Ty::Array { shape: Some(shape), .. } = base else {
         return None;
@@ -2157,7 +2191,17 @@ fn constant_index_error(base: &Ty, items: &[(super::npsort::IndexTy, Span)], spa
         );
     }
     let mut axis = 0usize;
-    for (item, item_span) in items {
+    for ((item, item_span), list) in items.iter().zip(lists) {
+        if let Some(list) = list {
+            if let Some(Some(n)) = shape.get(axis) {
+                let n = *n as i64;
+                if let Some(&i) = list.iter().find(|&&i| i < -n || i >= n) {
+                    return Some(shape::index_out_of_range(i, n, item_span));
+                }
+            }
+            axis += 1;
+            continue;
+        }
         match item {
             IndexTy::Slice => axis += 1,
             IndexTy::NewAxis => {}
