@@ -1653,6 +1653,32 @@ fn paired_and_batched_tiles_match_cpu() {
 
 mod common;
 
+/// The primitive golden rows (`tests/golden/make_prims.py`: the unary
+/// primitives on specials, floor division, the nan-reductions, reductions'
+/// `where=` and `initial=`, isclose) on CUDA against NumPy's values, as
+/// `tests/numerics.rs` runs them on both CPU executors.
+#[test]
+#[ignore]
+fn primitive_rows_on_cuda_match_numpy() {
+    let rows = common::golden::rows_of_text(
+        include_str!("golden/numerics/prims.json"),
+        std::path::Path::new("tests/golden/numerics/prims.json"),
+    );
+    assert!(rows.len() >= 100, "only {} rows", rows.len());
+    let failures: Vec<String> = rows
+        .iter()
+        .filter_map(|row| {
+            let cuda = arr::Session::new(arr::BackendChoice::Cuda).expect("a CUDA session");
+            common::golden::check_row(row, cuda).err().map(|why| {
+                let src = common::json::text(row, "src").unwrap_or_default();
+                format!("{src:?}: {why}")
+            })
+        })
+        .collect();
+    println!("{} of {} rows agree", rows.len() - failures.len(), rows.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// The half-float golden rows (NumPy float16, ml_dtypes bfloat16;
 /// `tests/golden/make_half.py`) on CUDA, and programs that exercise the
 /// device paths (strided reads, slice assignment, a loop) against the CPU,
