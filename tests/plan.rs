@@ -2155,3 +2155,19 @@ fn mean_and_var_of_rows_share_their_sum() {
     }
     check_many(&[&m, &v]);
 }
+
+/// A CUDA kernel with an integer `%`, `//` or power can set the division
+/// flag, so its module is marked as raising (the host checks the flag after
+/// it runs); float ones cannot. `//` was unmarked, and `arange(3) // 0` ran
+/// on a GPU without E0400.
+#[test]
+fn integer_division_kernels_raise_and_float_ones_do_not() {
+    let n = 4096;
+    let ints = || Array::from_host(HostData::I64((0..n as i64).collect()), &[n]);
+    for op in [BinaryOp::FloorDiv, BinaryOp::Rem, BinaryOp::Pow] {
+        let e = bin(op, &ints(), &ints());
+        assert!(codegen::generate(&plan_of(&[&e]).kernels[0]).raises, "{op:?} of i64");
+        let f = bin(op, &input(&[n]), &input(&[n]));
+        assert!(!codegen::generate(&plan_of(&[&f]).kernels[0]).raises, "{op:?} of f64");
+    }
+}

@@ -382,7 +382,7 @@ fn binary(b: BinaryOp, d: DType, x: &str, y: &str) -> String {
         BinaryOp::Rem if d.is_float() => format!("arr_mod({x}, {y})"),
         BinaryOp::Rem => format!("arr_imod({x}, {y})"),
         BinaryOp::FloorDiv if d.is_float() => format!("arr_floordiv({x}, {y})"),
-        // arr_imod raises the division-by-zero flag (the host looks for it in the source)
+        // arr_imod raises the division-by-zero flag (`steps_raise` marks the module)
         BinaryOp::FloorDiv => format!("arr_ifloordiv({x}, {y}, arr_imod({x}, {y}))"),
         BinaryOp::Hypot => format!("{}({x}, {y})", if f { "hypotf" } else { "hypot" }),
         BinaryOp::Pow if d.is_float() => format!("{}({x}, {y})", if f { "powf" } else { "pow" }),
@@ -586,10 +586,13 @@ fn checked(mut g: Generated) -> Generated {
 
 /// Whether `steps` use integer modulo or integer powers, which set the
 /// module's error flag on a zero divisor or a negative exponent.
+/// Whether `steps` can set the module's error flag: an integer `%` or `//`
+/// by zero (`arr_imod`), an integer to a negative power.
 fn steps_raise(steps: &[Step]) -> bool {
-    steps
-        .iter()
-        .any(|s| matches!(&s.inst, Inst::Binary(BinaryOp::Rem | BinaryOp::Pow, a, _) if !steps[*a].dtype.is_float()))
+    steps.iter().any(|s| {
+        matches!(&s.inst, Inst::Binary(BinaryOp::Rem | BinaryOp::FloorDiv | BinaryOp::Pow, a, _)
+            if !steps[*a].dtype.is_float())
+    })
 }
 
 pub fn reduce_ident(op: ReduceOp, d: DType) -> String {
