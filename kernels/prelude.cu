@@ -51,8 +51,6 @@ __device__ __forceinline__ float arr_floordiv(float a, float b) {
     }
     return copysignf(0.0f, a / b);
 }
-// Integer floor division; `m` is arr_imod(a, b), which flags b == 0, so a - m is a multiple of b.
-template <class T> __device__ __forceinline__ T arr_ifloordiv(T a, T b, T m) { return b == 0 ? (T)0 : (a - m) / b; }
 
 // abs for every numeric dtype; the float predicates without library macros
 // (inf - inf and NaN - NaN are NaN, finite - finite is 0).
@@ -62,8 +60,9 @@ __device__ __forceinline__ double arr_abs(double a) { return fabs(a); }
 template <class T> __device__ __forceinline__ bool arr_isinf(T a) { return a == a && (a - a) != (a - a); }
 template <class T> __device__ __forceinline__ bool arr_isfinite(T a) { return (a - a) == (a - a); }
 
-// Set by integer modulo by zero (1) or a negative integer power (2); the host
-// reads it after kernels that use them and reports the CPU backend's error.
+// Set by integer modulo by zero (1), a negative integer power (2) or integer
+// floor division by zero (3); the host reads it after kernels that use them
+// and reports the CPU backend's error.
 __device__ int arr_error;
 
 template <class T> __device__ __forceinline__ T arr_imod(T a, T b) {
@@ -74,6 +73,14 @@ template <class T> __device__ __forceinline__ T arr_imod(T a, T b) {
     T r = a % b;
     if (r != 0 && ((r < 0) != (b < 0))) r += b;
     return r;
+}
+// Integer floor division; `m` is arr_imod(a, b), so a - m is a multiple of b.
+template <class T> __device__ __forceinline__ T arr_ifloordiv(T a, T b, T m) {
+    if (b == 0) {
+        arr_error = 3;
+        return 0;
+    }
+    return (a - m) / b;
 }
 template <class T> __device__ __forceinline__ T arr_ipow(T a, T b) {
     if (b < 0) {

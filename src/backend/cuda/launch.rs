@@ -11,6 +11,7 @@ use super::module::Module;
 use super::pool::{DeviceBuffer, device_ptr};
 use super::profile::strategy_label;
 use super::{CudaBackend, blas, cuda_error};
+use crate::backend::cpu::kernels;
 use crate::check::dtype::DType;
 use crate::diag::Diagnostic;
 use crate::graph::op::ReduceOp;
@@ -219,19 +220,18 @@ impl CudaBackend {
             Ok(())
         })?;
         if let Some(flag) = module.error_flag {
-            // integer modulo by zero or negative power: the CPU backend's errors
+            // integer modulo or floor division by zero, a negative power: the CPU backend's errors
             let mut v = [0i32];
             // SAFETY: `flag` is the module's `int arr_error`, four bytes like `v`.
             unsafe { cu::memcpy_dtoh_sync(&mut v, flag) }.map_err(|e| cuda_error("running a kernel", e))?;
             if v[0] != 0 {
                 // SAFETY: as above.
                 unsafe { cu::memcpy_htod_sync(flag, &[0i32]) }.map_err(|e| cuda_error("resetting a flag", e))?;
+                // the flag values of kernels/prelude.cu's arr_error
                 return Err(match v[0] {
-                    1 => Diagnostic::spanless("E0400", "integer modulo by zero").with_hint(
-                        "mask the zero divisors first, e.g. `a % where(b == 0, 1, b)`, or cast to float to get NaN",
-                    ),
-                    _ => Diagnostic::spanless("E0401", "integers cannot be raised to negative integer powers")
-                        .with_hint("cast the base to float first, e.g. `(x as f64) ** n`"),
+                    1 => kernels::modulo_by_zero(),
+                    3 => kernels::division_by_zero(),
+                    _ => kernels::negative_power(),
                 });
             }
         }
