@@ -1470,14 +1470,13 @@ macro_rules! widest_dispatch {
     ) => {
         $(#[$meta])*
         fn $name<$($g $(: $bound)?),*>($($arg: $ty),*) $(-> $ret)? {
+            avx2_dispatch! {
+                #[inline(always)]
+                fn narrower<$($g $(: $bound)?),*>($($arg: $ty),*) $(-> $ret)? = $imp;
+            }
             #[cfg(target_arch = "x86_64")]
             #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
             unsafe fn avx512<$($g $(: $bound)?),*>($($arg: $ty),*) $(-> $ret)? {
-                $imp($($arg),*)
-            }
-            #[cfg(target_arch = "x86_64")]
-            #[target_feature(enable = "avx2,fma")]
-            unsafe fn avx2<$($g $(: $bound)?),*>($($arg: $ty),*) $(-> $ret)? {
                 $imp($($arg),*)
             }
             #[cfg(target_arch = "x86_64")]
@@ -1485,12 +1484,7 @@ macro_rules! widest_dispatch {
                 // SAFETY: the CPU supports AVX-512 F, DQ and VL, AVX2 and FMA (checked at run time).
                 return unsafe { avx512($($arg),*) };
             }
-            #[cfg(target_arch = "x86_64")]
-            if $crate::backend::cpu::block::has_avx2() {
-                // SAFETY: the CPU supports AVX2 and FMA (checked at run time).
-                return unsafe { avx2($($arg),*) };
-            }
-            $imp($($arg),*)
+            narrower($($arg),*)
         }
     };
 }
