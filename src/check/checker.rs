@@ -2124,9 +2124,6 @@ fn nearest_name<'a>(name: &str, user: &[&'a str], builtin: &[&'a str]) -> Option
         .map(|(_, _, c)| c)
 }
 
-/// Errors of `base[items]` that constants show: more axes indexed than the
-/// array has (E0205), and a constant integer index out of its axis's range
-/// (E0204). Items after an index array, a mask or `...` are not placed.
 /// `[1, -2, 3]`'s integers: a list literal of integer literals (negated or not).
 fn literal_int_list(x: &Expr) -> Option<Vec<i64>> {
     let ExprKind::ArrayLit(items) = &x.kind else {
@@ -2145,9 +2142,10 @@ fn literal_int_list(x: &Expr) -> Option<Vec<i64>> {
         .collect()
 }
 
-/// The first index out of range among constant indices (`lists`: each item's
-/// integers where it is a list literal of them), or too many indices, against
-/// `base`'s known shape.
+/// Errors of `base[items]` that constants show: more axes indexed than the
+/// array has (E0205), and a constant integer index, or one of a list literal
+/// of them (`lists`, by item), out of its axis's range (E0204). Items after
+/// an index array that is not such a list, a mask or `...` are not placed.
 fn constant_index_error(
     base: &Ty,
     items: &[(super::npsort::IndexTy, Span)],
