@@ -283,6 +283,11 @@ impl Interp {
                 };
                 let host = self.host_of(&x, &sp(0))?;
                 let shape = x.shape().to_vec();
+                if flags == [false; 3] {
+                    let values = with_data!(&host, v => wrap(k::unique_values(v)));
+                    let n = values.len();
+                    return Ok(Value::Array(self.adopt_array(values, &[n])?));
+                }
                 let (values, rest) = with_data!(&host, v => {
                     let u = k::unique(v);
                     (wrap(u.values), [u.first, u.inverse, u.counts])

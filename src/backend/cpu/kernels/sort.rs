@@ -804,6 +804,16 @@ pub fn unique<T: Key>(v: &[T]) -> Unique<T> {
     u
 }
 
+/// `unique(v).values` alone: the values sorted without their positions (so
+/// by the vector sort where it runs), then each run of equal ones (NaNs
+/// one run, both zeros one) cut to its first, which the stable order makes
+/// the first occurrence as in `unique`.
+pub fn unique_values<T: Key + Default>(v: &[T]) -> Vec<T> {
+    let mut sorted = sort_lines(v, (1, v.len(), 1));
+    sorted.dedup_by(|x, first| order(*first, *x) == Ordering::Equal);
+    sorted
+}
+
 /// Where each of `v` would be inserted into the sorted `a` to keep it sorted:
 /// before equal elements (`right == false`) or after them.
 pub fn searchsorted<T: Key>(a: &[T], v: &[T], right: bool) -> Vec<i64> {
@@ -1073,6 +1083,36 @@ mod tests {
         assert_eq!(argsort_lines(&v, (1, 6, 1)), vec![2, 4, 5, 0, 3, 1]);
         // columns of a (2, 2) array: axis 0 has inner 2
         assert_eq!(argsort_lines(&[5, 1, 2, 7], (1, 2, 2)), vec![1, 0, 0, 1]);
+    }
+
+    #[test]
+    fn unique_values_alone_are_uniques_values() {
+        let mut next = crate::backend::cpu::kernels::tests::xorshift();
+        let specials = [f64::NAN, -0.0, 0.0, f64::INFINITY, -1.5];
+        for n in [0, 1, 5, 63, 64, 300, 5000, 200_000] {
+            let f: Vec<f64> = (0..n)
+                .map(|_| {
+                    let r = next();
+                    match r % 11 {
+                        0 => specials[(r >> 8) as usize % specials.len()],
+                        _ => ((r >> 11) % 997) as f64 - 400.0,
+                    }
+                })
+                .collect();
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&unique_values(&f)), bits(&unique(&f).values), "f64, {n}");
+            let clean: Vec<f64> = f.iter().map(|&x| if x.is_nan() { 7.0 } else { x + 0.0 }).collect();
+            assert_eq!(
+                bits(&unique_values(&clean)),
+                bits(&unique(&clean).values),
+                "f64 without NaN, {n}"
+            );
+            let ints: Vec<i64> = f.iter().map(|&x| if x.is_finite() { x as i64 } else { 3 }).collect();
+            assert_eq!(unique_values(&ints), unique(&ints).values, "i64, {n}");
+            let f32s: Vec<f32> = f.iter().map(|&x| x as f32).collect();
+            let bits32 = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits32(&unique_values(&f32s)), bits32(&unique(&f32s).values), "f32, {n}");
+        }
     }
 
     #[test]
