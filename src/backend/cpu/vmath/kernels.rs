@@ -409,9 +409,9 @@ pub(super) fn tanh_s<V: Vf<S = f32>>(x: V) -> V {
     // below 0.625, Cephes' odd polynomial
     let small = (ax * z).fma(horner(z, &P), ax);
     // from 0.625 on, 1 - 2u / (1 + u) with u = e^(-2|x|) at most 0.29: the
-    // quotient is at most 0.45 of the result, so its error (the reciprocal's
-    // estimate refined, no division) weighs less than half an ulp; from
-    // |x| = 10 on the result rounds to 1
+    // quotient is at most 0.45 of the result, so its error (`recip`'s: on
+    // AVX-512 an estimate refined, no division) weighs less than half an
+    // ulp; from |x| = 10 on the result rounds to 1
     let u = exp_s(V::splat(-2.0) * ax.min(V::splat(10.0)));
     let big = (-(u + u)).fma((V::splat(1.0) + u).recip(), V::splat(1.0));
     // a NaN fails the comparison and keeps the polynomial's NaN; the sign
