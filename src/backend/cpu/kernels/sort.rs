@@ -400,7 +400,8 @@ fn sort_line_stable<T: Key>(line: &mut [T], positions: Option<&mut [i64]>) {
 /// Lines of values alone at least this long go to the vector sort.
 const VECTOR_LINE: usize = 64;
 
-/// Lines at most this long are sorted by exact key in buffers on the stack.
+/// Lines at most this long are sorted by exact key in buffers each thread
+/// keeps (`Scratch`); longer ones in buffers of their own.
 const SHORT_EXACT: usize = 1024;
 
 /// `values` sorted by their exact keys with the vector sort; None where
@@ -599,11 +600,10 @@ type Part<'a, T> = (&'a mut [T], &'a mut [T], Option<&'a mut [i64]>, Option<&'a 
 /// are equal throughout `v`), moving `at` alongside; `sv` and `sat` are
 /// scratch as long. A byte the same in every key is skipped (small
 /// integers, floats of one sign and exponent range). A line that fits in
-/// cache is sorted a byte a pass from
-/// the least significant. A longer one is scattered by its most
-/// significant differing byte, and each part is sorted on the bytes below,
-/// the parts in parallel; a long line's passes are cut into one chunk per
-/// thread.
+/// cache is sorted a byte a pass from the least significant. A longer one
+/// is scattered by its most significant differing byte, and each part is
+/// sorted on the bytes below, the parts in parallel; a long line's passes
+/// are cut into one chunk per thread.
 fn radix_sort<T: Key>(v: &mut [T], mut at: Option<&mut [i64]>, sv: &mut [T], mut sat: Option<&mut [i64]>, top: usize) {
     let n = v.len();
     if n < RADIX_LINE {
