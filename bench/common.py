@@ -81,6 +81,23 @@ def run_arr(arr, script_text, backend, env=None, profile=True, timeout=600, work
     return wall, lines, p.stdout, p.stderr, p.returncode
 
 
+def run_arr_times(arr, script_text, backend, runs, timeout=600):
+    """Runs a script `runs` times in one `arr run --time --runs` process; returns
+    (each run's ms as `--time` reports it, stdout of the first run, stderr, rc).
+    The first run is cold (every kernel planned, memory freshly mapped); later
+    runs are warm, as a peer's runs after its warm-up are."""
+    workdir = tempfile.mkdtemp(prefix="arr-bench-")
+    path = os.path.join(workdir, "script.arr")
+    with open(path, "w") as f:
+        f.write(script_text)
+    p = subprocess.run([arr, "--backend", backend, "run", path, "--time", "--runs", str(runs)],
+                       capture_output=True, text=True, timeout=timeout)
+    times = [float(t) for t in re.findall(r"^time: ([\d.]+) ms$", p.stderr, re.M)]
+    lines = p.stdout.splitlines()
+    first = "\n".join(lines[: len(lines) // runs]) if runs and len(lines) % runs == 0 else p.stdout
+    return times, first, p.stderr, p.returncode
+
+
 def per_iteration(lines, iters):
     """From a profile: the kernels (GPU) or realized graphs (CPU) that ran once per
     loop iteration, and the sum of their medians (ms). Kernels that ran once

@@ -17,10 +17,12 @@ is one expression. Every peer's result is checked against NumPy's; a wrong
 one is reported and never "best". Peers that are not installed are skipped.
 Copy ceiling: the faster of a Numba `prange` copy and 2 threads of
 np.copyto, of 2^25 f32 into a preallocated buffer; "Arr % ceiling" is Arr's effective GB/s (inputs
-read once + output written) over the ceiling's. Whole programs as in
-bench/run.py: Arr's time as `arr run --time` reports it (after start-up),
-the peers in-process after one warm-up (compiling) run, median of 3 each;
-the Numba and JAX twins are bench/programs/twins.py.
+read once + output written) over the ceiling's. Whole programs: each side
+timed the same way, one warm-up run and then the median of 3 in one process
+(Arr: `arr run --time --runs 4`, after start-up; 3 such processes, so the
+median of 9); the first, cold run is reported beside it (Arr: the median of
+the 3 processes' first runs; NumPy: its warm-up run). The Numba and JAX twins
+are bench/programs/twins.py.
 """
 
 import argparse
@@ -576,8 +578,10 @@ def main():
     # whole programs
     prog = [x for x in args.programs.split(",") if x]
     ptable = ["| program | size | Arr ms | " + " | ".join(f"{names[p_]} ms" for p_ in peers if p_ != "numexpr") +
-              " | best peer | Arr / best | Arr result | NumPy result |",
-              "| --- | --- | --- | " + " | ".join("---" for p_ in peers if p_ != "numexpr") + " | --- | --- | --- | --- |"]
+              " | best peer | Arr / best | NumPy / Arr | Arr first ms | NumPy first ms | NumPy / Arr first"
+              " | Arr result | NumPy result |",
+              "| --- | --- | --- | " + " | ".join("---" for p_ in peers if p_ != "numexpr") +
+              " | --- | --- | --- | --- | --- | --- | --- | --- |"]
     if prog:
         peer_rows = {}
         env_py = [sys.executable]
@@ -601,11 +605,18 @@ def main():
         for name in prog:
             with open(os.path.join(common.PROGRAMS, name + ".arr")) as f:
                 text = common.prepare(f.read(), args.program_divisor)
-            walls = []
+            # as the peers are timed (programs.py): one warm-up run, then the median of
+            # three, in one process; the first run of each of 3 processes is the cold figure
+            firsts, warms, rc = [], [], 0
             for _ in range(3):
-                wall, _, out, err, rc = common.run_arr(arr, text, "cpu", profile=False)
-                walls.append(wall * 1e3)
-            ms = statistics.median(walls) if rc == 0 else None
+                times, out, err, rc = common.run_arr_times(arr, text, "cpu", 4)
+                if rc != 0 or len(times) != 4:
+                    rc = rc or 1
+                    break
+                firsts.append(times[0])
+                warms.extend(times[1:])
+            ms = statistics.median(warms) if rc == 0 else None
+            first_ms = statistics.median(firsts) if rc == 0 else None
             ref = peer_rows.get((name, "numpy"), {}).get("result")
             pms, notes = {}, {}
             for p_ in peers:
@@ -621,7 +632,8 @@ def main():
                     notes[p_] = f"differs from NumPy in {bad}: {r['result']}"
                 else:
                     pms[p_] = r["ms"]
-            row = {"program": name, "arr_ms": ms, "arr_walls_ms": walls, "arr_result": out.strip(),
+            row = {"program": name, "arr_ms": ms, "arr_first_ms": first_ms, "arr_warm_ms": warms,
+                   "arr_first_runs_ms": firsts, "arr_result": out.strip(),
                    "peers_ms": pms, "peer_notes": notes, "peer_rows": {p_: peer_rows.get((name, p_)) for p_ in peers}}
             rows.append(row)
             log(json.dumps(row))
@@ -629,8 +641,12 @@ def main():
             cells = [fmt(pms.get(p_)) if p_ in pms else ("wrong" if p_ in notes and "differs" in notes[p_] else "-")
                      for p_ in peers if p_ != "numexpr"]
             size = json.dumps(peer_rows.get((name, "numpy"), {}).get("size"))
+            np_ms = pms.get("numpy")
+            np_first = (peer_rows.get((name, "numpy")) or {}).get("first_ms") if "numpy" in pms else None
             ptable.append(f"| {name} | {size} | {fmt(ms) if ms else 'error'} | " + " | ".join(cells) +
                           f" | {names[best[0]] if best else '-'} | {f'{ms / best[1]:.2f}' if ms and best else '-'} | "
+                          f"{f'{np_ms / ms:.2f}' if ms and np_ms else '-'} | {fmt(first_ms)} | {fmt(np_first)} | "
+                          f"{f'{np_first / first_ms:.2f}' if first_ms and np_first else '-'} | "
                           f"{out.strip()} | {json.dumps(ref)} |")
     with open(os.path.join(args.out, "cpu.jsonl"), "w") as f:
         for r in rows:

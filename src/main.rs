@@ -45,6 +45,11 @@ enum Command {
         /// returns).
         #[arg(long)]
         time: bool,
+        /// Run the script N times in one session, as `timeit` does: later runs find
+        /// planned kernels, pooled buffers and mapped memory. Each run's time is
+        /// printed with `--time`; output and side effects repeat.
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+        runs: u32,
     },
     /// Report every static error in a script without running it.
     Check {
@@ -105,7 +110,8 @@ fn main() -> ExitCode {
             profile,
             profile_json,
             time,
-        }) => on_pool(|| run(&cli, file, *profile, profile_json.as_deref(), *time, color)),
+            runs,
+        }) => on_pool(|| run(&cli, file, *profile, profile_json.as_deref(), *time, *runs, color)),
         Some(Command::Check { file }) => check(file, color),
         Some(Command::Explain { file }) => explain(&cli, file, color),
         Some(Command::NvrtcWorker) => return arr::backend::cuda::worker::serve(),
@@ -158,7 +164,15 @@ fn start(cli: &Cli, color: bool) -> Result<Session, ()> {
     Ok(session)
 }
 
-fn run(cli: &Cli, file: &Path, profile: bool, json: Option<&Path>, time: bool, color: bool) -> Result<bool, ()> {
+fn run(
+    cli: &Cli,
+    file: &Path,
+    profile: bool,
+    json: Option<&Path>,
+    time: bool,
+    runs: u32,
+    color: bool,
+) -> Result<bool, ()> {
     // Read it first so that a missing file is reported before any backend starts.
     let (name, source) = read_script(file)?;
     let mut session = start(cli, color)?;
@@ -166,20 +180,25 @@ fn run(cli: &Cli, file: &Path, profile: bool, json: Option<&Path>, time: bool, c
         session.start_tracing();
     }
     arr::interrupt::install_handler();
-    let started = std::time::Instant::now();
-    let result = session.run_source(&name, &source);
-    // Until the last statement returns: a GPU may still be computing values nobody
-    // read, so a script timed this way should end by printing its results.
-    let elapsed = started.elapsed().saturating_sub(session.backend().start_up_time());
-    let ok = match result {
-        Ok(()) => true,
-        Err(diags) => {
+    let mut ok = true;
+    for _ in 0..runs {
+        let started = std::time::Instant::now();
+        let start_up_before = session.backend().start_up_time();
+        let result = session.run_source(&name, &source);
+        // Until the last statement returns: a GPU may still be computing values nobody
+        // read, so a script timed this way should end by printing its results.
+        let start_up = session.backend().start_up_time().saturating_sub(start_up_before);
+        let elapsed = started.elapsed().saturating_sub(start_up);
+        if let Err(diags) = result {
             eprint!("{}", session.render(&diags, color));
-            false
+            ok = false;
         }
-    };
-    if time {
-        eprintln!("time: {:.3} ms", elapsed.as_secs_f64() * 1e3);
+        if time {
+            eprintln!("time: {:.3} ms", elapsed.as_secs_f64() * 1e3);
+        }
+        if !ok || arr::interrupt::requested() {
+            break;
+        }
     }
     if profile {
         eprintln!(

@@ -222,3 +222,32 @@ fn time_prints_the_scripts_wall_time() {
     assert!((0.0..10_000.0).contains(&ms), "{ms}");
     assert_eq!(text(&out.stdout), "4.0\n");
 }
+
+#[test]
+fn runs_repeats_the_script_in_one_session_and_times_each_run() {
+    // a function, a variable reassigned in a loop and a fresh `let` each run:
+    // the second and third runs see the first's definitions and must not trip on them
+    let script =
+        Script::new("fn sq(x) { x * x }\nlet a = arange(4.0)\nfor i in 0..3 {\n    a = a + sq(a)\n}\nprint(sum(a))\n");
+    let out = arr(&["--backend", "cpu", "run", "--time", "--runs", "3", script.path()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // each element of 0..4 goes through x + x^2 three times
+    let step = |x: f64| x + x * x;
+    let expected: f64 = (0..4).map(|i| step(step(step(i as f64)))).sum();
+    assert_eq!(text(&out.stdout), format!("{expected:?}\n").repeat(3));
+    let err = text(&out.stderr);
+    assert_eq!(
+        err.lines()
+            .filter(|l| l.starts_with("time: ") && l.ends_with(" ms"))
+            .count(),
+        3,
+        "{err}"
+    );
+
+    // a run that fails is reported once, and the later runs do not start
+    let failing = Script::new("print(1)\nlet b = arange(3) // 0\nprint(b)\n");
+    let out = arr(&["--backend", "cpu", "run", "--runs", "3", failing.path()]);
+    assert!(!out.status.success());
+    assert_eq!(text(&out.stdout), "1\n");
+    assert_eq!(text(&out.stderr).matches("E0400").count(), 1, "{}", text(&out.stderr));
+}
