@@ -1489,6 +1489,8 @@ macro_rules! widest_dispatch {
     };
 }
 
+pub(crate) use widest_dispatch;
+
 widest_dispatch! {
     /// Computes a pair of steps into `dst`; called, never inlined, as `compute`.
     #[inline(never)]

@@ -2,11 +2,11 @@
 //! index of the extreme along the reduced axes (row-major over them, as
 //! NumPy flattens), a NaN beating every number.
 //!
-//! Along a row that moves through memory, a piece of the row at a time is
-//! folded to its extreme with the vectorised min/max lanes, and only a piece
-//! whose extreme beats the best so far (or holds a NaN) is searched for the
-//! first position of it: on most data a few pieces of a row are, so the row
-//! is read about once at the speed of a `max`. Down the columns (`axis=0` of
+//! Along a row that moves through memory, one pass of vector lanes keeps
+//! each lane's extreme and the chunk where it first met it, and whether it
+//! met a NaN; the lanes' first extreme is the row's (a row with a NaN is
+//! searched for the first one). NumPy reads its rows once the same way;
+//! the earlier fold-then-search read each one twice. Down the columns (`axis=0` of
 //! a row-major array) a block of outputs keeps its best values and indices
 //! and takes one reduced row at a time, a compare and two selects per
 //! element. The values are the operand's buffer read in place when the body
@@ -15,10 +15,8 @@
 //! the same for a non-contiguous axis). The result is exact, the same on
 //! any split and thread count.
 
-use super::{
-    LANES, PAR_WORK, RED_CHUNK, bottom, check_interrupt, fold_lanes_impl, fresh, internal, run_map_alloc, top,
-};
-use crate::backend::cpu::block::{BLOCK, Data, Input, Program, Src, avx2_dispatch};
+use super::{LANES, PAR_WORK, RED_CHUNK, check_interrupt, fresh, internal, run_map_alloc};
+use crate::backend::cpu::block::{BLOCK, Data, Input, Program, avx2_dispatch, widest_dispatch};
 use crate::backend::cpu::kernels::Num;
 use crate::check::dtype::DType;
 use crate::diag::Diagnostic;
@@ -26,10 +24,6 @@ use crate::graph::data::HostData;
 use crate::plan::Inst;
 use rayon::prelude::*;
 use std::mem::MaybeUninit;
-
-/// Elements of a row folded before the piece's extreme is compared with the
-/// best so far: small enough to stay in L1 for the search that follows.
-const PIECE: usize = 2048;
 
 /// Rows shorter than this are scanned element by element: a piece's lanes
 /// and their combination would cost more than the row.
@@ -316,9 +310,8 @@ avx2_dispatch! {
 
 #[inline(always)]
 fn arg_row_impl<T: Num>(xs: &[T], max: bool) -> usize {
-    let first = (0, xs[0]);
     if xs.len() < SCAN_ROW {
-        let mut best = first;
+        let mut best = (0, xs[0]);
         for (k, &x) in xs.iter().enumerate().skip(1) {
             if x.beats(best.1, max) {
                 best = (k, x);
@@ -326,51 +319,155 @@ fn arg_row_impl<T: Num>(xs: &[T], max: bool) -> usize {
         }
         return best.0;
     }
-    if first.1.is_nan() {
-        return 0;
-    }
-    let mut best = first;
-    for (c, piece) in xs.chunks(PIECE).enumerate() {
-        // two monomorphic folds: a function pointer would not inline
-        let extreme = if max {
-            fold_piece(piece, bottom::<T>(), Num::maximum)
+    // pieces short enough that a lane's chunk number fits in a u32
+    let mut best: Option<(usize, T)> = None;
+    for (p, piece) in xs.chunks(u32::MAX as usize * LANES).enumerate() {
+        // two monomorphic scans: a branch on `max` per element would not vectorise
+        let found = if max {
+            scan_lanes::<T, true>(piece)
         } else {
-            fold_piece(piece, top::<T>(), Num::minimum)
+            scan_lanes::<T, false>(piece)
         };
-        if extreme.is_nan() {
+        let Some(k) = found else {
             // the first NaN is the answer: nothing beats it
             let k = piece.iter().position(|x| x.is_nan()).unwrap_or(0);
-            return c * PIECE + k;
-        }
-        if extreme.beats(best.1, max) {
-            best = (c * PIECE + first_equal(piece, extreme), extreme);
+            return p * u32::MAX as usize * LANES + k;
+        };
+        let here = (p * u32::MAX as usize * LANES + k, piece[k]);
+        if best.is_none_or(|b| here.1.beats(b.1, max)) {
+            best = Some(here);
         }
     }
-    best.0
+    best.map_or(0, |b| b.0)
 }
 
-/// The first position of `x` in `piece` (which holds it): runs of 32
-/// compared without a branch, so they vectorise, then the run that has it.
+/// A row's lanes: four groups of `LANES / 4`, each a vector register or
+/// two, with the best value each lane has seen, the chunk it was in, and
+/// whether the lane met a NaN.
+const GROUP: usize = LANES / 4;
+
+#[derive(Clone, Copy)]
+struct Lanes<T> {
+    best: [T; GROUP],
+    chunk: [u32; GROUP],
+    nan: [u32; GROUP],
+}
+
+impl<T: Num> Lanes<T> {
+    #[inline(always)]
+    fn start(values: &[T; GROUP]) -> Lanes<T> {
+        #[allow(clippy::eq_op)] // a NaN is the only value unequal to itself
+        Lanes {
+            best: *values,
+            chunk: [0; GROUP],
+            nan: values.map(|x| u32::from(x != x)),
+        }
+    }
+
+    /// Takes each value strictly beyond its lane's best (so a lane keeps the
+    /// first of equal values), with selects rather than branches so that the
+    /// loop vectorises. A NaN is never taken (every comparison with it is
+    /// false) but marks its lane.
+    #[inline(always)]
+    fn take<const MAX: bool>(&mut self, values: &[T; GROUP], chunk: u32) {
+        let lanes = self.best.iter_mut().zip(&mut self.chunk).zip(&mut self.nan);
+        for (((best, at), nan), &x) in lanes.zip(values) {
+            let beyond = if MAX { x > *best } else { x < *best };
+            *best = if beyond { x } else { *best };
+            *at = if beyond { chunk } else { *at };
+            // a NaN is the only value unequal to itself
+            *nan |= u32::from(x != x);
+        }
+    }
+}
+
+/// The first index of the extreme of `xs` (at least `LANES` values) in one
+/// pass, or `None` when it holds a NaN. Lane l sees the elements l, l +
+/// LANES, ..., and keeps the first position of its extreme; the row's
+/// first extreme is the smallest position among the lanes that hold the
+/// row's extreme. A tail shorter than a chunk is scanned after the lanes:
+/// its positions come after all of theirs.
 #[inline(always)]
-fn first_equal<T: Num>(piece: &[T], x: T) -> usize {
-    const RUN: usize = 32;
-    let run = piece
-        .chunks(RUN)
-        .position(|c| c.iter().fold(false, |any, &v| any | (v == x)))
-        .unwrap_or(0);
-    let at = run * RUN;
-    at + piece[at..].iter().position(|&v| v == x).unwrap_or(0)
+fn scan_lanes<T: Num, const MAX: bool>(xs: &[T]) -> Option<usize> {
+    #[inline(always)]
+    fn group<T>(chunk: &[T], k: usize) -> &[T; GROUP] {
+        chunk[k * GROUP..(k + 1) * GROUP]
+            .try_into()
+            .expect("a chunk holds four groups")
+    }
+    let (first, rest) = xs.split_at_checked(LANES)?;
+    let (mut g0, mut g1, mut g2, mut g3) = (
+        Lanes::start(group(first, 0)),
+        Lanes::start(group(first, 1)),
+        Lanes::start(group(first, 2)),
+        Lanes::start(group(first, 3)),
+    );
+    let mut chunks = rest.chunks_exact(LANES);
+    for (c, values) in (1..).zip(&mut chunks) {
+        g0.take::<MAX>(group(values, 0), c);
+        g1.take::<MAX>(group(values, 1), c);
+        g2.take::<MAX>(group(values, 2), c);
+        g3.take::<MAX>(group(values, 3), c);
+    }
+    // combined lane by lane across the groups, then as a tree: no chain of
+    // 32 dependent compares at the end of every row
+    let groups = [g0, g1, g2, g3];
+    let mut nan = [0u32; GROUP];
+    let mut ext = groups[0].best;
+    for g in &groups {
+        for j in 0..GROUP {
+            nan[j] |= g.nan[j];
+            let b = g.best[j];
+            ext[j] = if (MAX && b > ext[j]) || (!MAX && b < ext[j]) {
+                b
+            } else {
+                ext[j]
+            };
+        }
+    }
+    if nan.iter().fold(0, |a, &n| a | n) != 0 {
+        return None;
+    }
+    let mut width = GROUP;
+    while width > 1 {
+        width /= 2;
+        for j in 0..width {
+            let b = ext[j + width];
+            ext[j] = if (MAX && b > ext[j]) || (!MAX && b < ext[j]) {
+                b
+            } else {
+                ext[j]
+            };
+        }
+    }
+    let extreme = ext[0];
+    let mut first = [usize::MAX; GROUP];
+    for (k, g) in groups.iter().enumerate() {
+        for j in 0..GROUP {
+            let at = g.chunk[j] as usize * LANES + k * GROUP + j;
+            first[j] = if g.best[j] == extreme {
+                first[j].min(at)
+            } else {
+                first[j]
+            };
+        }
+    }
+    let at = first.into_iter().fold(usize::MAX, usize::min);
+    let mut best = (at, extreme);
+    let tail = chunks.remainder();
+    let tail_at = xs.len() - tail.len();
+    for (k, &x) in tail.iter().enumerate() {
+        if x.is_nan() {
+            return None;
+        }
+        if x.beats(best.1, MAX) {
+            best = (tail_at + k, x);
+        }
+    }
+    Some(best.0)
 }
 
-/// A piece's NaN-propagating extreme, through the reductions' lanes.
-#[inline(always)]
-fn fold_piece<T: Num>(piece: &[T], id: T, comb: impl Fn(T, T) -> T + Copy) -> T {
-    let mut lanes = [id; LANES];
-    fold_lanes_impl(Src::Slice(piece), piece.len(), &mut lanes, |x| x, comb);
-    lanes.into_iter().fold(id, comb)
-}
-
-avx2_dispatch! {
+widest_dispatch! {
     /// The first index of the extreme of a contiguous row.
     #[inline(always)]
     fn arg_row<T: Num>(xs: &[T], max: bool) -> usize = arg_row_impl;
@@ -380,4 +477,85 @@ avx2_dispatch! {
 /// argmin, else 0.
 fn arg_row_bool(xs: &[bool], max: bool) -> usize {
     xs.iter().position(|&x| x == max).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first index of the extreme, a NaN beating everything: the
+    /// definition, one element at a time.
+    fn oracle<T: Num>(xs: &[T], max: bool) -> usize {
+        let mut best = (0, xs[0]);
+        for (k, &x) in xs.iter().enumerate().skip(1) {
+            if x.beats(best.1, max) {
+                best = (k, x);
+            }
+        }
+        best.0
+    }
+
+    /// Values from a small range (many ties), from a fixed sequence.
+    fn values(n: usize, seed: usize) -> Vec<f64> {
+        (0..n)
+            .map(|i| ((i * 7919 + seed * 104_729) % 23) as f64 - 11.0)
+            .collect()
+    }
+
+    fn check<T: Num + std::fmt::Debug>(xs: &[T], what: &str) {
+        for max in [true, false] {
+            assert_eq!(arg_row(xs, max), oracle(xs, max), "{what}, max {max}, len {}", xs.len());
+        }
+    }
+
+    #[test]
+    fn row_scan_finds_the_first_extreme_at_every_length_and_lane() {
+        // lengths either side of the scalar scan's limit, of whole chunks of
+        // lanes, and with tails; the extreme in every lane, chunk and the tail
+        let lengths: Vec<usize> = (1..=200).chain([255, 256, 257, 1000, 1023, 1024, 1025, 4099]).collect();
+        for &n in &lengths {
+            for seed in 0..3 {
+                let base = values(n, seed);
+                check(&base.iter().map(|&x| x as f32).collect::<Vec<_>>(), "f32");
+                check(&base, "f64");
+                check(&base.iter().map(|&x| x as i32).collect::<Vec<_>>(), "i32");
+                check(&base.iter().map(|&x| x as i64).collect::<Vec<_>>(), "i64");
+            }
+            // a unique extreme at each position (the first chunk, later ones, the tail)
+            for at in (0..n).step_by(n.div_ceil(40)) {
+                let mut v = values(n, 1);
+                v[at] = 100.0;
+                check(&v, "f64, one maximum");
+                v[at] = -100.0;
+                check(&v.iter().map(|&x| x as f32).collect::<Vec<_>>(), "f32, one minimum");
+            }
+        }
+    }
+
+    #[test]
+    fn row_scan_gives_the_first_nan_and_treats_signed_zeros_as_equal() {
+        for &n in &[3usize, 63, 64, 65, 100, 1000, 1031] {
+            for at in [0, 1, n / 3, n / 2, n - 1] {
+                for second in [None, Some(n - 1)] {
+                    let mut v: Vec<f32> = values(n, 2).iter().map(|&x| x as f32).collect();
+                    v[at] = f32::NAN;
+                    if let Some(s) = second {
+                        v[s] = f32::NAN;
+                    }
+                    check(&v, "f32 with NaN");
+                    let w: Vec<f64> = v.iter().map(|&x| f64::from(x)).collect();
+                    check(&w, "f64 with NaN");
+                }
+            }
+            // -0.0 and 0.0 tie: the first of them is the extreme
+            let mut z = vec![-1.0f64; n];
+            z[n / 2] = -0.0;
+            z[n - 1] = 0.0;
+            check(&z, "signed zeros");
+            let inf: Vec<f32> = (0..n)
+                .map(|i| if i % 7 == 3 { f32::INFINITY } else { -f32::INFINITY })
+                .collect();
+            check(&inf, "infinities");
+        }
+    }
 }
