@@ -355,8 +355,8 @@ struct Lanes<T> {
 
 impl<T: Num> Lanes<T> {
     #[inline(always)]
+    #[allow(clippy::eq_op)] // `x != x`: a NaN is the only value unequal to itself
     fn start(values: &[T; GROUP]) -> Lanes<T> {
-        #[allow(clippy::eq_op)] // a NaN is the only value unequal to itself
         Lanes {
             best: *values,
             chunk: [0; GROUP],
@@ -369,13 +369,13 @@ impl<T: Num> Lanes<T> {
     /// loop vectorises. A NaN is never taken (every comparison with it is
     /// false) but marks its lane.
     #[inline(always)]
+    #[allow(clippy::eq_op)] // `x != x` as in `start`: the NaN test that vectorises for any `Num`
     fn take<const MAX: bool>(&mut self, values: &[T; GROUP], chunk: u32) {
         let lanes = self.best.iter_mut().zip(&mut self.chunk).zip(&mut self.nan);
         for (((best, at), nan), &x) in lanes.zip(values) {
             let beyond = if MAX { x > *best } else { x < *best };
             *best = if beyond { x } else { *best };
             *at = if beyond { chunk } else { *at };
-            // a NaN is the only value unequal to itself
             *nan |= u32::from(x != x);
         }
     }
@@ -443,13 +443,9 @@ fn scan_lanes<T: Num, const MAX: bool>(xs: &[T]) -> Option<usize> {
     let extreme = ext[0];
     let mut first = [usize::MAX; GROUP];
     for (k, g) in groups.iter().enumerate() {
-        for j in 0..GROUP {
-            let at = g.chunk[j] as usize * LANES + k * GROUP + j;
-            first[j] = if g.best[j] == extreme {
-                first[j].min(at)
-            } else {
-                first[j]
-            };
+        for (j, ((first, &b), &c)) in first.iter_mut().zip(&g.best).zip(&g.chunk).enumerate() {
+            let at = c as usize * LANES + k * GROUP + j;
+            *first = if b == extreme { (*first).min(at) } else { *first };
         }
     }
     let at = first.into_iter().fold(usize::MAX, usize::min);
