@@ -45,9 +45,10 @@ enum Command {
         /// returns).
         #[arg(long)]
         time: bool,
-        /// Run the script N times in one session, as `timeit` does: later runs find
-        /// planned kernels, pooled buffers and mapped memory. Each run's time is
-        /// printed with `--time`; output and side effects repeat.
+        /// Run the script N times in one session, as `timeit` does: it is parsed
+        /// and checked once, and later runs find planned kernels, pooled buffers and
+        /// mapped memory. Each run's time is printed with `--time`; output and side
+        /// effects repeat.
         #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
         runs: u32,
     },
@@ -181,22 +182,31 @@ fn run(
     }
     arr::interrupt::install_handler();
     let mut ok = true;
-    for _ in 0..runs {
-        let started = std::time::Instant::now();
+    let mut started = std::time::Instant::now();
+    // parsed and checked once: the first run's time includes it, later runs only run
+    let compiled = session.compile(&name, &source);
+    for run in 0..runs {
+        if run > 0 {
+            started = std::time::Instant::now();
+        }
         let start_up_before = session.backend().start_up_time();
-        let result = session.run_source(&name, &source);
+        let result = match &compiled {
+            Ok(program) => session.run_compiled(program),
+            Err(diags) => Err(diags.clone()),
+        };
         // Until the last statement returns: a GPU may still be computing values nobody
         // read, so a script timed this way should end by printing its results.
         let start_up = session.backend().start_up_time().saturating_sub(start_up_before);
         let elapsed = started.elapsed().saturating_sub(start_up);
+        let failed = result.as_ref().is_err();
         if let Err(diags) = result {
             eprint!("{}", session.render(&diags, color));
-            ok = false;
         }
         if time {
             eprintln!("time: {:.3} ms", elapsed.as_secs_f64() * 1e3);
         }
-        if !ok || arr::interrupt::requested() {
+        ok &= !failed;
+        if failed || arr::interrupt::requested() {
             break;
         }
     }

@@ -11,7 +11,7 @@ use crate::graph::{self, Array, Backend};
 use crate::interp::Interp;
 use crate::interp::value::Value;
 use crate::plan::DeviceInfo;
-use crate::syntax::ast::StmtKind;
+use crate::syntax::ast::{Program, StmtKind};
 use crate::syntax::parse_program;
 use crate::trace::Traced;
 use std::path::Path;
@@ -261,12 +261,7 @@ impl Session {
     }
 
     fn eval_named(&mut self, name: &str, source: &str) -> Result<Option<String>, Vec<Diagnostic>> {
-        let base = self.add_source(name, source);
-        let program = parse_program(source, base)?;
-        let errors = checker::check_program(&program, &self.type_env());
-        if !errors.is_empty() {
-            return Err(errors);
-        }
+        let program = self.compile(name, source)?;
         let value = self.interp.run(&program).map_err(|d| vec![d])?;
         match value {
             Value::Unit => Ok(None),
@@ -282,6 +277,21 @@ impl Session {
             Value::Array(a) => format!("{text}\n{}", describe(Some(a.dtype()), &dims(a.shape()))),
             _ => text,
         })
+    }
+
+    /// Parses and checks a script (`name` stands for it in diagnostics)
+    /// against this session's names, without running it.
+    pub fn compile(&mut self, name: &str, source: &str) -> Result<Program, Vec<Diagnostic>> {
+        let base = self.add_source(name, source);
+        let program = parse_program(source, base)?;
+        let errors = checker::check_program(&program, &self.type_env());
+        if errors.is_empty() { Ok(program) } else { Err(errors) }
+    }
+
+    /// Runs a script `compile` returned, in this session; again, as often as
+    /// asked (`arr run --runs`), as a Python user times a compiled statement.
+    pub fn run_compiled(&mut self, program: &Program) -> Result<(), Vec<Diagnostic>> {
+        self.interp.run(program).map(|_| ()).map_err(|d| vec![d])
     }
 
     /// Runs a script given as text; `name` stands for it in diagnostics.

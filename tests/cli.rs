@@ -250,4 +250,13 @@ fn runs_repeats_the_script_in_one_session_and_times_each_run() {
     assert!(!out.status.success());
     assert_eq!(text(&out.stdout), "1\n");
     assert_eq!(text(&out.stderr).matches("E0400").count(), 1, "{}", text(&out.stderr));
+
+    // a static error is found once, before anything runs
+    let wrong = Script::new("print(1)\nprint(zeros([2]) + zeros([3]))\n");
+    let out = arr(&["--backend", "cpu", "run", "--time", "--runs", "3", wrong.path()]);
+    assert!(!out.status.success());
+    assert_eq!(text(&out.stdout), "");
+    let err = text(&out.stderr);
+    assert_eq!(err.matches("E0200").count(), 1, "{err}");
+    assert_eq!(err.matches("time: ").count(), 1, "{err}");
 }
