@@ -25,19 +25,24 @@ pub struct Layout {
     pub unmatched: Vec<(Range<usize>, Option<Opener>)>,
 }
 
-pub fn layout(tokens: Vec<Spanned>) -> Layout {
-    let mut out: Vec<Spanned> = Vec::with_capacity(tokens.len());
+pub fn layout(mut tokens: Vec<Spanned>) -> Layout {
+    // In place: a `Sep` stands for a separator token already read, so the
+    // tokens written never overtake the tokens read (`kept <= read`), and no
+    // second vector of the whole input is allocated.
+    let mut kept: usize = 0;
     let mut open: Vec<Opener> = Vec::new();
     let mut unmatched = Vec::new();
     // The first separator of the current run, not yet emitted.
     let mut pending: Option<(usize, usize)> = None;
-    for (start, tok, end) in tokens {
+    for read in 0..tokens.len() {
+        let (start, tok, end) = std::mem::replace(&mut tokens[read], (0, Tok::Sep, 0));
+        let last = kept.checked_sub(1).map(|k| &tokens[k].1);
         let in_parens = matches!(open.last(), Some((Tok::LParen | Tok::LBracket, _)));
-        let continues = matches!(out.last(), Some((_, last, _)) if !can_end_statement(last));
+        let continues = matches!(last, Some(last) if !can_end_statement(last));
         match tok {
             Tok::Newline if in_parens || continues => continue,
             Tok::Newline | Tok::Semi | Tok::Sep => {
-                let after_open = matches!(out.last(), None | Some((_, Tok::LBrace, _)));
+                let after_open = matches!(last, None | Some(Tok::LBrace));
                 if !after_open && pending.is_none() {
                     pending = Some((start, end));
                 }
@@ -48,7 +53,8 @@ pub fn layout(tokens: Vec<Spanned>) -> Layout {
         if let Some((s, e)) = pending.take()
             && !matches!(tok, Tok::RBrace | Tok::Else)
         {
-            out.push((s, Tok::Sep, e));
+            tokens[kept] = (s, Tok::Sep, e);
+            kept += 1;
         }
         match tok {
             Tok::LParen | Tok::LBracket | Tok::LBrace => open.push((tok.clone(), start..end)),
@@ -60,10 +66,12 @@ pub fn layout(tokens: Vec<Spanned>) -> Layout {
             },
             _ => {}
         }
-        out.push((start, tok, end));
+        tokens[kept] = (start, tok, end);
+        kept += 1;
     }
+    tokens.truncate(kept);
     Layout {
-        tokens: out,
+        tokens,
         unclosed: open,
         unmatched,
     }

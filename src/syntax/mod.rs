@@ -54,7 +54,6 @@ fn parse(source: &str, base: usize) -> Outcome {
     let (tokens, mut diags) = token::lex(source, base);
     let lexer_ok = diags.is_empty();
     let mut layout = layout::layout(tokens);
-    let spans: Vec<Span> = layout.tokens.iter().map(|(l, _, r)| *l..*r).collect();
     let mut user_errors = Vec::new();
     let result =
         grammar::ProgramParser::new().parse(&mut user_errors, std::mem::take(&mut layout.tokens).into_iter().map(Ok));
@@ -75,7 +74,7 @@ fn parse(source: &str, base: usize) -> Outcome {
             let diag = convert_error(err, source, base, &layout, &tokens);
             // An unterminated string swallows the rest of the line; the end of input that follows is no news.
             let after_open_string = eof && diags.iter().any(|d| d.code == "E0006");
-            if !after_open_string && !follows_invalid_chars(at, &diags, &spans) {
+            if !after_open_string && !follows_invalid_chars(at, &diags, &tokens) {
                 diags.push(diag);
             }
             (None, eof && no_other_errors)
@@ -92,9 +91,9 @@ fn parse(source: &str, base: usize) -> Outcome {
 /// Whether a syntax error is at the first token after skipped invalid
 /// characters: it is then most likely caused by them (`a $ b` is not two
 /// errors), and only the invalid characters are reported.
-fn follows_invalid_chars(at: usize, lexer_diags: &[Diagnostic], spans: &[Span]) -> bool {
-    let before = spans.partition_point(|s| s.end <= at);
-    let previous_end = if before == 0 { 0 } else { spans[before - 1].end };
+fn follows_invalid_chars(at: usize, lexer_diags: &[Diagnostic], tokens: &[token::Spanned]) -> bool {
+    let before = tokens.partition_point(|&(_, _, end)| end <= at);
+    let previous_end = if before == 0 { 0 } else { tokens[before - 1].2 };
     lexer_diags
         .iter()
         .any(|d| d.code == "E0003" && d.span.as_ref().is_some_and(|s| s.start >= previous_end && s.end <= at))
