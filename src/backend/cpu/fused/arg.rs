@@ -311,19 +311,17 @@ avx2_dispatch! {
 #[inline(always)]
 fn arg_row_impl<T: Num>(xs: &[T], max: bool) -> usize {
     if xs.len() < SCAN_ROW {
-        let mut best = (0, xs[0]);
-        for (k, &x) in xs.iter().enumerate().skip(1) {
-            if x.beats(best.1, max) {
-                best = (k, x);
-            }
-        }
-        return best.0;
+        return scan_each(xs, max);
     }
     // pieces short enough that a lane's chunk number fits in a u32
+    const PIECE: usize = u32::MAX as usize * LANES;
     let mut best: Option<(usize, T)> = None;
-    for (p, piece) in xs.chunks(u32::MAX as usize * LANES).enumerate() {
+    for (p, piece) in xs.chunks(PIECE).enumerate() {
         // two monomorphic scans: a branch on `max` per element would not vectorise
-        let found = if max {
+        let found = if piece.len() < LANES {
+            // the last piece of a row longer than PIECE
+            Some(scan_each(piece, max)).filter(|&k| !piece[k].is_nan())
+        } else if max {
             scan_lanes::<T, true>(piece)
         } else {
             scan_lanes::<T, false>(piece)
@@ -331,14 +329,26 @@ fn arg_row_impl<T: Num>(xs: &[T], max: bool) -> usize {
         let Some(k) = found else {
             // the first NaN is the answer: nothing beats it
             let k = piece.iter().position(|x| x.is_nan()).unwrap_or(0);
-            return p * u32::MAX as usize * LANES + k;
+            return p * PIECE + k;
         };
-        let here = (p * u32::MAX as usize * LANES + k, piece[k]);
+        let here = (p * PIECE + k, piece[k]);
         if best.is_none_or(|b| here.1.beats(b.1, max)) {
             best = Some(here);
         }
     }
     best.map_or(0, |b| b.0)
+}
+
+/// The first index of the extreme of `xs` (at least one value), one
+/// element at a time.
+fn scan_each<T: Num>(xs: &[T], max: bool) -> usize {
+    let mut best = (0, xs[0]);
+    for (k, &x) in xs.iter().enumerate().skip(1) {
+        if x.beats(best.1, max) {
+            best = (k, x);
+        }
+    }
+    best.0
 }
 
 /// A row's lanes: four groups of `LANES / 4`, each a vector register or
