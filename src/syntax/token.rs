@@ -270,11 +270,11 @@ enum Raw {
 /// never stops the lexer: it records a diagnostic, skips or replaces the bad
 /// token, and goes on, so that the parser can still report its own error.
 pub fn lex(source: &str, base: usize) -> (Vec<Spanned>, Vec<Diagnostic>) {
-    // a token takes about five bytes of source (names, operators, spaces,
-    // comments): room for twice that many, so the vector is never regrown
-    // (each regrowth copied it into freshly faulted pages: a tenth of start-up,
-    // which lexes the standard library)
-    let mut tokens = Vec::with_capacity(source.len() / 2 + 16);
+    // A token takes about five bytes of source (names, operators, spaces,
+    // comments): room for twice that many, so that lexing the standard
+    // library at start-up does not regrow the vector (each regrowth copied it
+    // into freshly faulted pages). Capped: a huge script grows it as usual.
+    let mut tokens = Vec::with_capacity((source.len() / 2 + 16).min(1 << 18));
     let mut diags = Vec::new();
     // A run of unrecognised characters, reported as one diagnostic.
     let mut bad: Option<std::ops::Range<usize>> = None;
