@@ -74,13 +74,14 @@ template <class T> __device__ __forceinline__ T arr_imod(T a, T b) {
     if (r != 0 && ((r < 0) != (b < 0))) r += b;
     return r;
 }
-// Integer floor division; `m` is arr_imod(a, b), so a - m is a multiple of b.
-template <class T> __device__ __forceinline__ T arr_ifloordiv(T a, T b, T m) {
+// Integer floor division, flagging b == 0 itself (before arr_imod could flag
+// it as a modulo: threads racing to write 1 and 3 would name the wrong error).
+template <class T> __device__ __forceinline__ T arr_ifloordiv(T a, T b) {
     if (b == 0) {
         arr_error = 3;
         return 0;
     }
-    return (a - m) / b;
+    return (a - arr_imod(a, b)) / b;
 }
 template <class T> __device__ __forceinline__ T arr_ipow(T a, T b) {
     if (b < 0) {

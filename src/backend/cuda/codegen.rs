@@ -382,8 +382,8 @@ fn binary(b: BinaryOp, d: DType, x: &str, y: &str) -> String {
         BinaryOp::Rem if d.is_float() => format!("arr_mod({x}, {y})"),
         BinaryOp::Rem => format!("arr_imod({x}, {y})"),
         BinaryOp::FloorDiv if d.is_float() => format!("arr_floordiv({x}, {y})"),
-        // arr_imod raises the division-by-zero flag (`steps_raise` marks the module)
-        BinaryOp::FloorDiv => format!("arr_ifloordiv({x}, {y}, arr_imod({x}, {y}))"),
+        // raises the division-by-zero flag (`steps_raise` marks the module)
+        BinaryOp::FloorDiv => format!("arr_ifloordiv({x}, {y})"),
         BinaryOp::Hypot => format!("{}({x}, {y})", if f { "hypotf" } else { "hypot" }),
         BinaryOp::Pow if d.is_float() => format!("{}({x}, {y})", if f { "powf" } else { "pow" }),
         BinaryOp::Pow => format!("arr_ipow({x}, {y})"),
@@ -584,10 +584,8 @@ fn checked(mut g: Generated) -> Generated {
     g
 }
 
-/// Whether `steps` use integer modulo or integer powers, which set the
-/// module's error flag on a zero divisor or a negative exponent.
 /// Whether `steps` can set the module's error flag: an integer `%` or `//`
-/// by zero (`arr_imod`), an integer to a negative power.
+/// by zero (`arr_imod`, `arr_ifloordiv`), an integer to a negative power.
 fn steps_raise(steps: &[Step]) -> bool {
     steps.iter().any(|s| {
         matches!(&s.inst, Inst::Binary(BinaryOp::Rem | BinaryOp::FloorDiv | BinaryOp::Pow, a, _)
