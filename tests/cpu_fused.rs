@@ -359,11 +359,15 @@ print(sum(k), k[99, 198], sum(i % (n + 1)))
 "#,
     ),
     (
-        // shifted views of one buffer, whose rows are not adjacent: rows of 62
-        // and 200 go several to a block, rows of 498 one a block (`rows_pay`),
-        // in a map and in a slice assignment written through its view
+        // shifted views of one buffer, whose rows are not adjacent: several
+        // rows to a block read in place as one span with the gaps between
+        // them (`RowWalk::for_map`), up to rows of 1000 (two a block), in a
+        // map and in a slice assignment written through its view; a row
+        // of 1200 one a block; an integer division whose gaps hold zeros
+        // (no span: a gap's quotient would raise an error the program does
+        // not have)
         "stencils over both row layouts",
-        r#"for n in [64, 202, 500] {
+        r#"for n in [6, 64, 202, 500, 1002, 1202] {
     let g = rand([n, n])
     let s = 0.2 * (g[1:-1, 1:-1] + g[:-2, 1:-1] + g[2:, 1:-1] + g[1:-1, :-2] + g[1:-1, 2:])
     print(n, sum(s), s[0, 0], s[n - 3, n - 3])
@@ -371,6 +375,11 @@ print(sum(k), k[99, 198], sum(i % (n + 1)))
     h[1:-1, 1:-1] -= 0.1 * (g[2:, 1:-1] - g[:-2, 1:-1]) + 0.3 * h[1:-1, 1:-1]
     print(sum(h), h[1, 1], h[n - 2, n - 2], h[0, 5])
 }
+let z = reshape(arange(30 * 32, dtype=i32), [30, 32]) % 5 + 1
+z[:, 0] = 0
+z[:, 31] = 0
+let q = (z[1:-1, 1:-1] * 7) // z[1:-1, 1:-1] + z[:-2, 1:-1] % z[2:, 1:-1]
+print(sum(q), q[0, 0], q[27, 29])
 "#,
     ),
     (

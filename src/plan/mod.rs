@@ -135,6 +135,16 @@ pub struct Step {
     pub dtype: DType,
 }
 
+/// Whether evaluating `steps` can fail for some operand values: an integer
+/// `%` or `//` by zero, an integer to a negative power. Every other step
+/// gives some value for any input (a float NaN or infinity at worst).
+pub fn steps_raise(steps: &[Step]) -> bool {
+    steps.iter().any(|s| {
+        matches!(&s.inst, Inst::Binary(BinaryOp::Rem | BinaryOp::FloorDiv | BinaryOp::Pow, a, _)
+            if !steps[*a].dtype.is_float())
+    })
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Strategy {
     /// Contiguous and same shape: `vec` elements per access (128-bit when aligned).

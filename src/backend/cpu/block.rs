@@ -2321,6 +2321,7 @@ pub fn eval_resident_rows<'p: 'r, 'r>(
 pub(crate) trait Lane: Elem {
     fn dst(s: &mut [MaybeUninit<Self>]) -> Dst<'_>;
     fn src(v: Value<'_>) -> Option<Src<'_, Self>>;
+    fn value(s: Src<'_, Self>) -> Value<'_>;
 }
 
 macro_rules! impl_lane {
@@ -2336,6 +2337,10 @@ macro_rules! impl_lane {
                     Value::$V(s) => Some(s),
                     _ => None,
                 }
+            }
+            #[inline(always)]
+            fn value(s: Src<'_, $t>) -> Value<'_> {
+                Value::$V(s)
             }
         }
     };

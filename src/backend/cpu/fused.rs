@@ -90,7 +90,7 @@ use crate::graph::op::{Op, ReduceOp};
 use crate::graph::view::{View, contiguous_strides};
 use crate::graph::{Buffer, Node, NodeState, Storage};
 use crate::plan::cache::{PlanCache, Planned};
-use crate::plan::{DeviceInfo, ExtraOut, KernelPlan, Operand, Plan, Source, Strategy};
+use crate::plan::{DeviceInfo, ExtraOut, KernelPlan, Operand, Plan, Source, Strategy, steps_raise};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
 use std::cell::{Ref, RefCell};
@@ -694,7 +694,17 @@ pub(super) struct RowWalk {
     per_block: usize,
     pub rows: Vec<isize>,
     pub inner: Vec<isize>,
+    /// With `Some(stride)`, a block of several rows is read in place as one
+    /// span: every operand that is not one value steps 1 along a row and
+    /// `stride` from a row to the next, so the block is one run of
+    /// `(nrows - 1) * stride + len` elements, the gaps between rows
+    /// included (`RowWalk::for_map`).
+    pub span: Option<usize>,
 }
+
+/// At most this fraction of a span may be gaps between its rows: computing
+/// them costs less than copying every operand's rows into registers.
+const SPAN_GAP_PER_ROW: usize = 4;
 
 impl RowWalk {
     /// Rows of `prog` over `shape`; several to a block only when `several`
@@ -715,6 +725,50 @@ impl RowWalk {
             per_block,
             rows,
             inner,
+            span: None,
+        }
+    }
+
+    /// The walk of a map: as `new`, but where every operand's rows lie
+    /// `stride` apart in its buffer with short gaps between them (views of
+    /// one grid shifted against each other: a stencil's neighbours, the
+    /// interior of a padded array), several rows go to a block as one span
+    /// read in place. The gaps' values are computed and dropped, which is
+    /// sound only for a map whose steps cannot fail on any value (an
+    /// integer division by a gap's zero would raise an error that the
+    /// program does not have).
+    pub fn for_map(prog: &Program, shape: &[usize]) -> RowWalk {
+        let mut walk = RowWalk::new(prog, shape, true);
+        let rank = shape.len();
+        let len = walk.len;
+        if rank < 2 || len == 0 || shape[rank - 2] < 2 || !block::rows_ok(prog) || steps_raise(prog.steps) {
+            return walk;
+        }
+        let mut stride = None;
+        for (&rs, &s) in walk.rows.iter().zip(&walk.inner) {
+            match (rs, s) {
+                (0, 0) => {}
+                (rs, 1) if rs >= len as isize && stride.is_none_or(|r| r == rs) => stride = Some(rs),
+                _ => return walk,
+            }
+        }
+        let Some(stride) = stride.map(|r| r as usize) else {
+            return walk;
+        };
+        if (stride - len) * SPAN_GAP_PER_ROW > len || stride + len > BLOCK {
+            return walk;
+        }
+        walk.per_block = (BLOCK - len) / stride + 1;
+        walk.span = Some(stride);
+        walk
+    }
+
+    /// Elements of a block of `nrows` rows: the rows themselves, or for a
+    /// span the rows and the gaps between them.
+    pub fn block_len(&self, nrows: usize) -> usize {
+        match self.span {
+            Some(stride) => (nrows - 1) * stride + self.len,
+            None => nrows * self.len,
         }
     }
 
@@ -744,7 +798,12 @@ fn run_map<T: Lane>(
     }
     let rank = shape.len();
     // short rows go several to a block, so that each step's loop is long
-    let walk = RowWalk::new(prog, shape, true);
+    // (a span's gaps would reach the extra outputs' taps: those take rows)
+    let walk = if extra.is_empty() {
+        RowWalk::for_map(prog, shape)
+    } else {
+        RowWalk::new(prog, shape, true)
+    };
     let inner = walk.len;
     let task = |start: usize, part: &mut [MaybeUninit<T>], regs: &mut Vec<Reg>| -> Result<(), Diagnostic> {
         check_interrupt()?;
@@ -777,7 +836,14 @@ fn run_map<T: Lane>(
                 // the output, which no other block covers.
                 taps.push(unsafe { e.tap(dtype, p, len) }?);
             }
-            let dst = T::dst(&mut part[p - start..p - start + len]);
+            let part = &mut part[p - start..p - start + len];
+            if let (Some(nrows), Some(stride)) = (rows, walk.span) {
+                let v = block::eval_block(prog, &offs, &walk.inner, walk.block_len(nrows), regs, None, &mut [])?;
+                put_span(v, stride, inner, part)?;
+                p += len;
+                continue;
+            }
+            let dst = T::dst(part);
             match rows {
                 Some(nrows) => block::eval_rows(
                     prog,
@@ -797,6 +863,25 @@ fn run_map<T: Lane>(
         Ok(())
     };
     over_chunks(prog, out, n, task_items(n, 1, BLOCK), task)
+}
+
+/// Stores a span's rows (`RowWalk::span`: row r of `len` values at `r *
+/// stride` of the span's values) into `out`, row after row.
+fn put_span<T: Lane>(v: Option<Value<'_>>, stride: usize, len: usize, out: &mut [MaybeUninit<T>]) -> Result<(), Diagnostic> {
+    let src = v
+        .and_then(T::src)
+        .ok_or_else(|| internal("a map's value of another dtype"))?;
+    for (r, row) in out.chunks_exact_mut(len).enumerate() {
+        match src {
+            Src::Slice(s) => {
+                for (o, &x) in row.iter_mut().zip(&s[r * stride..r * stride + len]) {
+                    o.write(x);
+                }
+            }
+            Src::Scalar(x) => row.fill(MaybeUninit::new(x)),
+        }
+    }
+    Ok(())
 }
 
 // ---- reductions ----

@@ -13,7 +13,7 @@
 use crate::check::dtype::DType;
 use crate::graph::op::{BinaryOp, Distribution, ReduceOp, ScanOp, UnaryOp};
 use crate::graph::view::contiguous_strides;
-use crate::plan::{Inst, KernelPlan, Operand, Source, Step, Strategy};
+use crate::plan::{Inst, KernelPlan, Operand, Source, Step, Strategy, steps_raise};
 use std::fmt::Write;
 
 pub(super) const PRELUDE: &str = include_str!("../../../kernels/prelude.cu");
@@ -582,15 +582,6 @@ fn checked(mut g: Generated) -> Generated {
             .map(|h| format!("hole {h} left unfilled")),
     );
     g
-}
-
-/// Whether `steps` can set the module's error flag: an integer `%` or `//`
-/// by zero (`arr_imod`, `arr_ifloordiv`), an integer to a negative power.
-fn steps_raise(steps: &[Step]) -> bool {
-    steps.iter().any(|s| {
-        matches!(&s.inst, Inst::Binary(BinaryOp::Rem | BinaryOp::FloorDiv | BinaryOp::Pow, a, _)
-            if !steps[*a].dtype.is_float())
-    })
 }
 
 pub fn reduce_ident(op: ReduceOp, d: DType) -> String {

@@ -155,7 +155,7 @@ fn map_into(kp: &KernelPlan, by_id: &HashMap<u64, Rc<Node>>, dst: &Buffer, dst_v
             // the same one of the same block. No `&mut` to the vector exists
             // meanwhile.
             let own = Data::$V(unsafe { std::slice::from_raw_parts(ptr as *const _, len) });
-            map_into_typed(kp, by_id, Some((dst, own, len)), SendPtr(ptr), dst_view)
+            map_into_typed(kp, by_id, Some((dst, own, len)), SendPtr(ptr), dst_view, false)
         }};
     }
     match data {
@@ -191,8 +191,9 @@ fn map_into_fresh(
     macro_rules! go {
         ($T:ty, $V:ident) => {{
             let mut fresh: Vec<$T> = Vec::with_capacity(len);
-            // the operands read `dst` through their own borrows: no `own`
-            map_into_typed(kp, by_id, None, SendPtr(fresh.as_mut_ptr()), dst_view)?;
+            // the operands read `dst` through their own borrows: no `own`;
+            // what the map writes outside `dst_view` is copied over below
+            map_into_typed(kp, by_id, None, SendPtr(fresh.as_mut_ptr()), dst_view, true)?;
             match &*dst.storage() {
                 Storage::Host(HostData::$V(old)) => region.copy_outside(old, &mut fresh.spare_capacity_mut()[..len]),
                 _ => return Err(internal("a destination that changed dtype")),
@@ -335,6 +336,29 @@ impl<T: Lane> Out<T> {
         Some(unsafe { std::slice::from_raw_parts_mut(self.ptr.0.offset(off) as *mut MaybeUninit<T>, len) })
     }
 
+    /// The elements of the `nrows` rows from position `p` (a row's start)
+    /// and those between them, as one slice: `None` unless the view's rows
+    /// are contiguous and `stride` apart.
+    ///
+    /// # Safety
+    /// As `run`, and the elements between the rows are free to overwrite.
+    unsafe fn run_span<'a>(&self, p: usize, nrows: usize, stride: usize) -> Option<&'a mut [MaybeUninit<T>]> {
+        let rank = self.shape.len();
+        let inner = self.shape[rank - 1];
+        if rank < 2 || self.strides[rank - 1] != 1 || self.strides[rank - 2] != stride as isize || p % inner != 0 {
+            return None;
+        }
+        let off = self.offset_of(p / inner, 0);
+        // SAFETY: `check_reach` proved the rows in bounds, and the span ends
+        // at the last row's end; the caller guarantees the rest.
+        Some(unsafe {
+            std::slice::from_raw_parts_mut(
+                self.ptr.0.offset(off) as *mut MaybeUninit<T>,
+                (nrows - 1) * stride + inner,
+            )
+        })
+    }
+
     /// Stores `len` values of `v` at row-major positions `p..p + len`.
     fn put(&self, p: usize, len: usize, v: Option<Value<'_>>) -> Result<(), Diagnostic> {
         let src = v
@@ -456,7 +480,7 @@ impl Assembly {
                             }
                             _ => Err(internal("a part copied from another dtype")),
                         },
-                        None => map_into_typed(kp, by_id, None, SendPtr($v.as_mut_ptr()), view),
+                        None => map_into_typed(kp, by_id, None, SendPtr($v.as_mut_ptr()), view, false),
                     }
                 }};
             }
@@ -518,6 +542,7 @@ fn map_into_typed<T: Lane>(
     own: Option<(&Buffer, Data<'_>, usize)>,
     ptr: SendPtr<T>,
     dst_view: &View,
+    scratch_gaps: bool,
 ) -> Result<(), Diagnostic> {
     let bufs = Buffers::of(&kp.operands, by_id)?;
     let aliased: Vec<bool> = bufs
@@ -577,7 +602,7 @@ fn map_into_typed<T: Lane>(
     }
     // the block walk of `run_map`, each block's values stored through `out`
     let rank = shape.len();
-    let walk = RowWalk::new(&prog, shape, true);
+    let walk = RowWalk::for_map(&prog, shape);
     let inner = walk.len;
     // Ctrl-C is honoured before the first store, never between blocks: an
     // assignment is whole or not at all, so "variables keep their values"
@@ -595,6 +620,35 @@ fn map_into_typed<T: Lane>(
                 }
                 super::add_offsets(&mut offs, &prog, 0..rank - 1, shape, row);
                 let len = nrows * inner;
+                if let Some(stride) = walk.span {
+                    let span = walk.block_len(nrows);
+                    // SAFETY: the destination is a fresh vector that no operand
+                    // reads, and the positions between the view's rows are free
+                    // to write (`scratch_gaps`); the span's rows are this task's.
+                    let direct = (exclusive && scratch_gaps)
+                        .then(|| unsafe { out.run_span(p, nrows, stride) })
+                        .flatten();
+                    match direct {
+                        Some(d) => {
+                            block::eval_block(&prog, &offs, &walk.inner, span, regs, Some(T::dst(d)), &mut [])?;
+                        }
+                        None => {
+                            let v = block::eval_block(&prog, &offs, &walk.inner, span, regs, None, &mut [])?;
+                            let v = v
+                                .and_then(T::src)
+                                .ok_or_else(|| internal("a map's value of another dtype"))?;
+                            for r in 0..nrows {
+                                let row = match v {
+                                    Src::Slice(s) => Src::Slice(&s[r * stride..r * stride + inner]),
+                                    Src::Scalar(x) => Src::Scalar(x),
+                                };
+                                out.put(p + r * inner, inner, Some(T::value(row)))?;
+                            }
+                        }
+                    }
+                    p += len;
+                    continue;
+                }
                 let v = block::eval_rows(&prog, &offs, &walk.rows, &walk.inner, inner, nrows, regs, None, &mut [])?;
                 out.put(p, len, v)?;
                 p += len;
