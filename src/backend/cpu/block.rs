@@ -1132,14 +1132,18 @@ pub struct Program<'a> {
     pub acc: Option<usize>,
     /// For each step, the step that computes it in its own loop, when that
     /// pays (`pair_partners`).
-    pairs: Vec<Option<usize>>,
+    pairs: StepVec<Option<usize>>,
     /// Whether a later step reads each step.
-    read: Vec<bool>,
+    read: StepVec<bool>,
 }
+
+/// Per-step facts of a program: on the stack for the bodies of most
+/// kernels (a loop of small statements builds a program per kernel).
+type StepVec<T> = smallvec::SmallVec<[T; 24]>;
 
 impl<'a> Program<'a> {
     pub fn new(steps: &'a [Step], inputs: Vec<Bound<'a>>, acc: Option<usize>) -> Program<'a> {
-        let mut read = vec![false; steps.len()];
+        let mut read: StepVec<bool> = smallvec::smallvec![false; steps.len()];
         for step in steps {
             for a in step.inst.args() {
                 read[a] = true;
@@ -1169,8 +1173,8 @@ fn pair_op(op: BinaryOp) -> bool {
 /// not itself taken (pairs, not chains). Whether the pair runs so is decided
 /// per block (`eval_body`): not when i's operands are both scalars (then i
 /// is one value) or i is also written out (a tap).
-fn pair_partners(steps: &[Step]) -> Vec<Option<usize>> {
-    let mut uses = vec![0u32; steps.len()];
+fn pair_partners(steps: &[Step]) -> StepVec<Option<usize>> {
+    let mut uses: StepVec<u32> = smallvec::smallvec![0; steps.len()];
     for step in steps {
         match step.inst {
             Inst::Cast(a) | Inst::Unary(_, a) => uses[a] += 1,
@@ -1190,8 +1194,8 @@ fn pair_partners(steps: &[Step]) -> Vec<Option<usize>> {
         Inst::Binary(op, _, _) => pair_op(op) && matches!(steps[k].dtype, DType::F32 | DType::F64),
         _ => false,
     };
-    let mut pairs = vec![None; steps.len()];
-    let mut takes = vec![false; steps.len()];
+    let mut pairs: StepVec<Option<usize>> = smallvec::smallvec![None; steps.len()];
+    let mut takes: StepVec<bool> = smallvec::smallvec![false; steps.len()];
     for j in 0..steps.len() {
         let Inst::Binary(_, a, b) = steps[j].inst else {
             continue;

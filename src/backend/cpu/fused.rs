@@ -405,12 +405,12 @@ fn set_extra_outputs(kp: &KernelPlan, extra: Vec<HostData>, by_id: &HashMap<u64,
 
 /// The buffers a kernel's operands read, held borrowed while it runs.
 struct Buffers {
-    buffers: Vec<Option<Buffer>>,
+    buffers: OperandVec<Option<Buffer>>,
 }
 
 impl Buffers {
     fn of(operands: &[Operand], by_id: &HashMap<u64, Rc<Node>>) -> Result<Buffers, Diagnostic> {
-        let mut buffers = Vec::with_capacity(operands.len());
+        let mut buffers = OperandVec::with_capacity(operands.len());
         for o in operands {
             if o.source != Source::Buffer {
                 buffers.push(None);
@@ -425,7 +425,7 @@ impl Buffers {
         Ok(Buffers { buffers })
     }
 
-    fn guards(&self) -> Vec<Option<Ref<'_, Storage>>> {
+    fn guards(&self) -> OperandVec<Option<Ref<'_, Storage>>> {
         self.buffers.iter().map(|b| b.as_ref().map(|b| b.storage())).collect()
     }
 }
@@ -692,8 +692,8 @@ pub(super) struct RowWalk {
     last: usize,
     /// Rows a block takes (1: one row, or part of one, a block).
     per_block: usize,
-    pub rows: Vec<isize>,
-    pub inner: Vec<isize>,
+    pub rows: OperandVec<isize>,
+    pub inner: OperandVec<isize>,
     /// With `Some(stride)`, a block of several rows is read in place as one
     /// span: every operand that is not one value steps 1 along a row and
     /// `stride` from a row to the next, so the block is one run of
@@ -701,6 +701,10 @@ pub(super) struct RowWalk {
     /// included (`RowWalk::for_map`).
     pub span: Option<usize>,
 }
+
+/// Per-operand values of a kernel (offsets, strides): on the stack for most
+/// kernels, which a loop of small statements sets up once per statement.
+pub(super) type OperandVec<T> = smallvec::SmallVec<[T; 8]>;
 
 /// At most this fraction of a span may be gaps between its rows: computing
 /// them costs less than copying every operand's rows into registers.
@@ -712,8 +716,8 @@ impl RowWalk {
     pub fn new(prog: &Program, shape: &[usize], several: bool) -> RowWalk {
         let rank = shape.len();
         let len = shape[rank - 1];
-        let inner: Vec<isize> = prog.inputs.iter().map(|b| b.strides[rank - 1]).collect();
-        let rows: Vec<isize> = prog.inputs.iter().map(|b| b.strides[rank.max(2) - 2]).collect();
+        let inner: OperandVec<isize> = prog.inputs.iter().map(|b| b.strides[rank - 1]).collect();
+        let rows: OperandVec<isize> = prog.inputs.iter().map(|b| b.strides[rank.max(2) - 2]).collect();
         let per_block = if several && rank >= 2 && block::rows_pay(prog, len, &rows, &inner) {
             BLOCK / len
         } else {
@@ -807,7 +811,7 @@ fn run_map<T: Lane>(
     let inner = walk.len;
     let task = |start: usize, part: &mut [MaybeUninit<T>], regs: &mut Vec<Reg>| -> Result<(), Diagnostic> {
         check_interrupt()?;
-        let mut offs = vec![0isize; prog.inputs.len()];
+        let mut offs: OperandVec<isize> = smallvec::smallvec![0; prog.inputs.len()];
         let mut taps: Vec<Tap> = Vec::with_capacity(extra.len());
         let end = start + part.len();
         let mut p = start;
