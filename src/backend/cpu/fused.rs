@@ -871,7 +871,12 @@ fn run_map<T: Lane>(
 
 /// Stores a span's rows (`RowWalk::span`: row r of `len` values at `r *
 /// stride` of the span's values) into `out`, row after row.
-fn put_span<T: Lane>(v: Option<Value<'_>>, stride: usize, len: usize, out: &mut [MaybeUninit<T>]) -> Result<(), Diagnostic> {
+fn put_span<T: Lane>(
+    v: Option<Value<'_>>,
+    stride: usize,
+    len: usize,
+    out: &mut [MaybeUninit<T>],
+) -> Result<(), Diagnostic> {
     let src = v
         .and_then(T::src)
         .ok_or_else(|| internal("a map's value of another dtype"))?;

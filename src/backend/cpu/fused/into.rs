@@ -602,7 +602,13 @@ fn map_into_typed<T: Lane>(
     }
     // the block walk of `run_map`, each block's values stored through `out`
     let rank = shape.len();
-    let walk = RowWalk::for_map(&prog, shape);
+    // a span reads the positions between its rows too: not where they may
+    // be the destination's own elements, which other tasks are writing
+    let walk = if aliased.iter().any(|&a| a) {
+        RowWalk::new(&prog, shape, true)
+    } else {
+        RowWalk::for_map(&prog, shape)
+    };
     let inner = walk.len;
     // Ctrl-C is honoured before the first store, never between blocks: an
     // assignment is whole or not at all, so "variables keep their values"
