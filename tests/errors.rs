@@ -305,6 +305,15 @@ const STATIC_PROGRAMS: &[(&str, &str)] = &[
     ("E0204", "let a = arange(6)\nprint(a[[1, 9]])"),
     ("E0204", "let a = zeros([3, 4])\nprint(a[:, [0, -5]])"),
     ("E0204", "let a = zeros([3, 4])\na[[0, 2], [1, 4]] = 7"),
+    // pad widths, a system's right-hand side and histogram's bins and range, by the run's own rules
+    ("E0210", "print(pad(zeros([3]), -1))"),
+    ("E0210", "print(pad(zeros([3, 3]), (1, 2, 3)))"),
+    ("E0221", "print(solve(zeros([2, 2]), zeros([3])))"),
+    ("E0221", "print(solve(ones([2, 3, 3]), ones([3, 2, 1])))"),
+    ("E0200", "print(solve(ones([4, 3, 3]), ones([2, 3, 1])))"),
+    ("E0413", "print(histogram(arange(4), bins=0))"),
+    ("E0413", "print(histogram(arange(4), bins=3, range=(2, 1)))"),
+    ("E0212", "print(histogram(arange(4), bins=ones([2, 2])))"),
 ];
 
 fn static_codes(diags: &[arr::Diagnostic]) -> Vec<String> {

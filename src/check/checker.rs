@@ -1280,6 +1280,20 @@ impl Checker {
             self.errors.push(d);
             return Ty::Unknown;
         }
+        // the run's own rules, where the arguments' shapes and values are constants
+        let rule = match (name, arg(0), arg(1)) {
+            ("solve", Some(Ty::Array { shape: Some(a), .. }), Some(Ty::Array { shape: Some(b), .. })) => {
+                let spans = (arg_span(0).unwrap_or(span.clone()), arg_span(1).unwrap_or(span.clone()));
+                shape::solve_shape(a, b, (&spans.0, &spans.1), span).err()
+            }
+            ("pad", Some(Ty::Array { shape: Some(a), .. }), widths) => const_ints(widths)
+                .and_then(|w| shape::pad_pairs(&w, a.len(), &arg_span(1).unwrap_or(span.clone())).err()),
+            _ => None,
+        };
+        if let Some(d) = rule {
+            self.errors.push(d);
+            return Ty::Unknown;
+        }
         if matches!(
             name,
             "diag" | "diagonal" | "trace" | "tril" | "triu" | "qr" | "svd" | "svdvals" | "pinv" | "cond" | "lstsq"

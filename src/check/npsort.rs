@@ -199,6 +199,34 @@ pub fn builtin_result(name: &str, slots: Slots, span: &Span) -> Result<Ty, Diagn
         }
         "histogram" | "histogram_bin_edges" => {
             not_bool(name)?;
+            match arg(slots, 1) {
+                Some((Ty::Array { shape: Some(s), .. }, bs)) if s.len() > 1 => {
+                    return Err(Diagnostic::new(
+                        "E0212",
+                        "`bins` must be an integer or a 1-D array of edges",
+                        bs.clone(),
+                    ));
+                }
+                Some((
+                    t @ Ty::Array {
+                        shape: Some(s),
+                        dtype: Some(d),
+                        ..
+                    },
+                    bs,
+                )) if s.is_empty() && d.is_int() => {
+                    if let Some(n) = value_of(t) {
+                        histogram_bins(n as i64, bs)?;
+                    }
+                }
+                _ => {}
+            }
+            if let Some((Ty::Tuple(items), rs)) = arg(slots, 2)
+                && let [lo, hi] = &items[..]
+                && let (Some(lo), Some(hi)) = (value_of(lo), value_of(hi))
+            {
+                histogram_range(lo, hi, rs)?;
+            }
             Ok(Ty::Unknown)
         }
         "count_nonzero" => {
@@ -244,6 +272,31 @@ pub fn quantile_fractions(name: &str, qs: &[f64], span: &Span) -> Result<Vec<f64
         out.push(f);
     }
     Ok(out)
+}
+
+/// `histogram`'s count of equal bins: E0413 below one. The run asks here
+/// with the count it reads, the checker with a constant one.
+pub fn histogram_bins(n: i64, span: &Span) -> Result<usize, Diagnostic> {
+    if n < 1 {
+        return Err(Diagnostic::new(
+            "E0413",
+            format!("`bins` must be at least 1, not {n}"),
+            span.clone(),
+        ));
+    }
+    Ok(n as usize)
+}
+
+/// `histogram`'s `range=(lo, hi)`: E0413 unless finite with lo <= hi.
+pub fn histogram_range(lo: f64, hi: f64, span: &Span) -> Result<(f64, f64), Diagnostic> {
+    if !lo.is_finite() || !hi.is_finite() || lo > hi {
+        return Err(Diagnostic::new(
+            "E0413",
+            format!("`range` must be finite with start <= end, not ({lo}, {hi})"),
+            span.clone(),
+        ));
+    }
+    Ok((lo, hi))
 }
 
 /// One item of an index, as the checker sees it.

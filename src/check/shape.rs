@@ -383,6 +383,89 @@ pub fn check_square(name: &str, shape: &[Dim], span: &Span) -> Result<(), Diagno
     .with_hint("the last two axes must have the same size"))
 }
 
+/// `pad`'s `pad_width` (its integers, flattened) as one (before, after)
+/// pair per axis of an array of rank `rank`: an int, one pair for every
+/// axis, or a pair per axis (NumPy's broadcasting of `pad_width`); E0210
+/// for another count or a negative width.
+pub fn pad_pairs(widths: &[i64], rank: usize, span: &Span) -> Result<Vec<(i64, i64)>, Diagnostic> {
+    let pairs = per_axis_pairs(widths, rank).ok_or_else(|| {
+        Diagnostic::new(
+            "E0210",
+            format!(
+                "pad_width of {} numbers does not fit an array of rank {rank}",
+                widths.len()
+            ),
+            span.clone(),
+        )
+        .with_hint("give an int, (before, after), or one (before, after) per axis")
+    })?;
+    if let Some(&w) = widths.iter().find(|&&w| w < 0) {
+        return Err(Diagnostic::new(
+            "E0210",
+            format!("pad widths may not be negative, found {w}"),
+            span.clone(),
+        ));
+    }
+    Ok(pairs)
+}
+
+/// `v` as one pair per axis of rank `rank`: one number for every side, one
+/// pair for every axis, or a pair per axis (how `pad` broadcasts
+/// `pad_width` and `constant_values`).
+pub fn per_axis_pairs<T: Copy>(v: &[T], rank: usize) -> Option<Vec<(T, T)>> {
+    match v.len() {
+        1 => Some(vec![(v[0], v[0]); rank]),
+        2 => Some(vec![(v[0], v[1]); rank]),
+        n if n == 2 * rank => Some((0..rank).map(|k| (v[2 * k], v[2 * k + 1])).collect()),
+        _ if rank == 0 => Some(vec![]),
+        _ => None,
+    }
+}
+
+/// `solve(a, b)`'s result shape: `a` square matrices (..., n, n) (see
+/// `check_square`), `b` a vector of n or a stack (..., n, k), the stacks'
+/// axes broadcast together; E0221 where b does not fit a.
+pub fn solve_shape(a: &[Dim], b: &[Dim], spans: (&Span, &Span), span: &Span) -> Result<Vec<Dim>, Diagnostic> {
+    check_square("solve", a, spans.0)?;
+    let (ra, rb) = (a.len(), b.len());
+    let n = a[ra - 1];
+    let (bm, k, bbatch) = match rb {
+        0 => {
+            return Err(Diagnostic::new(
+                "E0221",
+                "solve needs b of rank 1 or more",
+                spans.1.clone(),
+            ));
+        }
+        1 => (b[0], None, &b[..0]),
+        _ => (b[rb - 2], Some(b[rb - 1]), &b[..rb - 2]),
+    };
+    if let (Some(n), Some(bm)) = (n, bm)
+        && n != bm
+    {
+        let shown: Vec<String> = b.iter().map(|d| d.map_or("?".to_string(), |x| x.to_string())).collect();
+        return Err(Diagnostic::new(
+            "E0221",
+            format!("solve of a {n} x {n} system with b of shape [{}]", shown.join(", ")),
+            spans.1.clone(),
+        )
+        .with_hint("b's first axis (its second-to-last when it is a stack) must match a's size"));
+    }
+    let operand = |shape, span: &Span| Operand {
+        dtype: None,
+        shape,
+        span: Some(span.clone()),
+    };
+    let mut out = broadcast(
+        &[operand(&a[..ra - 2], spans.0), operand(bbatch, spans.1)],
+        "solve's batch axes",
+        span,
+    )?;
+    out.push(n.or(bm));
+    out.extend(k);
+    Ok(out)
+}
+
 /// Python's slice rules: the first index, the count and the step.
 pub fn resolve_slice(n: usize, start: Option<i64>, stop: Option<i64>, step: i64) -> (usize, usize) {
     let n = n as i64;

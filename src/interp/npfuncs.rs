@@ -682,13 +682,7 @@ impl Interp {
             Some((Value::Tuple(items), rs)) if items.len() == 2 => {
                 let lo = self.static_f64(&items[0], rs, "the range's start")?;
                 let hi = self.static_f64(&items[1], rs, "the range's end")?;
-                if !lo.is_finite() || !hi.is_finite() || lo > hi {
-                    return Err(bad_value(
-                        format!("`range` must be finite with start <= end, not ({lo}, {hi})"),
-                        rs,
-                    ));
-                }
-                Some((lo, hi))
+                Some(crate::check::npsort::histogram_range(lo, hi, rs)?)
             }
             Some((_, rs)) => {
                 return Err(Diagnostic::new(
@@ -721,9 +715,7 @@ impl Interp {
                         self.static_int_named(&v, &sp(1), "`bins`")?
                     }
                 };
-                if n < 1 {
-                    return Err(bad_value(format!("`bins` must be at least 1, not {n}"), &sp(1)));
-                }
+                let n = crate::check::npsort::histogram_bins(n, &sp(1))? as i64;
                 shape::check_size(&[n as usize + 1], &sp(1))?;
                 let (mut lo, mut hi) = match range {
                     Some(r) => r,

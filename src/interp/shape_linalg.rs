@@ -12,7 +12,7 @@
 use super::value::Value;
 use super::{Interp, R};
 use crate::check::dtype::DType;
-use crate::check::shape::{self, Operand, dims};
+use crate::check::shape::{self, dims};
 use crate::diag::Diagnostic;
 use crate::graph::data::HostData;
 use crate::graph::op::{Op, ReduceOp};
@@ -671,47 +671,15 @@ impl Interp {
             }
             "solve" => {
                 let (a, b) = (arr(0), arr(1));
-                let (n, abatch) = square(&a, name, &sp(0))?;
+                // the checker's rule: b fits a, the stacks broadcast
+                let full = shape::solve_shape(&dims(a.shape()), &dims(b.shape()), (&sp(0), &sp(1)), span)?;
+                let n = a.shape()[a.rank() - 1];
                 let vector = b.rank() == 1;
-                let (bm, k, bbatch) = if vector {
-                    (b.shape()[0], 1, vec![])
-                } else if b.rank() >= 2 {
-                    (
-                        b.shape()[b.rank() - 2],
-                        b.shape()[b.rank() - 1],
-                        b.shape()[..b.rank() - 2].to_vec(),
-                    )
-                } else {
-                    return Err(Diagnostic::new("E0221", "solve needs b of rank 1 or more", sp(1)));
-                };
-                if bm != n {
-                    return Err(Diagnostic::new(
-                        "E0221",
-                        format!("solve of a {n} x {n} system with b of shape {:?}", b.shape()),
-                        sp(1),
-                    )
-                    .with_hint("b's first axis (its second-to-last when it is a stack) must match a's size"));
-                }
-                let (da, db) = (dims(&abatch), dims(&bbatch));
-                let batch: Vec<usize> = shape::broadcast(
-                    &[
-                        Operand {
-                            dtype: None,
-                            shape: &da,
-                            span: Some(sp(0)),
-                        },
-                        Operand {
-                            dtype: None,
-                            shape: &db,
-                            span: Some(sp(1)),
-                        },
-                    ],
-                    "solve's batch axes",
-                    span,
-                )?
-                .into_iter()
-                .map(|d| d.unwrap_or(0))
-                .collect();
+                let k = if vector { 1 } else { b.shape()[b.rank() - 1] };
+                let batch: Vec<usize> = full[..full.len() - if vector { 1 } else { 2 }]
+                    .iter()
+                    .map(|d| d.unwrap_or(0))
+                    .collect();
                 let mut afull = batch.clone();
                 afull.extend([n, n]);
                 let mut bfull = batch.clone();
@@ -908,19 +876,7 @@ impl Interp {
         };
         let r = x.rank();
         let widths = self.flat_ints(s[1].as_ref().map(|v| &v.0), &sp(1), "pad_width")?;
-        let pairs = per_axis_pairs(&widths, r).ok_or_else(|| {
-            bad_arg(
-                format!(
-                    "pad_width of {} numbers does not fit an array of rank {r}",
-                    widths.len()
-                ),
-                &sp(1),
-            )
-            .with_hint("give an int, (before, after), or one (before, after) per axis")
-        })?;
-        if let Some(&w) = widths.iter().find(|&&w| w < 0) {
-            return Err(bad_arg(format!("pad widths may not be negative, found {w}"), &sp(1)));
-        }
+        let pairs = shape::pad_pairs(&widths, r, &sp(1))?;
         let mode = match &s[2] {
             Some((v, vs)) if !matches!(v, Value::None) => self.static_str(v, vs, "mode")?,
             _ => "constant".to_string(),
@@ -928,7 +884,7 @@ impl Interp {
         let consts = match &s[3] {
             Some((v, vs)) if !matches!(v, Value::None) => {
                 let c = self.flat_f64s(v, vs, "constant_values")?;
-                per_axis_pairs(&c, r).ok_or_else(|| {
+                shape::per_axis_pairs(&c, r).ok_or_else(|| {
                     bad_arg(
                         format!("constant_values of {} numbers does not fit rank {r}", c.len()),
                         vs,
@@ -1072,18 +1028,6 @@ impl Interp {
         let spans = vec![span.clone(); 3];
         let ax = shape::normalize_axis(axis, shape.len() + 1, &sp(2))?;
         build::stack(&parts, &spans, ax as i64, span)
-    }
-}
-
-/// One (before, after) pair per axis from 1, 2 or 2 * rank numbers (NumPy's
-/// broadcasting of `pad_width` and `constant_values`).
-fn per_axis_pairs<T: Copy>(v: &[T], rank: usize) -> Option<Vec<(T, T)>> {
-    match v.len() {
-        1 => Some(vec![(v[0], v[0]); rank]),
-        2 => Some(vec![(v[0], v[1]); rank]),
-        n if n == 2 * rank => Some((0..rank).map(|k| (v[2 * k], v[2 * k + 1])).collect()),
-        _ if rank == 0 => Some(vec![]),
-        _ => None,
     }
 }
 

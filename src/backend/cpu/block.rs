@@ -2466,6 +2466,6 @@ mod tests {
             step(Inst::Unary(UnaryOp::Exp, 4)), // 5
             step(Inst::Binary(Add, 4, 5)),      // 6
         ];
-        assert_eq!(pair_partners(&steps), vec![None, None, Some(3), None, None, None, None]);
+        assert_eq!(pair_partners(&steps)[..], [None, None, Some(3), None, None, None, None]);
     }
 }

@@ -345,7 +345,11 @@ impl<T: Lane> Out<T> {
     unsafe fn run_span<'a>(&self, p: usize, nrows: usize, stride: usize) -> Option<&'a mut [MaybeUninit<T>]> {
         let rank = self.shape.len();
         let inner = self.shape[rank - 1];
-        if rank < 2 || self.strides[rank - 1] != 1 || self.strides[rank - 2] != stride as isize || p % inner != 0 {
+        if rank < 2
+            || self.strides[rank - 1] != 1
+            || self.strides[rank - 2] != stride as isize
+            || !p.is_multiple_of(inner)
+        {
             return None;
         }
         let off = self.offset_of(p / inner, 0);
