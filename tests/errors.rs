@@ -183,7 +183,7 @@ fn redact_available_memory(text: &str) -> String {
 const STATIC_CODES: &[&str] = &[
     "E0001", "E0002", "E0003", "E0004", "E0005", "E0006", //
     "E0100", "E0101", "E0102", "E0103", "E0104", "E0105", "E0106", //
-    "E0200", "E0201", "E0202", "E0203", "E0204", "E0205", "E0206", "E0207", "E0209", "E0210", "E0221", //
+    "E0200", "E0201", "E0202", "E0203", "E0204", "E0205", "E0206", "E0207", "E0209", "E0210", "E0220", "E0221", //
     "E0300", "E0301", "E0302", "E0303", "E0304", "E0305", "E0306", "E0307", "E0406",
 ];
 
@@ -314,6 +314,15 @@ const STATIC_PROGRAMS: &[(&str, &str)] = &[
     ("E0413", "print(histogram(arange(4), bins=0))"),
     ("E0413", "print(histogram(arange(4), bins=3, range=(2, 1)))"),
     ("E0212", "print(histogram(arange(4), bins=ones([2, 2])))"),
+    // einsum's subscripts against its operands' shapes (`check::einsum::spec`)
+    ("E0220", "print(einsum(\"ij,jk->ik\", ones([2, 3])))"),
+    ("E0220", "print(einsum(\"ij,jk->ik\", ones([2, 3, 4]), ones([3, 4])))"),
+    ("E0220", "print(einsum(\"ii->i\", ones([2, 3])))"),
+    ("E0220", "print(einsum(\"ij->ii\", ones([2, 3])))"),
+    ("E0220", "print(einsum(\"ij->k\", ones([2, 3])))"),
+    ("E0220", "print(einsum(\"i1->i\", ones([2, 3])))"),
+    ("E0220", "print(einsum(\"...ij->ij\", ones([5, 2, 3])))"),
+    ("E0200", "print(einsum(\"ij,jk->ik\", ones([2, 3]), ones([4, 5])))"),
 ];
 
 fn static_codes(diags: &[arr::Diagnostic]) -> Vec<String> {

@@ -1151,6 +1151,21 @@ impl Checker {
                     self.errors.push(d);
                     return Ty::Unknown;
                 }
+                // einsum's subscripts against operands of known shapes, by the run's own reading
+                if b.name == "einsum"
+                    && let Some((Ty::Str(Some(sub)), sub_span)) = slots.first().and_then(|s| s.as_ref())
+                    && let Some(shapes) = rest
+                        .iter()
+                        .map(|(t, _)| match t {
+                            Ty::Array { shape: Some(s), .. } => Some(s.as_slice()),
+                            _ => None,
+                        })
+                        .collect::<Option<Vec<&[Dim]>>>()
+                    && let Err(d) = super::einsum::spec(sub, &shapes, sub_span, span)
+                {
+                    self.errors.push(d);
+                    return Ty::Unknown;
+                }
                 // an array parameter given a string, a function or a dtype (as the run's
                 // check in `interp::builtins`: `none` leaves an optional one out, and
                 // `array` stacks a tuple)

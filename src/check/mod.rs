@@ -4,6 +4,7 @@
 pub mod builtins;
 pub mod checker;
 pub mod dtype;
+pub mod einsum;
 pub mod npsort;
 pub mod prim;
 pub mod shape;

@@ -12,7 +12,8 @@
 use super::value::Value;
 use super::{Interp, R};
 use crate::check::dtype::DType;
-use crate::check::shape::{self, dims};
+use crate::check::einsum;
+use crate::check::shape::{self, Dim, dims};
 use crate::diag::Diagnostic;
 use crate::graph::data::HostData;
 use crate::graph::op::{Op, ReduceOp};
@@ -1048,94 +1049,19 @@ fn matrix(host: &HostData, start: usize, len: usize) -> Vec<f64> {
     (start..start + len).map(|i| host.get_f64(i)).collect()
 }
 
-/// Labels of einsum axes: letters by their code, the axes an ellipsis stands
-/// for as `ELLIPSIS + k` (aligned from the right, as they broadcast).
-const ELLIPSIS: u32 = 1 << 16;
-
-fn einsum_error(message: impl Into<String>, span: &Span) -> Diagnostic {
-    Diagnostic::new("E0220", message, span.clone())
-        .with_hint("subscripts look like \"ij,jk->ik\": one letter per axis, `...` for leading axes")
-}
-
-/// The labels of one einsum term (`ij`, `...ij`), given the operand's rank
-/// (`None` for the output) and the ellipsis rank `ell`.
-fn term_labels(term: &str, rank: Option<usize>, ell: usize, span: &Span) -> R<(Vec<u32>, usize)> {
-    let (head, tail, has_ell) = match term.find("...") {
-        Some(p) => (&term[..p], &term[p + 3..], true),
-        None => (term, "", false),
-    };
-    for c in head.chars().chain(tail.chars()) {
-        if !c.is_ascii_alphabetic() {
-            return Err(einsum_error(format!("invalid subscript '{c}' in einsum"), span));
-        }
-    }
-    let letters = head.len() + tail.len();
-    let n_ell = match (rank, has_ell) {
-        (Some(r), false) if r != letters => {
-            return Err(einsum_error(
-                format!("einsum term '{term}' has {letters} subscripts for an operand of rank {r}"),
-                span,
-            ));
-        }
-        (Some(r), true) if r < letters => {
-            return Err(einsum_error(
-                format!("einsum term '{term}' has more subscripts than its operand's rank {r}"),
-                span,
-            ));
-        }
-        (Some(r), true) => r - letters,
-        (None, true) => ell,
-        (_, false) => 0,
-    };
-    let mut labels: Vec<u32> = head.chars().map(|c| c as u32).collect();
-    labels.extend((0..n_ell).map(|k| ELLIPSIS + (ell.max(n_ell) - n_ell + k) as u32));
-    labels.extend(tail.chars().map(|c| c as u32));
-    Ok((labels, n_ell))
-}
-
 /// NumPy's `einsum` for any subscripts without repeated output labels: each
 /// operand's repeated labels become a diagonal view; two operands with a
 /// contraction become one (batched) matrix product; anything else is a
 /// broadcast product summed over the labels not in the output.
 pub fn einsum(sub: &str, ops: &[Array], sub_span: &Span, span: &Span) -> R<Array> {
-    let sub: String = sub.chars().filter(|c| !c.is_whitespace()).collect();
-    let (lhs, rhs) = match sub.split_once("->") {
-        Some((l, r)) => (l, Some(r)),
-        None => (sub.as_str(), None),
-    };
-    let terms: Vec<&str> = lhs.split(',').collect();
-    if terms.len() != ops.len() {
-        return Err(einsum_error(
-            format!(
-                "einsum subscripts name {} operands, but {} were given",
-                terms.len(),
-                ops.len()
-            ),
-            sub_span,
-        ));
-    }
-    // the ellipsis rank: the most axes any operand's `...` stands for
-    let mut ell = 0;
-    for (t, x) in terms.iter().zip(ops) {
-        ell = ell.max(term_labels(t, Some(x.rank()), 0, sub_span)?.1);
-    }
+    let shapes: Vec<Vec<Dim>> = ops.iter().map(|x| dims(x.shape())).collect();
+    let refs: Vec<&[Dim]> = shapes.iter().map(Vec::as_slice).collect();
+    let spec = einsum::spec(sub, &refs, sub_span, span)?;
     let mut inputs: Vec<(Vec<u32>, Array)> = Vec::with_capacity(ops.len());
-    for (t, x) in terms.iter().zip(ops) {
-        let (mut labels, _) = term_labels(t, Some(x.rank()), ell, sub_span)?;
-        let mut x = x.clone();
-        // a repeated label takes the diagonal of its two axes
-        while let Some((i, j)) = repeated(&labels) {
-            if x.shape()[i] != x.shape()[j] {
-                return Err(einsum_error(
-                    format!(
-                        "einsum label '{}' repeats on axes of sizes {} and {}",
-                        label_name(labels[i]),
-                        x.shape()[i],
-                        x.shape()[j]
-                    ),
-                    sub_span,
-                ));
-            }
+    for (labels, x) in spec.terms.iter().zip(ops) {
+        let (mut labels, mut x) = (labels.clone(), x.clone());
+        // a repeated label takes the diagonal of its two axes (of one size: `spec`)
+        while let Some((i, j)) = einsum::repeated(&labels) {
             let mut v = x.view.clone();
             v.strides[i] += v.strides[j];
             v.shape.remove(j);
@@ -1145,78 +1071,8 @@ pub fn einsum(sub: &str, ops: &[Array], sub_span: &Span, span: &Span) -> R<Array
         }
         inputs.push((labels, x));
     }
-    let output: Vec<u32> = match rhs {
-        Some(r) => {
-            let (labels, _) = term_labels(r, None, ell, sub_span)?;
-            if let Some((_, j)) = repeated(&labels) {
-                return Err(einsum_error(
-                    format!("einsum output label '{}' appears more than once", label_name(labels[j])),
-                    sub_span,
-                ));
-            }
-            if ell > 0 && !r.contains("...") {
-                return Err(einsum_error(
-                    "einsum output has no '...' for the axes the inputs' '...' stand for",
-                    sub_span,
-                ));
-            }
-            for l in &labels {
-                if !inputs.iter().any(|(ls, _)| ls.contains(l)) {
-                    return Err(einsum_error(
-                        format!("einsum output label '{}' is in no input", label_name(*l)),
-                        sub_span,
-                    ));
-                }
-            }
-            labels
-        }
-        None => {
-            let mut out: Vec<u32> = (0..ell as u32).map(|k| ELLIPSIS + k).collect();
-            let mut letters: Vec<u32> = Vec::new();
-            for (ls, _) in &inputs {
-                for &l in ls {
-                    if l < ELLIPSIS && !letters.contains(&l) {
-                        letters.push(l);
-                    }
-                }
-            }
-            letters.retain(|l| {
-                terms
-                    .iter()
-                    .map(|t| t.chars().filter(|&c| c as u32 == *l).count())
-                    .sum::<usize>()
-                    == 1
-            });
-            letters.sort_unstable();
-            out.extend(letters);
-            out
-        }
-    };
-    // every label's size; an ellipsis axis of size 1 broadcasts
-    let mut all: Vec<u32> = output.clone();
-    for (ls, _) in &inputs {
-        for &l in ls {
-            if !all.contains(&l) {
-                all.push(l);
-            }
-        }
-    }
-    let mut sizes = vec![1usize; all.len()];
-    for (ls, x) in &inputs {
-        for (k, &l) in ls.iter().enumerate() {
-            let p = all.iter().position(|&m| m == l).unwrap_or(0);
-            let d = x.shape()[k];
-            if sizes[p] == 1 || (d == 1 && l >= ELLIPSIS) {
-                sizes[p] = sizes[p].max(d);
-            } else if d != sizes[p] {
-                return Err(Diagnostic::new(
-                    "E0200",
-                    format!("einsum label '{}' has sizes {} and {}", label_name(l), sizes[p], d),
-                    span.clone(),
-                ));
-            }
-        }
-    }
+    let (output, all) = (spec.output, spec.all);
+    let sizes: Vec<usize> = spec.sizes.iter().map(|d| d.unwrap_or(0)).collect();
     let dt = ops.iter().skip(1).fold(
         ops.first().map(|x| x.dtype()).unwrap_or(DType::DEFAULT_FLOAT),
         |d, x| crate::check::dtype::promote(d, x.dtype()),
@@ -1253,7 +1109,7 @@ pub fn einsum(sub: &str, ops: &[Array], sub_span: &Span, span: &Span) -> R<Array
         });
     }
     let Some(p) = product else {
-        return Err(einsum_error("einsum needs at least one operand", sub_span));
+        return Err(einsum::einsum_error("einsum needs at least one operand", sub_span));
     };
     let p = build::broadcast_view(&p, &sizes);
     if all.len() == output.len() {
@@ -1343,23 +1199,6 @@ fn einsum_matmul(
         .map(|l| order.iter().position(|m| m == l).unwrap_or(0))
         .collect();
     Ok(Some(c.with_view(c.view.permute(&perm))))
-}
-
-fn repeated(labels: &[u32]) -> Option<(usize, usize)> {
-    for j in 0..labels.len() {
-        if let Some(i) = labels[..j].iter().position(|&l| l == labels[j]) {
-            return Some((i, j));
-        }
-    }
-    None
-}
-
-fn label_name(l: u32) -> String {
-    if l >= ELLIPSIS {
-        "...".to_string()
-    } else {
-        char::from_u32(l).map(String::from).unwrap_or_default()
-    }
 }
 
 /// The element of an axis of `n > 0` that a periodic pad (`wrap`, `reflect`
