@@ -323,6 +323,12 @@ const STATIC_PROGRAMS: &[(&str, &str)] = &[
     ("E0220", "print(einsum(\"i1->i\", ones([2, 3])))"),
     ("E0220", "print(einsum(\"...ij->ij\", ones([5, 2, 3])))"),
     ("E0200", "print(einsum(\"ij,jk->ik\", ones([2, 3]), ones([4, 5])))"),
+    // diff's order and operand, identity's size, dot as a matrix product
+    ("E0210", "print(diff(arange(5), n=-1))"),
+    ("E0201", "print(diff(ones([]), n=1))"),
+    ("E0210", "print(identity(-1))"),
+    ("E0202", "print(dot(ones([2, 3]), ones([4])))"),
+    ("E0202", "print(dot(ones([4]), ones([3, 2])))"),
 ];
 
 fn static_codes(diags: &[arr::Diagnostic]) -> Vec<String> {

@@ -1255,6 +1255,17 @@ impl Checker {
                 Some(crate::check::builtins::Builtin::where_needs_both(span))
             }
             "eye" => const_int(0).and_then(|n| shape::check_eye_sizes(n, const_int(1).unwrap_or(n), span).err()),
+            "identity" => {
+                const_int(0).and_then(|n| shape::check_identity_size(n, &arg_span(0).unwrap_or(span.clone())).err())
+            }
+            "diff" => {
+                let rank = match arg(0) {
+                    Some(Ty::Array { shape: Some(s), .. }) => Some(s.len()),
+                    _ => None,
+                };
+                let (n_span, x_span) = (arg_span(1).unwrap_or(span.clone()), arg_span(0).unwrap_or(span.clone()));
+                shape::check_diff(const_int(1), rank, &n_span, &x_span).err()
+            }
             "linspace" => {
                 const_int(2).and_then(|num| shape::check_linspace_num(num, &arg_span(2).unwrap_or(span.clone())).err())
             }
@@ -1300,6 +1311,17 @@ impl Checker {
             ("solve", Some(Ty::Array { shape: Some(a), .. }), Some(Ty::Array { shape: Some(b), .. })) => {
                 let spans = (arg_span(0).unwrap_or(span.clone()), arg_span(1).unwrap_or(span.clone()));
                 shape::solve_shape(a, b, (&spans.0, &spans.1), span).err()
+            }
+            // as `@` where the run's `dot` is a matrix product (1-D and 2-D operands, or one vector)
+            ("dot", Some(Ty::Array { shape: Some(a), .. }), Some(Ty::Array { shape: Some(b), .. }))
+                if !a.is_empty() && !b.is_empty() && (a.len() <= 2 && b.len() <= 2 || a.len() == 1 || b.len() == 1) =>
+            {
+                let operand = |shape, k: usize| shape::Operand {
+                    dtype: None,
+                    shape,
+                    span: arg_span(k),
+                };
+                shape::matmul_shape(&operand(a, 0), &operand(b, 1), span).err()
             }
             ("pad", Some(Ty::Array { shape: Some(a), .. }), widths) => const_ints(widths)
                 .and_then(|w| shape::pad_pairs(&w, a.len(), &arg_span(1).unwrap_or(span.clone())).err()),

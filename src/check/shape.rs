@@ -524,6 +524,40 @@ pub fn check_eye_sizes(n: i64, m: i64, span: &Span) -> Result<(), Diagnostic> {
     Ok(())
 }
 
+/// `identity`'s size: E0210 when negative.
+pub fn check_identity_size(n: i64, span: &Span) -> Result<(), Diagnostic> {
+    if n < 0 {
+        return Err(Diagnostic::new(
+            "E0210",
+            "identity needs a non-negative size",
+            span.clone(),
+        ));
+    }
+    Ok(())
+}
+
+/// `diff`'s order `n` (E0210 when negative) of an array of rank `rank`
+/// (E0201 for a 0-d one), either where known.
+pub fn check_diff(n: Option<i64>, rank: Option<usize>, n_span: &Span, x_span: &Span) -> Result<(), Diagnostic> {
+    if let Some(n) = n
+        && n < 0
+    {
+        return Err(Diagnostic::new(
+            "E0210",
+            format!("order must be non-negative but got {n}"),
+            n_span.clone(),
+        ));
+    }
+    if rank == Some(0) {
+        return Err(Diagnostic::new(
+            "E0201",
+            "diff requires input that is at least one dimensional",
+            x_span.clone(),
+        ));
+    }
+    Ok(())
+}
+
 /// `linspace`'s `num`: E0210 when negative.
 pub fn check_linspace_num(num: i64, span: &Span) -> Result<(), Diagnostic> {
     if num < 0 {

@@ -131,15 +131,7 @@ impl Interp {
             "diff" => {
                 let mut x = arr(0);
                 let n = int_or(self, 1, 1)?;
-                if n < 0 {
-                    return Err(bad_arg(format!("order must be non-negative but got {n}"), &sp(1)));
-                }
-                if x.rank() == 0 {
-                    return Err(axis_error(
-                        "diff requires input that is at least one dimensional",
-                        &sp(0),
-                    ));
-                }
+                shape::check_diff(Some(n), Some(x.rank()), &sp(1), &sp(0))?;
                 let ax = shape::normalize_axis(int_or(self, 2, -1)?, x.rank(), &sp(2))?;
                 if n > 0 && (given(3) || given(4)) {
                     // a scalar to join is one slice of the axis, as NumPy broadcasts it
@@ -348,9 +340,7 @@ impl Interp {
             }
             "identity" => {
                 let n = int_or(self, 0, 0)?;
-                if n < 0 {
-                    return Err(bad_arg("identity needs a non-negative size", &sp(0)));
-                }
+                shape::check_identity_size(n, &sp(0))?;
                 let n = n as usize;
                 shape::check_size(&[n, n], span)?;
                 let dt = self.static_dtype(s[1].as_ref())?.unwrap_or(DType::DEFAULT_FLOAT);
