@@ -200,13 +200,7 @@ pub fn builtin_result(name: &str, slots: Slots, span: &Span) -> Result<Ty, Diagn
         "histogram" | "histogram_bin_edges" => {
             not_bool(name)?;
             match arg(slots, 1) {
-                Some((Ty::Array { shape: Some(s), .. }, bs)) if s.len() > 1 => {
-                    return Err(Diagnostic::new(
-                        "E0212",
-                        "`bins` must be an integer or a 1-D array of edges",
-                        bs.clone(),
-                    ));
-                }
+                Some((Ty::Array { shape: Some(s), .. }, bs)) if s.len() > 1 => return Err(histogram_bins_rank(bs)),
                 Some((
                     t @ Ty::Array {
                         shape: Some(s),
@@ -285,6 +279,15 @@ pub fn histogram_bins(n: i64, span: &Span) -> Result<usize, Diagnostic> {
         ));
     }
     Ok(n as usize)
+}
+
+/// E0212: `histogram`'s `bins` an array of more than one axis.
+pub fn histogram_bins_rank(span: &Span) -> Diagnostic {
+    Diagnostic::new(
+        "E0212",
+        "`bins` must be an integer or a 1-D array of edges",
+        span.clone(),
+    )
 }
 
 /// `histogram`'s `range=(lo, hi)`: E0413 unless finite with lo <= hi.

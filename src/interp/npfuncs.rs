@@ -705,7 +705,7 @@ impl Interp {
                 (e, false)
             }
             Some(b) if b.rank() > 1 => {
-                return Err(bad_shape("`bins` must be an integer or a 1-D array of edges", &sp(1)));
+                return Err(crate::check::npsort::histogram_bins_rank(&sp(1)));
             }
             other => {
                 let n = match other {
@@ -715,7 +715,7 @@ impl Interp {
                         self.static_int_named(&v, &sp(1), "`bins`")?
                     }
                 };
-                let n = crate::check::npsort::histogram_bins(n, &sp(1))? as i64;
+                crate::check::npsort::histogram_bins(n, &sp(1))?;
                 shape::check_size(&[n as usize + 1], &sp(1))?;
                 let (mut lo, mut hi) = match range {
                     Some(r) => r,

@@ -706,8 +706,9 @@ pub(super) struct RowWalk {
 /// kernels, which a loop of small statements sets up once per statement.
 pub(super) type OperandVec<T> = smallvec::SmallVec<[T; 8]>;
 
-/// At most this fraction of a span may be gaps between its rows: computing
-/// them costs less than copying every operand's rows into registers.
+/// A span's gap between two rows is at most 1/`SPAN_GAP_PER_ROW` of a row:
+/// computing the gaps then costs less than copying every operand's rows
+/// into registers.
 const SPAN_GAP_PER_ROW: usize = 4;
 
 impl RowWalk {
@@ -752,7 +753,8 @@ impl RowWalk {
         for (&rs, &s) in walk.rows.iter().zip(&walk.inner) {
             match (rs, s) {
                 (0, 0) => {}
-                (rs, 1) if rs >= len as isize && stride.is_none_or(|r| r == rs) => stride = Some(rs),
+                // rows that follow one another (no gap) are read in place already
+                (rs, 1) if rs > len as isize && stride.is_none_or(|r| r == rs) => stride = Some(rs),
                 _ => return walk,
             }
         }
