@@ -329,6 +329,11 @@ const STATIC_PROGRAMS: &[(&str, &str)] = &[
     ("E0210", "print(identity(-1))"),
     ("E0202", "print(dot(ones([2, 3]), ones([4])))"),
     ("E0202", "print(dot(ones([4]), ones([3, 2])))"),
+    // the shapes of eye, identity and ravel
+    ("E0204", "print(eye(3)[5])"),
+    ("E0200", "print(eye(3, 4) + ones([3]))"),
+    ("E0200", "print(identity(3) + ones([4]))"),
+    ("E0200", "print(ravel(ones([2, 3])) + ones([5]))"),
 ];
 
 fn static_codes(diags: &[arr::Diagnostic]) -> Vec<String> {

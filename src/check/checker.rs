@@ -1775,6 +1775,41 @@ impl Checker {
                 }
                 _ => Ty::Unknown,
             },
+            // the shapes of eye, identity and ravel, which the run computes from these constants
+            "eye" | "identity" => {
+                let dim = |k: usize| arg(k).and_then(const_int_of).and_then(|n| usize::try_from(n).ok());
+                let (n, m, dt) = if name == "eye" {
+                    let m = match arg(1) {
+                        None | Some(Ty::None) => dim(0),
+                        Some(_) => dim(1),
+                    };
+                    (dim(0), m, 3)
+                } else {
+                    (dim(0), dim(0), 1)
+                };
+                let dtype = match arg(dt) {
+                    None | Some(Ty::None) => Some(DType::DEFAULT_FLOAT),
+                    Some(Ty::DType(d)) => *d,
+                    _ => None,
+                };
+                Ty::Array {
+                    dtype,
+                    shape: Some(vec![n, m]),
+                    weak: false,
+                    value: None,
+                }
+            }
+            "ravel" | "flatten" => match arg(0) {
+                Some(Ty::Array { dtype, shape, .. }) => Ty::Array {
+                    dtype: *dtype,
+                    shape: Some(vec![shape.as_ref().and_then(|s| {
+                        s.iter().try_fold(1usize, |p, d| d.and_then(|d| p.checked_mul(d)))
+                    })]),
+                    weak: false,
+                    value: None,
+                },
+                _ => Ty::Unknown,
+            },
             // the values' shape when `num` is constant (a tuple with `retstep`)
             "linspace" if arg(4).is_none() => {
                 let num = match arg(2) {
