@@ -9,7 +9,7 @@ use crate::syntax::ast::Span;
 
 /// Labels of einsum axes: letters by their code, the axes an ellipsis stands
 /// for as `ELLIPSIS + k` (aligned from the right, as they broadcast).
-pub const ELLIPSIS: u32 = 1 << 16;
+const ELLIPSIS: u32 = 1 << 16;
 
 /// What the subscripts say about the operands.
 pub struct Spec {
@@ -22,16 +22,6 @@ pub struct Spec {
     pub all: Vec<u32>,
     /// The size of each label of `all`, where the shapes give it.
     pub sizes: Vec<Dim>,
-}
-
-impl Spec {
-    /// The result's shape.
-    pub fn shape(&self) -> Vec<Dim> {
-        self.output
-            .iter()
-            .map(|l| self.all.iter().position(|m| m == l).and_then(|p| self.sizes[p]))
-            .collect()
-    }
 }
 
 pub fn einsum_error(message: impl Into<String>, span: &Span) -> Diagnostic {
