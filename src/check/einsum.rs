@@ -1,7 +1,7 @@
 //! `einsum`'s subscripts, read and checked against the operands' shapes by
 //! one function (`spec`) that `arr check` calls with the shapes it knows and
-//! the run with the arrays' own: every error the subscripts and shapes
-//! show is found before anything runs.
+//! the run with the arrays' own, so that where the checker knows the
+//! operands' shapes it reports the run's errors, with the run's messages.
 
 use super::shape::Dim;
 use crate::diag::Diagnostic;
@@ -24,6 +24,7 @@ pub struct Spec {
     pub sizes: Vec<Dim>,
 }
 
+/// E0220: subscripts that do not fit the operands, with how they are written.
 pub fn einsum_error(message: impl Into<String>, span: &Span) -> Diagnostic {
     Diagnostic::new("E0220", message, span.clone())
         .with_hint("subscripts look like \"ij,jk->ik\": one letter per axis, `...` for leading axes")
