@@ -94,12 +94,20 @@ pub enum Src<'a, T> {
     Scalar(T),
 }
 
-impl<T: Copy> Src<'_, T> {
+impl<'a, T: Copy> Src<'a, T> {
     /// The `i`th value of the block.
     pub(crate) fn at(&self, i: usize) -> T {
         match self {
             Src::Slice(x) => x[i],
             Src::Scalar(x) => *x,
+        }
+    }
+
+    /// The `len` values from the `start`th (one value stays one value).
+    pub(crate) fn segment(self, start: usize, len: usize) -> Src<'a, T> {
+        match self {
+            Src::Slice(x) => Src::Slice(&x[start..start + len]),
+            Src::Scalar(x) => Src::Scalar(x),
         }
     }
 }
@@ -2062,21 +2070,15 @@ fn row_entry(v: Value<'_>, r: usize) -> Value<'static> {
 
 /// Row `r`'s `len` elements of an element value, or a row value's entry.
 fn row_segment<'v>(v: Value<'v>, level: Level, r: usize, len: usize) -> Value<'v> {
-    fn seg<T: Copy>(s: Src<'_, T>, r: usize, len: usize) -> Src<'_, T> {
-        match s {
-            Src::Slice(xs) => Src::Slice(&xs[r * len..(r + 1) * len]),
-            Src::Scalar(x) => Src::Scalar(x),
-        }
-    }
     if level != Level::Elem {
         return row_entry(v, if level == Level::Row { r } else { 0 });
     }
     match v {
-        Value::B(s) => Value::B(seg(s, r, len)),
-        Value::I32(s) => Value::I32(seg(s, r, len)),
-        Value::I64(s) => Value::I64(seg(s, r, len)),
-        Value::F32(s) => Value::F32(seg(s, r, len)),
-        Value::F64(s) => Value::F64(seg(s, r, len)),
+        Value::B(s) => Value::B(s.segment(r * len, len)),
+        Value::I32(s) => Value::I32(s.segment(r * len, len)),
+        Value::I64(s) => Value::I64(s.segment(r * len, len)),
+        Value::F32(s) => Value::F32(s.segment(r * len, len)),
+        Value::F64(s) => Value::F64(s.segment(r * len, len)),
     }
 }
 

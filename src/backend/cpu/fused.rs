@@ -883,9 +883,9 @@ fn put_span<T: Lane>(
         .and_then(T::src)
         .ok_or_else(|| internal("a map's value of another dtype"))?;
     for (r, row) in out.chunks_exact_mut(len).enumerate() {
-        match src {
+        match src.segment(r * stride, len) {
             Src::Slice(s) => {
-                for (o, &x) in row.iter_mut().zip(&s[r * stride..r * stride + len]) {
+                for (o, &x) in row.iter_mut().zip(s) {
                     o.write(x);
                 }
             }

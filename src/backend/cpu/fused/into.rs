@@ -648,10 +648,7 @@ fn map_into_typed<T: Lane>(
                                 .and_then(T::src)
                                 .ok_or_else(|| internal("a map's value of another dtype"))?;
                             for r in 0..nrows {
-                                let row = match v {
-                                    Src::Slice(s) => Src::Slice(&s[r * stride..r * stride + inner]),
-                                    Src::Scalar(x) => Src::Scalar(x),
-                                };
+                                let row = v.segment(r * stride, inner);
                                 out.put(p + r * inner, inner, Some(T::value(row)))?;
                             }
                         }
