@@ -259,6 +259,10 @@ const STATIC_PROGRAMS: &[(&str, &str)] = &[
     ("E0210", "print(arange(0.0, 1.0, 0.0))"),
     // a basic index's shape is known to `check`: a slice too short for its value, and its sum
     ("E0208", "let a = zeros([5])\na[0:2] = zeros([3])"),
+    ("E0208", "let a = zeros([3])\na += ones([2, 3])"),
+    ("E0300", "let a = arange(3)\na += 0.5"),
+    ("E0212", "print(float(ones([3])))"),
+    ("E0102", "print(int(1, 2))"),
     ("E0200", "let m = zeros([4, 3])\nprint(m[1:, ::2] + zeros([3]))"),
     ("E0303", "print(sin(\"abc\"))"),
     ("E0303", "print(maximum(ones([2]), dtype(ones([2]))))"),

@@ -253,10 +253,45 @@ impl Checker {
                                 .with_primary_label("not defined here");
                             d.hint = Some(format!("use `let {n} = ...` to define it"));
                             self.errors.push(d);
-                        } else if op.is_none() {
-                            self.define(n, v);
+                        } else if let Some(op) = op {
+                            // an array of rank 1 or more keeps its dtype and shape (it is
+                            // updated in place, as NumPy's); a scalar follows promotion
+                            let current = self.lookup(n).cloned();
+                            let kept = match current {
+                                Some(Ty::Array {
+                                    dtype,
+                                    shape: Some(shape),
+                                    weak,
+                                    ..
+                                }) if !shape.is_empty() => {
+                                    let current = Ty::Array {
+                                        dtype,
+                                        shape: Some(shape.clone()),
+                                        weak,
+                                        value: None,
+                                    };
+                                    let result =
+                                        self.binary(*op, current.clone(), v, &target.span, &value.span, &stmt.span);
+                                    let (rd, rs) = match &result {
+                                        Ty::Array { dtype, shape, .. } => (*dtype, shape.as_deref()),
+                                        _ => (None, None),
+                                    };
+                                    if let Err(d) = shape::check_update(
+                                        n,
+                                        op.symbol(),
+                                        (dtype, &shape),
+                                        (rd, rs),
+                                        (&target.span, &value.span, &stmt.span),
+                                    ) {
+                                        self.errors.push(d);
+                                    }
+                                    current
+                                }
+                                _ => Ty::Unknown,
+                            };
+                            self.define(n, kept);
                         } else {
-                            self.define(n, Ty::Unknown);
+                            self.define(n, v);
                         }
                     }
                     _ => {
@@ -850,7 +885,7 @@ impl Checker {
         // `x == none` (whatever x is) and equality with a string (false unless both are the
         // same text, as Python's): a bool, as the interpreter's
         let none = matches!(a, Ty::None) || matches!(b, Ty::None);
-        let text = matches!(a, Ty::Str(_)) || matches!(b, Ty::Str(_));
+        let text = matches!(a, Ty::Str(_) | Ty::DType(_)) || matches!(b, Ty::Str(_) | Ty::DType(_));
         if matches!(op, BinOp::Eq | BinOp::Ne) && (none || text) {
             return Ty::Array {
                 dtype: Some(DType::Bool),
@@ -1115,6 +1150,12 @@ impl Checker {
             _ => {}
         }
         let Some(b) = builtins::find(&func.name) else {
+            if self.lookup(&func.name).is_none()
+                && !self.top_names.contains(&func.name)
+                && let Some(dt) = DType::parse(&func.name)
+            {
+                return self.dtype_call(func, dt, args, &arg_tys, span);
+            }
             if self.top_names.contains(&func.name) {
                 if self.straight_line() {
                     // as in Python: a function exists once its definition has run
@@ -1193,6 +1234,60 @@ impl Checker {
             }
             Err(d) => {
                 self.errors.push(d);
+                Ty::Unknown
+            }
+        }
+    }
+
+    /// A dtype's name called as a function (`interp`'s `call_dtype`): `f64(x)` is
+    /// `x as f64`; `float(x)`, `int(x)`, `bool(x)` a scalar of `x`'s one element.
+    fn dtype_call(&mut self, func: &Ident, dtype: DType, args: &[Arg], tys: &[CallArg<Ty>], span: &Span) -> Ty {
+        let [arg] = args else {
+            self.errors.push(Diagnostic::new(
+                "E0102",
+                format!("`{}` takes one argument, found {}", func.name, args.len()),
+                span.clone(),
+            ));
+            return Ty::Unknown;
+        };
+        if let Some(name) = &arg.name {
+            self.errors.push(Diagnostic::new(
+                "E0103",
+                format!("`{}` has no parameter named `{}`", func.name, name.name),
+                name.span.clone(),
+            ));
+            return Ty::Unknown;
+        }
+        let (dtype, scalar) = super::dtype::dtype_call(&func.name, dtype);
+        match &tys[0].value {
+            Ty::Array {
+                dtype: from,
+                shape,
+                value,
+                ..
+            } => {
+                if scalar
+                    && let Some(s) = shape
+                    && let Err(d) = shape::check_scalar_conversion(&func.name, (*from, s), &arg.value.span)
+                {
+                    self.errors.push(d);
+                    return Ty::Unknown;
+                }
+                Ty::Array {
+                    dtype: Some(dtype),
+                    shape: if scalar { Some(vec![]) } else { shape.clone() },
+                    weak: false,
+                    value: value.filter(|_| dtype.is_float()),
+                }
+            }
+            other => {
+                if let Some(kind) = non_array(other) {
+                    self.errors.push(Diagnostic::new(
+                        "E0303",
+                        format!("`{}` needs an array, found {kind}", func.name),
+                        arg.value.span.clone(),
+                    ));
+                }
                 Ty::Unknown
             }
         }

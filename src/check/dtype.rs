@@ -208,6 +208,20 @@ pub fn literal_int_overflow_error(
     )
 }
 
+/// What a dtype's name called as a function gives (`parse` has already read
+/// the name as `dtype`): Python's `float`, `int` and `bool` make a scalar of
+/// one element, as f64, i64 and bool (Python's float is a double); any other
+/// name casts the array to its dtype, as NumPy's `np.float32(a)`. The bool is
+/// whether the result is such a scalar.
+pub fn dtype_call(name: &str, dtype: DType) -> (DType, bool) {
+    match name {
+        "float" => (DType::F64, true),
+        "int" => (DType::I64, true),
+        "bool" => (DType::Bool, true),
+        _ => (dtype, false),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -516,6 +516,80 @@ pub fn check_assign_fits(
     .with_hint("the value must have the slice's shape or broadcast to it"))
 }
 
+/// `x op= e` on an array `x` of rank 1 or more: as NumPy's in-place operators, the
+/// result is written into `x`, so it keeps `x`'s shape (E0208 when `x op e` broadcasts
+/// to more) and its dtype, which cannot turn an integer or bool array into floats
+/// (E0300, NumPy's "cannot cast ufunc output"). `result` is `x op e`'s dtype and shape
+/// where known.
+pub fn check_update(
+    name: &str,
+    op: &str,
+    target: (Option<DType>, &[Dim]),
+    result: (Option<DType>, Option<&[Dim]>),
+    spans: (&Span, &Span, &Span),
+) -> Result<(), Diagnostic> {
+    let (target_span, value_span, span) = spans;
+    let ts = describe(target.0, target.1);
+    if let Some(rs) = result.1
+        && (rs.len() != target.1.len()
+            || rs
+                .iter()
+                .zip(target.1)
+                .any(|(r, t)| r.is_some() && t.is_some() && r != t))
+    {
+        let vs = describe(result.0, rs);
+        return Err(Diagnostic::new(
+            "E0208",
+            format!("`{name}` is {ts}, and the result written into it would be {vs}"),
+            span.clone(),
+        )
+        .with_primary_label("updated in place here")
+        .with_label(target_span.clone(), format!("this is {ts}"))
+        .with_label(value_span.clone(), "this does not broadcast to its shape")
+        .with_hint(format!(
+            "`{name} {op}= e` writes into `{name}`'s memory, as NumPy's; write `{name} = {name} {op} e` for a new array"
+        )));
+    }
+    if let (Some(rd), Some(td)) = (result.0, target.0)
+        && rd.is_float()
+        && !td.is_float()
+    {
+        return Err(Diagnostic::new(
+            "E0300",
+            format!("cannot write {rd} results into the {td} array `{name}` in place"),
+            span.clone(),
+        )
+        .with_primary_label("updated in place here")
+        .with_label(target_span.clone(), format!("this is {ts}"))
+        .with_label(value_span.clone(), format!("this makes the result {rd}"))
+        .with_hint(format!(
+            "`{name} {op}= e` keeps `{name}`'s dtype, as NumPy's; write `{name} = {name} {op} e` for a float array"
+        )));
+    }
+    Ok(())
+}
+
+/// Python's `float(x)`, `int(x)`, `bool(x)`: `x` must hold one element (E0212, as
+/// Python's "only length-1 arrays can be converted to Python scalars").
+pub fn check_scalar_conversion(
+    name: &str,
+    (dtype, shape): (Option<DType>, &[Dim]),
+    span: &Span,
+) -> Result<(), Diagnostic> {
+    match shape.iter().try_fold(1usize, |n, d| d.map(|d| n * d)) {
+        Some(1) | None => Ok(()),
+        Some(_) => Err(Diagnostic::new(
+            "E0212",
+            format!("`{name}()` needs one element, found {}", describe(dtype, shape)),
+            span.clone(),
+        )
+        .with_hint(format!(
+            "`{name}(x)` makes a scalar, as Python's; write `x as {}` to convert every element",
+            crate::check::dtype::dtype_call(name, DType::F32).0
+        ))),
+    }
+}
+
 /// `eye(n, m)`: E0210 for a negative size.
 pub fn check_eye_sizes(n: i64, m: i64, span: &Span) -> Result<(), Diagnostic> {
     if n < 0 || m < 0 {

@@ -138,6 +138,15 @@ impl Node {
     pub fn size(&self) -> usize {
         self.shape.iter().product()
     }
+
+    /// Whether both nodes are realized into one buffer (so a write through one
+    /// is seen through the other).
+    pub fn shares_buffer(&self, other: &Node) -> bool {
+        match (&*self.state.borrow(), &*other.state.borrow()) {
+            (NodeState::Ready(a), NodeState::Ready(b)) => a.same(b),
+            _ => false,
+        }
+    }
 }
 
 /// A (possibly lazy) array: a node's output seen through a view.

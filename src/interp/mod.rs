@@ -428,9 +428,16 @@ impl Interp {
                     Some(op) => {
                         let a = self.expect_array(current, &target.span)?;
                         let b = self.expect_array(rhs, &value.span)?;
-                        // `x += e` rebinds `x` to `x + e`, as in Python: the dtype follows promotion.
                         let spans = (Some(&target.span), Some(&value.span));
-                        Value::Array(self.binary(op, &a, &b, spans, span)?)
+                        let result = self.binary(op, &a, &b, spans, span)?;
+                        if a.rank() == 0 {
+                            // a scalar is a number, as in Python: `s += 0.5` rebinds `s`
+                            // to `s + 0.5`, the dtype following promotion
+                            Value::Array(result)
+                        } else {
+                            drop(b);
+                            return self.update_array(name, a, op, result, (&target.span, &value.span, span));
+                        }
                     }
                 };
                 self.settle()?;
@@ -469,30 +476,81 @@ impl Interp {
                         src
                     }
                 };
-                let target_shape = dst.shape().to_vec();
                 crate::check::shape::check_assign_fits(
-                    (dst.dtype(), &dims(&target_shape)),
+                    (dst.dtype(), &dims(dst.shape())),
                     (src.dtype(), &dims(src.shape())),
                     (&target.span, &value.span, span),
                 )?;
-                let src = {
-                    let converted = build::convert(&src, dst.dtype(), Some(&value.span))?;
-                    drop(src);
-                    build::broadcast_view(&converted, &target_shape)
-                };
-                // Every pending computation must read the old contents before we overwrite them.
-                self.realize_all()?;
-                let buffer = dst
-                    .node
-                    .buffer()
-                    .ok_or_else(|| Diagnostic::new("E0499", "internal: target not realized", span.clone()))?;
-                graph::assign(&*self.backend, &buffer, &dst.view, src).map_err(|d| d.or_span(span))
+                self.write_into(&dst, src, &value.span, span)
             }
             _ => Err(
                 Diagnostic::new("E0005", "cannot assign to this expression", target.span.clone())
                     .with_hint("only names and indexed names (`a[i, :]`) can be assigned"),
             ),
         }
+    }
+
+    /// Writes `src` (broadcast to `dst`'s shape, which the caller has checked, and
+    /// converted to its dtype) into the memory `dst` views.
+    fn write_into(&mut self, dst: &Array, src: Array, value_span: &Span, span: &Span) -> R<()> {
+        let src = {
+            let converted = build::convert(&src, dst.dtype(), Some(value_span))?;
+            drop(src);
+            build::broadcast_view(&converted, dst.shape())
+        };
+        // Every pending computation must read the old contents before we overwrite them.
+        self.realize_all()?;
+        let buffer = dst
+            .node
+            .buffer()
+            .ok_or_else(|| Diagnostic::new("E0499", "internal: target not realized", span.clone()))?;
+        graph::assign(&*self.backend, &buffer, &dst.view, src).map_err(|d| d.or_span(span))
+    }
+
+    /// `x op= e` for an array `x` of rank 1 or more, given `result` = `x op e`: as
+    /// NumPy's in-place operators, the result keeps `x`'s shape and dtype and is
+    /// written into `x`'s memory, so every other name for it (a view, a loop's row,
+    /// the caller's array passed to a function) sees the change. Where no other
+    /// name can see that memory, rebinding `x` to the result is the same to the
+    /// program and leaves it pending, so it keeps fusing with what follows.
+    fn update_array(&mut self, name: &str, x: Array, op: BinOp, result: Array, spans: (&Span, &Span, &Span)) -> R<()> {
+        let (_, value_span, span) = spans;
+        crate::check::shape::check_update(
+            name,
+            op.symbol(),
+            (Some(x.dtype()), &dims(x.shape())),
+            (Some(result.dtype()), Some(&dims(result.shape()))),
+            spans,
+        )?;
+        if self.memory_seen_elsewhere(name, &x) {
+            self.settle()?;
+            graph::realize(&*self.backend, &[&x])?;
+            return self.write_into(&x, result, value_span, span);
+        }
+        let updated = build::convert(&result, x.dtype(), Some(value_span))?.with_weak(x.weak);
+        drop(result);
+        self.settle()?;
+        self.define(name, Value::Array(updated))
+    }
+
+    /// Whether a variable other than `name` of the current scope, in any scope (a
+    /// caller's too), holds an array that shares `x`'s memory: the same node (a view
+    /// of it, or another name for it), or the same realized buffer.
+    fn memory_seen_elsewhere(&self, name: &str, x: &Array) -> bool {
+        fn sees(v: &Value, x: &Array) -> bool {
+            match v {
+                Value::Array(b) => Rc::ptr_eq(&x.node, &b.node) || x.node.shares_buffer(&b.node),
+                Value::Tuple(items) => items.iter().any(|v| sees(v, x)),
+                _ => false,
+            }
+        }
+        let here = self.frames.len();
+        let scopes = std::iter::once((0, &self.globals)).chain(self.frames.iter().enumerate().map(|(k, f)| (k + 1, f)));
+        scopes.into_iter().any(|(depth, scope)| {
+            scope
+                .iter()
+                .any(|(n, v)| !(depth == here && n.as_str() == name) && sees(v, x))
+        })
     }
 
     fn scope_names(&self) -> Names {
@@ -830,10 +888,16 @@ impl Interp {
                 let b = self.eval(r)?;
                 // `x == none` asks whether x is none (Python's `is None`), whatever x is;
                 // strings compare by their text (`mode == "same"`), and a string never
-                // equals anything else (`ord == "fro"` for a numeric `ord` is false, as in Python)
+                // equals anything else (`ord == "fro"` for a numeric `ord` is false, as in Python);
+                // a dtype equals itself and its names (`dtype(x) == f32`, `dtype(x) == "float32"`)
                 if matches!(op, BinOp::Eq | BinOp::Ne) {
                     let same = match (&a, &b) {
                         (Value::None, other) | (other, Value::None) => Some(matches!(other, Value::None)),
+                        (Value::DType(x), Value::DType(y)) => Some(x == y),
+                        (Value::DType(x), Value::Str(y)) | (Value::Str(y), Value::DType(x)) => {
+                            Some(DType::parse(y) == Some(*x))
+                        }
+                        (Value::DType(_), _) | (_, Value::DType(_)) => Some(false),
                         (Value::Str(x), Value::Str(y)) => Some(x == y),
                         (Value::Str(_), _) | (_, Value::Str(_)) => Some(false),
                         _ => None,
@@ -995,6 +1059,11 @@ impl Interp {
         if let Some(b) = crate::check::builtins::find(&func.name) {
             return self.call_builtin(b, args, span);
         }
+        if self.lookup(&func.name).is_none()
+            && let Some(dt) = DType::parse(&func.name)
+        {
+            return self.call_dtype(func, dt, args, span);
+        }
         if let Some(v) = self.lookup(&func.name) {
             return Err(Diagnostic::new(
                 "E0106",
@@ -1010,6 +1079,42 @@ impl Interp {
             d = d.with_hint(format!("did you mean `{c}`?"));
         }
         Err(d)
+    }
+
+    /// A dtype's name called as a function: `f64(x)` (`float64(x)`, NumPy's
+    /// `np.float64(x)`) is `x as f64`; Python's `float(x)`, `int(x)` and `bool(x)`
+    /// take the one element of `x` as an f64, i64 or bool scalar.
+    fn call_dtype(&mut self, func: &Ident, dtype: DType, args: &[Arg], span: &Span) -> R<Value> {
+        let [arg] = args else {
+            return Err(Diagnostic::new(
+                "E0102",
+                format!("`{}` takes one argument, found {}", func.name, args.len()),
+                span.clone(),
+            )
+            .with_hint(format!("`{}(x)` converts `x`", func.name)));
+        };
+        if let Some(name) = &arg.name {
+            return Err(Diagnostic::new(
+                "E0103",
+                format!("`{}` has no parameter named `{}`", func.name, name.name),
+                name.span.clone(),
+            ));
+        }
+        let x = self.eval_array(&arg.value)?;
+        let (dtype, scalar) = crate::check::dtype::dtype_call(&func.name, dtype);
+        let x = if scalar {
+            crate::check::shape::check_scalar_conversion(
+                &func.name,
+                (Some(x.dtype()), &dims(x.shape())),
+                &arg.value.span,
+            )?;
+            build::reshape(&x, &[], span)
+        } else {
+            x
+        };
+        Ok(Value::Array(
+            self.fold(build::cast(&x, dtype, Some(span)).with_weak(false))?,
+        ))
     }
 
     fn eval_args(&mut self, args: &[Arg], sequence_params: bool) -> R<Vec<CallArg<Value>>> {

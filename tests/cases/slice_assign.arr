@@ -202,3 +202,45 @@ print(c6[nonzero(c6[:, :, 0] > 4)])
 # an array keeps the dtype it was given beside numbers, as NumPy
 print(array([2147483647], dtype=i32) + 1, array([16777216.0], dtype=f32) + 1.0, asarray([3], dtype=i32) * 2147483647)
 # out: [-2147483648] [16777216.0] [2147483645]
+# `x += e` on an array works in place, as NumPy's: a view, another name, a loop's
+# row and a caller's array see the change; the array keeps its dtype and shape
+let grid = zeros([4, 4])
+let center = grid[1:-1, 1:-1]
+center += 1.0
+print(sum(grid))
+# out: 4.0
+let p7 = arange(6)
+let q7 = p7
+q7 += 10
+for row in reshape(p7, [2, 3]) {
+    row *= 2
+}
+print(p7)
+# out: [20, 22, 24, 26, 28, 30]
+fn bump(x) {
+    x -= 1
+    x
+}
+let r7 = ones([3], dtype=f64)
+let s7 = bump(r7)
+print(r7, s7)
+# out: [0.0, 0.0, 0.0] [0.0, 0.0, 0.0]
+let f7 = zeros([3], dtype=f32)
+let g7 = f7
+f7 += arange(3) * 1.5
+f7 /= 2
+print(g7, dtype(f7) == f32 and dtype(f7) == "float32")
+# out: [ 0.0, 0.75,  1.5] true
+let w7 = ones([3])
+let u7 = w7
+w7 += w7[::-1] * arange(3)
+print(u7)
+# out: [1.0, 2.0, 3.0]
+# a scalar is a number: `+=` rebinds it, its dtype following promotion
+let n7 = 1
+n7 += 0.5
+let o7 = sum(arange(3))
+let v7 = o7
+o7 += 1
+print(n7, v7, o7)
+# out: 1.5 3 4

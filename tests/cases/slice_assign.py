@@ -87,6 +87,19 @@ def oracle():
     with np.errstate(over="ignore"):
         out += [np.array([2147483647], dtype=np.int32) + 1, np.array([16777216.0], dtype=np.float32) + 1.0,
                 np.asarray([3], dtype=np.int32) * 2147483647]
+    grid = np.zeros((4, 4)); center = grid[1:-1, 1:-1]; center += 1.0; out.append(grid.sum())
+    p7 = np.arange(6); q7 = p7; q7 += 10
+    for row in p7.reshape(2, 3):
+        row *= 2
+    out.append(p7)
+
+    def bump(x):
+        x -= 1
+        return x
+    r7 = np.ones(3); s7 = bump(r7); out += [r7, s7]
+    f7 = np.zeros(3, dtype=np.float32); g7 = f7; f7 += np.arange(3) * 1.5; f7 /= 2; out += [g7, f7.dtype == np.float32]
+    w7 = np.ones(3); u7 = w7; w7 += w7[::-1] * np.arange(3); out.append(u7)
+    n7 = 1; n7 += 0.5; o7 = np.arange(3).sum(); v7 = o7; o7 += 1; out += [n7, v7, o7]
     return np.concatenate([np.ravel(np.asarray(o, dtype=np.float64)) for o in out])
 
 
