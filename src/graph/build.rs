@@ -30,6 +30,20 @@ fn type_of(a: &Array) -> String {
     describe(Some(a.dtype()), &dims(a.shape()))
 }
 
+/// The value of a realized rank-0 array held on the host (a literal, a folded scalar).
+fn ready_scalar(a: &Array) -> Option<f64> {
+    if a.rank() != 0 {
+        return None;
+    }
+    let super::NodeState::Ready(buffer) = &*a.node.state.borrow() else {
+        return None;
+    };
+    match &*buffer.storage() {
+        super::Storage::Host(data) if a.view.offset < data.len() => Some(data.get_f64(a.view.offset)),
+        _ => None,
+    }
+}
+
 /// Converts to `dtype` (a no-op when it already is).
 pub fn cast(a: &Array, dtype: DType, span: Option<&Span>) -> Array {
     if a.dtype() == dtype {
@@ -197,6 +211,21 @@ pub fn binary(
     let (common, weak) = result_dtype(a, b);
     if op == BinOp::MatMul {
         return matmul(a, b, spans, span);
+    }
+    if op == BinOp::Pow
+        && common.is_float()
+        && let Some(y) = ready_scalar(b)
+    {
+        // NumPy's fast scalar powers of a float array: `x ** 0.5` is `sqrt(x)` and
+        // `x ** -1` is `1 / x` (so -0.0 ** 0.5 is -0.0, as NumPy gives), instead of a pow
+        // per element
+        let x = cast(a, common, spans.0).with_weak(weak);
+        if y == 0.5 {
+            return unary(UnaryOp::Sqrt, "sqrt", &x, spans.0, span);
+        }
+        if y == -1.0 {
+            return binary(BinOp::Div, &scalar(common, 1.0, true), &x, (spans.1, spans.0), span);
+        }
     }
     let what = op.noun();
     let shape = broadcast_all(&[a, b], &[spans.0.cloned(), spans.1.cloned()], what, span)?;
