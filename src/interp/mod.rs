@@ -266,7 +266,7 @@ impl Interp {
                 let (lo, hi) = (self.eval(start)?, self.eval(end)?);
                 let lo = self.static_int_named(&lo, &start.span, "a loop bound")?;
                 let hi = self.static_int_named(&hi, &end.span, "a loop bound")?;
-                let carried = self.scope_names();
+                let carried = self.loop_carried(&body.stmts, &[]);
                 let mut first = true;
                 for i in lo..hi {
                     self.set_counter(&var.name, i)?;
@@ -293,10 +293,26 @@ impl Interp {
                         );
                     }
                 };
-                let carried = self.scope_names();
+                // a vector's elements are numbers, as NumPy's iteration gives scalars
+                // (copies): host values, so that `arange(i + 1)` or `x[i]` in the body
+                // is host arithmetic rather than a kernel per iteration
+                let elements = match &items {
+                    Value::Array(a) if a.rank() == 1 => {
+                        Some(graph::to_host(&*self.backend, a).map_err(|d| d.or_span(&iter.span))?)
+                    }
+                    _ => None,
+                };
+                let carried = self.loop_carried(&body.stmts, &[]);
                 let mut first = true;
                 for i in 0..count {
                     let item = match &items {
+                        Value::Array(a) if let Some(host) = &elements => {
+                            let element = match host {
+                                HostData::I64(v) => HostData::I64(vec![v[i]]),
+                                other => HostData::scalar(a.dtype(), other.get_f64(i)),
+                            };
+                            Value::Array(Array::from_host(element, &[]))
+                        }
                         Value::Array(a) => Value::Array(a.with_view(a.view.select_axis(0, i))),
                         Value::Tuple(t) => t[i].clone(),
                         _ => Value::Unit,
@@ -309,7 +325,7 @@ impl Interp {
                 }
             }
             StmtKind::While { cond, body } => {
-                let carried = self.scope_names();
+                let carried = self.loop_carried(&body.stmts, &[cond]);
                 let mut first = true;
                 loop {
                     crate::interrupt::check()?;
@@ -551,6 +567,22 @@ impl Interp {
                 .iter()
                 .any(|(n, v)| !(depth == here && n.as_str() == name) && sees(v, x))
         })
+    }
+
+    /// The names a loop carries: those of the scope that its body (or condition)
+    /// reads or binds. The others keep their values through the loop, so its
+    /// iterations need not realize them (a dead value, about to be rebound after an
+    /// inner loop, would be stored for nothing). At top level a call of a user
+    /// function may read any global: then every name; a function's body sees no
+    /// other call's variables.
+    fn loop_carried(&self, body: &[Stmt], extra: &[&Expr]) -> Names {
+        let in_fn = !self.frames.is_empty();
+        let builtin = |n: &str| in_fn || crate::check::builtins::find(n).is_some();
+        let names = self.scope_names();
+        match crate::syntax::ast::names_used(body, extra, &builtin) {
+            Some(used) => used.into_iter().filter(|n| names.contains(n)).collect(),
+            None => names,
+        }
     }
 
     fn scope_names(&self) -> Names {

@@ -275,3 +275,112 @@ impl BinOp {
         }
     }
 }
+
+/// The names a loop's statements (and its condition) read or bind, or `None` when
+/// they call a function that is not a builtin (whose body may read any global):
+/// what a loop can carry from one iteration to the next.
+pub fn names_used(stmts: &[Stmt], extra: &[&Expr], is_builtin: &dyn Fn(&str) -> bool) -> Option<Vec<String>> {
+    struct Walk<'a> {
+        names: Vec<String>,
+        is_builtin: &'a dyn Fn(&str) -> bool,
+        opaque: bool,
+    }
+    impl Walk<'_> {
+        fn stmts(&mut self, stmts: &[Stmt]) {
+            for s in stmts {
+                self.stmt(s);
+            }
+        }
+        fn stmt(&mut self, s: &Stmt) {
+            match &s.kind {
+                StmtKind::Let { target, value } => {
+                    self.pattern(target);
+                    self.expr(value);
+                }
+                StmtKind::Assign { target, value, .. } => {
+                    self.expr(target);
+                    self.expr(value);
+                }
+                StmtKind::Expr(e) => self.expr(e),
+                // a definition's body runs when called, and a call is opaque already
+                StmtKind::Fn(def) => self.names.push(def.name.name.clone()),
+                StmtKind::For { var, start, end, body } => {
+                    self.names.push(var.name.clone());
+                    self.expr(start);
+                    self.expr(end);
+                    self.stmts(&body.stmts);
+                }
+                StmtKind::ForEach { var, iter, body } => {
+                    self.names.push(var.name.clone());
+                    self.expr(iter);
+                    self.stmts(&body.stmts);
+                }
+                StmtKind::While { cond, body } => {
+                    self.expr(cond);
+                    self.stmts(&body.stmts);
+                }
+                StmtKind::Break | StmtKind::Continue => {}
+            }
+        }
+        fn pattern(&mut self, p: &Pattern) {
+            match p {
+                Pattern::Name(n) => self.names.push(n.name.clone()),
+                Pattern::Tuple(items, _) => items.iter().for_each(|p| self.pattern(p)),
+            }
+        }
+        fn expr(&mut self, e: &Expr) {
+            match &e.kind {
+                ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Str(_) => {}
+                ExprKind::Name(n) => self.names.push(n.clone()),
+                ExprKind::ArrayLit(items) | ExprKind::Tuple(items) => items.iter().for_each(|i| self.expr(i)),
+                ExprKind::Unary(_, x) | ExprKind::Cast(x, _) => self.expr(x),
+                ExprKind::Binary(_, a, b) => {
+                    self.expr(a);
+                    self.expr(b);
+                }
+                ExprKind::Call { func, args } => {
+                    if !(self.is_builtin)(&func.name) {
+                        self.opaque = true;
+                    }
+                    self.names.push(func.name.clone());
+                    args.iter().for_each(|a| self.expr(&a.value));
+                }
+                ExprKind::Index { base, indices } => {
+                    self.expr(base);
+                    for item in indices {
+                        match &item.kind {
+                            IndexKind::Expr(x) => self.expr(x),
+                            IndexKind::Slice { start, stop, step } => {
+                                [start, stop, step].into_iter().flatten().for_each(|x| self.expr(x))
+                            }
+                            IndexKind::NewAxis | IndexKind::Ellipsis => {}
+                        }
+                    }
+                }
+                ExprKind::If { cond, then, otherwise } => {
+                    self.expr(cond);
+                    self.stmts(&then.stmts);
+                    if let Some(o) = otherwise {
+                        self.expr(o);
+                    }
+                }
+                ExprKind::Block(b) => self.stmts(&b.stmts),
+                ExprKind::FStr(parts) => {
+                    for p in parts {
+                        if let FPart::Value { expr, .. } = p {
+                            self.expr(expr);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut walk = Walk {
+        names: Vec::new(),
+        is_builtin,
+        opaque: false,
+    };
+    walk.stmts(stmts);
+    extra.iter().for_each(|e| walk.expr(e));
+    (!walk.opaque).then_some(walk.names)
+}
