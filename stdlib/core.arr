@@ -602,6 +602,23 @@ fn compress(condition, a, axis = none) {
 # A 2-D array with the flattened `v` on its k-th diagonal.
 fn diagflat(v, k = 0) = diag(ravel(v), k=k)
 
+# Writes `val` into the main diagonal of the 2-D `a`, in place, as NumPy's
+# `fill_diagonal` (a[i, i] for i < min(rows, columns); with `wrap`, a tall matrix's
+# diagonal starts again every columns + 1 rows). `val` is a number or a 1-D array,
+# repeated along the diagonal as NumPy does.
+fn fill_diagonal(a, val, wrap = false) {
+    if ndim(a) != 2 {
+        error(f"fill_diagonal needs a 2-D array, found {ndim(a)} axes")
+    }
+    let (rows, cols) = shape(a)
+    let end = if wrap { rows * cols } else { minimum(rows, cols) * cols }
+    let flat = arange(0, end, cols + 1)
+    let count = size(flat)
+    let values = if ndim(val) == 0 { val } else { take(ravel(val), arange(count) % size(val)) }
+    a[flat // cols, flat % cols] = values
+    none
+}
+
 # The indices that sort by several 1-D keys, the last key first (NumPy's `lexsort`):
 # stable sorts from the least significant key to the most.
 fn lexsort(keys) {

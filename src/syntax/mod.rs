@@ -136,6 +136,18 @@ fn convert_error(
                     None => "use `==` to compare".to_string(),
                 });
             }
+            // `1j`, `2.5j`: a Python complex literal, a number followed at once by `j`
+            let text_at = |a: usize, b: usize| source.get(a.saturating_sub(base)..b.saturating_sub(base));
+            if matches!(text_at(l, r), Some("j" | "J"))
+                && l > base
+                && text_at(l - 1, l).is_some_and(|c| c.chars().all(|c| c.is_ascii_digit() || c == '.'))
+            {
+                hint = Some(
+                    "Arr has no complex numbers: keep the real and imaginary parts as two arrays \
+                     (`zr`, `zi`), as a port of complex NumPy code does"
+                        .to_string(),
+                );
+            }
             if let Some(chained) = chained_comparison(tokens, l, source, base) {
                 diag = Diagnostic::new("E0001", "comparisons cannot be chained", l..r)
                     .with_primary_label(format!("a second {found}"))

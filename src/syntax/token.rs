@@ -409,22 +409,45 @@ fn invalid_chars(source: &str, run: std::ops::Range<usize>, base: usize) -> Diag
         .chars()
         .take_while(|c| c.is_alphanumeric() || *c == '_')
         .collect();
+    // the name before the dot: `np.sum`, `add.reduce`
+    let before: String = {
+        let head = source.get(..run.start).unwrap_or("");
+        let tail: Vec<char> = head
+            .chars()
+            .rev()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        tail.into_iter().rev().collect()
+    };
     let method;
     let hint = match text.chars().next() {
         Some('.') if text.len() == 1 && attribute.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') => {
-            method = match attribute.as_str() {
-                "T" => "there are no attributes or methods: write `transpose(x)` for `x.T`".to_string(),
-                "astype" => {
-                    "there are no attributes or methods: write `astype(x, f64)` (or `x as f64`) for `x.astype(f64)`"
-                        .to_string()
+            method = match (before.as_str(), attribute.as_str()) {
+                ("np" | "numpy" | "jnp" | "cp" | "cupy" | "torch" | "math", "linalg" | "random" | "fft") => format!(
+                    "there are no modules: NumPy's `{before}.{attribute}` functions are builtins, written without a prefix (`inv(a)`, `rand([3])`)"
+                ),
+                ("np" | "numpy" | "jnp" | "cp" | "cupy" | "torch" | "math" | "linalg" | "random" | "fft", name) => {
+                    format!(
+                        "there are no modules: NumPy's functions are builtins, written without a prefix: `{name}(...)` for `{before}.{name}(...)`"
+                    )
                 }
-                name if source
-                    .get(run.end + name.len()..)
-                    .is_some_and(|rest| rest.starts_with('(')) =>
-                {
-                    format!("there are no attributes or methods: write `{name}(x, ...)` for `x.{name}(...)`")
+                (ufunc, "reduce" | "accumulate" | "outer" | "at") if ufunc_method(ufunc, &attribute).is_some() => {
+                    ufunc_method(ufunc, &attribute).unwrap_or_default()
                 }
-                name => format!("there are no attributes or methods: write `{name}(x)` for `x.{name}`"),
+                _ => match attribute.as_str() {
+                    "T" => "there are no attributes or methods: write `transpose(x)` for `x.T`".to_string(),
+                    "astype" => {
+                        "there are no attributes or methods: write `astype(x, f64)` (or `x as f64`) for `x.astype(f64)`"
+                            .to_string()
+                    }
+                    name if source
+                        .get(run.end + name.len()..)
+                        .is_some_and(|rest| rest.starts_with('(')) =>
+                    {
+                        format!("there are no attributes or methods: write `{name}(x, ...)` for `x.{name}(...)`")
+                    }
+                    name => format!("there are no attributes or methods: write `{name}(x)` for `x.{name}`"),
+                },
             };
             Some(method.as_str())
         }
@@ -441,6 +464,39 @@ fn invalid_chars(source: &str, run: std::ops::Range<usize>, base: usize) -> Diag
         diag = diag.with_hint(hint);
     }
     diag
+}
+
+/// What to write for NumPy's ufunc methods (`add.reduce(x, axis)`, `maximum.accumulate`,
+/// `multiply.outer`, `add.at`), which Arr spells as functions.
+fn ufunc_method(ufunc: &str, method: &str) -> Option<String> {
+    let (reduce, accumulate, symbol) = match ufunc {
+        "add" => ("sum", Some("cumsum"), Some("+")),
+        "multiply" => ("prod", Some("cumprod"), Some("*")),
+        "maximum" => ("max", Some("cummax"), None),
+        "minimum" => ("min", Some("cummin"), None),
+        "logical_and" => ("all", None, None),
+        "logical_or" => ("any", None, None),
+        "subtract" | "divide" | "power" => ("", None, Some("")),
+        _ => return None,
+    };
+    Some(match method {
+        "reduce" if !reduce.is_empty() => {
+            format!("there are no ufunc methods: write `{reduce}(x, axis=0)` for `{ufunc}.reduce(x)`")
+        }
+        "accumulate" => format!(
+            "there are no ufunc methods: write `{}(x, axis=0)` for `{ufunc}.accumulate(x)`",
+            accumulate?
+        ),
+        "outer" => match symbol {
+            Some("*") => "there are no ufunc methods: write `outer(a, b)` for `multiply.outer(a, b)`".to_string(),
+            _ => format!(
+                "there are no ufunc methods: write `{ufunc}(a[:, newaxis], b[newaxis, :])` for `{ufunc}.outer(a, b)`"
+            ),
+        },
+        "at" if ufunc == "add" => "there are no ufunc methods: for `add.at(a, idx, v)` on a 1-D `a` write              `a += bincount(idx, weights=v, minlength=size(a))` (`a[idx] += v` adds once per repeated index, as NumPy's)"
+            .to_string(),
+        _ => return None,
+    })
 }
 
 fn int_value(text: &str, at: &std::ops::Range<usize>, diags: &mut Vec<Diagnostic>) -> i64 {
