@@ -272,6 +272,14 @@ impl Backend for Traced {
         self.inner.profile_json()
     }
 
+    fn profiling(&self) -> bool {
+        self.inner.profiling()
+    }
+
+    fn record_host(&self, name: &str, label: &str, elapsed: Duration, bytes: u64) {
+        self.inner.record_host(name, label, elapsed, bytes)
+    }
+
     fn lu(&self, job: crate::graph::linalg::LuJob, a: &Array, b: Option<&Array>) -> Option<Result<Array, Diagnostic>> {
         self.inner.lu(job, a, b)
     }

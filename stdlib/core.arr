@@ -631,14 +631,6 @@ fn lexsort(keys) {
     idx
 }
 
-# `a` partitioned around its `kth` element along `axis`: every element before position
-# kth is no larger, every one after no smaller. The result is sorted, which is one such
-# partition (NumPy leaves the order within each side unspecified).
-fn partition(a, kth, axis = -1) = sort(a, axis=axis)
-
-# The indices that partition `a` around `kth` (see `partition`): those of a stable sort.
-fn argpartition(a, kth, axis = -1) = argsort(a, axis=axis)
-
 # The q-th quantile (a number in [0, 1]) of the values that are not NaN along `axis`
 # (all when none), by linear interpolation as `quantile`; NaN where a line has none.
 fn nanquantile(a, q, axis = none, keepdims = false) {

@@ -2033,8 +2033,9 @@ impl Checker {
     }
 
     /// Rules on the values of a constant argument, a number or a list literal
-    /// of them: `take`'s indices against the axis, `percentile`'s `q` against
-    /// its range (the run's `shape::index_out_of_range`, `npsort::quantile_fractions`).
+    /// of them: `take`'s indices and `partition`'s `kth` against the axis,
+    /// `percentile`'s `q` against its range (the run's
+    /// `shape::index_out_of_range`, `npsort::kth_positions`, `npsort::quantile_fractions`).
     fn constant_values_rules(&self, name: &str, slots: &[Option<(Ty, Span)>]) -> Result<(), Diagnostic> {
         let slot = |k: usize| slots.get(k).and_then(|s| s.as_ref());
         let Some((given, at)) = slot(1) else { return Ok(()) };
@@ -2049,6 +2050,27 @@ impl Checker {
         match name {
             "percentile" | "quantile" => {
                 super::npsort::quantile_fractions(name, &values, at)?;
+            }
+            "partition" | "argpartition" => {
+                let int = matches!(given, Ty::Array { dtype: Some(d), .. } if d.is_int());
+                let Some((Ty::Array { shape: Some(s), .. }, _)) = slot(0) else {
+                    return Ok(());
+                };
+                // the axis partitioned (the last by default), or all of the flattened array
+                let n = match slot(2) {
+                    Some((Ty::None, _)) => known_size(s),
+                    None => s.last().copied().flatten(),
+                    Some((t, _)) => const_int_of(t)
+                        .and_then(|a| shape::normalize_axis(a, s.len(), at).ok())
+                        .and_then(|ax| s[ax]),
+                };
+                // NumPy does not look at `kth` when the array is empty
+                if let (true, Some(n), Some(size)) = (int, n, known_size(s))
+                    && size > 0
+                {
+                    let kth: Vec<i64> = values.iter().map(|&v| v as i64).collect();
+                    super::npsort::kth_positions(&kth, n, at)?;
+                }
             }
             "take" => {
                 let int = matches!(given, Ty::Array { dtype: Some(d), .. } if d.is_int());

@@ -14,6 +14,8 @@ use crate::syntax::ast::Span;
 pub const NAMES: &[&str] = &[
     "sort",
     "argsort",
+    "partition",
+    "argpartition",
     "unique",
     "unique_counts",
     "searchsorted",
@@ -109,6 +111,25 @@ pub fn builtin_result(name: &str, slots: Slots, span: &Span) -> Result<Ty, Diagn
             }
             let default_axis = rank.map(|r| shape::normalize_axis(-1, r, x_span)).transpose()?;
             let _ = axis(slots, 1, rank)?.or(default_axis);
+            Ok(array(out_dt, shape.cloned()))
+        }
+        "partition" | "argpartition" => {
+            let out_dt = if name == "partition" { dtype } else { Some(DType::I64) };
+            if let Some((kth, ks)) = arg(slots, 1)
+                && let Some((kdt, kshape)) = array_parts(kth)
+            {
+                if let Some(dt) = kdt {
+                    kth_dtype(dt, ks)?;
+                }
+                if let Some(s) = kshape {
+                    kth_rank(s.len(), ks)?;
+                }
+            }
+            if matches!(arg(slots, 2), Some((Ty::None, _))) {
+                return Ok(array(out_dt, Some(vec![size])));
+            }
+            let default_axis = rank.map(|r| shape::normalize_axis(-1, r, x_span)).transpose()?;
+            let _ = axis(slots, 2, rank)?.or(default_axis);
             Ok(array(out_dt, shape.cloned()))
         }
         "take" => {
@@ -265,6 +286,59 @@ pub fn quantile_fractions(name: &str, qs: &[f64], span: &Span) -> Result<Vec<f64
         }
         out.push(f);
     }
+    Ok(out)
+}
+
+/// E0300 unless `partition`'s or `argpartition`'s `kth` holds integers
+/// (NumPy refuses floats and bools alike).
+pub fn kth_dtype(dt: DType, span: &Span) -> Result<(), Diagnostic> {
+    if dt.is_int() {
+        return Ok(());
+    }
+    Err(
+        Diagnostic::new("E0300", format!("`kth` must be integers, not {dt}"), span.clone())
+            .with_hint("cast with `kth as i64`"),
+    )
+}
+
+/// E0212 unless `kth` is one integer or a 1-D list of them.
+pub fn kth_rank(rank: usize, span: &Span) -> Result<(), Diagnostic> {
+    if rank <= 1 {
+        return Ok(());
+    }
+    Err(Diagnostic::new(
+        "E0212",
+        format!("`kth` must be an integer or a 1-D list of integers, not an array of {rank} axes"),
+        span.clone(),
+    ))
+}
+
+/// `partition`'s `kth` along an axis of `n` elements as positions,
+/// ascending and without repeats: a negative one counts from the end, and
+/// one outside `-n..n` is E0204 (NumPy's "kth out of bounds"). The run asks
+/// here with the values it reads, the checker with constant ones. (NumPy
+/// does not look at `kth` when the array is empty; neither do the callers.)
+pub fn kth_positions(kth: &[i64], n: usize, span: &Span) -> Result<Vec<usize>, Diagnostic> {
+    let len = n as i64;
+    let mut out = Vec::with_capacity(kth.len());
+    for &k in kth {
+        let at = if k < 0 { k + len } else { k };
+        if at < 0 || at >= len {
+            return Err(Diagnostic::new(
+                "E0204",
+                format!("`kth` {k} is out of range for an axis of size {n}"),
+                span.clone(),
+            )
+            .with_hint(if n == 0 {
+                "the axis has no elements".to_string()
+            } else {
+                format!("valid values are {} to {}", -len, len - 1)
+            }));
+        }
+        out.push(at as usize);
+    }
+    out.sort_unstable();
+    out.dedup();
     Ok(out)
 }
 

@@ -301,6 +301,21 @@ pub trait Backend {
         None
     }
 
+    /// Whether this backend is recording kernel times (`--profile`): a
+    /// caller that runs a kernel of its own on the host (a sort) times it
+    /// only then, and hands the time to `record_host`.
+    fn profiling(&self) -> bool {
+        false
+    }
+
+    /// Records a kernel its caller ran on the host, `name` (`sort`,
+    /// `argsort`, `unique`, ...) making `label` (the result's dtype and
+    /// shape) in `elapsed`, reading and writing `bytes`, as a row of the
+    /// profile; nothing where the backend keeps no profile of its own.
+    fn record_host(&self, name: &str, label: &str, elapsed: std::time::Duration, bytes: u64) {
+        let _ = (name, label, elapsed, bytes);
+    }
+
     /// `inv`, `solve` or `det` of a stack on the backend's own device (see
     /// `linalg::LuJob` for the operands and the result); `None` when the
     /// backend has no such path and the caller factorises on the host.

@@ -15,11 +15,16 @@ use crate::check::shape;
 use crate::diag::Diagnostic;
 use crate::graph::data::HostData;
 use crate::graph::op::{BinaryOp, Op, ReduceOp, UnaryOp};
-use crate::graph::{self, Array, build};
+use crate::graph::{self, Array, Storage, build};
 use crate::syntax::ast::{BinOp, Span};
 use crate::with_data;
+use std::ops::Range;
+use std::time::Instant;
 
 type Slot = Option<(Value, Span)>;
+
+/// When a host kernel started, while the profile records (`Interp::on_host`).
+struct HostTimer(Option<Instant>);
 
 /// The builtins this module runs.
 pub(super) use crate::check::npsort::NAMES;
@@ -214,6 +219,51 @@ impl Interp {
         graph::to_host(&*self.backend, a).map_err(|d| d.or_span(span))
     }
 
+    /// Runs the host kernel `f` (a sort) on `x`'s elements in row-major
+    /// order, `f(data, range)` seeing them as `data[range]`: `x`'s own
+    /// vector where `x` is a contiguous view of a host buffer, else a
+    /// gathered copy. With the timer of the kernel for the profile, started
+    /// after the realize (whose kernels the profile times already) while
+    /// the profile records.
+    fn on_host<T>(&self, x: &Array, span: &Span, f: impl FnOnce(&HostData, Range<usize>) -> T) -> R<(T, HostTimer)> {
+        graph::realize(&*self.backend, &[x]).map_err(|d| d.or_span(span))?;
+        let timer = HostTimer(self.backend.profiling().then(Instant::now));
+        let buffer = x
+            .node
+            .buffer()
+            .ok_or_else(|| Diagnostic::new("E0499", "internal: a realized array has no buffer", span.clone()))?;
+        {
+            let storage = buffer.storage();
+            let (at, n) = (x.view.offset, x.size());
+            if let Storage::Host(data) = &*storage
+                && data.dtype() == x.dtype()
+                && x.view.is_contiguous()
+                && at + n <= data.len()
+            {
+                return Ok((f(data, at..at + n), timer));
+            }
+        }
+        let data = self
+            .backend
+            .read(&buffer, &x.view, x.dtype())
+            .map_err(|d| d.or_span(span))?;
+        let all = 0..data.len();
+        Ok((f(&data, all), timer))
+    }
+
+    /// Records the host kernel `name` timed by `timer`, which made `out`
+    /// from `input`, as a row of the profile (`sort (host) -> f32[1000]`);
+    /// nothing when not profiling.
+    fn host_done(&self, timer: HostTimer, name: &str, out: &Array, input: &Array) {
+        if let HostTimer(Some(start)) = timer {
+            let elapsed = start.elapsed();
+            let dims: Vec<String> = out.shape().iter().map(|d| d.to_string()).collect();
+            let label = format!("{}[{}]", out.dtype(), dims.join(", "));
+            let bytes = (input.size() * input.dtype().size_bytes() + out.size() * out.dtype().size_bytes()) as u64;
+            self.backend.record_host(name, &label, elapsed, bytes);
+        }
+    }
+
     /// A realized array of `shape` holding `data` on this backend.
     pub(super) fn adopt_array(&self, data: HostData, shape: &[usize]) -> R<Array> {
         let dt = data.dtype();
@@ -262,14 +312,52 @@ impl Interp {
                 if let Some(sorted) = self.device_sort(&x, axis, name == "argsort") {
                     return Ok(Value::Array(sorted.map_err(|d| d.or_span(span))?));
                 }
-                let host = self.host_of(&x, &sp(0))?;
                 let lines = lines_of(x.shape(), axis);
-                let data = if name == "sort" {
-                    with_data!(&host, v => wrap(k::sort_lines(v, lines)))
-                } else {
-                    with_data!(&host, v => HostData::I64(k::argsort_lines(v, lines)))
+                let (data, timer) = self.on_host(&x, &sp(0), |host, at| {
+                    if name == "sort" {
+                        with_data!(host, v => wrap(k::sort_lines(&v[at], lines)))
+                    } else {
+                        with_data!(host, v => HostData::I64(k::argsort_lines(&v[at], lines)))
+                    }
+                })?;
+                let out = self.adopt_array(data, x.shape())?;
+                self.host_done(timer, name, &out, &x);
+                Ok(Value::Array(out))
+            }
+            "partition" | "argpartition" => {
+                let axis = self.axis_arg(&s[2], x.rank(), Some(-1))?;
+                let (x, axis) = match axis {
+                    None => (flat(&x), 0),
+                    Some(ax) => (x, ax),
                 };
-                Ok(Value::Array(self.adopt_array(data, x.shape())?))
+                let kth = arr(1).ok_or_else(|| Diagnostic::new("E0105", "missing argument `kth`", span.clone()))?;
+                crate::check::npsort::kth_dtype(kth.dtype(), &sp(1))?;
+                crate::check::npsort::kth_rank(kth.rank(), &sp(1))?;
+                let kh = self.host_of(&kth, &sp(1))?;
+                let kth: Vec<i64> = (0..kh.len()).map(|i| kh.get_i64(i)).collect();
+                let argp = name == "argpartition";
+                // NumPy does not look at `kth` when the array is empty
+                if x.size() == 0 {
+                    let dt = if argp { DType::I64 } else { x.dtype() };
+                    let empty = HostData::zeros(dt, 0);
+                    return Ok(Value::Array(self.adopt_array(empty, x.shape())?));
+                }
+                let kth = crate::check::npsort::kth_positions(&kth, x.shape()[axis], &sp(1))?;
+                // a full sort is one partition: a device that sorts keeps the lines there
+                if let Some(sorted) = self.device_sort(&x, axis, argp) {
+                    return Ok(Value::Array(sorted.map_err(|d| d.or_span(span))?));
+                }
+                let lines = lines_of(x.shape(), axis);
+                let (data, timer) = self.on_host(&x, &sp(0), |host, at| {
+                    if argp {
+                        with_data!(host, v => HostData::I64(k::argpartition_lines(&v[at], lines, &kth)))
+                    } else {
+                        with_data!(host, v => wrap(k::partition_lines(&v[at], lines, &kth)))
+                    }
+                })?;
+                let out = self.adopt_array(data, x.shape())?;
+                self.host_done(timer, name, &out, &x);
+                Ok(Value::Array(out))
             }
             "unique" | "unique_counts" => {
                 let flags = if name == "unique" {
@@ -281,24 +369,33 @@ impl Interp {
                 } else {
                     [false, false, true]
                 };
-                let host = self.host_of(&x, &sp(0))?;
                 let shape = x.shape().to_vec();
                 if flags == [false; 3] {
-                    let values = with_data!(&host, v => wrap(k::unique_values(v)));
+                    let (values, timer) = self.on_host(
+                        &x,
+                        &sp(0),
+                        |host, at| with_data!(host, v => wrap(k::unique_values(&v[at]))),
+                    )?;
                     let n = values.len();
-                    return Ok(Value::Array(self.adopt_array(values, &[n])?));
+                    let out = self.adopt_array(values, &[n])?;
+                    self.host_done(timer, "unique", &out, &x);
+                    return Ok(Value::Array(out));
                 }
-                let (values, rest) = with_data!(&host, v => {
-                    let u = k::unique(v);
-                    (wrap(u.values), [u.first, u.inverse, u.counts])
-                });
+                let ((values, rest), timer) = self.on_host(&x, &sp(0), |host, at| {
+                    with_data!(host, v => {
+                        let u = k::unique(&v[at]);
+                        (wrap(u.values), [u.first, u.inverse, u.counts])
+                    })
+                })?;
                 let n = values.len();
-                let mut out = vec![Value::Array(self.adopt_array(values, &[n])?)];
+                let first = self.adopt_array(values, &[n])?;
+                let mut out = vec![Value::Array(first.clone())];
                 for ((want, data), shape) in flags.iter().zip(rest).zip([vec![n], shape, vec![n]]) {
                     if *want {
                         out.push(Value::Array(self.adopt_array(HostData::I64(data), &shape)?));
                     }
                 }
+                self.host_done(timer, "unique", &first, &x);
                 Ok(if out.len() == 1 {
                     out.remove(0)
                 } else {
@@ -643,8 +740,11 @@ impl Interp {
         let qh = self.host_of(&build::cast(q, DType::F64, Some(span)), q_span)?;
         let qs: Vec<f64> = (0..qh.len()).map(|i| qh.get_f64(i)).collect();
         let qs = crate::check::npsort::quantile_fractions(name, &qs, q_span)?;
-        let host = self.host_of(&moved, x_span)?;
-        let vals = with_data!(&host, v => k::quantile_lines(v, (outer, len, 1), &qs));
+        let (vals, timer) = self.on_host(
+            &moved,
+            x_span,
+            |host, at| with_data!(host, v => k::quantile_lines(&v[at], (outer, len, 1), &qs)),
+        )?;
         let (dt, _) = promote_weak(x.dtype().to_float(), false, q.dtype().to_float(), q.weak);
         let mut shape: Vec<usize> = q.shape().to_vec();
         for a in 0..x.rank() {
@@ -656,6 +756,7 @@ impl Interp {
         }
         let data = HostData::F64(vals);
         let out = self.adopt_array(data, &shape)?;
+        self.host_done(timer, name, &out, &moved);
         Ok(Value::Array(if dt == DType::F64 {
             out
         } else {

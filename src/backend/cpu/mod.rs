@@ -275,6 +275,21 @@ impl Backend for CpuBackend {
     fn profile_report(&self) -> Option<String> {
         self.fused.profile_report()
     }
+
+    fn profiling(&self) -> bool {
+        self.fused.profile.borrow().is_some()
+    }
+
+    fn record_host(&self, name: &str, label: &str, elapsed: std::time::Duration, bytes: u64) {
+        if let Some(times) = self.fused.profile.borrow_mut().as_mut() {
+            times.push(fused::KernelTime {
+                label: label.to_string(),
+                strategy: format!("{name} (host)"),
+                seconds: elapsed.as_secs_f64(),
+                bytes,
+            });
+        }
+    }
 }
 
 /// Refuses, with a diagnostic, an output larger than the memory the process

@@ -127,6 +127,20 @@ impl Backend for LazyCuda {
         self.started.get()?.as_ref().ok()?.profile_json()
     }
 
+    fn profiling(&self) -> bool {
+        match self.started.get() {
+            Some(Ok(b)) => b.profiling(),
+            Some(Err(_)) => false,
+            None => self.profiling.get(),
+        }
+    }
+
+    fn record_host(&self, name: &str, label: &str, elapsed: Duration, bytes: u64) {
+        if let Some(Ok(b)) = self.started.get() {
+            b.record_host(name, label, elapsed, bytes);
+        }
+    }
+
     fn lu(&self, job: crate::graph::linalg::LuJob, a: &Array, b: Option<&Array>) -> Option<Result<Array, Diagnostic>> {
         match self.get() {
             Ok(backend) => backend.lu(job, a, b),

@@ -11,6 +11,7 @@ use super::vsort;
 use crate::graph::data::HostData;
 use rayon::prelude::*;
 use std::cmp::Ordering;
+use std::mem::MaybeUninit;
 
 /// An element type that can be sorted with NumPy's order (NaN last).
 pub trait Key: Copy + PartialOrd + Send + Sync + 'static {
@@ -764,6 +765,152 @@ pub fn argsort_lines<T: Key>(v: &[T], lines: (usize, usize, usize)) -> Vec<i64> 
     })
 }
 
+/// Every line of at least this many elements in all is partitioned on
+/// several threads, lines to a thread (one line stays on one thread).
+const PAR_SELECT: usize = 1 << 15;
+
+/// Selects each of the ascending, distinct `kth` (positions of the whole
+/// line, whose first element `line[0]` is at position `base`) where they
+/// lie, by `select(part, k)`, which puts the element a sort would put at
+/// `part[k]` there with nothing greater before it and nothing less after:
+/// the middle kth first, then the parts either side of it with the kth
+/// that fall in them, so that m kth cost about log2(m) passes over the
+/// line rather than m.
+fn select_each<E>(line: &mut [E], base: usize, kth: &[usize], select: &impl Fn(&mut [E], usize)) {
+    if kth.is_empty() {
+        return;
+    }
+    let mid = kth.len() / 2;
+    let k = kth[mid] - base;
+    select(line, k);
+    let (left, right) = line.split_at_mut(k);
+    select_each(left, base, &kth[..mid], select);
+    select_each(&mut right[1..], base + k + 1, &kth[mid + 1..], select);
+}
+
+/// `line` partitioned where it lies around each of `kth` (ascending,
+/// distinct, each below its length) in NumPy's order: the element a sort
+/// would put at each kth is there, none greater before it and none less
+/// after. A selection (introselect) on the radix key, so NaN is last and
+/// both zeros are equal.
+fn partition_line<T: Key>(line: &mut [T], kth: &[usize]) {
+    select_each(line, 0, kth, &|part: &mut [T], k| {
+        part.select_nth_unstable_by_key(k, |x| x.radix_key());
+    });
+}
+
+/// Scratch for `argpartition_line`: the packed keys of one line.
+#[derive(Default)]
+struct Packed {
+    narrow: Vec<u64>,
+    wide: Vec<u128>,
+}
+
+/// Into `idx` (as long as `src`, every element written), indices of `src`
+/// that partition it around each of `kth` (see `partition_line`). Each
+/// element's radix key and index are packed into one integer, key above
+/// index, and those are selected: an integer compare, and the indices come
+/// out beside their keys with no gather.
+fn argpartition_line<T: Key>(src: &[T], idx: &mut [MaybeUninit<i64>], kth: &[usize], packed: &mut Packed) {
+    debug_assert_eq!(src.len(), idx.len());
+    if T::KEY_BYTES <= 4 && src.len() <= 1 << 32 {
+        let keys = &mut packed.narrow;
+        keys.clear();
+        keys.extend(src.iter().enumerate().map(|(i, x)| (x.radix_key() << 32) | i as u64));
+        select_each(keys, 0, kth, &|part: &mut [u64], k| {
+            part.select_nth_unstable(k);
+        });
+        for (o, &p) in idx.iter_mut().zip(keys.iter()) {
+            o.write((p & 0xffff_ffff) as i64);
+        }
+    } else {
+        let keys = &mut packed.wide;
+        keys.clear();
+        keys.extend(
+            src.iter()
+                .enumerate()
+                .map(|(i, x)| ((x.radix_key() as u128) << 64) | i as u128),
+        );
+        select_each(keys, 0, kth, &|part: &mut [u128], k| {
+            part.select_nth_unstable(k);
+        });
+        for (o, &p) in idx.iter_mut().zip(keys.iter()) {
+            o.write(p as u64 as i64);
+        }
+    }
+}
+
+/// NumPy's `partition` of every line of the `(outer, len, inner)` layout
+/// around `kth` (ascending, distinct, each below `len`; none for an empty
+/// line): in each line the element a sort would put at each kth is there,
+/// every element before it no greater and every one after no smaller (NaN
+/// last, -0.0 equal to 0.0); the order within the parts is unspecified.
+pub fn partition_lines<T: Key + Default>(v: &[T], lines: (usize, usize, usize), kth: &[usize]) -> Vec<T> {
+    let (_, len, inner) = lines;
+    if len == 0 || kth.is_empty() {
+        return v.to_vec();
+    }
+    debug_assert!(kth.windows(2).all(|w| w[0] < w[1]) && kth.iter().all(|&k| k < len));
+    if inner == 1 {
+        let mut out = v.to_vec();
+        if v.len() >= PAR_SELECT && v.len() > len {
+            out.par_chunks_mut(len).for_each(|line| partition_line(line, kth));
+        } else {
+            out.chunks_mut(len).for_each(|line| partition_line(line, kth));
+        }
+        return out;
+    }
+    per_line(v, lines, |line| {
+        partition_line(line, kth);
+        std::mem::take(line)
+    })
+}
+
+/// NumPy's `argpartition`: for every line, indices (i64) along it whose
+/// gathered elements are the line partitioned as `partition_lines` does.
+pub fn argpartition_lines<T: Key>(v: &[T], lines: (usize, usize, usize), kth: &[usize]) -> Vec<i64> {
+    let (_, len, inner) = lines;
+    if len == 0 || kth.is_empty() {
+        let mut out = vec![0i64; v.len()];
+        if len > 0 {
+            // no kth: each line's own order
+            for (k, o) in out.iter_mut().enumerate() {
+                *o = ((k / inner) % len) as i64;
+            }
+        }
+        return out;
+    }
+    debug_assert!(kth.windows(2).all(|w| w[0] < w[1]) && kth.iter().all(|&k| k < len));
+    if inner == 1 {
+        // every index is written below: the output is never zeroed first
+        let mut out: Vec<i64> = Vec::with_capacity(v.len());
+        let room = &mut out.spare_capacity_mut()[..v.len()];
+        if v.len() >= PAR_SELECT && v.len() > len {
+            room.par_chunks_mut(len)
+                .zip(v.par_chunks(len))
+                .for_each_init(Packed::default, |packed, (idx, src)| {
+                    argpartition_line(src, idx, kth, packed)
+                });
+        } else {
+            let mut packed = Packed::default();
+            for (idx, src) in room.chunks_mut(len).zip(v.chunks(len)) {
+                argpartition_line(src, idx, kth, &mut packed);
+            }
+        }
+        // SAFETY: the lines cover all v.len() elements, and
+        // `argpartition_line` writes each element of its line.
+        unsafe { out.set_len(v.len()) };
+        return out;
+    }
+    per_line(v, lines, |line| {
+        let mut idx: Vec<i64> = Vec::with_capacity(line.len());
+        argpartition_line(line, idx.spare_capacity_mut(), kth, &mut Packed::default());
+        // SAFETY: `argpartition_line` writes every element of the line's indices.
+        unsafe { idx.set_len(line.len()) };
+        idx
+    })
+}
+
 /// NumPy's `unique` of flattened values: the sorted distinct values (all
 /// NaNs count as one, as `equal_nan=True`), the index of each one's first
 /// occurrence, each element's position among the distinct values, and how
@@ -1072,6 +1219,104 @@ mod tests {
             .map(|_| (next() >> 40) as f32 / (1u64 << 24) as f32)
             .collect();
         check(&u);
+    }
+
+    /// `partition_lines` and `argpartition_lines` against the stable sort:
+    /// at every kth the sorted line's element (by `order`), nothing greater
+    /// before it, nothing less after, the values a permutation of the line's
+    /// (argpartition's indices a permutation of the line's positions); lines
+    /// in place and gathered (`inner > 1`), one thread and several, the
+    /// packed 32-bit and 64-bit keys, many kth and none.
+    #[test]
+    fn partitions_hold_at_every_kth() {
+        fn check<T: Key + Default + std::fmt::Debug>(v: &[T], lines: (usize, usize, usize), kth: &[usize]) {
+            let (outer, len, inner) = lines;
+            let parted = partition_lines(v, lines, kth);
+            let idx = argpartition_lines(v, lines, kth);
+            let sorted = sort_lines(v, lines);
+            let bits = |x: &T| format!("{x:?}");
+            for o in 0..outer {
+                for i in 0..inner {
+                    let at = |k: usize| o * len * inner + k * inner + i;
+                    let want: Vec<T> = (0..len).map(|k| sorted[at(k)]).collect();
+                    let got: Vec<T> = (0..len).map(|k| parted[at(k)]).collect();
+                    let mut seen = vec![false; len];
+                    let gathered: Vec<T> = (0..len)
+                        .map(|k| {
+                            let j = idx[at(k)] as usize;
+                            assert!(!seen[j], "index {j} twice in a line of {len}");
+                            seen[j] = true;
+                            v[at(j)]
+                        })
+                        .collect();
+                    for line in [&got, &gathered] {
+                        let mut a: Vec<String> = line.iter().map(bits).collect();
+                        let mut b: Vec<String> = (0..len).map(|k| bits(&v[at(k)])).collect();
+                        a.sort();
+                        b.sort();
+                        assert_eq!(a, b, "not a permutation of the line");
+                        for &k in kth {
+                            assert_eq!(order(line[k], want[k]), Ordering::Equal, "kth {k} of {len}");
+                            assert!(line[..k].iter().all(|&x| order(x, line[k]) != Ordering::Greater));
+                            assert!(line[k + 1..].iter().all(|&x| order(x, line[k]) != Ordering::Less));
+                        }
+                    }
+                }
+            }
+        }
+        let mut next = crate::backend::cpu::kernels::tests::xorshift();
+        let specials = [f64::NAN, -0.0, 0.0, f64::INFINITY, f64::NEG_INFINITY];
+        let f: Vec<f64> = (0..80_000)
+            .map(|_| {
+                let r = next();
+                if r.is_multiple_of(9) {
+                    specials[(r >> 8) as usize % specials.len()]
+                } else {
+                    ((r >> 11) % 301) as f64 / 4.0 - 30.0
+                }
+            })
+            .collect();
+        let layouts: [(usize, usize, usize); 6] = [
+            (1, 1, 1),
+            (1, 2, 1),
+            (3, 50, 4),
+            (1, 5000, 1),
+            (40, 2000, 1),
+            (2, 300, 30),
+        ];
+        for (outer, len, inner) in layouts {
+            let n = outer * len * inner;
+            let mut kths = vec![vec![0], vec![len - 1], vec![len / 2], vec![0, len - 1]];
+            let mut many: Vec<usize> = (0..40).map(|_| next() as usize % len).collect();
+            many.sort_unstable();
+            many.dedup();
+            kths.push(many);
+            if len <= 300 {
+                kths.push((0..len).collect());
+            }
+            for kth in &mut kths {
+                kth.dedup();
+                let kth = &*kth;
+                let lines = (outer, len, inner);
+                check(&f[..n], lines, kth);
+                check(&f[..n].iter().map(|&x| x as f32).collect::<Vec<_>>(), lines, kth);
+                let ints: Vec<i64> = f[..n]
+                    .iter()
+                    .map(|&x| if x.is_finite() { (x * 4.0) as i64 } else { i64::MIN })
+                    .collect();
+                check(&ints, lines, kth);
+                check(&ints.iter().map(|&x| x as i32).collect::<Vec<_>>(), lines, kth);
+                check(
+                    &f[..n].iter().map(|&x| half::f16::from_f64(x)).collect::<Vec<_>>(),
+                    lines,
+                    kth,
+                );
+                check(&f[..n].iter().map(|&x| x > 0.0).collect::<Vec<_>>(), lines, kth);
+            }
+        }
+        // no kth: the values as they are, each line's own positions
+        assert_eq!(partition_lines(&[3, 1, 2], (1, 3, 1), &[]), vec![3, 1, 2]);
+        assert_eq!(argpartition_lines(&[3, 1, 0, 2], (1, 2, 2), &[]), vec![0, 0, 1, 1]);
     }
 
     #[test]
