@@ -37,3 +37,22 @@ let (h0, h1) = split(base, 2)
 h1[0] = 40
 print(base, h0, hsplit(arange(4), [1])[1])
 # out: [ 0,  1,  2, 40,  4,  5] [0, 1, 2] [1, 2, 3]
+# a dtype's name converts, as NumPy's `np.float64(x)` and Python's `float(x)`, `int(x)`
+print(float(ones([1])), int(-2.7), f32(arange(3)), float32(2.5), bool(0), dtype(float(3)) == f64)
+# out: 1.0 -2 [0.0, 1.0, 2.0] 2.5 false true
+# fill_diagonal writes in place; a tall matrix's diagonal wraps with `wrap`
+let fd = zeros([7, 3])
+fill_diagonal(fd, [1.0, 2.0], wrap=true)
+print(sum(fd, axis=0), fd[4, 0], fd[3, 0])
+# out: [3.0, 3.0, 3.0] 2.0 0.0
+# the fast scalar powers: x ** 0.5 is sqrt(x) (-0.0 stays -0.0), x ** -1 is 1 / x
+let pw = array([4.0, -0.0, 2.0], dtype=f64)
+print(pw ** 0.5, pw ** -1, (arange(3) + 1) ** -1.0)
+# out: [               2.0,               -0.0, 1.4142135623730951] [0.25, -inf,  0.5] [               1.0,                0.5, 0.3333333333333333]
+# a vector's elements are numbers: range with a step counts down without arrays
+let countdown = 0
+for i in range(4, -1, -2) {
+    countdown = countdown * 10 + i
+}
+print(countdown)
+# out: 420
