@@ -468,18 +468,7 @@ impl Interp {
                     index::Indexed::View(dst) => dst,
                     index::Indexed::Gathered(g) => return self.assign_gathered(*g, op, value, &target.span, span),
                 };
-                if dst
-                    .view
-                    .shape
-                    .iter()
-                    .zip(&dst.view.strides)
-                    .any(|(&d, &s)| d > 1 && s == 0)
-                {
-                    return Err(
-                        Diagnostic::new("E0208", "cannot write into a broadcast view", target.span.clone())
-                            .with_hint("its elements share memory; make a copy first with `copy(x)`"),
-                    );
-                }
+                writable(&dst, &target.span)?;
                 let rhs = self.eval(value)?;
                 let rhs = self.expect_array(rhs, &value.span)?;
                 // `rhs` moves into `src` or drops here: the assignment must hold the
@@ -539,6 +528,7 @@ impl Interp {
             spans,
         )?;
         if self.memory_seen_elsewhere(name, &x) {
+            writable(&x, spans.0)?;
             self.settle()?;
             graph::realize(&*self.backend, &[&x])?;
             return self.write_into(&x, result, value_span, span);
@@ -1407,6 +1397,24 @@ impl HostScalar {
             f => f,
         }
     }
+}
+
+/// E0208 for a write into a broadcast view (`broadcast_to`, a stride-0 axis): its
+/// elements share memory, as NumPy's read-only broadcast views.
+fn writable(dst: &Array, target_span: &Span) -> R<()> {
+    if dst
+        .view
+        .shape
+        .iter()
+        .zip(&dst.view.strides)
+        .any(|(&d, &s)| d > 1 && s == 0)
+    {
+        return Err(
+            Diagnostic::new("E0208", "cannot write into a broadcast view", target_span.clone())
+                .with_hint("its elements share memory; make a copy first with `copy(x)`"),
+        );
+    }
+    Ok(())
 }
 
 fn host_scalar(a: &Array) -> Option<HostScalar> {

@@ -723,6 +723,8 @@ impl<'a> Planner<'a> {
         let own = match &self.info[i].op {
             Op::Random { .. } => true,
             Op::Unary(u) => u.rule() == crate::check::prim::UnaryRule::Float,
+            // a float power is a libm call an element (`1.01 ** j` broadcast over rows)
+            Op::Binary(BinaryOp::Pow | BinaryOp::Atan2 | BinaryOp::Hypot) => self.nodes[i].dtype.is_float(),
             _ => false,
         };
         let inherited = self
