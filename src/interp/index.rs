@@ -474,18 +474,7 @@ impl Interp {
         span: &Span,
     ) -> R<()> {
         let dst = &g.viewed;
-        if dst
-            .view
-            .shape
-            .iter()
-            .zip(&dst.view.strides)
-            .any(|(&d, &s)| d > 1 && s == 0)
-        {
-            return Err(
-                Diagnostic::new("E0208", "cannot write into a broadcast view", target_span.clone())
-                    .with_hint("its elements share memory; make a copy first with `copy(x)`"),
-            );
-        }
+        super::writable(dst, target_span)?;
         let rhs = self.eval(value)?;
         let rhs = self.expect_array(rhs, &value.span)?;
         let src = match op {

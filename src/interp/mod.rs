@@ -1401,7 +1401,7 @@ impl HostScalar {
 
 /// E0208 for a write into a broadcast view (`broadcast_to`, a stride-0 axis): its
 /// elements share memory, as NumPy's read-only broadcast views.
-fn writable(dst: &Array, target_span: &Span) -> R<()> {
+pub(crate) fn writable(dst: &Array, target_span: &Span) -> R<()> {
     if dst
         .view
         .shape
