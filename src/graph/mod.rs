@@ -139,6 +139,14 @@ impl Node {
         self.shape.iter().product()
     }
 
+    /// Whether another node holds this node's realized buffer too.
+    pub fn buffer_shared(&self) -> bool {
+        match &*self.state.borrow() {
+            NodeState::Ready(b) => !b.is_unique(),
+            NodeState::Pending { .. } => false,
+        }
+    }
+
     /// Whether both nodes are realized into one buffer (so a write through one
     /// is seen through the other).
     pub fn shares_buffer(&self, other: &Node) -> bool {

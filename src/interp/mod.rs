@@ -438,6 +438,12 @@ impl Interp {
                     }
                     return Err(d);
                 };
+                // nothing but this binding holds the array (checked before the right side
+                // makes temporaries that read it): no other name can see its memory, unless
+                // the right side binds one itself (a `let` in a block)
+                let alone = op.is_some()
+                    && matches!(&current, Value::Array(a) if Rc::strong_count(&a.node) == 2 && !a.node.buffer_shared())
+                    && !value.may_bind();
                 let rhs = self.eval(value)?;
                 let new = match op {
                     None => rhs,
@@ -452,7 +458,8 @@ impl Interp {
                             Value::Array(result)
                         } else {
                             drop(b);
-                            return self.update_array(name, a, op, result, (&target.span, &value.span, span));
+                            let shared = !alone && self.memory_seen_elsewhere(name, &a);
+                            return self.update_array(name, a, op, result, shared, (&target.span, &value.span, span));
                         }
                     }
                 };
@@ -517,8 +524,17 @@ impl Interp {
     /// written into `x`'s memory, so every other name for it (a view, a loop's row,
     /// the caller's array passed to a function) sees the change. Where no other
     /// name can see that memory, rebinding `x` to the result is the same to the
-    /// program and leaves it pending, so it keeps fusing with what follows.
-    fn update_array(&mut self, name: &str, x: Array, op: BinOp, result: Array, spans: (&Span, &Span, &Span)) -> R<()> {
+    /// program and leaves it pending, so it keeps fusing with what follows. `shared`
+    /// is whether another name can see it (`memory_seen_elsewhere`).
+    fn update_array(
+        &mut self,
+        name: &str,
+        x: Array,
+        op: BinOp,
+        result: Array,
+        shared: bool,
+        spans: (&Span, &Span, &Span),
+    ) -> R<()> {
         let (_, value_span, span) = spans;
         crate::check::shape::check_update(
             name,
@@ -527,7 +543,7 @@ impl Interp {
             (Some(result.dtype()), Some(&dims(result.shape()))),
             spans,
         )?;
-        if self.memory_seen_elsewhere(name, &x) {
+        if shared {
             writable(&x, spans.0)?;
             self.settle()?;
             graph::realize(&*self.backend, &[&x])?;

@@ -276,6 +276,34 @@ impl BinOp {
     }
 }
 
+impl Expr {
+    /// Whether evaluating this could bind a name: it holds a block (of an `if`, or
+    /// `{ ... }`), whose `let` binds in the enclosing scope.
+    pub fn may_bind(&self) -> bool {
+        match &self.kind {
+            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::Name(_) => false,
+            ExprKind::ArrayLit(items) | ExprKind::Tuple(items) => items.iter().any(Expr::may_bind),
+            ExprKind::Unary(_, x) | ExprKind::Cast(x, _) => x.may_bind(),
+            ExprKind::Binary(_, a, b) => a.may_bind() || b.may_bind(),
+            ExprKind::Call { args, .. } => args.iter().any(|a| a.value.may_bind()),
+            ExprKind::Index { base, indices } => {
+                base.may_bind()
+                    || indices.iter().any(|i| match &i.kind {
+                        IndexKind::Expr(x) => x.may_bind(),
+                        IndexKind::Slice { start, stop, step } => {
+                            [start, stop, step].into_iter().flatten().any(Expr::may_bind)
+                        }
+                        IndexKind::NewAxis | IndexKind::Ellipsis => false,
+                    })
+            }
+            ExprKind::If { .. } | ExprKind::Block(_) => true,
+            ExprKind::FStr(parts) => parts
+                .iter()
+                .any(|p| matches!(p, FPart::Value { expr, .. } if expr.may_bind())),
+        }
+    }
+}
+
 /// The names a loop's statements (and its condition) read or bind, or `None` when
 /// they call a function that is not a builtin (whose body may read any global):
 /// what a loop can carry from one iteration to the next.
