@@ -584,10 +584,12 @@ impl Interp {
     fn loop_carried(&self, body: &[Stmt], extra: &[&Expr]) -> Names {
         let in_fn = !self.frames.is_empty();
         let builtin = |n: &str| in_fn || crate::check::builtins::find(n).is_some();
-        let names = self.scope_names();
+        let scope = self.frames.last().unwrap_or(&self.globals);
         match crate::syntax::ast::names_used(body, extra, &builtin) {
-            Some(used) => used.into_iter().filter(|n| names.contains(n)).collect(),
-            None => names,
+            // the used names the scope has, without listing every name of the scope
+            // (the globals hold the whole standard library)
+            Some(used) => used.into_iter().filter(|n| scope.contains_key(n.as_str())).collect(),
+            None => self.scope_names(),
         }
     }
 
