@@ -430,8 +430,9 @@ pub fn nodes_by_id(nodes: &[Rc<Node>]) -> rustc_hash::FxHashMap<u64, Rc<Node>> {
 /// (iterative: graphs can be deep).
 pub fn pending_in_order(roots: &[Rc<Node>]) -> Vec<Rc<Node>> {
     let mut order = Vec::new();
-    let mut seen = rustc_hash::FxHashSet::with_capacity_and_hasher(16, Default::default());
-    let mut stack: Vec<(Rc<Node>, bool)> = roots.iter().rev().map(|n| (n.clone(), false)).collect();
+    let mut seen = Seen::default();
+    let mut stack: smallvec::SmallVec<[(Rc<Node>, bool); 16]> =
+        roots.iter().rev().map(|n| (n.clone(), false)).collect();
     while let Some((node, expanded)) = stack.pop() {
         if expanded {
             order.push(node);
@@ -443,13 +444,51 @@ pub fn pending_in_order(roots: &[Rc<Node>]) -> Vec<Rc<Node>> {
         stack.push((node.clone(), true));
         if let NodeState::Pending { inputs, .. } = &*node.state.borrow() {
             for input in inputs.iter().rev() {
-                if !input.node.is_ready() && !seen.contains(&input.node.id) {
+                if !input.node.is_ready() && !seen.contains(input.node.id) {
                     stack.push((input.node.clone(), false));
                 }
             }
         }
     }
     order
+}
+
+/// The node ids a graph walk has met: a few, looked up in a line, for the
+/// graph of a small statement (a hash set was an allocation and most of the
+/// walk's time there); a hash set past `Seen::LINE` of them.
+#[derive(Default)]
+struct Seen {
+    line: smallvec::SmallVec<[u64; 16]>,
+    set: Option<rustc_hash::FxHashSet<u64>>,
+}
+
+impl Seen {
+    const LINE: usize = 16;
+
+    fn contains(&self, id: u64) -> bool {
+        match &self.set {
+            Some(set) => set.contains(&id),
+            None => self.line.contains(&id),
+        }
+    }
+
+    /// Adds `id`; false when it was there already.
+    fn insert(&mut self, id: u64) -> bool {
+        if let Some(set) = &mut self.set {
+            return set.insert(id);
+        }
+        if self.line.contains(&id) {
+            return false;
+        }
+        if self.line.len() < Self::LINE {
+            self.line.push(id);
+        } else {
+            let mut set: rustc_hash::FxHashSet<u64> = self.line.drain(..).collect();
+            set.insert(id);
+            self.set = Some(set);
+        }
+        true
+    }
 }
 
 /// Slice assignment: writes `src` (ready, same dtype, broadcast to the

@@ -613,15 +613,7 @@ impl Interp {
         let mut roots: Vec<Array> = Vec::new();
         let mut locals: Vec<Array> = Vec::new();
         let mut pending = Vec::new();
-        let bound: Box<dyn Iterator<Item = (&String, &Value)>> = match self.frames.last() {
-            Some(f) => Box::new(f.iter()),
-            None => Box::new(
-                self.pending_globals
-                    .iter()
-                    .filter_map(|n| self.globals.get_key_value(n.as_str())),
-            ),
-        };
-        for (name, v) in bound {
+        let mut sort = |name: &String, v: &Value| {
             pending_arrays(v, &mut pending);
             for a in pending.drain(..) {
                 if carried.contains(name) {
@@ -630,6 +622,14 @@ impl Interp {
                     locals.push(a)
                 }
             }
+        };
+        match self.frames.last() {
+            Some(f) => f.iter().for_each(|(name, v)| sort(name, v)),
+            None => self
+                .pending_globals
+                .iter()
+                .filter_map(|n| self.globals.get_key_value(n.as_str()))
+                .for_each(|(name, v)| sort(name, v)),
         }
         if roots.is_empty() && locals.is_empty() {
             return Ok(());
@@ -801,6 +801,42 @@ impl Interp {
         }
     }
 
+    /// `a op b` of two evaluated operands (`l` and `r` their expressions):
+    /// none, strings and dtypes compared as Python's, else arrays.
+    fn binary_values(&mut self, op: BinOp, a: Value, b: Value, l: &Expr, r: &Expr, span: &Span) -> R<Value> {
+        let op = &op;
+        // `x == none` asks whether x is none (Python's `is None`), whatever x is;
+        // strings compare by their text (`mode == "same"`), and a string never
+        // equals anything else (`ord == "fro"` for a numeric `ord` is false, as in Python);
+        // a dtype equals itself and its names (`dtype(x) == f32`, `dtype(x) == "float32"`)
+        if matches!(op, BinOp::Eq | BinOp::Ne) {
+            let same = match (&a, &b) {
+                (Value::None, other) | (other, Value::None) => Some(matches!(other, Value::None)),
+                (Value::DType(x), Value::DType(y)) => Some(x == y),
+                (Value::DType(x), Value::Str(y)) | (Value::Str(y), Value::DType(x)) => {
+                    Some(DType::parse(y) == Some(*x))
+                }
+                (Value::DType(_), _) | (_, Value::DType(_)) => Some(false),
+                (Value::Str(x), Value::Str(y)) => Some(x == y),
+                (Value::Str(_), _) | (_, Value::Str(_)) => Some(false),
+                _ => None,
+            };
+            if let Some(same) = same {
+                let v = if same == (*op == BinOp::Eq) { 1.0 } else { 0.0 };
+                return Ok(Value::Array(build::scalar(DType::Bool, v, false)));
+            }
+        }
+        let a = self.expect_array(a, &l.span)?;
+        let b = self.expect_array(b, &r.span)?;
+        Ok(Value::Array(self.binary(
+            *op,
+            &a,
+            &b,
+            (Some(&l.span), Some(&r.span)),
+            span,
+        )?))
+    }
+
     /// `a op b`, folded when both are host scalars; a result that may fail
     /// at run time is remembered for `settle`.
     fn binary(
@@ -911,6 +947,25 @@ impl Interp {
                 };
                 Value::Array(self.fold(build::unary(uop, name, &a, Some(&inner.span), span)?)?)
             }
+            ExprKind::Binary(op, l, r)
+                if literal_op(*op) && (literal_meeting(l).is_some() || literal_meeting(r).is_some()) =>
+            {
+                // a literal beside an array is made in the dtype it converts to there
+                // (`x + 1.0` of an f32 `x`), not made and then converted
+                let (lit, other, lit_left) = match literal_meeting(l) {
+                    Some(v) => (v, r, true),
+                    None => (literal_meeting(r).unwrap_or(HostScalar::I64(0)), l, false),
+                };
+                let o = self.eval(other)?;
+                let Value::Array(arr) = &o else {
+                    let litv = Value::Array(host_literal(lit, None));
+                    let (a, b) = if lit_left { (litv, o) } else { (o, litv) };
+                    return self.binary_values(*op, a, b, l, r, span);
+                };
+                let litv = Value::Array(host_literal(lit, Some(arr.dtype())));
+                let (a, b) = if lit_left { (litv, o) } else { (o, litv) };
+                self.binary_values(*op, a, b, l, r, span)?
+            }
             ExprKind::Binary(op, l, r) => {
                 let a = self.eval(l)?;
                 // `and`/`or` after one bool decide as Python's do, without the right
@@ -926,30 +981,7 @@ impl Interp {
                     }
                 }
                 let b = self.eval(r)?;
-                // `x == none` asks whether x is none (Python's `is None`), whatever x is;
-                // strings compare by their text (`mode == "same"`), and a string never
-                // equals anything else (`ord == "fro"` for a numeric `ord` is false, as in Python);
-                // a dtype equals itself and its names (`dtype(x) == f32`, `dtype(x) == "float32"`)
-                if matches!(op, BinOp::Eq | BinOp::Ne) {
-                    let same = match (&a, &b) {
-                        (Value::None, other) | (other, Value::None) => Some(matches!(other, Value::None)),
-                        (Value::DType(x), Value::DType(y)) => Some(x == y),
-                        (Value::DType(x), Value::Str(y)) | (Value::Str(y), Value::DType(x)) => {
-                            Some(DType::parse(y) == Some(*x))
-                        }
-                        (Value::DType(_), _) | (_, Value::DType(_)) => Some(false),
-                        (Value::Str(x), Value::Str(y)) => Some(x == y),
-                        (Value::Str(_), _) | (_, Value::Str(_)) => Some(false),
-                        _ => None,
-                    };
-                    if let Some(same) = same {
-                        let v = if same == (*op == BinOp::Eq) { 1.0 } else { 0.0 };
-                        return Ok(Value::Array(build::scalar(DType::Bool, v, false)));
-                    }
-                }
-                let a = self.expect_array(a, &l.span)?;
-                let b = self.expect_array(b, &r.span)?;
-                Value::Array(self.binary(*op, &a, &b, (Some(&l.span), Some(&r.span)), span)?)
+                self.binary_values(*op, a, b, l, r, span)?
             }
             ExprKind::Cast(inner, ty) => {
                 let a = self.eval_array(inner)?;
@@ -1356,6 +1388,40 @@ impl Interp {
 }
 
 /// The pending arrays of a value, appended to `out`.
+/// The operators whose literal operand is made in the other operand's dtype
+/// (`literal_meeting`, `host_literal`): arithmetic and comparisons, where
+/// `graph::build` converts a literal exactly so (`cast_literal`) and no
+/// error message names the literal's dtype. Not `**`, whose fast powers read
+/// the literal's own value.
+fn literal_op(op: BinOp) -> bool {
+    use BinOp::*;
+    matches!(op, Add | Sub | Mul | Div | FloorDiv | Rem | Eq | Ne | Lt | Le | Gt | Ge)
+}
+
+/// The value of a number literal.
+fn literal_meeting(e: &Expr) -> Option<HostScalar> {
+    match e.kind {
+        ExprKind::Int(v) => Some(HostScalar::I64(v)),
+        ExprKind::Float(v) => Some(HostScalar::F64(v)),
+        _ => None,
+    }
+}
+
+/// A number literal as a weak scalar, in `with`'s dtype where the graph
+/// builder would convert it to that (`graph::build::cast_literal`: a float
+/// literal meeting f32, an integer literal meeting f32 or f64), else in its
+/// own; the same value either way, one scalar made instead of two.
+fn host_literal(lit: HostScalar, with: Option<DType>) -> Array {
+    match (lit, with) {
+        (HostScalar::F64(v), Some(DType::F32)) => build::scalar(DType::F32, v, true),
+        (HostScalar::I64(v), Some(d @ (DType::F32 | DType::F64))) => {
+            Array::from_host(HostData::scalar_i64(d, v), &[]).with_weak(true)
+        }
+        (HostScalar::F64(v), _) => build::scalar(DType::F64, v, true),
+        (HostScalar::I64(v), _) => build::scalar_i64(v, true),
+    }
+}
+
 fn pending_arrays(v: &Value, out: &mut Vec<Array>) {
     match v {
         Value::Array(a) if !a.is_ready() => out.push(a.clone()),

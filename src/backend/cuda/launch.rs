@@ -127,18 +127,22 @@ impl CudaBackend {
             let esz = kp.out_dtype.size_bytes() as u64;
             let a = ptrs[0] + operands[0].view.offset as u64 * esz;
             let b = ptrs[1] + operands[1].view.offset as u64 * esz;
-            self.timed(kp, "matmul(cublas)".to_string(), || {
-                if gemm.k == 0 {
-                    // an empty sum: cuBLAS may leave C alone, so write the zeros here
-                    let bytes = kp.out_size() * kp.out_dtype.size_bytes();
-                    // SAFETY: `out` was allocated for `bytes` bytes above.
-                    return unsafe { sys::cuMemsetD8_v2(out.ptr, 0, bytes).result() }
-                        .map_err(|e| cuda_error("clearing a matrix", e));
-                }
-                cublas
-                    .run(&gemm, kp.out_dtype, a, b, out.ptr)
-                    .map_err(|e| cuda_error("running cuBLAS gemm", e))
-            })?;
+            self.timed(
+                kp,
+                || "matmul(cublas)".to_string(),
+                || {
+                    if gemm.k == 0 {
+                        // an empty sum: cuBLAS may leave C alone, so write the zeros here
+                        let bytes = kp.out_size() * kp.out_dtype.size_bytes();
+                        // SAFETY: `out` was allocated for `bytes` bytes above.
+                        return unsafe { sys::cuMemsetD8_v2(out.ptr, 0, bytes).result() }
+                            .map_err(|e| cuda_error("clearing a matrix", e));
+                    }
+                    cublas
+                        .run(&gemm, kp.out_dtype, a, b, out.ptr)
+                        .map_err(|e| cuda_error("running cuBLAS gemm", e))
+                },
+            )?;
             drop(keep);
             return Ok((out, extra, None));
         }
@@ -190,7 +194,7 @@ impl CudaBackend {
                 },
             })
             .collect();
-        let label = match prep.kind {
+        let label = || match prep.kind {
             codegen::Kind::Generic => format!("{} generic", strategy_label(&kp.strategy)),
             codegen::Kind::Specialised => strategy_label(&kp.strategy),
         };

@@ -244,11 +244,12 @@ impl CudaBackend {
 
     /// Runs `launch` (work queued on the default stream). While profiling,
     /// brackets it with CUDA events, waits for the end, and records a
-    /// `KernelTiming` for `kp` under `strategy`.
+    /// `KernelTiming` for `kp` under the label `strategy` makes (only then:
+    /// formatting it for every unprofiled launch was a string a statement).
     pub(super) fn timed(
         &self,
         kp: &KernelPlan,
-        strategy: String,
+        strategy: impl FnOnce() -> String,
         launch: impl FnOnce() -> Result<(), Diagnostic>,
     ) -> Result<(), Diagnostic> {
         if self.profile.borrow().is_none() {
@@ -281,7 +282,7 @@ impl CudaBackend {
         result?;
         if let Some(p) = self.profile.borrow_mut().as_mut() {
             p.push(KernelTiming {
-                strategy,
+                strategy: strategy(),
                 output: format!("{}{:?}", kp.out_dtype, kp.out_shape),
                 ops: kp.ops.join(" "),
                 grid: (kp.grid.0.max(1), kp.grid.1.max(1)),
