@@ -349,7 +349,7 @@ const STATIC_PROGRAMS: &[(&str, &str)] = &[
     ("E0210", "print(logspace(0, 1, -2))"),
     ("E0200", "print(atleast_1d(ones([2])) + ones([3]))"),
     ("E0202", "print(atleast_2d(ones([2])) @ ones([3]))"),
-    ("E0200", "print(atleast_3d(ones([2, 2])) + ones([3]))"),
+    ("E0200", "print(atleast_3d(ones([2, 2])) + ones([3, 2, 1]))"),
     // builtins' argument rules, shared with the run
     ("E0212", "print(bincount([0, 1, 2], weights=ones([2])))"),
     ("E0221", "print(lstsq(ones([3, 2]), ones([4])))"),
@@ -360,6 +360,14 @@ const STATIC_PROGRAMS: &[(&str, &str)] = &[
     // a user function's body walked with its arguments, as the library's
     ("E0200", "fn f(x) = x + ones([3])\nprint(f(ones([4])))"),
     ("E0413", "fn f(n) = if n < 0 { error(\"n must not be negative\") } else { n }\nprint(f(-1))"),
+    ("E0413", "print(nanquantile(ones([3]), 1.5))"),
+    ("E0305", "print(around(ones([3]), decimals=1.5))"),
+    ("E0305", "print(linspace(0, 1, 2.5))"),
+    ("E0305", "print(eye(3, k=0.5))"),
+    // shapes the checker now knows: outer's, flip's, the *_like functions'
+    ("E0200", "print(outer(ones([2]), ones([3])) + ones([3, 3]))"),
+    ("E0200", "print(flip(ones([2, 3]), axis=0) + ones([3, 2]))"),
+    ("E0200", "print(zeros_like(ones([2, 3])) + ones([4]))"),
 ];
 
 fn static_codes(diags: &[arr::Diagnostic]) -> Vec<String> {

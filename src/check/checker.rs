@@ -649,7 +649,7 @@ impl Checker {
                             let shown = match self.expr(expr) {
                                 _ if !spec.is_empty() => None,
                                 Ty::Str(Some(s)) => Some(s),
-                                t => const_int_of(&t).map(|v| v.to_string()),
+                                t => const_int_of(&t).map(|v| v.to_string()).or_else(|| shown_f64(&t)),
                             };
                             text = text.zip(shown).map(|(out, s)| out + &s);
                         }
@@ -1418,7 +1418,7 @@ impl Checker {
     /// it found an error (reported, as the run's, labelled at this call) or
     /// was not walked (too deep, or too many calls walked already).
     fn instance(&mut self, def: &Rc<FnDef>, slots: &[Option<(Ty, Span)>], span: &Span) -> Option<Ty> {
-        if self.exact >= MAX_INSTANCE_DEPTH || self.calls_left == 0 {
+        if self.exact >= MAX_INSTANCE_DEPTH || self.calls_left == 0 || sizes_conflict(def, slots) {
             return None;
         }
         self.calls_left -= 1;
@@ -1678,14 +1678,22 @@ impl Checker {
                     _ => None,
                 }
             }
-            // a power is an integer (the run's `static_int`)
-            ("matrix_power", _, Some(Ty::Array { dtype: Some(dt), .. })) if !dt.is_int() && *dt != DType::Bool => {
-                Some(shape::not_an_integer("this value", *dt, &arg_span(1).unwrap_or(span.clone())))
-            }
             ("pad", Some(Ty::Array { shape: Some(a), .. }), widths) => const_ints(widths)
                 .and_then(|w| shape::pad_pairs(&w, a.len(), &arg_span(1).unwrap_or(span.clone())).err()),
             _ => None,
         };
+        // a count, an order or a power is an integer (the run's `static_int`)
+        let rule = rule.or_else(|| {
+            INT_PARAMS.iter().filter(|(f, _)| *f == name).find_map(|(_, p)| {
+                let k = builtins::find(name)?.params.iter().position(|q| q.name == *p)?;
+                match arg(k)? {
+                    Ty::Array { dtype: Some(dt), .. } if !dt.is_int() && *dt != DType::Bool => Some(
+                        shape::not_an_integer("this value", *dt, &arg_span(k).unwrap_or(span.clone())),
+                    ),
+                    _ => None,
+                }
+            })
+        });
         if let Some(d) = rule {
             self.errors.push(d);
             return Ty::Unknown;
@@ -2237,6 +2245,57 @@ impl Checker {
                     value: None,
                 }
             }
+            // the shape of the first argument (its axis checked above, `AXIS_OF_FIRST`)
+            "flip" | "roll" | "tril" | "triu" | "nan_to_num" | "round" => match arg(0) {
+                Some(Ty::Array { dtype, shape, .. }) => Ty::Array {
+                    dtype: if name == "round" { None } else { *dtype },
+                    shape: shape.clone(),
+                    weak: false,
+                    value: None,
+                },
+                _ => Ty::Unknown,
+            },
+            "zeros_like" | "ones_like" | "full_like" | "empty_like" => {
+                let dtype_at = if name == "full_like" { 2 } else { 1 };
+                match arg(0) {
+                    Some(Ty::Array { dtype, shape, .. }) if name != "empty_like" || arg(2).is_none() => Ty::Array {
+                        dtype: if arg(dtype_at).is_some() { None } else { *dtype },
+                        shape: shape.clone(),
+                        weak: false,
+                        value: None,
+                    },
+                    _ => Ty::Unknown,
+                }
+            }
+            // both flattened, one along each axis
+            "outer" => {
+                let size = |k: usize| match arg(k) {
+                    Some(Ty::Array { shape: Some(s), .. }) => known_size(s),
+                    _ => None,
+                };
+                Ty::Array {
+                    dtype: None,
+                    shape: Some(vec![size(0), size(1)]),
+                    weak: false,
+                    value: None,
+                }
+            }
+            // along an axis the shape of `x`; without one, of `x` flattened
+            "cumsum" | "cumprod" | "cummax" | "cummin" => match (arg(0), arg(1)) {
+                (Some(Ty::Array { shape: Some(s), .. }), None | Some(Ty::None)) => Ty::Array {
+                    dtype: None,
+                    shape: Some(vec![known_size(s)]),
+                    weak: false,
+                    value: None,
+                },
+                (Some(Ty::Array { shape: Some(s), .. }), Some(t)) if const_int_of(t).is_some() => Ty::Array {
+                    dtype: None,
+                    shape: Some(s.clone()),
+                    weak: false,
+                    value: None,
+                },
+                _ => Ty::Unknown,
+            },
             "matmul" => match (arg(0), arg(1)) {
                 (
                     Some(Ty::Array {
@@ -2429,6 +2488,41 @@ enum Basic {
     Ellipsis,
 }
 
+/// Whether the arguments give one size variable of the parameters'
+/// annotations two sizes (`fn f(a: [n], b: [n])` of sizes 3 and 4): the run
+/// refuses that binding (E0207) before the body runs, so the body is not walked.
+fn sizes_conflict(def: &FnDef, slots: &[Option<(Ty, Span)>]) -> bool {
+    let mut sizes: HashMap<&str, usize> = HashMap::new();
+    for (p, slot) in def.params.iter().zip(slots) {
+        let (Some(dims), Some((Ty::Array { shape: Some(shape), .. }, _))) = (p.ann.as_ref().and_then(|a| a.dims.as_ref()), slot)
+        else {
+            continue;
+        };
+        for (d, n) in dims.iter().zip(shape) {
+            if let (DimAnn::Var(id), Some(n)) = (d, n)
+                && *sizes.entry(id.name.as_str()).or_insert(*n) != *n
+            {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// A known f64 scalar as the run prints it, where the shortest round-trip
+/// text is its text (no exponent, a `.0` on whole numbers).
+fn shown_f64(t: &Ty) -> Option<String> {
+    match t {
+        Ty::Array {
+            dtype: Some(DType::F64),
+            shape: Some(s),
+            value: Some(v),
+            ..
+        } if s.is_empty() && v.is_finite() && (v.abs() >= 1e-4 && v.abs() < 1e15) => Some(format!("{v:?}")),
+        _ => None,
+    }
+}
+
 /// A known bool's truth (a rank-0 bool of known value).
 fn known_truth(t: &Ty) -> Option<bool> {
     match t {
@@ -2489,6 +2583,14 @@ fn basic_index_shape(base: &[Dim], items: &[Basic]) -> Option<Vec<Dim>> {
     }
     Some(out)
 }
+
+/// Builtins' parameters the run reads as one integer (`static_int`): a float given is E0305.
+const INT_PARAMS: &[(&str, &str)] = &[
+    ("matrix_power", "n"),
+    ("round", "decimals"),
+    ("linspace", "num"),
+    ("eye", "k"),
+];
 
 /// Builtins whose `axis` is an axis of their first argument (checked by
 /// `normalize_axis` at run time too).
