@@ -359,7 +359,10 @@ const STATIC_PROGRAMS: &[(&str, &str)] = &[
     ("E0305", "print(sum(ones([2]), keepdims=1))"),
     // a user function's body walked with its arguments, as the library's
     ("E0200", "fn f(x) = x + ones([3])\nprint(f(ones([4])))"),
-    ("E0413", "fn f(n) = if n < 0 { error(\"n must not be negative\") } else { n }\nprint(f(-1))"),
+    (
+        "E0413",
+        "fn f(n) = if n < 0 { error(\"n must not be negative\") } else { n }\nprint(f(-1))",
+    ),
     ("E0413", "print(nanquantile(ones([3]), 1.5))"),
     ("E0305", "print(around(ones([3]), decimals=1.5))"),
     ("E0305", "print(linspace(0, 1, 2.5))"),

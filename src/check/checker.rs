@@ -1180,8 +1180,12 @@ impl Checker {
             (Some(x), Some(y), BinOp::Mul) => Some(x * y),
             (Some(x), Some(y), BinOp::Div) if *y != 0.0 => Some(x / y),
             // Python's floor division and modulo (the result takes the divisor's sign)
-            (Some(x), Some(y), BinOp::FloorDiv) if *y != 0.0 && x.fract() == 0.0 && y.fract() == 0.0 => Some((x / y).floor()),
-            (Some(x), Some(y), BinOp::Rem) if *y != 0.0 && x.fract() == 0.0 && y.fract() == 0.0 => Some(x - y * (x / y).floor()),
+            (Some(x), Some(y), BinOp::FloorDiv) if *y != 0.0 && x.fract() == 0.0 && y.fract() == 0.0 => {
+                Some((x / y).floor())
+            }
+            (Some(x), Some(y), BinOp::Rem) if *y != 0.0 && x.fract() == 0.0 && y.fract() == 0.0 => {
+                Some(x - y * (x / y).floor())
+            }
             // comparisons of values f64 holds exactly, so that `and`/`or` after one can be decided
             (Some(x), Some(y), cmp) if x.abs() < 2f64.powi(53) && y.abs() < 2f64.powi(53) => {
                 let holds = match cmp {
@@ -2135,7 +2139,8 @@ impl Checker {
                 if self.exact > 0
                     && let Some(Ty::Str(Some(message))) = arg(0)
                 {
-                    self.errors.push(Diagnostic::new("E0413", message.clone(), span.clone()));
+                    self.errors
+                        .push(Diagnostic::new("E0413", message.clone(), span.clone()));
                 }
                 Ty::Unknown
             }
@@ -2494,7 +2499,8 @@ enum Basic {
 fn sizes_conflict(def: &FnDef, slots: &[Option<(Ty, Span)>]) -> bool {
     let mut sizes: HashMap<&str, usize> = HashMap::new();
     for (p, slot) in def.params.iter().zip(slots) {
-        let (Some(dims), Some((Ty::Array { shape: Some(shape), .. }, _))) = (p.ann.as_ref().and_then(|a| a.dims.as_ref()), slot)
+        let (Some(dims), Some((Ty::Array { shape: Some(shape), .. }, _))) =
+            (p.ann.as_ref().and_then(|a| a.dims.as_ref()), slot)
         else {
             continue;
         };

@@ -1409,10 +1409,12 @@ pub fn lstsq_rhs(m: usize, n: usize, b: &[usize], span: &Span) -> Result<(), Dia
     if (1..=2).contains(&b.len()) && b[0] == m {
         return Ok(());
     }
-    Err(
-        Diagnostic::new("E0221", format!("lstsq of a {m} x {n} system with b of shape {b:?}"), span.clone())
-            .with_hint("b is (m,) or (m, k), m the rows of a"),
+    Err(Diagnostic::new(
+        "E0221",
+        format!("lstsq of a {m} x {n} system with b of shape {b:?}"),
+        span.clone(),
     )
+    .with_hint("b is (m,) or (m, k), m the rows of a"))
 }
 
 /// A value as the run's static arguments describe it in their errors.
@@ -1423,11 +1425,19 @@ pub fn describe_found(dtype: DType, shape: &[usize]) -> String {
 /// A flag (`keepdims`, `endpoint`, ...) given something other than one bool;
 /// `found` as `describe_found` or a kind's name words it (the run's `static_bool`).
 pub fn not_a_flag(found: &str, span: &Span) -> Diagnostic {
-    Diagnostic::new("E0305", format!("expected `true` or `false`, found {found}"), span.clone())
+    Diagnostic::new(
+        "E0305",
+        format!("expected `true` or `false`, found {found}"),
+        span.clone(),
+    )
 }
 
 /// An integer argument (a count, an order, a power) given numbers of another dtype.
 pub fn not_an_integer(what: &str, dtype: DType, span: &Span) -> Diagnostic {
-    Diagnostic::new("E0305", format!("{what} must be an integer, found {dtype}"), span.clone())
-        .with_hint("convert it with `as i64`")
+    Diagnostic::new(
+        "E0305",
+        format!("{what} must be an integer, found {dtype}"),
+        span.clone(),
+    )
+    .with_hint("convert it with `as i64`")
 }
