@@ -338,6 +338,39 @@ const STATIC_PROGRAMS: &[(&str, &str)] = &[
     ("E0200", "print(eye(3, 4) + ones([3]))"),
     ("E0200", "print(identity(3) + ones([4]))"),
     ("E0200", "print(ravel(ones([2, 3])) + ones([5]))"),
+    // an index list held in a variable, read and assigned
+    ("E0204", "let i = [0, 5]\nlet a = zeros([3])\nprint(a[i])"),
+    ("E0204", "let i = [0, 5]\nlet a = zeros([3])\na[i] = 1"),
+    // a library function's body walked with its arguments (`Checker::instance`)
+    ("E0201", "print(std(ones([3, 2]), axis=(0, 0)))"),
+    ("E0201", "print(var(ones([3, 2]), axis=2))"),
+    ("E0200", "print(average(ones([2, 3]), weights=ones([2])))"),
+    ("E0303", "print(norm(ones([3]), ord=\"fro\"))"),
+    ("E0210", "print(logspace(0, 1, -2))"),
+    ("E0200", "print(atleast_1d(ones([2])) + ones([3]))"),
+    ("E0202", "print(atleast_2d(ones([2])) @ ones([3]))"),
+    ("E0200", "print(atleast_3d(ones([2, 2])) + ones([3, 2, 1]))"),
+    // builtins' argument rules, shared with the run
+    ("E0212", "print(bincount([0, 1, 2], weights=ones([2])))"),
+    ("E0221", "print(lstsq(ones([3, 2]), ones([4])))"),
+    ("E0200", "print(full([2, 3], ones([2])))"),
+    ("E0305", "print(matrix_power(ones([2, 2]), -1.5))"),
+    ("E0305", "print(linspace(0, 1, 5, endpoint=2))"),
+    ("E0305", "print(sum(ones([2]), keepdims=1))"),
+    // a user function's body walked with its arguments, as the library's
+    ("E0200", "fn f(x) = x + ones([3])\nprint(f(ones([4])))"),
+    (
+        "E0413",
+        "fn f(n) = if n < 0 { error(\"n must not be negative\") } else { n }\nprint(f(-1))",
+    ),
+    ("E0413", "print(nanquantile(ones([3]), 1.5))"),
+    ("E0305", "print(around(ones([3]), decimals=1.5))"),
+    ("E0305", "print(linspace(0, 1, 2.5))"),
+    ("E0305", "print(eye(3, k=0.5))"),
+    // shapes the checker now knows: outer's, flip's, the *_like functions'
+    ("E0200", "print(outer(ones([2]), ones([3])) + ones([3, 3]))"),
+    ("E0200", "print(flip(ones([2, 3]), axis=0) + ones([3, 2]))"),
+    ("E0200", "print(zeros_like(ones([2, 3])) + ones([4]))"),
 ];
 
 fn static_codes(diags: &[arr::Diagnostic]) -> Vec<String> {

@@ -475,6 +475,39 @@ fn signature_hint(func: &str, params: &[(&str, bool, bool)]) -> String {
 }
 
 impl Builtin {
+    /// Whether parameter `k` is a flag: a static parameter whose documented
+    /// default is `true` or `false`, which the run reads as one bool
+    /// (`interp::statics::static_bool`); the checker refuses anything else by the same rule.
+    pub fn is_flag(&self, k: usize) -> bool {
+        let Some(p) = self.params.get(k).filter(|p| p.kind == ParamKind::Static) else {
+            return false;
+        };
+        let inner = self
+            .signature
+            .split_once('(')
+            .and_then(|(_, rest)| rest.rsplit_once(')'))
+            .map_or("", |(inner, _)| inner);
+        // the signature's items at bracket depth 0 (a default may be a tuple)
+        let (mut depth, mut start, mut items) = (0i32, 0, Vec::new());
+        for (i, c) in inner.char_indices() {
+            match c {
+                '(' | '[' => depth += 1,
+                ')' | ']' => depth -= 1,
+                ',' if depth == 0 => {
+                    items.push(&inner[start..i]);
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        items.push(&inner[start..]);
+        items.iter().any(|item| {
+            item.trim()
+                .split_once('=')
+                .is_some_and(|(name, default)| name.trim() == p.name && matches!(default.trim(), "true" | "false"))
+        })
+    }
+
     /// E0303 for array parameter `param` given `kind` of value ("a string"),
     /// in the checker's and the run's words alike.
     pub fn not_an_array(&self, param: &ParamSpec, kind: &str, span: &Span) -> Diagnostic {

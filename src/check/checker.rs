@@ -79,6 +79,9 @@ pub fn check_program(program: &Program, env: &TypeEnv) -> Vec<Diagnostic> {
         top_names,
         in_fn: false,
         const_lists: HashMap::new(),
+        exact: 0,
+        calls_left: MAX_INSTANCES,
+        list_names: HashMap::new(),
     };
     c.stmts(&program.stmts);
     c.errors
@@ -177,7 +180,20 @@ struct Checker {
     /// The values of the list literals of constant numbers, by span: a
     /// builtin's values (`take`'s indices, `percentile`'s `q`) given as one.
     const_lists: HashMap<Span, Vec<f64>>,
+    /// How many calls deep the checker walks a function's body with its
+    /// arguments' types (`instance`); above 0 it follows only the statements
+    /// known to run, and reports an error only where it is certain to happen.
+    exact: usize,
+    /// Bodies it may still walk so (a bound on the work of a program of many calls).
+    calls_left: usize,
+    /// The integers of the names bound to a list literal of integers
+    /// (`let i = [0, 5]`), by the index of the scope that binds them.
+    list_names: HashMap<(usize, String), Vec<i64>>,
 }
+
+/// How deep calls are followed into their bodies, and how many bodies a check walks so.
+const MAX_INSTANCE_DEPTH: usize = 12;
+const MAX_INSTANCES: usize = 4000;
 
 impl Checker {
     /// Whether statements here run exactly once, in order (top level, outside
@@ -194,6 +210,26 @@ impl Checker {
         if let Some(s) = self.scopes.last_mut() {
             s.insert(name.to_string(), ty);
         }
+        let key = (self.scopes.len().saturating_sub(1), name.to_string());
+        self.list_names.remove(&key);
+    }
+
+    /// The integers `name` was bound to by a list literal of them, where it still holds them.
+    fn name_list(&self, name: &str) -> Option<Vec<i64>> {
+        let scope = self.scopes.iter().rposition(|s| s.contains_key(name))?;
+        self.list_names.get(&(scope, name.to_string())).cloned()
+    }
+
+    /// Runs `walk` over code that may not run (a branch of an unknown
+    /// condition, a loop body): in an exact walk its errors are dropped,
+    /// since they are certain only if it runs.
+    fn tentatively<T>(&mut self, walk: impl FnOnce(&mut Self) -> T) -> T {
+        let before = self.errors.len();
+        let t = walk(self);
+        if self.exact > 0 {
+            self.errors.truncate(before);
+        }
+        t
     }
 
     fn forget(&mut self, names: &HashSet<String>) {
@@ -242,6 +278,10 @@ impl Checker {
             StmtKind::Let { target, value } => {
                 let t = self.expr(value);
                 self.bind(target, t, &value.span);
+                if let (Pattern::Name(id), Some(list)) = (target, literal_int_list(value)) {
+                    let key = (self.scopes.len().saturating_sub(1), id.name.clone());
+                    self.list_names.insert(key, list);
+                }
                 Ty::Unit
             }
             StmtKind::Assign { target, op, value } => {
@@ -296,6 +336,12 @@ impl Checker {
                     }
                     _ => {
                         let t = self.expr(target);
+                        if let ExprKind::Index { base, .. } = &target.kind
+                            && let ExprKind::Name(n) = &base.kind
+                            && let Some(scope) = self.scopes.iter().rposition(|s| s.contains_key(n))
+                        {
+                            self.list_names.remove(&(scope, n.clone()));
+                        }
                         if let Ty::Array {
                             dtype: Some(DType::I32),
                             ..
@@ -363,7 +409,7 @@ impl Checker {
                     },
                 );
                 self.loop_depth += 1;
-                self.stmts(&body.stmts);
+                self.tentatively(|c| c.stmts(&body.stmts));
                 self.loop_depth -= 1;
                 self.forget(&changed);
                 Ty::Unit
@@ -392,7 +438,7 @@ impl Checker {
                 self.forget(&changed);
                 self.define(&var.name, elem);
                 self.loop_depth += 1;
-                self.stmts(&body.stmts);
+                self.tentatively(|c| c.stmts(&body.stmts));
                 self.loop_depth -= 1;
                 self.forget(&changed);
                 Ty::Unit
@@ -403,7 +449,7 @@ impl Checker {
                 self.forget(&changed);
                 self.condition(cond);
                 self.loop_depth += 1;
-                self.stmts(&body.stmts);
+                self.tentatively(|c| c.stmts(&body.stmts));
                 self.loop_depth -= 1;
                 self.forget(&changed);
                 Ty::Unit
@@ -532,10 +578,11 @@ impl Checker {
         }
     }
 
-    fn condition(&mut self, cond: &Expr) {
+    /// Checks a condition; its type (a known value decides the branch).
+    fn condition(&mut self, cond: &Expr) -> Ty {
         let t = self.expr(cond);
-        match t {
-            Ty::Array { dtype: Some(dt), .. } if dt != DType::Bool => {
+        match &t {
+            Ty::Array { dtype: Some(dt), .. } if *dt != DType::Bool => {
                 self.errors.push(
                     Diagnostic::new(
                         "E0301",
@@ -549,7 +596,7 @@ impl Checker {
                 shape: Some(s), dtype, ..
             } if s.iter().any(|d| d.is_some_and(|v| v != 1)) => {
                 // the interpreter's words, so check and run read the same
-                let t = shape::describe(dtype, &s);
+                let t = shape::describe(*dtype, s);
                 self.errors.push(
                     Diagnostic::new(
                         "E0301",
@@ -569,6 +616,7 @@ impl Checker {
             }
             _ => {}
         }
+        t
     }
 
     fn expr(&mut self, e: &Expr) -> Ty {
@@ -579,20 +627,35 @@ impl Checker {
         match &e.kind {
             ExprKind::Int(v) => Ty::constant(DType::I64, *v as f64),
             ExprKind::Float(v) => Ty::constant(DType::F64, *v),
-            ExprKind::Bool(_) => Ty::Array {
+            ExprKind::Bool(b) => Ty::Array {
                 dtype: Some(DType::Bool),
                 shape: Some(vec![]),
                 weak: false,
-                value: None,
+                value: Some(f64::from(u8::from(*b))),
             },
             ExprKind::Str(text) => Ty::Str(Some(text.clone())),
             ExprKind::FStr(parts) => {
+                // the text where every value in it is a string or an integer the checker
+                // knows, shown without a spec (as the run's `format_value` shows them)
+                let mut text = Some(String::new());
                 for part in parts {
-                    if let FPart::Value { expr, .. } = part {
-                        self.expr(expr);
+                    match part {
+                        FPart::Text(t) => {
+                            if let Some(out) = text.as_mut() {
+                                out.push_str(t);
+                            }
+                        }
+                        FPart::Value { expr, spec } => {
+                            let shown = match self.expr(expr) {
+                                _ if !spec.is_empty() => None,
+                                Ty::Str(Some(s)) => Some(s),
+                                t => const_int_of(&t).map(|v| v.to_string()).or_else(|| shown_f64(&t)),
+                            };
+                            text = text.zip(shown).map(|(out, s)| out + &s);
+                        }
                     }
                 }
-                Ty::Str(None)
+                Ty::Str(text)
             }
             ExprKind::Name(n) => {
                 if let Some(t) = self.lookup(n) {
@@ -696,6 +759,20 @@ impl Checker {
             ExprKind::Unary(op, inner) => {
                 let t = self.expr(inner);
                 match (op, &t) {
+                    (
+                        UnOp::Not,
+                        Ty::Array {
+                            dtype: Some(DType::Bool),
+                            shape,
+                            value,
+                            ..
+                        },
+                    ) => Ty::Array {
+                        dtype: Some(DType::Bool),
+                        shape: shape.clone(),
+                        weak: false,
+                        value: value.map(|v| f64::from(u8::from(v == 0.0))),
+                    },
                     (UnOp::Not, Ty::Array { dtype: Some(dt), .. }) if *dt != DType::Bool => {
                         self.errors.push(
                             Diagnostic::new("E0300", format!("`not` is not defined for {dt}"), e.span.clone())
@@ -742,7 +819,12 @@ impl Checker {
                         value: Some(*v),
                     };
                 }
-                let b = self.expr(r);
+                // the right operand of an undecided `and`/`or` may not run
+                let b = if matches!(op, BinOp::And | BinOp::Or) {
+                    self.tentatively(|c| c.expr(r))
+                } else {
+                    self.expr(r)
+                };
                 self.binary(*op, a, b, &l.span, &r.span, &e.span)
             }
             ExprKind::Cast(inner, ty) => {
@@ -779,7 +861,10 @@ impl Checker {
                 let lists: Vec<Option<Vec<i64>>> = indices
                     .iter()
                     .map(|item| match &item.kind {
-                        IndexKind::Expr(x) => literal_int_list(x),
+                        IndexKind::Expr(x) => literal_int_list(x).or_else(|| match &x.kind {
+                            ExprKind::Name(n) => self.name_list(n),
+                            _ => None,
+                        }),
                         _ => None,
                     })
                     .collect();
@@ -822,6 +907,16 @@ impl Checker {
                     }
                     items.push((index_ty, item.span.clone()));
                 }
+                // an element of a tuple (`shape(x)[1]`, `axes[0]`) at a constant position
+                if let Ty::Tuple(elems) = &t {
+                    return match items.as_slice() {
+                        [(IndexTy::Expr(k), _)] => const_int_of(k)
+                            .and_then(|k| usize::try_from(if k < 0 { k + elems.len() as i64 } else { k }).ok())
+                            .and_then(|k| elems.get(k).cloned())
+                            .unwrap_or(Ty::Unknown),
+                        _ => Ty::Unknown,
+                    };
+                }
                 if let Some(d) = super::npsort::check_index(&t, &items) {
                     self.errors.push(d);
                     return Ty::Unknown;
@@ -841,9 +936,18 @@ impl Checker {
                 }
             }
             ExprKind::If { cond, then, otherwise } => {
-                self.condition(cond);
-                let a = self.stmts(&then.stmts);
-                let b = otherwise.as_ref().map(|o| self.expr(o));
+                let c = self.condition(cond);
+                // an exact walk follows the branch a known condition takes, and
+                // walks both of an unknown one without reporting their errors
+                if self.exact > 0 {
+                    match known_truth(&c) {
+                        Some(true) => return self.stmts(&then.stmts),
+                        Some(false) => return otherwise.as_ref().map_or(Ty::Unit, |o| self.expr(o)),
+                        None => {}
+                    }
+                }
+                let a = self.tentatively(|c| c.stmts(&then.stmts));
+                let b = otherwise.as_ref().map(|o| self.tentatively(|c| c.expr(o)));
                 let mut changed = HashSet::new();
                 assigned_names(&then.stmts, &mut changed);
                 if let Some(o) = otherwise {
@@ -851,9 +955,16 @@ impl Checker {
                 }
                 self.forget(&changed);
                 match (a, b) {
-                    (Ty::Array { dtype: da, .. }, Some(Ty::Array { dtype: db, .. })) if da == db => Ty::Array {
+                    (
+                        Ty::Array {
+                            dtype: da, shape: sa, ..
+                        },
+                        Some(Ty::Array {
+                            dtype: db, shape: sb, ..
+                        }),
+                    ) if da == db => Ty::Array {
                         dtype: da,
-                        shape: None,
+                        shape: sa.filter(|_| self.exact > 0).filter(|sa| sb.as_ref() == Some(sa)),
                         weak: false,
                         value: None,
                     },
@@ -887,11 +998,26 @@ impl Checker {
         let none = matches!(a, Ty::None) || matches!(b, Ty::None);
         let text = matches!(a, Ty::Str(_) | Ty::DType(_)) || matches!(b, Ty::Str(_) | Ty::DType(_));
         if matches!(op, BinOp::Eq | BinOp::Ne) && (none || text) {
+            // decided as the interpreter decides it, where both sides are known
+            let same = match (&a, &b) {
+                (Ty::Unknown, _) | (_, Ty::Unknown) => None,
+                (Ty::None, other) | (other, Ty::None) => Some(matches!(other, Ty::None)),
+                (Ty::DType(Some(x)), Ty::DType(Some(y))) => Some(x == y),
+                (Ty::DType(Some(x)), Ty::Str(Some(y))) | (Ty::Str(Some(y)), Ty::DType(Some(x))) => {
+                    Some(DType::parse(y) == Some(*x))
+                }
+                (Ty::DType(_), Ty::DType(_) | Ty::Str(_)) | (Ty::Str(_), Ty::DType(_)) => None,
+                (Ty::DType(_), _) | (_, Ty::DType(_)) => Some(false),
+                (Ty::Str(Some(x)), Ty::Str(Some(y))) => Some(x == y),
+                (Ty::Str(_), Ty::Str(_)) => None,
+                (Ty::Str(_), _) | (_, Ty::Str(_)) => Some(false),
+                _ => None,
+            };
             return Ty::Array {
                 dtype: Some(DType::Bool),
                 shape: Some(vec![]),
                 weak: false,
-                value: None,
+                value: same.map(|same| f64::from(u8::from(same == (op == BinOp::Eq)))),
             };
         }
         for (t, x) in [(&a, l), (&b, r)] {
@@ -1053,6 +1179,13 @@ impl Checker {
             (Some(x), Some(y), BinOp::Sub) => Some(x - y),
             (Some(x), Some(y), BinOp::Mul) => Some(x * y),
             (Some(x), Some(y), BinOp::Div) if *y != 0.0 => Some(x / y),
+            // Python's floor division and modulo (the result takes the divisor's sign)
+            (Some(x), Some(y), BinOp::FloorDiv) if *y != 0.0 && x.fract() == 0.0 && y.fract() == 0.0 => {
+                Some((x / y).floor())
+            }
+            (Some(x), Some(y), BinOp::Rem) if *y != 0.0 && x.fract() == 0.0 && y.fract() == 0.0 => {
+                Some(x - y * (x / y).floor())
+            }
             // comparisons of values f64 holds exactly, so that `and`/`or` after one can be decided
             (Some(x), Some(y), cmp) if x.abs() < 2f64.powi(53) && y.abs() < 2f64.powi(53) => {
                 let holds = match cmp {
@@ -1111,7 +1244,8 @@ impl Checker {
                     .iter()
                     .map(|p| (p.name.name.as_str(), p.default.is_none(), false))
                     .collect();
-                match bind(&def.name.name, &params, arg_tys, span) {
+                let errs = self.errors.len();
+                let slots = match bind(&def.name.name, &params, arg_tys, span) {
                     Ok((slots, _)) => {
                         for (p, slot) in def.params.iter().zip(&slots) {
                             if let (Some(ann), Some((t, s))) = (&p.ann, slot)
@@ -1120,10 +1254,14 @@ impl Checker {
                                 self.errors.push(d);
                             }
                         }
+                        Some(slots)
                     }
-                    Err(d) => self.errors.push(d),
-                }
-                return match &def.ret {
+                    Err(d) => {
+                        self.errors.push(d);
+                        None
+                    }
+                };
+                let declared = match &def.ret {
                     Some(ann) => {
                         let errs = self.errors.len();
                         let t = self.annotation(ann);
@@ -1131,6 +1269,14 @@ impl Checker {
                         t
                     }
                     None => Ty::Unknown,
+                };
+                // the body walked with these arguments: its errors, and the result's type
+                return match slots.filter(|_| self.errors.len() == errs) {
+                    Some(slots) => match self.instance(&def, &slots, span) {
+                        Some(Ty::Unknown) | None => declared,
+                        Some(t) => t,
+                    },
+                    None => declared,
                 };
             }
             Some(Ty::Unknown) => return Ty::Unknown,
@@ -1230,6 +1376,35 @@ impl Checker {
                         return Ty::Unknown;
                     }
                 }
+                // a flag given anything but one bool, in the run's words (`static_bool`)
+                for (k, slot) in slots.iter().enumerate() {
+                    let Some((t, at)) = slot.as_ref().filter(|_| b.is_flag(k)) else {
+                        continue;
+                    };
+                    let found = match t {
+                        Ty::None | Ty::Unknown => None,
+                        Ty::Array {
+                            dtype: Some(DType::Bool),
+                            shape: Some(s),
+                            ..
+                        } if s.is_empty() => None,
+                        Ty::Array {
+                            dtype: Some(dt),
+                            shape: Some(s),
+                            ..
+                        } => s
+                            .iter()
+                            .copied()
+                            .collect::<Option<Vec<usize>>>()
+                            .map(|s| shape::describe_found(*dt, &s)),
+                        Ty::Array { .. } => None,
+                        other => non_array(other).map(str::to_string),
+                    };
+                    if let Some(found) = found {
+                        self.errors.push(shape::not_a_flag(&found, at));
+                        return Ty::Unknown;
+                    }
+                }
                 self.builtin_result(b.name, &slots, span)
             }
             Err(d) => {
@@ -1237,6 +1412,87 @@ impl Checker {
                 Ty::Unknown
             }
         }
+    }
+
+    /// Walks the body of `def` with the types of this call's arguments, as the
+    /// run will call it: exactly (`exact`), so only what is known to run, and
+    /// an error only where it is certain. A library function's refusal of its
+    /// arguments (`error(...)`, a shape rule of a builtin it calls) is found so
+    /// by the rules the run applies. Returns the body's type, or `None` where
+    /// it found an error (reported, as the run's, labelled at this call) or
+    /// was not walked (too deep, or too many calls walked already).
+    fn instance(&mut self, def: &Rc<FnDef>, slots: &[Option<(Ty, Span)>], span: &Span) -> Option<Ty> {
+        if self.exact >= MAX_INSTANCE_DEPTH || self.calls_left == 0 || sizes_conflict(def, slots) {
+            return None;
+        }
+        self.calls_left -= 1;
+        let errs = self.errors.len();
+        // the callee sees the globals and its own names, not the caller's
+        let locals = self.scopes.split_off(self.scopes.len().min(1));
+        let caller_lists: Vec<((usize, String), Vec<i64>)> = self
+            .list_names
+            .iter()
+            .filter(|((scope, _), _)| *scope >= 1)
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        self.list_names.retain(|(scope, _), _| *scope == 0);
+        let saved = (self.loop_depth, self.in_fn);
+        (self.loop_depth, self.in_fn) = (0, true);
+        self.exact += 1;
+        self.scopes.push(TypeEnv::new());
+        // defaults are evaluated in the callee's scope, after the earlier parameters
+        for (p, slot) in def.params.iter().zip(slots) {
+            let t = match (slot, &p.default) {
+                (Some((t, _)), _) => t.clone(),
+                (None, Some(d)) => self.expr(d),
+                (None, None) => Ty::Unknown,
+            };
+            self.define(&p.name.name, t);
+        }
+        for p in &def.params {
+            for d in p.ann.iter().flat_map(|a| a.dims.iter().flatten()) {
+                if let DimAnn::Var(id) = d
+                    && self.scopes.last().is_some_and(|s| !s.contains_key(&id.name))
+                {
+                    let size = Ty::Array {
+                        dtype: Some(DType::I64),
+                        shape: Some(vec![]),
+                        weak: true,
+                        value: None,
+                    };
+                    self.define(&id.name, size);
+                }
+            }
+        }
+        let body = match &def.body.kind {
+            ExprKind::Block(b) => self.stmts(&b.stmts),
+            _ => self.expr(&def.body),
+        };
+        self.scopes.pop();
+        self.scopes.extend(locals);
+        self.list_names.retain(|(scope, _), _| *scope == 0);
+        self.list_names.extend(caller_lists);
+        (self.loop_depth, self.in_fn) = saved;
+        self.exact -= 1;
+        // the run stops at the first
+        let first = self.errors.drain(errs..).next();
+        let Some(d) = first else { return Some(body) };
+        // labelled as the run's `call_user` labels it
+        let inside = d
+            .span
+            .as_ref()
+            .is_some_and(|s| s.start >= def.span.start && s.end <= def.span.end);
+        let labelled = d.labels.iter().any(|(s, _)| s == span);
+        let d = if inside && !labelled {
+            d.with_label(span.clone(), format!("in this call of `{}`", def.name.name))
+        } else {
+            d
+        };
+        // a user function's body was walked once already without its arguments
+        if !self.errors.iter().any(|e| e.code == d.code && e.span == d.span) {
+            self.errors.push(d);
+        }
+        None
     }
 
     /// A dtype's name called as a function (`interp`'s `call_dtype`): `f64(x)` is
@@ -1418,10 +1674,30 @@ impl Checker {
                 };
                 shape::matmul_shape(&operand(a, 0), &operand(b, 1), span).err()
             }
+            ("lstsq", Some(Ty::Array { shape: Some(a), .. }), Some(Ty::Array { shape: Some(b), .. })) => {
+                match (a.as_slice(), b.iter().copied().collect::<Option<Vec<usize>>>()) {
+                    ([Some(m), Some(n)], Some(b)) => {
+                        shape::lstsq_rhs(*m, *n, &b, &arg_span(1).unwrap_or(span.clone())).err()
+                    }
+                    _ => None,
+                }
+            }
             ("pad", Some(Ty::Array { shape: Some(a), .. }), widths) => const_ints(widths)
                 .and_then(|w| shape::pad_pairs(&w, a.len(), &arg_span(1).unwrap_or(span.clone())).err()),
             _ => None,
         };
+        // a count, an order or a power is an integer (the run's `static_int`)
+        let rule = rule.or_else(|| {
+            INT_PARAMS.iter().filter(|(f, _)| *f == name).find_map(|(_, p)| {
+                let k = builtins::find(name)?.params.iter().position(|q| q.name == *p)?;
+                match arg(k)? {
+                    Ty::Array { dtype: Some(dt), .. } if !dt.is_int() && *dt != DType::Bool => Some(
+                        shape::not_an_integer("this value", *dt, &arg_span(k).unwrap_or(span.clone())),
+                    ),
+                    _ => None,
+                }
+            })
+        });
         if let Some(d) = rule {
             self.errors.push(d);
             return Ty::Unknown;
@@ -1636,6 +1912,25 @@ impl Checker {
                 ));
                 Ty::Unknown
             }
+            "full" => {
+                let Some(target) = const_ints(arg(0)) else {
+                    return Ty::Unknown;
+                };
+                let target: Vec<usize> = target.iter().map(|&d| d as usize).collect();
+                if let Some(Ty::Array { shape: Some(vs), .. }) = arg(1)
+                    && let Some(vs) = vs.iter().copied().collect::<Option<Vec<usize>>>()
+                    && let Err(d) = shape::check_fill(&vs, &target, span)
+                {
+                    self.errors.push(d);
+                    return Ty::Unknown;
+                }
+                Ty::Array {
+                    dtype: None,
+                    shape: Some(shape::dims(&target)),
+                    weak: false,
+                    value: None,
+                }
+            }
             "zeros" | "ones" | "rand" | "randn" => {
                 let dtype = if matches!(arg(1), Some(Ty::DType(_))) || arg(1).is_none() {
                     Some(DType::DEFAULT_FLOAT)
@@ -1732,7 +2027,10 @@ impl Checker {
                     Some(Ty::Tuple(items)) => items.iter().map(|i| i.value().map(|v| v as i64)).collect(),
                     _ => return Ty::Unknown,
                 };
-                let keepdims = matches!(arg(2), Some(Ty::Array { .. }));
+                let keepdims = match arg(2) {
+                    None | Some(Ty::None) => Some(false),
+                    Some(t) => known_truth(t),
+                };
                 let dtype = match name {
                     "any" | "all" => Some(DType::Bool),
                     // `dtype=` names the result's dtype, a value the checker does not track
@@ -1786,11 +2084,7 @@ impl Checker {
                     self.errors.push(shape::empty_reduction(what, &ty, span));
                     return Ty::Unknown;
                 }
-                let shape = if keepdims {
-                    None
-                } else {
-                    Some(shape::reduce_shape(shape, &axes, false))
-                };
+                let shape = keepdims.map(|keep| shape::reduce_shape(shape, &axes, keep));
                 Ty::Array {
                     dtype,
                     shape,
@@ -1798,11 +2092,35 @@ impl Checker {
                     value: None,
                 }
             }
-            "size" | "ndim" => Ty::Array {
-                dtype: Some(DType::I64),
-                shape: Some(vec![]),
-                weak: true,
-                value: None,
+            "size" | "ndim" => {
+                let shape = match arg(0) {
+                    Some(Ty::Array { shape: Some(s), .. }) => Some(s),
+                    _ => None,
+                };
+                let value = match name {
+                    "ndim" => shape.map(|s| s.len() as f64),
+                    _ => shape.and_then(|s| known_size(s)).map(|n| n as f64),
+                };
+                Ty::Array {
+                    dtype: Some(DType::I64),
+                    shape: Some(vec![]),
+                    weak: true,
+                    value,
+                }
+            }
+            // the sizes, each an integer the checker knows where the size is known
+            "shape" => match arg(0) {
+                Some(Ty::Array { shape: Some(s), .. }) => Ty::Tuple(
+                    s.iter()
+                        .map(|d| Ty::Array {
+                            dtype: Some(DType::I64),
+                            shape: Some(vec![]),
+                            weak: true,
+                            value: d.map(|n| n as f64),
+                        })
+                        .collect(),
+                ),
+                _ => Ty::Unknown,
             },
             "dtype" => Ty::DType(None),
             "save" => {
@@ -1815,8 +2133,17 @@ impl Checker {
                 Ty::Unit
             }
             "print" | "seed" => Ty::Unit,
-            // never returns, so it fits any branch
-            "error" => Ty::Unknown,
+            // never returns, so it fits any branch; in an exact walk, a call
+            // known to run with a known message is the run's E0413
+            "error" => {
+                if self.exact > 0
+                    && let Some(Ty::Str(Some(message))) = arg(0)
+                {
+                    self.errors
+                        .push(Diagnostic::new("E0413", message.clone(), span.clone()));
+                }
+                Ty::Unknown
+            }
             "transpose" if arg(1).is_none() => match arg(0) {
                 Some(Ty::Array { dtype, shape, .. }) => Ty::Array {
                     dtype: *dtype,
@@ -1923,6 +2250,57 @@ impl Checker {
                     value: None,
                 }
             }
+            // the shape of the first argument (its axis checked above, `AXIS_OF_FIRST`)
+            "flip" | "roll" | "tril" | "triu" | "nan_to_num" | "round" => match arg(0) {
+                Some(Ty::Array { dtype, shape, .. }) => Ty::Array {
+                    dtype: if name == "round" { None } else { *dtype },
+                    shape: shape.clone(),
+                    weak: false,
+                    value: None,
+                },
+                _ => Ty::Unknown,
+            },
+            "zeros_like" | "ones_like" | "full_like" | "empty_like" => {
+                let dtype_at = if name == "full_like" { 2 } else { 1 };
+                match arg(0) {
+                    Some(Ty::Array { dtype, shape, .. }) if name != "empty_like" || arg(2).is_none() => Ty::Array {
+                        dtype: if arg(dtype_at).is_some() { None } else { *dtype },
+                        shape: shape.clone(),
+                        weak: false,
+                        value: None,
+                    },
+                    _ => Ty::Unknown,
+                }
+            }
+            // both flattened, one along each axis
+            "outer" => {
+                let size = |k: usize| match arg(k) {
+                    Some(Ty::Array { shape: Some(s), .. }) => known_size(s),
+                    _ => None,
+                };
+                Ty::Array {
+                    dtype: None,
+                    shape: Some(vec![size(0), size(1)]),
+                    weak: false,
+                    value: None,
+                }
+            }
+            // along an axis the shape of `x`; without one, of `x` flattened
+            "cumsum" | "cumprod" | "cummax" | "cummin" => match (arg(0), arg(1)) {
+                (Some(Ty::Array { shape: Some(s), .. }), None | Some(Ty::None)) => Ty::Array {
+                    dtype: None,
+                    shape: Some(vec![known_size(s)]),
+                    weak: false,
+                    value: None,
+                },
+                (Some(Ty::Array { shape: Some(s), .. }), Some(t)) if const_int_of(t).is_some() => Ty::Array {
+                    dtype: None,
+                    shape: Some(s.clone()),
+                    weak: false,
+                    value: None,
+                },
+                _ => Ty::Unknown,
+            },
             "matmul" => match (arg(0), arg(1)) {
                 (
                     Some(Ty::Array {
@@ -2115,6 +2493,55 @@ enum Basic {
     Ellipsis,
 }
 
+/// Whether the arguments give one size variable of the parameters'
+/// annotations two sizes (`fn f(a: [n], b: [n])` of sizes 3 and 4): the run
+/// refuses that binding (E0207) before the body runs, so the body is not walked.
+fn sizes_conflict(def: &FnDef, slots: &[Option<(Ty, Span)>]) -> bool {
+    let mut sizes: HashMap<&str, usize> = HashMap::new();
+    for (p, slot) in def.params.iter().zip(slots) {
+        let (Some(dims), Some((Ty::Array { shape: Some(shape), .. }, _))) =
+            (p.ann.as_ref().and_then(|a| a.dims.as_ref()), slot)
+        else {
+            continue;
+        };
+        for (d, n) in dims.iter().zip(shape) {
+            if let (DimAnn::Var(id), Some(n)) = (d, n)
+                && *sizes.entry(id.name.as_str()).or_insert(*n) != *n
+            {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// A known f64 scalar as the run prints it, where the shortest round-trip
+/// text is its text (no exponent, a `.0` on whole numbers).
+fn shown_f64(t: &Ty) -> Option<String> {
+    match t {
+        Ty::Array {
+            dtype: Some(DType::F64),
+            shape: Some(s),
+            value: Some(v),
+            ..
+        } if s.is_empty() && v.is_finite() && (v.abs() >= 1e-4 && v.abs() < 1e15) => Some(format!("{v:?}")),
+        _ => None,
+    }
+}
+
+/// A known bool's truth (a rank-0 bool of known value).
+fn known_truth(t: &Ty) -> Option<bool> {
+    match t {
+        Ty::Array {
+            dtype: Some(DType::Bool),
+            shape: Some(s),
+            value: Some(v),
+            ..
+        } if s.is_empty() => Some(*v != 0.0),
+        _ => None,
+    }
+}
+
 /// A constant integer's value (a rank-0 integer array of known value).
 fn const_int_of(t: &Ty) -> Option<i64> {
     match t {
@@ -2162,6 +2589,14 @@ fn basic_index_shape(base: &[Dim], items: &[Basic]) -> Option<Vec<Dim>> {
     }
     Some(out)
 }
+
+/// Builtins' parameters the run reads as one integer (`static_int`): a float given is E0305.
+const INT_PARAMS: &[(&str, &str)] = &[
+    ("matrix_power", "n"),
+    ("round", "decimals"),
+    ("linspace", "num"),
+    ("eye", "k"),
+];
 
 /// Builtins whose `axis` is an axis of their first argument (checked by
 /// `normalize_axis` at run time too).

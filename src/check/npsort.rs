@@ -156,6 +156,13 @@ pub fn builtin_result(name: &str, slots: Slots, span: &Span) -> Result<Ty, Diagn
                     x_span.clone(),
                 ));
             }
+            // weights of another length than `x`, where both are known (the run's rule)
+            let known = |s: Option<&Vec<Dim>>| s.and_then(|s| s.iter().copied().collect::<Option<Vec<usize>>>());
+            if let (Some(xs), Some((w, ws))) = (known(shape), arg(slots, 1))
+                && let Some(wsh) = array_parts(w).and_then(|(_, s)| known(s))
+            {
+                check_weights(&xs, &wsh, "x", ws)?;
+            }
             let dt = if arg(slots, 1).is_some() {
                 DType::F64
             } else {
@@ -468,4 +475,17 @@ pub fn index_arrays_broadcast(arrays: &[(Option<DType>, Vec<Dim>, Span)], span: 
         })
         .collect();
     shape::broadcast(&operands, "an index", span)
+}
+
+/// `weights` of the shape of the values they weigh (`of`: their parameter's
+/// name), as `bincount` and `histogram` need (E0212).
+pub fn check_weights(x: &[usize], w: &[usize], of: &str, span: &Span) -> Result<(), Diagnostic> {
+    if x == w {
+        return Ok(());
+    }
+    Err(Diagnostic::new(
+        "E0212",
+        format!("`weights` must have the shape of `{of}`: {x:?}, not {w:?}"),
+        span.clone(),
+    ))
 }

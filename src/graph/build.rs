@@ -741,24 +741,7 @@ pub fn arange(start: f64, step: f64, n: usize, dtype: DType, span: &Span) -> Arr
 /// A fresh array of `shape` filled with a scalar.
 pub fn full(shape: &[usize], value: &Array, dtype: DType, span: &Span) -> Result<Array, Diagnostic> {
     // The value broadcasts to the shape (NumPy's `full` does the same), one way only.
-    let fits = value.rank() <= shape.len()
-        && value
-            .shape()
-            .iter()
-            .rev()
-            .zip(shape.iter().rev())
-            .all(|(&v, &s)| v == s || v == 1);
-    if !fits {
-        return Err(Diagnostic::new(
-            "E0200",
-            format!(
-                "a value of shape {:?} does not broadcast to the shape {shape:?}",
-                value.shape()
-            ),
-            span.clone(),
-        )
-        .with_hint("the value must be a scalar or broadcast to the shape"));
-    }
+    crate::check::shape::check_fill(value.shape(), shape, span)?;
     let v = cast(value, dtype, None);
     Ok(copy(&broadcast_view(&v, shape), Some(span)))
 }

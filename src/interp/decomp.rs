@@ -261,14 +261,7 @@ impl Interp {
                     _ => return Err(Diagnostic::new("E0303", "lstsq needs an array b", sp(1))),
                 };
                 let vector = bv.rank() == 1;
-                if !(1..=2).contains(&bv.rank()) || bv.shape()[0] != m {
-                    return Err(Diagnostic::new(
-                        "E0221",
-                        format!("lstsq of a {m} x {n} system with b of shape {:?}", bv.shape()),
-                        sp(1),
-                    )
-                    .with_hint("b is (m,) or (m, k), m the rows of a"));
-                }
+                shape::lstsq_rhs(m, n, bv.shape(), &sp(1))?;
                 let p = if vector { 1 } else { bv.shape()[1] };
                 let rcond = match given(2) {
                     Some((v, vs)) => self.static_f64(v, vs, "rcond")?,

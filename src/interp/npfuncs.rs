@@ -11,7 +11,7 @@ use super::value::Value;
 use super::{Interp, R};
 use crate::backend::cpu::kernels::sort::{self as k, Key};
 use crate::check::dtype::{DType, promote_weak};
-use crate::check::shape;
+use crate::check::{npsort, shape};
 use crate::diag::Diagnostic;
 use crate::graph::data::HostData;
 use crate::graph::op::{BinaryOp, Op, ReduceOp, UnaryOp};
@@ -533,17 +533,8 @@ impl Interp {
                         m as usize
                     }
                 };
-                if let Some(w) = arr(1)
-                    && w.shape() != x.shape()
-                {
-                    return Err(bad_shape(
-                        format!(
-                            "`weights` must have the shape of `x`: {:?}, not {:?}",
-                            x.shape(),
-                            w.shape()
-                        ),
-                        &sp(1),
-                    ));
+                if let Some(w) = arr(1) {
+                    npsort::check_weights(x.shape(), w.shape(), "x", &sp(1))?;
                 }
                 if let Some(r) = self.backend.bincount(&x, arr(1).as_ref(), minlength) {
                     return Ok(Value::Array(r.map_err(|d| d.or_span(span))?));
@@ -565,16 +556,7 @@ impl Interp {
                         Ok(Value::Array(self.adopt_array(HostData::I64(c), &[n])?))
                     }
                     Some(w) => {
-                        if w.shape() != x.shape() {
-                            return Err(bad_shape(
-                                format!(
-                                    "`weights` must have the shape of `x`: {:?}, not {:?}",
-                                    x.shape(),
-                                    w.shape()
-                                ),
-                                &sp(1),
-                            ));
-                        }
+                        npsort::check_weights(x.shape(), w.shape(), "x", &sp(1))?;
                         let wh = self.host_of(&build::cast(&w, DType::F64, Some(span)), &sp(1))?;
                         let HostData::F64(wv) = wh else {
                             return Err(Diagnostic::new("E0499", "internal: weights not f64", span.clone()));
@@ -866,16 +848,7 @@ impl Interp {
         }
         let weights = match &s[3] {
             Some((Value::Array(w), ws)) => {
-                if w.shape() != x.shape() {
-                    return Err(bad_shape(
-                        format!(
-                            "`weights` must have the shape of `a`: {:?}, not {:?}",
-                            x.shape(),
-                            w.shape()
-                        ),
-                        ws,
-                    ));
-                }
+                npsort::check_weights(x.shape(), w.shape(), "a", ws)?;
                 Some(build::cast(w, DType::F64, Some(span)))
             }
             _ => None,

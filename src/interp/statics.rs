@@ -32,12 +32,7 @@ impl Interp {
             Value::Array(a) if a.size() == 0 && a.rank() == 1 => Ok(Vec::new()),
             Value::Array(a) => {
                 if !(a.dtype().is_int() || a.dtype() == DType::Bool) {
-                    return Err(Diagnostic::new(
-                        "E0305",
-                        format!("{what} must be an integer, found {}", a.dtype()),
-                        span.clone(),
-                    )
-                    .with_hint("convert it with `as i64`"));
+                    return Err(shape::not_an_integer(what, a.dtype(), span));
                 }
                 if a.rank() > 1 {
                     return Err(Diagnostic::new(
@@ -161,11 +156,7 @@ impl Interp {
                 let host = graph::to_host(&*self.backend, a).map_err(|d| d.or_span(span))?;
                 Ok(host.get_f64(0) != 0.0)
             }
-            Some((other, span)) => Err(Diagnostic::new(
-                "E0305",
-                format!("expected `true` or `false`, found {}", describe_value(other)),
-                span.clone(),
-            )),
+            Some((other, span)) => Err(shape::not_a_flag(&describe_value(other), span)),
         }
     }
 
@@ -199,7 +190,7 @@ impl Interp {
 
 fn describe_value(v: &Value) -> String {
     match v {
-        Value::Array(a) => format!("an array of shape {:?} ({})", a.shape(), a.dtype()),
+        Value::Array(a) => shape::describe_found(a.dtype(), a.shape()),
         other => other.kind_name().to_string(),
     }
 }
