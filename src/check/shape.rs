@@ -1183,6 +1183,64 @@ pub fn empty_reduction(what: &str, ty: &str, span: &Span) -> Diagnostic {
     }
 }
 
+/// `full`'s value against its shape: it broadcasts to the shape one way only,
+/// as NumPy's `full` (the run's `graph::build::full`, the checker's `full`).
+pub fn check_fill(value: &[usize], shape: &[usize], span: &Span) -> Result<(), Diagnostic> {
+    let fits = value.len() <= shape.len()
+        && value
+            .iter()
+            .rev()
+            .zip(shape.iter().rev())
+            .all(|(&v, &s)| v == s || v == 1);
+    if fits {
+        return Ok(());
+    }
+    Err(Diagnostic::new(
+        "E0200",
+        format!("a value of shape {value:?} does not broadcast to the shape {shape:?}"),
+        span.clone(),
+    )
+    .with_hint("the value must be a scalar or broadcast to the shape"))
+}
+
+/// `lstsq`'s right-hand side for an `m` x `n` system: `(m,)` or `(m, k)`.
+pub fn lstsq_rhs(m: usize, n: usize, b: &[usize], span: &Span) -> Result<(), Diagnostic> {
+    if (1..=2).contains(&b.len()) && b[0] == m {
+        return Ok(());
+    }
+    Err(Diagnostic::new(
+        "E0221",
+        format!("lstsq of a {m} x {n} system with b of shape {b:?}"),
+        span.clone(),
+    )
+    .with_hint("b is (m,) or (m, k), m the rows of a"))
+}
+
+/// A value as the run's static arguments describe it in their errors.
+pub fn describe_found(dtype: DType, shape: &[usize]) -> String {
+    format!("an array of shape {shape:?} ({dtype})")
+}
+
+/// A flag (`keepdims`, `endpoint`, ...) given something other than one bool;
+/// `found` as `describe_found` or a kind's name words it (the run's `static_bool`).
+pub fn not_a_flag(found: &str, span: &Span) -> Diagnostic {
+    Diagnostic::new(
+        "E0305",
+        format!("expected `true` or `false`, found {found}"),
+        span.clone(),
+    )
+}
+
+/// An integer argument (a count, an order, a power) given numbers of another dtype.
+pub fn not_an_integer(what: &str, dtype: DType, span: &Span) -> Diagnostic {
+    Diagnostic::new(
+        "E0305",
+        format!("{what} must be an integer, found {dtype}"),
+        span.clone(),
+    )
+    .with_hint("convert it with `as i64`")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1382,62 +1440,4 @@ mod tests {
         assert_eq!(normalize_axis(3, 3, &(0..1)).unwrap_err().code, "E0201");
         assert_eq!(normalize_axes(&[-1, 0], 3, &(0..1)).unwrap(), vec![0, 2]);
     }
-}
-
-/// `full`'s value against its shape: it broadcasts to the shape one way only,
-/// as NumPy's `full` (the run's `graph::build::full`, the checker's `full`).
-pub fn check_fill(value: &[usize], shape: &[usize], span: &Span) -> Result<(), Diagnostic> {
-    let fits = value.len() <= shape.len()
-        && value
-            .iter()
-            .rev()
-            .zip(shape.iter().rev())
-            .all(|(&v, &s)| v == s || v == 1);
-    if fits {
-        return Ok(());
-    }
-    Err(Diagnostic::new(
-        "E0200",
-        format!("a value of shape {value:?} does not broadcast to the shape {shape:?}"),
-        span.clone(),
-    )
-    .with_hint("the value must be a scalar or broadcast to the shape"))
-}
-
-/// `lstsq`'s right-hand side for an `m` x `n` system: `(m,)` or `(m, k)`.
-pub fn lstsq_rhs(m: usize, n: usize, b: &[usize], span: &Span) -> Result<(), Diagnostic> {
-    if (1..=2).contains(&b.len()) && b[0] == m {
-        return Ok(());
-    }
-    Err(Diagnostic::new(
-        "E0221",
-        format!("lstsq of a {m} x {n} system with b of shape {b:?}"),
-        span.clone(),
-    )
-    .with_hint("b is (m,) or (m, k), m the rows of a"))
-}
-
-/// A value as the run's static arguments describe it in their errors.
-pub fn describe_found(dtype: DType, shape: &[usize]) -> String {
-    format!("an array of shape {shape:?} ({dtype})")
-}
-
-/// A flag (`keepdims`, `endpoint`, ...) given something other than one bool;
-/// `found` as `describe_found` or a kind's name words it (the run's `static_bool`).
-pub fn not_a_flag(found: &str, span: &Span) -> Diagnostic {
-    Diagnostic::new(
-        "E0305",
-        format!("expected `true` or `false`, found {found}"),
-        span.clone(),
-    )
-}
-
-/// An integer argument (a count, an order, a power) given numbers of another dtype.
-pub fn not_an_integer(what: &str, dtype: DType, span: &Span) -> Diagnostic {
-    Diagnostic::new(
-        "E0305",
-        format!("{what} must be an integer, found {dtype}"),
-        span.clone(),
-    )
-    .with_hint("convert it with `as i64`")
 }
