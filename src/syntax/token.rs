@@ -51,6 +51,17 @@ pub enum Tok {
     MinusEq,
     StarEq,
     SlashEq,
+    Amp,
+    Pipe,
+    Caret,
+    Tilde,
+    Shl,
+    Shr,
+    AmpEq,
+    PipeEq,
+    CaretEq,
+    ShlEq,
+    ShrEq,
     LParen,
     RParen,
     LBracket,
@@ -128,6 +139,17 @@ impl Tok {
             Tok::MinusEq => "-=",
             Tok::StarEq => "*=",
             Tok::SlashEq => "/=",
+            Tok::Amp => "&",
+            Tok::Pipe => "|",
+            Tok::Caret => "^",
+            Tok::Tilde => "~",
+            Tok::Shl => "<<",
+            Tok::Shr => ">>",
+            Tok::AmpEq => "&=",
+            Tok::PipeEq => "|=",
+            Tok::CaretEq => "^=",
+            Tok::ShlEq => "<<=",
+            Tok::ShrEq => ">>=",
             Tok::LParen => "(",
             Tok::RParen => ")",
             Tok::LBracket => "[",
@@ -238,6 +260,28 @@ enum Raw {
     StarEq,
     #[token("/=")]
     SlashEq,
+    #[token("&")]
+    Amp,
+    #[token("|")]
+    Pipe,
+    #[token("^")]
+    Caret,
+    #[token("~")]
+    Tilde,
+    #[token("<<")]
+    Shl,
+    #[token(">>")]
+    Shr,
+    #[token("&=")]
+    AmpEq,
+    #[token("|=")]
+    PipeEq,
+    #[token("^=")]
+    CaretEq,
+    #[token("<<=")]
+    ShlEq,
+    #[token(">>=")]
+    ShrEq,
     #[token("(")]
     LParen,
     #[token(")")]
@@ -362,6 +406,17 @@ pub fn lex(source: &str, base: usize) -> (Vec<Spanned>, Vec<Diagnostic>) {
             Raw::MinusEq => Tok::MinusEq,
             Raw::StarEq => Tok::StarEq,
             Raw::SlashEq => Tok::SlashEq,
+            Raw::Amp => Tok::Amp,
+            Raw::Pipe => Tok::Pipe,
+            Raw::Caret => Tok::Caret,
+            Raw::Tilde => Tok::Tilde,
+            Raw::Shl => Tok::Shl,
+            Raw::Shr => Tok::Shr,
+            Raw::AmpEq => Tok::AmpEq,
+            Raw::PipeEq => Tok::PipeEq,
+            Raw::CaretEq => Tok::CaretEq,
+            Raw::ShlEq => Tok::ShlEq,
+            Raw::ShrEq => Tok::ShrEq,
             Raw::LParen => Tok::LParen,
             Raw::RParen => Tok::RParen,
             Raw::LBracket => Tok::LBracket,
@@ -452,11 +507,7 @@ fn invalid_chars(source: &str, run: std::ops::Range<usize>, base: usize) -> Diag
             Some(method.as_str())
         }
         Some('!') => Some("use `not` for logical negation (`!=` is not-equal)"),
-        Some('&') => Some("use `and` for logical and"),
-        Some('|') => Some("use `or` for logical or"),
-        Some('~') => Some("use `not` for logical negation (elementwise on bool arrays, as NumPy's `~` on masks)"),
         Some('\'') => Some("strings use double quotes: \"text\""),
-        Some('^') => Some("use `**` for powers"),
         Some('.') => Some("`..` is a range and `...` an ellipsis; there is no `.` operator"),
         _ => None,
     };
