@@ -775,7 +775,10 @@ fn e0003_invalid_character() {
     assert_eq!(diags[2].span, Some(10..11));
     // ... except a syntax error right after invalid characters, which they caused.
     assert_eq!(one_error("x = $\n").0.code, "E0003");
-    assert_eq!(one_error("f(a, b ~)").0.code, "E0003");
+    assert_eq!(one_error("f(a, b ?)").0.code, "E0003");
+    let (d, text) = one_error("x = a || b");
+    assert_eq!((d.code, text.as_str()), ("E0003", "||"));
+    assert_eq!(d.hint.as_deref(), Some("use `or` for logical or"));
 
     let (d, text) = one_error("x\0");
     assert_eq!((d.code, text.as_str()), ("E0003", "\0"));

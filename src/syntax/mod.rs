@@ -273,8 +273,8 @@ fn chained_comparison(tokens: &[token::Spanned], at: usize, source: &str, base: 
     // comparison, as in Python, so the middle operand is `0 & b`
     let mut bit_op = None;
     depth = 0;
-    for j in first + 1..k {
-        match &tokens[j].1 {
+    for (j, (_, t, _)) in tokens.iter().enumerate().take(k).skip(first + 1) {
+        match t {
             Tok::LParen | Tok::LBracket => depth += 1,
             Tok::RParen | Tok::RBracket => depth -= 1,
             Tok::Amp | Tok::Pipe | Tok::Caret if depth == 0 => bit_op = Some(j),

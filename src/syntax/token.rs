@@ -304,6 +304,11 @@ enum Raw {
     Ellipsis,
     #[token("->")]
     Arrow,
+    /// C's `&&` and `||`: reported, and read as `and` / `or` so that parsing goes on.
+    #[token("&&")]
+    AmpAmp,
+    #[token("||")]
+    PipePipe,
     #[token("\n")]
     Newline,
     #[token(";")]
@@ -428,6 +433,19 @@ pub fn lex(source: &str, base: usize) -> (Vec<Spanned>, Vec<Diagnostic>) {
             Raw::DotDot => Tok::DotDot,
             Raw::Ellipsis => Tok::Ellipsis,
             Raw::Arrow => Tok::Arrow,
+            Raw::AmpAmp | Raw::PipePipe => {
+                let (word, tok) = if raw == Raw::AmpAmp {
+                    ("and", Tok::And)
+                } else {
+                    ("or", Tok::Or)
+                };
+                diags.push(
+                    Diagnostic::new("E0003", format!("invalid characters `{text}`"), at.clone())
+                        .with_primary_label("not part of the language")
+                        .with_hint(format!("use `{word}` for logical {word}")),
+                );
+                tok
+            }
             Raw::Newline => Tok::Newline,
             Raw::Semi => Tok::Semi,
         };
