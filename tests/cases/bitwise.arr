@@ -132,3 +132,7 @@ let nn = [[true, false], [false, false], [false, true]]
 print(mm @ nn, dtype(mm @ nn) == bool, [true, false, true] @ [false, false, true])
 # out: [[ true,  true],
 # out:  [false,  true]] true true
+# `~` of a mask selects the rest, as NumPy's `x[~m]`
+let x = [1.5, -2.0, 3.0, -0.5]
+print(x[~(x > 0)], x[(x > 0) & (x < 2)], x[(x < 0) | (x > 2)])
+# out: [-2.0, -0.5] [1.5] [-2.0,  3.0, -0.5]

@@ -91,6 +91,8 @@ def oracle():
     mm = np.array([[True, False, True], [False, False, True]])
     nn = np.array([[True, False], [False, False], [False, True]])
     out += [mm @ nn, (mm @ nn).dtype == np.bool_, np.array([True, False, True]) @ np.array([False, False, True])]
+    x = np.array([1.5, -2.0, 3.0, -0.5])
+    out += [x[~(x > 0)], x[(x > 0) & (x < 2)], x[(x < 0) | (x > 2)]]
     return np.concatenate([np.ravel(np.asarray(o, dtype=np.float64)) for o in out])
 
 
