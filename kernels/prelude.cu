@@ -83,6 +83,16 @@ template <class T> __device__ __forceinline__ T arr_ifloordiv(T a, T b) {
     }
     return (a - arr_imod(a, b)) / b;
 }
+// Shifts as NumPy's npy_lshift / npy_rshift: a count outside [0, width),
+// negative ones included, shifts every bit out, where C leaves it undefined;
+// the left shift goes through the unsigned type, since C++17 leaves a
+// negative value shifted left undefined too.
+__device__ __forceinline__ int arr_shl(int a, int b) { return (unsigned)b < 32u ? (int)((unsigned)a << b) : 0; }
+__device__ __forceinline__ i64 arr_shl(i64 a, i64 b) {
+    return (unsigned long long)b < 64ull ? (i64)((unsigned long long)a << b) : 0;
+}
+__device__ __forceinline__ int arr_shr(int a, int b) { return a >> ((unsigned)b < 32u ? b : 31); }
+__device__ __forceinline__ i64 arr_shr(i64 a, i64 b) { return a >> ((unsigned long long)b < 64ull ? b : 63); }
 template <class T> __device__ __forceinline__ T arr_ipow(T a, T b) {
     if (b < 0) {
         arr_error = 2;

@@ -54,5 +54,6 @@ cases!(
     concat_parts,
     numpy_stdlib,
     linalg,
-    random
+    random,
+    bitwise
 );

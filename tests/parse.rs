@@ -113,6 +113,7 @@ fn sexp(e: &Expr) -> String {
         ),
         ExprKind::Unary(UnOp::Neg, a) => format!("(neg {})", sexp(a)),
         ExprKind::Unary(UnOp::Not, a) => format!("(not {})", sexp(a)),
+        ExprKind::Unary(UnOp::Invert, a) => format!("(~ {})", sexp(a)),
         ExprKind::Binary(op, a, b) => format!("({} {} {})", op.symbol(), sexp(a), sexp(b)),
         ExprKind::Cast(a, t) => format!("(as {} {})", sexp(a), t.name),
         ExprKind::Call { func, args } => {
@@ -220,6 +221,53 @@ fn precedence() {
         } else {
             assert_eq!(s(src), want, "{src}");
         }
+    }
+}
+
+/// Python's levels for the bitwise operators (its grammar: `|` < `^` < `&` <
+/// shifts < `+ -`, comparisons looser than `|`, unary `~` with unary `-`);
+/// each expected tree is the one Python's `ast.parse` gives.
+#[test]
+fn bitwise_precedence_is_pythons() {
+    let cases = [
+        ("1 | 2 ^ 3 & 4 << 1", "(| 1 (^ 2 (& 3 (<< 4 1))))"),
+        ("a & b | c & d", "(| (& a b) (& c d))"),
+        ("a ^ b ^ c", "(^ (^ a b) c)"),
+        ("a << b >> c", "(>> (<< a b) c)"),
+        ("a + b << c - d", "(<< (+ a b) (- c d))"),
+        ("a > 0 & b", "(> a (& 0 b))"),
+        ("a & b == c | d", "(== (& a b) (| c d))"),
+        ("(a > 0) & (b < 1)", "(& (> a 0) (< b 1))"),
+        ("~a & b", "(& (~ a) b)"),
+        ("~a ** 2", "(~ (** a 2))"),
+        ("-~a", "(neg (~ a))"),
+        ("~-a * b", "(* (~ (neg a)) b)"),
+        ("2 ** ~a", "(** 2 (~ a))"),
+        ("not a & b", "(not (& a b))"),
+        ("a & b and c | d", "(and (& a b) (| c d))"),
+        ("~x as i32", "(as (~ x) i32)"),
+        ("a * b & c", "(& (* a b) c)"),
+        ("a > 0 & b < 1", "__error__"),
+    ];
+    for (src, want) in cases {
+        if want == "__error__" {
+            let (d, _) = one_error(src);
+            assert_eq!(d.code, "E0001", "{src}");
+            let hint = d.hint.clone().unwrap_or_default();
+            assert!(hint.contains("write `(a > 0) & (b < 1)`"), "{src}: {hint}");
+        } else {
+            assert_eq!(s(src), want, "{src}");
+        }
+    }
+    let cases = [
+        ("x &= 1", "(&= x 1)"),
+        ("x |= m", "(|= x m)"),
+        ("x ^= 3", "(^= x 3)"),
+        ("x <<= 2", "(<<= x 2)"),
+        ("a[0] >>= 1", "(>>= (index a 0) 1)"),
+    ];
+    for (src, want) in cases {
+        assert_eq!(s(src), want, "{src}");
     }
 }
 
@@ -727,7 +775,10 @@ fn e0003_invalid_character() {
     assert_eq!(diags[2].span, Some(10..11));
     // ... except a syntax error right after invalid characters, which they caused.
     assert_eq!(one_error("x = $\n").0.code, "E0003");
-    assert_eq!(one_error("f(a, b ~)").0.code, "E0003");
+    assert_eq!(one_error("f(a, b ?)").0.code, "E0003");
+    let (d, text) = one_error("x = a || b");
+    assert_eq!((d.code, text.as_str()), ("E0003", "||"));
+    assert_eq!(d.hint.as_deref(), Some("use `or` for logical or"));
 
     let (d, text) = one_error("x\0");
     assert_eq!((d.code, text.as_str()), ("E0003", "\0"));

@@ -1189,6 +1189,40 @@ fn generated_sources() {
     insta::assert_snapshot!("cuda_scan_lookback", source_of(&plan_of(&[&line]), 0));
 }
 
+/// The bitwise primitives' CUDA expressions come from their table lines
+/// (`check::prim::for_each_binary!`), with the shift helpers of the prelude;
+/// `~` of a bool never reaches a kernel (the builder makes it `logical_not`).
+#[test]
+fn generated_bitwise_sources() {
+    use arr::graph::op::BitOp;
+    let n = 1 << 16;
+    let ints = |dtype: DType| {
+        let data = HostData::I64((0..n as i64).map(|i| i * 37 - 9000).collect());
+        let a = Array::from_host(data, &[n]);
+        arr::graph::build::cast(&a, dtype, None)
+    };
+    for dtype in [DType::I32, DType::I64] {
+        let (a, b) = (ints(dtype), ints(dtype));
+        let e = bin(BinaryOp::Bit(BitOp::BitAnd), &a, &b);
+        let e = bin(BinaryOp::Bit(BitOp::BitOr), &e, &bin(BinaryOp::Bit(BitOp::Shl), &a, &b));
+        let e = bin(
+            BinaryOp::Bit(BitOp::BitXor),
+            &e,
+            &bin(BinaryOp::Bit(BitOp::Shr), &b, &a),
+        );
+        let e = un(UnaryOp::Invert, &e);
+        let p = plan_of(&[&e]);
+        assert_eq!(p.kernels.len(), 1, "{dtype}: one fused map");
+        let full = codegen::generate(&p.kernels[0]).source;
+        let src = source_of(&p, 0);
+        for want in ["arr_shl(", "arr_shr(", " & ", " | ", " ^ ", "(~"] {
+            assert!(src.contains(want), "{dtype}: {want} in\n{src}");
+        }
+        // the prelude defines the shifts for both widths
+        assert!(full.contains("i64 arr_shl(i64 a, i64 b)") && full.contains("int arr_shr(int a, int b)"));
+    }
+}
+
 /// Row-resident sources for warp and block rows, held and re-read. With
 /// ARR_DUMP_CUDA=dir they are written there too, for an offline NVRTC check
 /// (scripts/nvrtc_check.py).

@@ -2,6 +2,7 @@
 //! example each. It drives argument binding (in the checker and at run
 //! time), the REPL's completion and `:help`, and `docs/builtins.md`.
 
+use crate::check::prim::BitOp;
 use crate::diag::{Diagnostic, closest};
 use crate::syntax::ast::{BinOp, Span};
 use std::sync::LazyLock;
@@ -141,8 +142,18 @@ macro_rules! unary_builtins {
 }
 crate::for_each_unary!(unary_builtins);
 
-/// Every builtin, in documentation order: the table, with the unary
-/// primitives at the head of the "elementwise" category.
+/// The binary primitives' entries (the bitwise family), from their lines in `check::prim`.
+macro_rules! binary_builtins {
+    ($( $V:ident $name:literal $sym:literal $rule:ident |$x:ident, $y:ident| $e:expr, $cuda:literal, $doc:literal, $ex:literal; )*) => {
+        static BINARY: &[Builtin] = &[
+            $( Builtin { name: $name, params: &[a("x1"), a("x2")], signature: concat!($name, "(x1, x2)"), doc: $doc, example: $ex, category: "elementwise" }, )*
+        ];
+    };
+}
+crate::for_each_binary!(binary_builtins);
+
+/// Every builtin, in documentation order: the table, with the unary and
+/// then the binary primitives at the head of the "elementwise" category.
 pub static BUILTINS: LazyLock<Vec<&'static Builtin>> = LazyLock::new(|| {
     let at = TABLE
         .iter()
@@ -150,7 +161,12 @@ pub static BUILTINS: LazyLock<Vec<&'static Builtin>> = LazyLock::new(|| {
         .unwrap_or(TABLE.len());
     // a table entry of a primitive's name (with more parameters) replaces the primitive's own
     let unary = UNARY.iter().filter(|u| TABLE.iter().all(|t| t.name != u.name));
-    TABLE[..at].iter().chain(unary).chain(&TABLE[at..]).collect()
+    TABLE[..at]
+        .iter()
+        .chain(unary)
+        .chain(BINARY)
+        .chain(&TABLE[at..])
+        .collect()
 });
 
 builtins! {
@@ -193,6 +209,8 @@ builtins! {
         "round"(a("x"), so("decimals")) "round(x, decimals=0)" "Nearest integer, halves to even (like NumPy), elementwise; with `decimals`, to that many decimal places (negative: to tens, hundreds, ...), as NumPy's `round` (x * 10**decimals rounded, then divided back)." "round(2.675, decimals=2)";
         "logical_and"(a("x1"), a("x2")) "logical_and(x1, x2)" "True where both are true (nonzero), elementwise, broadcasting; on bools the same as `x1 and x2`." "logical_and([true, false], [1, 1])";
         "logical_or"(a("x1"), a("x2")) "logical_or(x1, x2)" "True where either is true (nonzero), elementwise, broadcasting; on bools the same as `x1 or x2`." "logical_or([true, false], 0.0)";
+        "bitwise_not"(a("x")) "bitwise_not(x)" "NumPy's other name of `invert`: `~x`." "bitwise_not([0, 5, -1])";
+        "bitwise_invert"(a("x")) "bitwise_invert(x)" "NumPy 2's (and the array API's) other name of `invert`: `~x`." "bitwise_invert([true, false])";
         "logical_xor"(a("x1"), a("x2")) "logical_xor(x1, x2)" "True where exactly one is true (nonzero), elementwise, broadcasting." "logical_xor([true, false], [true, true])";
         "minimum"(a("a"), a("b")) "minimum(a, b)" "Elementwise minimum, broadcasting; NaN propagates." "minimum(arange(4), 2)";
         "maximum"(a("a"), a("b")) "maximum(a, b)" "Elementwise maximum, broadcasting; NaN propagates." "maximum(arange(4), 2)";
@@ -340,7 +358,7 @@ pub fn canonical(name: &str) -> &str {
         "concatenate" => "concat",
         "amin" => "min",
         "amax" => "max",
-        _ => name,
+        _ => crate::check::prim::unary_alias(name).unwrap_or(name),
     }
 }
 
@@ -360,7 +378,7 @@ pub fn operator_function(name: &str) -> Option<BinOp> {
         "less_equal" => BinOp::Le,
         "greater" => BinOp::Gt,
         "greater_equal" => BinOp::Ge,
-        _ => return None,
+        _ => return crate::check::prim::BitOp::from_name(name).map(BitOp::binop),
     })
 }
 

@@ -7,7 +7,7 @@
 
 use super::builtins::{self, CallArg, bind};
 use super::dtype::{DType, promote_weak};
-use super::prim::{UnaryOp, UnarySig, unary_sig};
+use super::prim::{BitOp, UnaryOp, UnarySig, bits_sig, unary_sig};
 use super::shape::{self, Dim, Operand};
 use crate::diag::{Diagnostic, closest};
 use crate::syntax::ast::*;
@@ -781,6 +781,33 @@ impl Checker {
                         Ty::Unknown
                     }
                     (
+                        UnOp::Invert,
+                        Ty::Array {
+                            dtype,
+                            shape,
+                            weak,
+                            value,
+                        },
+                    ) => {
+                        if let Some(dt) = dtype
+                            && let Err(d) = unary_sig(UnaryOp::Invert, "~", *dt, Some(&inner.span), &e.span)
+                        {
+                            self.errors.push(d);
+                            return Ty::Unknown;
+                        }
+                        Ty::Array {
+                            dtype: *dtype,
+                            shape: shape.clone(),
+                            weak: *weak,
+                            // two's complement: ~v is -v - 1; a bool's is its negation
+                            value: match dtype {
+                                Some(DType::Bool) => value.map(|v| if v != 0.0 { 0.0 } else { 1.0 }),
+                                Some(dt) if dt.is_int() => value.filter(|v| v.fract() == 0.0).map(|v| -v - 1.0),
+                                _ => None,
+                            },
+                        }
+                    }
+                    (
                         UnOp::Neg,
                         Ty::Array {
                             dtype,
@@ -1110,6 +1137,22 @@ impl Checker {
                 }
             }
         }
+        // the bitwise operators' dtype rule, the one the graph builder calls too
+        let bit = BitOp::of(op);
+        let mut bit_dtype = None;
+        if let Some(bit) = bit {
+            let promoted = match (da, db) {
+                (Some(x), Some(y)) => Some(promote_weak(*x, *wa, *y, *wb).0),
+                _ => None,
+            };
+            match bits_sig(bit, op.symbol(), [(*da, Some(l)), (*db, Some(r))], promoted, span) {
+                Ok(d) => bit_dtype = d,
+                Err(d) => {
+                    self.errors.push(d);
+                    return Ty::Unknown;
+                }
+            }
+        }
         let shape = match (sa, sb) {
             (Some(sa), Some(sb)) if op == BinOp::MatMul => {
                 match shape::matmul_shape(
@@ -1172,9 +1215,20 @@ impl Checker {
                 Some(DType::Bool)
             }
             BinOp::Div => dtype.map(|d| d.to_float()),
+            _ if bit.is_some() => bit_dtype,
+            // NumPy's bool @ bool is bool (any of the ands); other matrix products keep the dtype
+            BinOp::MatMul => dtype,
             _ => dtype.map(|d| if d == DType::Bool { DType::DEFAULT_INT } else { d }),
         };
         let value = match (va, vb, op) {
+            // integers f64 holds exactly, folded as the run folds them
+            (Some(x), Some(y), _) if bit.is_some() => match (exact(&Some(*x)), exact(&Some(*y)), bit) {
+                (Some(x), Some(y), Some(bit)) => {
+                    let v = bit.eval_i64(x, y);
+                    (v.unsigned_abs() <= 1u64 << 53).then_some(v as f64)
+                }
+                _ => None,
+            },
             (Some(x), Some(y), BinOp::Add) => Some(x + y),
             (Some(x), Some(y), BinOp::Sub) => Some(x - y),
             (Some(x), Some(y), BinOp::Mul) => Some(x * y),

@@ -177,7 +177,7 @@ fn promote_strong_weak(strong: DType, weak: DType) -> DType {
 
 /// Whether `x op y` of two i64 integers made from literals is an i64: such
 /// arithmetic is exact or an error (E0307), never wrapped. `op` is
-/// `+ - * **`; every other operator fits. The interpreter and the checker
+/// `+ - * ** <<`; every other operator fits. The interpreter and the checker
 /// (with the values it knows) both ask here.
 pub fn literal_int_op_fits(op: crate::syntax::ast::BinOp, x: i64, y: i64) -> bool {
     use crate::syntax::ast::BinOp;
@@ -187,6 +187,9 @@ pub fn literal_int_op_fits(op: crate::syntax::ast::BinOp, x: i64, y: i64) -> boo
         BinOp::Mul => x.checked_mul(y).is_some(),
         // a negative power is refused on its own path
         BinOp::Pow if y >= 0 => matches!(x, -1..=1) || u32::try_from(y).is_ok_and(|e| x.checked_pow(e).is_some()),
+        // exact unless bits leave the value (Python's `<<` has no width); a
+        // negative count gives 0 as NumPy's does
+        BinOp::Shl => x == 0 || y < 0 || (y < 64 && (x << y) >> y == x),
         _ => true,
     }
 }

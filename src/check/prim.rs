@@ -11,10 +11,15 @@
 //! - the CUDA codegen's expression.
 //!
 //! Adding an elementwise unary primitive is one line here plus its tests.
+//!
+//! Binary primitives have the same kind of table, `for_each_binary!`, for the
+//! family it holds so far (the bitwise and shift operators, `BitOp`); the
+//! older binary ops (`+ - * / // % **`, comparisons, `minimum`, `atan2`, ...)
+//! are still matched by hand in each backend (`graph::op::BinaryOp`).
 
 use super::dtype::DType;
 use crate::diag::Diagnostic;
-use crate::syntax::ast::Span;
+use crate::syntax::ast::{BinOp, Span};
 
 /// How a unary primitive's output dtype follows from its input's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,6 +34,8 @@ pub enum UnaryRule {
     Pred,
     /// Bool in, bool out.
     Logic,
+    /// Bitwise on integers (same dtype), logical on bools; floats refused (NumPy's `invert`).
+    Bits,
 }
 
 /// Calls `$m!` with the table of unary primitives, one line each:
@@ -77,6 +84,7 @@ macro_rules! for_each_unary {
             IsNan "isnan" Pred [] |x| x.is_nan(), "(({x}) != ({x}))", "True where x is NaN.", "isnan(0.0 / 0.0)";
             IsInf "isinf" Pred [] |x| x.is_infinite(), "arr_isinf({x})", "True where x is +inf or -inf.", "isinf(1.0 / 0.0)";
             IsFinite "isfinite" Pred [] |x| x.is_finite(), "arr_isfinite({x})", "True where x is neither infinite nor NaN.", "isfinite(1.0 / 0.0)";
+            Invert "invert" Bits [] |x| !x, "(~{x})", "Bitwise not of integers (`~x`: -x - 1 in two's complement), logical not of bools; floats are refused, as NumPy's `invert`. `bitwise_not` and `bitwise_invert` are its other names.", "invert([0, 5, -1])";
         }
     };
 }
@@ -120,6 +128,14 @@ macro_rules! declare_unary {
             }
         }
     };
+}
+
+/// NumPy's other names of unary primitives (`np.bitwise_not is np.invert`).
+pub fn unary_alias(name: &str) -> Option<&'static str> {
+    match name {
+        "bitwise_not" | "bitwise_invert" => Some("invert"),
+        _ => None,
+    }
 }
 
 for_each_unary!(declare_unary);
@@ -194,7 +210,203 @@ pub fn unary_sig(op: UnaryOp, name: &str, dt: DType, arg: Option<&Span>, span: &
             input: dt.to_float(),
             out: dt.to_float(),
         },
+        UnaryRule::Bits if dt.is_float() => {
+            return Err(error(
+                "`~` (`invert`) is bitwise on integers and logical on bools; NumPy refuses floats too \
+                 (\"ufunc 'invert' not supported for the input types\"): cast first (`~(x as i64)`), \
+                 or compare (`not (x > 0)`)",
+            ));
+        }
+        UnaryRule::Bits => UnarySig::Compute { input: dt, out: dt },
     })
+}
+
+impl UnaryOp {
+    /// The op that computes `self` on `dt`: `~` of bools is `logical_not`, so
+    /// no backend needs a bool `Invert` (C's `~true` is not `false`).
+    pub fn on(self, dt: DType) -> UnaryOp {
+        match self {
+            UnaryOp::Invert if dt == DType::Bool => UnaryOp::Not,
+            op => op,
+        }
+    }
+}
+
+/// How a binary primitive's dtypes follow from its operands'.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinaryRule {
+    /// The operands promoted (NumPy 2, weak scalars); bitwise on integers,
+    /// logical on bools (bool out); floats refused.
+    Bits,
+    /// Integers only, promoted; bools count as the default int (as arithmetic
+    /// takes them); floats refused. The count follows NumPy: a count at or
+    /// beyond the width, or negative, shifts every bit out (`>>` of a
+    /// negative value gives -1).
+    Shift,
+}
+
+/// Calls `$m!` with the table of binary primitives, one line each:
+/// `Variant "numpy name" "operator" Rule |x, y| cpu expression, "cuda expression", "doc", "example";`
+///
+/// The variant is also the `syntax::ast::BinOp` of the operator. The CPU
+/// expression is expanded once per dtype the rule admits (bool, i32, i64),
+/// with `x` and `y` of that concrete type; `IntBits` supplies the shifts. In
+/// the CUDA expression `{a}` and `{b}` are the operands (`kernels/prelude.cu`
+/// has `arr_shl`/`arr_shr`).
+#[macro_export]
+macro_rules! for_each_binary {
+    ($m:ident) => {
+        $m! {
+            BitAnd "bitwise_and" "&" Bits |x, y| x & y, "({a} & {b})", "Bitwise and of integers, logical and of bools (the same as `x1 & x2`), elementwise, broadcasting; floats are refused, as NumPy's.", "bitwise_and(12, [10, 6])";
+            BitOr "bitwise_or" "|" Bits |x, y| x | y, "({a} | {b})", "Bitwise or of integers, logical or of bools (the same as `x1 | x2`), elementwise, broadcasting; floats are refused, as NumPy's.", "bitwise_or(12, [10, 6])";
+            BitXor "bitwise_xor" "^" Bits |x, y| x ^ y, "({a} ^ {b})", "Bitwise exclusive or of integers, logical xor of bools (the same as `x1 ^ x2`), elementwise, broadcasting; floats are refused, as NumPy's.", "bitwise_xor(12, [10, 6])";
+            Shl "left_shift" "<<" Shift |x, y| IntBits::shl(x, y), "arr_shl({a}, {b})", "x1 shifted left by x2 bits (the same as `x1 << x2`), integers only, elementwise, broadcasting; bits shifted out are lost, and a count at or beyond the width (or negative) gives 0, as NumPy's.", "left_shift(1, arange(4))";
+            Shr "right_shift" ">>" Shift |x, y| IntBits::shr(x, y), "arr_shr({a}, {b})", "x1 shifted right by x2 bits (the same as `x1 >> x2`), integers only, arithmetic (the sign is kept), elementwise, broadcasting; a count at or beyond the width (or negative) gives 0, or -1 for a negative x1, as NumPy's.", "right_shift(-16, [1, 2, 70])";
+        }
+    };
+}
+
+macro_rules! declare_binary {
+    ($( $V:ident $name:literal $sym:literal $rule:ident |$x:ident, $y:ident| $e:expr, $cuda:literal, $doc:literal, $ex:literal; )*) => {
+        /// A binary elementwise primitive declared in `for_each_binary!` (the
+        /// bitwise family); `graph::op::BinaryOp::Bit` carries it.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum BitOp {
+            $( $V, )*
+        }
+
+        impl BitOp {
+            /// Every primitive of the table, in table order.
+            pub const ALL: &'static [BitOp] = &[$( BitOp::$V, )*];
+
+            /// NumPy's name, which is also the builtin's.
+            pub fn name(self) -> &'static str {
+                match self { $( BitOp::$V => $name, )* }
+            }
+
+            /// The infix operator.
+            pub fn symbol(self) -> &'static str {
+                match self { $( BitOp::$V => $sym, )* }
+            }
+
+            pub fn rule(self) -> BinaryRule {
+                match self { $( BitOp::$V => BinaryRule::$rule, )* }
+            }
+
+            pub fn doc(self) -> &'static str {
+                match self { $( BitOp::$V => $doc, )* }
+            }
+
+            pub fn example(self) -> &'static str {
+                match self { $( BitOp::$V => $ex, )* }
+            }
+
+            /// The CUDA expression template (`{a}`, `{b}` the operands).
+            pub fn cuda(self) -> &'static str {
+                match self { $( BitOp::$V => $cuda, )* }
+            }
+
+            pub fn from_name(name: &str) -> Option<BitOp> {
+                match name { $( $name => Some(BitOp::$V), )* _ => None }
+            }
+
+            /// The primitive of an infix operator.
+            pub fn of(op: BinOp) -> Option<BitOp> {
+                match op { $( BinOp::$V => Some(BitOp::$V), )* _ => None }
+            }
+
+            /// The infix operator's AST form.
+            pub fn binop(self) -> BinOp {
+                match self { $( BitOp::$V => BinOp::$V, )* }
+            }
+
+            /// Its value on two host integers (scalar folding), as the kernels compute it.
+            pub fn eval_i64(self, x: i64, y: i64) -> i64 {
+                match self { $( BitOp::$V => { let ($x, $y) = (x, y); $e } )* }
+            }
+
+            /// Its value on two host bools; `None` for a shift (bools shift as integers).
+            pub fn eval_bool(self, x: bool, y: bool) -> Option<bool> {
+                macro_rules! on_bool {
+                    (Bits |$bx:ident, $by:ident| $be:expr) => {{ let ($bx, $by) = (x, y); Some($be) }};
+                    (Shift |$bx:ident, $by:ident| $be:expr) => { None };
+                }
+                match self { $( BitOp::$V => on_bool!($rule |$x, $y| $e), )* }
+            }
+        }
+    };
+}
+
+for_each_binary!(declare_binary);
+
+/// Shifts as NumPy computes them (`npy_lshift`, `npy_rshift`): a count
+/// outside `0..width` shifts every bit out instead of being undefined.
+pub trait IntBits: Sized {
+    fn shl(self, n: Self) -> Self;
+    fn shr(self, n: Self) -> Self;
+}
+
+macro_rules! int_bits {
+    ($($t:ty),*) => {$(
+        impl IntBits for $t {
+            #[inline(always)]
+            fn shl(self, n: $t) -> $t {
+                // a negative count reads as a huge unsigned one, as in NumPy's C
+                if (n as u64) < <$t>::BITS as u64 { self.wrapping_shl(n as u32) } else { 0 }
+            }
+            #[inline(always)]
+            fn shr(self, n: $t) -> $t {
+                // past the width only the sign is left
+                let n = if (n as u64) < <$t>::BITS as u64 { n as u32 } else { <$t>::BITS - 1 };
+                self >> n
+            }
+        }
+    )*};
+}
+int_bits!(i32, i64);
+
+/// What a binary primitive computes for two operand dtypes: the dtype both
+/// are converted to and the output's (they are equal: bool stays bool).
+/// The checker calls it with the dtypes it knows (`promoted` is `None` when
+/// one is unknown), the graph builder with the arrays'. `spans` label the
+/// operands in the error (E0300), which names `name` (the operator's symbol or
+/// the function's name).
+pub fn bits_sig(
+    op: BitOp,
+    name: &str,
+    operands: [(Option<DType>, Option<&Span>); 2],
+    promoted: Option<DType>,
+    span: &Span,
+) -> Result<Option<DType>, Diagnostic> {
+    for (dt, at) in operands {
+        let Some(dt) = dt.filter(|d| d.is_float()) else {
+            continue;
+        };
+        let mut d = Diagnostic::new("E0300", format!("`{name}` is not defined for {dt}"), span.clone());
+        if let Some(s) = at {
+            d = d.with_label(s.clone(), format!("this is {dt}"));
+        }
+        let mut hint = format!(
+            "`{}` takes integers (bitwise) and bools (logical); NumPy refuses floats too \
+             (\"ufunc '{}' not supported for the input types\"): cast first (`x as i64`), \
+             and compare before combining masks: `(a > 0) & (b < 1)`, as `&` binds tighter than `>`",
+            op.symbol(),
+            op.name()
+        );
+        if op == BitOp::BitXor {
+            hint.push_str("; `^` is exclusive or, powers are `**`");
+        }
+        return Err(d.with_hint(hint));
+    }
+    Ok(promoted.map(|p| match op.rule() {
+        BinaryRule::Shift if p == DType::Bool => DType::DEFAULT_INT,
+        _ => p,
+    }))
+}
+
+/// The CUDA expression of `op` on operands `a` and `b`.
+pub fn cuda_binary(op: BitOp, a: &str, b: &str) -> String {
+    op.cuda().replace("{a}", a).replace("{b}", b)
 }
 
 /// The CUDA expression of `op` on operand `x` of dtype `d`.
@@ -237,6 +449,30 @@ mod tests {
             unary_sig(UnaryOp::Abs, "abs", DType::Bool, None, &s).unwrap_err().code,
             "E0300"
         );
+    }
+
+    #[test]
+    fn shifts_follow_numpy_past_the_width() {
+        // np.left_shift / np.right_shift on int32 and int64
+        assert_eq!(IntBits::shl(1i32, 31), i32::MIN);
+        assert_eq!(IntBits::shl(1i32, 32), 0);
+        assert_eq!(IntBits::shl(-1i64, 64), 0);
+        assert_eq!(IntBits::shl(3i64, -1), 0);
+        assert_eq!(IntBits::shr(-16i32, 2), -4);
+        assert_eq!(IntBits::shr(-16i32, 40), -1);
+        assert_eq!(IntBits::shr(16i64, 64), 0);
+        assert_eq!(IntBits::shr(-5i64, -1), -1);
+        assert_eq!(BitOp::BitXor.eval_i64(12, 10), 6);
+        assert_eq!(BitOp::BitOr.eval_bool(true, false), Some(true));
+        assert_eq!(BitOp::Shl.eval_bool(true, true), None);
+    }
+
+    #[test]
+    fn bit_names_are_unique_and_found() {
+        for &op in BitOp::ALL {
+            assert_eq!(BitOp::from_name(op.name()), Some(op));
+            assert!(UnaryOp::from_name(op.name()).is_none());
+        }
     }
 
     #[test]

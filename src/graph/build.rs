@@ -8,7 +8,7 @@ use super::segment_index::SegmentIndex;
 use super::view::View;
 use super::{Array, Buffer};
 use crate::check::dtype::{DType, promote_weak};
-use crate::check::prim::{UnarySig, unary_sig};
+use crate::check::prim::{BitOp, UnarySig, bits_sig, unary_sig};
 use crate::check::shape::{self, Operand, describe, dims};
 use crate::diag::Diagnostic;
 use crate::syntax::ast::{BinOp, Span};
@@ -266,6 +266,19 @@ pub fn binary(
             let f = common.to_float();
             (BinaryOp::Div, f, f)
         }
+        _ if let Some(bit) = BitOp::of(op) => {
+            let c = bits_sig(
+                bit,
+                op.symbol(),
+                [(Some(a.dtype()), spans.0), (Some(b.dtype()), spans.1)],
+                Some(common),
+                span,
+            )?
+            .unwrap_or(common);
+            check_fits(a, c, spans.0)?;
+            check_fits(b, c, spans.1)?;
+            (BinaryOp::Bit(bit), c, c)
+        }
         _ => {
             let g = match op {
                 BinOp::Add => BinaryOp::Add,
@@ -324,7 +337,9 @@ pub fn binary_fn(
 /// An elementwise unary primitive, with the dtype rule of its line in the
 /// primitive table (`check::prim::unary_sig`, which the checker calls too).
 pub fn unary(op: UnaryOp, name: &str, a: &Array, a_span: Option<&Span>, span: &Span) -> Result<Array, Diagnostic> {
-    Ok(match unary_sig(op, name, a.dtype(), a_span, span)? {
+    let sig = unary_sig(op, name, a.dtype(), a_span, span)?;
+    let op = op.on(a.dtype());
+    Ok(match sig {
         UnarySig::Identity => a.clone(),
         UnarySig::Constant(v) => {
             let c = scalar(DType::Bool, if v { 1.0 } else { 0.0 }, false);
@@ -467,6 +482,17 @@ pub fn reshape(a: &Array, shape: &[usize], span: &Span) -> Array {
 
 /// `a @ b` (NumPy matmul: stacks of matrices broadcast, see `linalg`).
 pub fn matmul(a: &Array, b: &Array, spans: (Option<&Span>, Option<&Span>), span: &Span) -> Result<Array, Diagnostic> {
+    if a.dtype() == DType::Bool && b.dtype() == DType::Bool {
+        // NumPy's bool @ bool is bool: whether any of the ands holds, that is
+        // whether their count is nonzero (every backend's integer product, then a compare)
+        let counts = matmul(
+            &cast(a, DType::DEFAULT_INT, spans.0),
+            &cast(b, DType::DEFAULT_INT, spans.1),
+            spans,
+            span,
+        )?;
+        return binary(BinOp::Ne, &counts, &scalar_i64(0, true), (None, None), span);
+    }
     let (sa, sb) = (dims(a.shape()), dims(b.shape()));
     let out = shape::matmul_shape(
         &Operand {

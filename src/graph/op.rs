@@ -4,6 +4,8 @@
 
 use crate::check::dtype::DType;
 
+/// So are the binary ones of the bitwise family.
+pub use crate::check::prim::BitOp;
 /// The elementwise unary primitives are declared in `check::prim` (one line each).
 pub use crate::check::prim::UnaryOp;
 
@@ -36,6 +38,9 @@ pub enum BinaryOp {
     Ge,
     And,
     Or,
+    /// The bitwise and shift primitives of `check::prim::for_each_binary!`,
+    /// on bool (`& | ^` only) and integer operands of the node's dtype.
+    Bit(BitOp),
 }
 
 impl BinaryOp {
@@ -48,6 +53,33 @@ impl BinaryOp {
 
     pub fn is_logical(self) -> bool {
         matches!(self, BinaryOp::And | BinaryOp::Or)
+    }
+
+    /// A distinct number per op, for the plan cache's keys.
+    pub fn code(self) -> u64 {
+        use BinaryOp::*;
+        match self {
+            Add => 0,
+            Sub => 1,
+            Mul => 2,
+            Div => 3,
+            Rem => 4,
+            FloorDiv => 5,
+            Pow => 6,
+            Min => 7,
+            Max => 8,
+            Atan2 => 9,
+            Hypot => 10,
+            Eq => 11,
+            Ne => 12,
+            Lt => 13,
+            Le => 14,
+            Gt => 15,
+            Ge => 16,
+            And => 17,
+            Or => 18,
+            Bit(b) => 64 + b as u64,
+        }
     }
 }
 

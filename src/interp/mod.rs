@@ -944,6 +944,7 @@ impl Interp {
                 let (uop, name) = match op {
                     UnOp::Neg => (UnaryOp::Neg, "-"),
                     UnOp::Not => (UnaryOp::Not, "not"),
+                    UnOp::Invert => (UnaryOp::Invert, "~"),
                 };
                 Value::Array(self.fold(build::unary(uop, name, &a, Some(&inner.span), span)?)?)
             }
@@ -1612,6 +1613,9 @@ fn scalar_arith(op: BinOp, x: HostScalar, y: HostScalar, dtype: DType) -> Option
             BinOp::Add => Some(Scalar::Num(HostScalar::I64(x.wrapping_add(y)))),
             BinOp::Sub => Some(Scalar::Num(HostScalar::I64(x.wrapping_sub(y)))),
             BinOp::Mul => Some(Scalar::Num(HostScalar::I64(x.wrapping_mul(y)))),
+            _ if let Some(bit) = crate::check::prim::BitOp::of(op) => {
+                Some(Scalar::Num(HostScalar::I64(bit.eval_i64(x, y))))
+            }
             _ if is_cmp => cmp(x.cmp(&y)),
             _ => None,
         },

@@ -135,7 +135,7 @@ fn op_tokens(op: &Op, key: &mut Vec<u64>) {
         Op::Copy => key.push(2),
         Op::Cast => key.push(3),
         Op::Unary(u) => key.extend([4, *u as u64]),
-        Op::Binary(b) => key.extend([5, *b as u64]),
+        Op::Binary(b) => key.extend([5, b.code()]),
         Op::Where => key.push(6),
         Op::MatMul => key.push(7),
         Op::Random { dist, .. } => key.extend([8, *dist as u64]),

@@ -1884,6 +1884,7 @@ pub fn render_step(steps: &[Step], operands: &[Operand], at: Option<usize>) -> S
                     BinaryOp::Ge => ">=",
                     BinaryOp::And => "&&",
                     BinaryOp::Or => "||",
+                    BinaryOp::Bit(bit) => bit.symbol(),
                     other => return format!("{}({x}, {y})", format!("{other:?}").to_lowercase()),
                 };
                 format!("({x} {sym} {y})")

@@ -214,6 +214,8 @@ pub enum IndexKind {
 pub enum UnOp {
     Neg,
     Not,
+    /// `~`: bitwise not of integers, logical not of bools (NumPy's `invert`).
+    Invert,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -235,6 +237,12 @@ pub enum BinOp {
     Ge,
     And,
     Or,
+    /// `& | ^ << >>`: bitwise on integers, logical on bools (`check::prim::for_each_binary!`).
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
 }
 
 impl BinOp {
@@ -251,6 +259,11 @@ impl BinOp {
             BinOp::MatMul => "matrix product",
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => "comparison",
             BinOp::And | BinOp::Or => "logical operation",
+            BinOp::BitAnd => "bitwise and",
+            BinOp::BitOr => "bitwise or",
+            BinOp::BitXor => "bitwise xor",
+            BinOp::Shl => "left shift",
+            BinOp::Shr => "right shift",
         }
     }
 
@@ -272,6 +285,11 @@ impl BinOp {
             BinOp::Ge => ">=",
             BinOp::And => "and",
             BinOp::Or => "or",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
         }
     }
 }

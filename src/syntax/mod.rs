@@ -218,6 +218,11 @@ fn chained_comparison(tokens: &[token::Spanned], at: usize, source: &str, base: 
                 | Tok::MinusEq
                 | Tok::StarEq
                 | Tok::SlashEq
+                | Tok::AmpEq
+                | Tok::PipeEq
+                | Tok::CaretEq
+                | Tok::ShlEq
+                | Tok::ShrEq
         )
     };
     let mut depth = 0i32;
@@ -264,6 +269,25 @@ fn chained_comparison(tokens: &[token::Spanned], at: usize, source: &str, base: 
         source.get(tokens[from].0.checked_sub(base)?..tokens[to - 1].2.checked_sub(base)?)
     };
     let op = |j: usize| text(j, j + 1);
+    // `a > 0 & b < 1`, NumPy's mask idiom: `&` (`|`, `^`) binds tighter than a
+    // comparison, as in Python, so the middle operand is `0 & b`
+    let mut bit_op = None;
+    depth = 0;
+    for (j, (_, t, _)) in tokens.iter().enumerate().take(k).skip(first + 1) {
+        match t {
+            Tok::LParen | Tok::LBracket => depth += 1,
+            Tok::RParen | Tok::RBracket => depth -= 1,
+            Tok::Amp | Tok::Pipe | Tok::Caret if depth == 0 => bit_op = Some(j),
+            _ => {}
+        }
+    }
+    if let Some(j) = bit_op {
+        let (left, right) = (text(start, j)?, text(j + 1, end)?);
+        let sym = op(j)?;
+        return Some(format!(
+            "`{sym}` binds tighter than a comparison (as in Python): write `({left}) {sym} ({right})`"
+        ));
+    }
     let (a, b, c) = (text(start, first)?, text(first + 1, k)?, text(k + 1, end)?);
     Some(format!(
         "comparisons do not chain; write `{a} {} {b} and {b} {} {c}`",
@@ -296,6 +320,7 @@ const EXPR_START: &[&str] = &[
     "\"(\"",
     "\"[\"",
     "\"-\"",
+    "\"~\"",
     "\"not\"",
     "\"if\"",
     "\"{\"",
@@ -305,9 +330,11 @@ const STMT_START: &[&str] = &["\"let\"", "\"fn\"", "\"for\"", "\"while\"", "\"br
 /// Terminals that can continue an expression.
 const OPERATORS: &[&str] = &[
     "\"+\"", "\"-\"", "\"*\"", "\"/\"", "\"//\"", "\"%\"", "\"**\"", "\"@\"", "\"==\"", "\"!=\"", "\"<\"", "\"<=\"",
-    "\">\"", "\">=\"", "\"and\"", "\"or\"", "\"as\"", "\"[\"",
+    "\">\"", "\">=\"", "\"and\"", "\"or\"", "\"as\"", "\"[\"", "\"&\"", "\"|\"", "\"^\"", "\"<<\"", "\">>\"",
 ];
-const COMPOUND_ASSIGN: &[&str] = &["\"+=\"", "\"-=\"", "\"*=\"", "\"/=\""];
+const COMPOUND_ASSIGN: &[&str] = &[
+    "\"+=\"", "\"-=\"", "\"*=\"", "\"/=\"", "\"&=\"", "\"|=\"", "\"^=\"", "\"<<=\"", "\">>=\"",
+];
 
 /// Turns lalrpop's list of expected terminals into a short phrase: whole
 /// groups (anything that starts an expression, any operator) are named as

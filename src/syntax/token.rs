@@ -51,6 +51,17 @@ pub enum Tok {
     MinusEq,
     StarEq,
     SlashEq,
+    Amp,
+    Pipe,
+    Caret,
+    Tilde,
+    Shl,
+    Shr,
+    AmpEq,
+    PipeEq,
+    CaretEq,
+    ShlEq,
+    ShrEq,
     LParen,
     RParen,
     LBracket,
@@ -128,6 +139,17 @@ impl Tok {
             Tok::MinusEq => "-=",
             Tok::StarEq => "*=",
             Tok::SlashEq => "/=",
+            Tok::Amp => "&",
+            Tok::Pipe => "|",
+            Tok::Caret => "^",
+            Tok::Tilde => "~",
+            Tok::Shl => "<<",
+            Tok::Shr => ">>",
+            Tok::AmpEq => "&=",
+            Tok::PipeEq => "|=",
+            Tok::CaretEq => "^=",
+            Tok::ShlEq => "<<=",
+            Tok::ShrEq => ">>=",
             Tok::LParen => "(",
             Tok::RParen => ")",
             Tok::LBracket => "[",
@@ -238,6 +260,28 @@ enum Raw {
     StarEq,
     #[token("/=")]
     SlashEq,
+    #[token("&")]
+    Amp,
+    #[token("|")]
+    Pipe,
+    #[token("^")]
+    Caret,
+    #[token("~")]
+    Tilde,
+    #[token("<<")]
+    Shl,
+    #[token(">>")]
+    Shr,
+    #[token("&=")]
+    AmpEq,
+    #[token("|=")]
+    PipeEq,
+    #[token("^=")]
+    CaretEq,
+    #[token("<<=")]
+    ShlEq,
+    #[token(">>=")]
+    ShrEq,
     #[token("(")]
     LParen,
     #[token(")")]
@@ -260,6 +304,11 @@ enum Raw {
     Ellipsis,
     #[token("->")]
     Arrow,
+    /// C's `&&` and `||`: reported, and read as `and` / `or` so that parsing goes on.
+    #[token("&&")]
+    AmpAmp,
+    #[token("||")]
+    PipePipe,
     #[token("\n")]
     Newline,
     #[token(";")]
@@ -362,6 +411,17 @@ pub fn lex(source: &str, base: usize) -> (Vec<Spanned>, Vec<Diagnostic>) {
             Raw::MinusEq => Tok::MinusEq,
             Raw::StarEq => Tok::StarEq,
             Raw::SlashEq => Tok::SlashEq,
+            Raw::Amp => Tok::Amp,
+            Raw::Pipe => Tok::Pipe,
+            Raw::Caret => Tok::Caret,
+            Raw::Tilde => Tok::Tilde,
+            Raw::Shl => Tok::Shl,
+            Raw::Shr => Tok::Shr,
+            Raw::AmpEq => Tok::AmpEq,
+            Raw::PipeEq => Tok::PipeEq,
+            Raw::CaretEq => Tok::CaretEq,
+            Raw::ShlEq => Tok::ShlEq,
+            Raw::ShrEq => Tok::ShrEq,
             Raw::LParen => Tok::LParen,
             Raw::RParen => Tok::RParen,
             Raw::LBracket => Tok::LBracket,
@@ -373,6 +433,19 @@ pub fn lex(source: &str, base: usize) -> (Vec<Spanned>, Vec<Diagnostic>) {
             Raw::DotDot => Tok::DotDot,
             Raw::Ellipsis => Tok::Ellipsis,
             Raw::Arrow => Tok::Arrow,
+            Raw::AmpAmp | Raw::PipePipe => {
+                let (word, tok) = if raw == Raw::AmpAmp {
+                    ("and", Tok::And)
+                } else {
+                    ("or", Tok::Or)
+                };
+                diags.push(
+                    Diagnostic::new("E0003", format!("invalid characters `{text}`"), at.clone())
+                        .with_primary_label("not part of the language")
+                        .with_hint(format!("use `{word}` for logical {word}")),
+                );
+                tok
+            }
             Raw::Newline => Tok::Newline,
             Raw::Semi => Tok::Semi,
         };
@@ -452,11 +525,7 @@ fn invalid_chars(source: &str, run: std::ops::Range<usize>, base: usize) -> Diag
             Some(method.as_str())
         }
         Some('!') => Some("use `not` for logical negation (`!=` is not-equal)"),
-        Some('&') => Some("use `and` for logical and"),
-        Some('|') => Some("use `or` for logical or"),
-        Some('~') => Some("use `not` for logical negation (elementwise on bool arrays, as NumPy's `~` on masks)"),
         Some('\'') => Some("strings use double quotes: \"text\""),
-        Some('^') => Some("use `**` for powers"),
         Some('.') => Some("`..` is a range and `...` an ellipsis; there is no `.` operator"),
         _ => None,
     };

@@ -19,7 +19,7 @@ use super::vmath::{self, MathFn};
 use crate::check::dtype::DType;
 use crate::diag::Diagnostic;
 use crate::graph::data::HostData;
-use crate::graph::op::{BinaryOp, Distribution, ReduceOp, UnaryOp};
+use crate::graph::op::{BinaryOp, BitOp, Distribution, ReduceOp, UnaryOp};
 use crate::graph::random;
 use crate::plan::{Inst, RowStage, Step};
 use std::borrow::Cow;
@@ -722,6 +722,9 @@ fn unary(u: UnaryOp, v: Value, dst: Dst) -> Result<(), Diagnostic> {
         (@float Logic [$($vm:ident)?] $T:ident $a:ident |$x:ident| $e:expr) => {
             Err(internal(format!("{u:?} is not defined on {}", <$T as Elem>::DTYPE)))
         };
+        (@float Bits [$($vm:ident)?] $T:ident $a:ident |$x:ident| $e:expr) => {
+            Err(internal(format!("{u:?} is not defined on {}", <$T as Elem>::DTYPE)))
+        };
         (@float $rule:ident [$vm:ident] $T:ident $a:ident |$x:ident| $e:expr) => {{
             let out = <$T>::dst_of(dst)?;
             copy($a, out);
@@ -737,10 +740,18 @@ fn unary(u: UnaryOp, v: Value, dst: Dst) -> Result<(), Diagnostic> {
             map1($a, <$T>::dst_of(dst)?, |$x: $T| $e);
             Ok(())
         }};
+        (@int Bits $T:ident $a:ident |$x:ident| $e:expr) => {{
+            map1($a, <$T>::dst_of(dst)?, |$x: $T| $e);
+            Ok(())
+        }};
         (@int $rule:ident $T:ident $a:ident |$x:ident| $e:expr) => {
             Err(internal(format!("{u:?} is not defined on {}", <$T as Elem>::DTYPE)))
         };
         (@bool Logic $a:ident |$x:ident| $e:expr) => {{
+            map1($a, bool::dst_of(dst)?, |$x: bool| $e);
+            Ok(())
+        }};
+        (@bool Bits $a:ident |$x:ident| $e:expr) => {{
             map1($a, bool::dst_of(dst)?, |$x: bool| $e);
             Ok(())
         }};
@@ -844,7 +855,8 @@ fn compare<T: Elem>(op: BinaryOp, a: Src<T>, b: Src<T>, dst: &mut Dst) -> Option
         | BinaryOp::Atan2
         | BinaryOp::Hypot
         | BinaryOp::And
-        | BinaryOp::Or => return Some(Err(internal("a comparison step of another op"))),
+        | BinaryOp::Or
+        | BinaryOp::Bit(_) => return Some(Err(internal("a comparison step of another op"))),
     }
     Some(Ok(()))
 }
@@ -875,7 +887,8 @@ fn num_binary<T: NumDst>(op: BinaryOp, a: Src<T>, b: Src<T>, mut dst: Dst) -> Re
         | BinaryOp::Lt
         | BinaryOp::Le
         | BinaryOp::Gt
-        | BinaryOp::Ge => {
+        | BinaryOp::Ge
+        | BinaryOp::Bit(_) => {
             return Err(internal(format!("{op:?} is not defined on {}", T::DTYPE)));
         }
     }
@@ -940,7 +953,8 @@ fn float_binary<T: Float + FloatMath + DstOf>(op: BinaryOp, a: Src<T>, b: Src<T>
         | BinaryOp::Lt
         | BinaryOp::Le
         | BinaryOp::Gt
-        | BinaryOp::Ge => return num_binary(op, a, b, dst),
+        | BinaryOp::Ge
+        | BinaryOp::Bit(_) => return num_binary(op, a, b, dst),
     }
     Ok(())
 }
@@ -966,8 +980,30 @@ fn bool_binary(op: BinaryOp, a: Src<bool>, b: Src<bool>, mut dst: Dst) -> Result
         | BinaryOp::Lt
         | BinaryOp::Le
         | BinaryOp::Gt
-        | BinaryOp::Ge => return Err(internal(format!("{op:?} is not defined on bool"))),
+        | BinaryOp::Ge
+        | BinaryOp::Bit(_) => return Err(internal(format!("{op:?} is not defined on bool"))),
     }
+    Ok(())
+}
+
+/// A bitwise step, from the table in `check::prim`: one monomorphic loop per
+/// (op, dtype); bools take the logical ops, never a shift (the builder casts first).
+#[inline(always)]
+fn bit_binary(op: BitOp, a: Value, b: Value, dst: Dst) -> Result<(), Diagnostic> {
+    use crate::check::prim::IntBits;
+    macro_rules! fused_bits {
+        ($( $V:ident $name:literal $sym:literal $rule:ident |$x:ident, $y:ident| $e:expr, $cuda:literal, $doc:literal, $ex:literal; )*) => {
+            match (a, b) {
+                (Value::I32(p), Value::I32(q)) => match op { $( BitOp::$V => map2(p, q, i32::dst_of(dst)?, |$x: i32, $y: i32| $e), )* },
+                (Value::I64(p), Value::I64(q)) => match op { $( BitOp::$V => map2(p, q, i64::dst_of(dst)?, |$x: i64, $y: i64| $e), )* },
+                (Value::B(p), Value::B(q)) => match op { $( BitOp::$V => fused_bits!(@bool $rule p q |$x, $y| $e), )* },
+                _ => return Err(internal(format!("{op:?} of two dtypes, or of floats"))),
+            }
+        };
+        (@bool Bits $p:ident $q:ident |$x:ident, $y:ident| $e:expr) => { map2($p, $q, bool::dst_of(dst)?, |$x: bool, $y: bool| $e) };
+        (@bool Shift $p:ident $q:ident |$x:ident, $y:ident| $e:expr) => { return Err(internal(format!("{op:?} is not defined on bool"))) };
+    }
+    crate::for_each_binary!(fused_bits);
     Ok(())
 }
 
@@ -1011,6 +1047,7 @@ fn compute_impl(inst: &Inst, vals: &[Value], dst: Dst) -> Result<(), Diagnostic>
             Ok(())
         }
         Inst::Unary(u, a) => unary(u, vals[a], dst),
+        Inst::Binary(BinaryOp::Bit(bit), a, b) => bit_binary(bit, vals[a], vals[b], dst),
         Inst::Binary(op, a, b) => match (vals[a], vals[b]) {
             (Value::F32(x), Value::F32(y)) => float_binary(op, x, y, dst),
             (Value::F64(x), Value::F64(y)) => float_binary(op, x, y, dst),

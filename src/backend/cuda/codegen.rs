@@ -398,6 +398,8 @@ fn binary(b: BinaryOp, d: DType, x: &str, y: &str) -> String {
         BinaryOp::Ge => format!("({x} >= {y})"),
         BinaryOp::And => format!("({x} && {y})"),
         BinaryOp::Or => format!("({x} || {y})"),
+        // from the primitive table (`check::prim::for_each_binary!`); on bools `& | ^` of 0 and 1
+        BinaryOp::Bit(bit) => crate::check::prim::cuda_binary(bit, x, y),
     }
 }
 

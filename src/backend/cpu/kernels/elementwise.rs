@@ -6,7 +6,7 @@ use super::{Elem, Float, Num, internal, map1, map2, map3, try_map2, typed};
 use crate::check::dtype::DType;
 use crate::diag::Diagnostic;
 use crate::graph::data::HostData;
-use crate::graph::op::{BinaryOp, UnaryOp};
+use crate::graph::op::{BinaryOp, BitOp, UnaryOp};
 use crate::graph::view::View;
 
 type Input<'a> = (&'a HostData, &'a View);
@@ -60,16 +60,22 @@ pub(super) fn unary(op: UnaryOp, a: &HostData, va: &View) -> Result<HostData, Di
         };
         (@float Pred $T:ident $v:ident |$x:ident| $e:expr) => { Ok(HostData::Bool(map1($v, va, |$x: $T| $e))) };
         (@float Logic $T:ident $v:ident |$x:ident| $e:expr) => { Err(undefined(op, <$T as Elem>::DTYPE)) };
+        (@float Bits $T:ident $v:ident |$x:ident| $e:expr) => { Err(undefined(op, <$T as Elem>::DTYPE)) };
         (@float $rule:ident $T:ident $v:ident |$x:ident| $e:expr) => { Ok(<$T as Elem>::wrap(map1($v, va, |$x: $T| $e))) };
         (@int Same $T:ident $v:ident |$x:ident| $e:expr) => { Ok(<$T as Elem>::wrap(map1($v, va, |$x: $T| $e))) };
+        (@int Bits $T:ident $v:ident |$x:ident| $e:expr) => { Ok(<$T as Elem>::wrap(map1($v, va, |$x: $T| $e))) };
         (@int $rule:ident $T:ident $v:ident |$x:ident| $e:expr) => { Err(undefined(op, <$T as Elem>::DTYPE)) };
         (@bool Logic $T:ident $v:ident |$x:ident| $e:expr) => { Ok(HostData::Bool(map1($v, va, |$x: bool| $e))) };
+        (@bool Bits $T:ident $v:ident |$x:ident| $e:expr) => { Ok(HostData::Bool(map1($v, va, |$x: bool| $e))) };
         (@bool $rule:ident $T:ident $v:ident |$x:ident| $e:expr) => { Err(undefined(op, DType::Bool)) };
     }
     crate::for_each_unary!(ref_unary)
 }
 
 pub(super) fn binary(op: BinaryOp, (a, va): Input, (b, vb): Input) -> Result<HostData, Diagnostic> {
+    if let BinaryOp::Bit(bit) = op {
+        return bit_binary(bit, (a, va), (b, vb));
+    }
     match (a, b) {
         (HostData::F32(x), HostData::F32(y)) => float_binary(op, x, va, y, vb),
         (HostData::F64(x), HostData::F64(y)) => float_binary(op, x, va, y, vb),
@@ -98,7 +104,8 @@ fn float_binary<T: Float>(op: BinaryOp, a: &[T], va: &View, b: &[T], vb: &View) 
         | BinaryOp::Lt
         | BinaryOp::Le
         | BinaryOp::Gt
-        | BinaryOp::Ge => return num_binary(op, a, va, b, vb),
+        | BinaryOp::Ge
+        | BinaryOp::Bit(_) => return num_binary(op, a, va, b, vb),
         // float pow and rem never fail
         BinaryOp::Pow => T::wrap(map2(a, va, b, vb, |x: T, y| x.pow(y).unwrap_or(T::ZERO))),
         BinaryOp::Rem => T::wrap(map2(a, va, b, vb, |x: T, y| x.rem(y).unwrap_or(T::ZERO))),
@@ -131,7 +138,8 @@ fn compare<T: Elem>(op: BinaryOp, a: &[T], va: &View, b: &[T], vb: &View) -> Opt
         | BinaryOp::Atan2
         | BinaryOp::Hypot
         | BinaryOp::And
-        | BinaryOp::Or => None,
+        | BinaryOp::Or
+        | BinaryOp::Bit(_) => None,
     }
 }
 
@@ -166,7 +174,8 @@ fn num_binary<T: Num>(op: BinaryOp, a: &[T], va: &View, b: &[T], vb: &View) -> R
         | BinaryOp::Lt
         | BinaryOp::Le
         | BinaryOp::Gt
-        | BinaryOp::Ge => {
+        | BinaryOp::Ge
+        | BinaryOp::Bit(_) => {
             return Err(undefined(op, T::DTYPE));
         }
     })
@@ -192,8 +201,28 @@ fn bool_binary(op: BinaryOp, a: &[bool], va: &View, b: &[bool], vb: &View) -> Re
         | BinaryOp::Lt
         | BinaryOp::Le
         | BinaryOp::Gt
-        | BinaryOp::Ge => return Err(undefined(op, DType::Bool)),
+        | BinaryOp::Ge
+        | BinaryOp::Bit(_) => return Err(undefined(op, DType::Bool)),
     }))
+}
+
+/// A bitwise primitive: the table in `check::prim` expands into one loop per
+/// (op, dtype); bools take the logical ops, never a shift (the builder casts first).
+fn bit_binary(op: BitOp, (a, va): Input, (b, vb): Input) -> Result<HostData, Diagnostic> {
+    use crate::check::prim::IntBits;
+    macro_rules! ref_bits {
+        ($( $V:ident $name:literal $sym:literal $rule:ident |$x:ident, $y:ident| $e:expr, $cuda:literal, $doc:literal, $ex:literal; )*) => {
+            match (a, b) {
+                (HostData::I32(p), HostData::I32(q)) => match op { $( BitOp::$V => Ok(HostData::I32(map2(p, va, q, vb, |$x: i32, $y: i32| $e))), )* },
+                (HostData::I64(p), HostData::I64(q)) => match op { $( BitOp::$V => Ok(HostData::I64(map2(p, va, q, vb, |$x: i64, $y: i64| $e))), )* },
+                (HostData::Bool(p), HostData::Bool(q)) => match op { $( BitOp::$V => ref_bits!(@bool $rule p q |$x, $y| $e), )* },
+                _ => Err(internal(format!("{op:?} of {} and {}", a.dtype(), b.dtype()))),
+            }
+        };
+        (@bool Bits $p:ident $q:ident |$x:ident, $y:ident| $e:expr) => { Ok(HostData::Bool(map2($p, va, $q, vb, |$x: bool, $y: bool| $e))) };
+        (@bool Shift $p:ident $q:ident |$x:ident, $y:ident| $e:expr) => { Err(undefined(op, DType::Bool)) };
+    }
+    crate::for_each_binary!(ref_bits)
 }
 
 /// `where(cond, a, b)`.

@@ -1,0 +1,3 @@
+# expect: E0300
+let x = rand([3])
+print(x & 1)

@@ -1,0 +1,2 @@
+# expect: E0300
+print(~1.5)
