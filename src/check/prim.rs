@@ -386,13 +386,21 @@ pub fn bits_sig(
         if let Some(s) = at {
             d = d.with_label(s.clone(), format!("this is {dt}"));
         }
-        let mut hint = format!(
-            "`{}` takes integers (bitwise) and bools (logical); NumPy refuses floats too \
-             (\"ufunc '{}' not supported for the input types\"): cast first (`x as i64`), \
-             and compare before combining masks: `(a > 0) & (b < 1)`, as `&` binds tighter than `>`",
-            op.symbol(),
-            op.name()
-        );
+        let mut hint = match op.rule() {
+            BinaryRule::Shift => format!(
+                "`{}` shifts integers; NumPy refuses floats too (\"ufunc '{}' not supported for the \
+                 input types\"): cast first (`x as i64`), or scale by a power of two (`x * 2.0 ** k`)",
+                op.symbol(),
+                op.name()
+            ),
+            BinaryRule::Bits => format!(
+                "`{}` takes integers (bitwise) and bools (logical); NumPy refuses floats too \
+                 (\"ufunc '{}' not supported for the input types\"): cast first (`x as i64`), \
+                 and compare before combining masks: `(a > 0) & (b < 1)`, as `&` binds tighter than `>`",
+                op.symbol(),
+                op.name()
+            ),
+        };
         if op == BitOp::BitXor {
             hint.push_str("; `^` is exclusive or, powers are `**`");
         }
