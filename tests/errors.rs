@@ -241,6 +241,8 @@ const STATIC_PROGRAMS: &[(&str, &str)] = &[
     ("E0210", "print(hsplit(ones([2, 6]), 4))"),
     ("E0300", "print(not arange(3))"),
     ("E0300", "print(rand([3]) & 1)"),
+    ("E0300", "let m = arange(4) > 1\nm += 1"),
+    ("E0300", "let m = arange(4) > 1\nm &= 2"),
     ("E0300", "print(~1.5)"),
     ("E0300", "print(arange(3) << 0.5)"),
     ("E0300", "print(abs(arange(3) > 1))"),

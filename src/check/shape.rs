@@ -550,10 +550,12 @@ pub fn check_update(
             "`{name} {op}= e` writes into `{name}`'s memory, as NumPy's; write `{name} = {name} {op} e` for a new array"
         )));
     }
+    // NumPy's "same_kind" casting of an in-place result: a float into an
+    // integer or bool array, or a number into a bool array, is refused
     if let (Some(rd), Some(td)) = (result.0, target.0)
-        && rd.is_float()
-        && !td.is_float()
+        && ((rd.is_float() && !td.is_float()) || (td == DType::Bool && rd != DType::Bool))
     {
+        let kind = if rd.is_float() { "a float" } else { "an integer" };
         return Err(Diagnostic::new(
             "E0300",
             format!("cannot write {rd} results into the {td} array `{name}` in place"),
@@ -563,7 +565,7 @@ pub fn check_update(
         .with_label(target_span.clone(), format!("this is {ts}"))
         .with_label(value_span.clone(), format!("this makes the result {rd}"))
         .with_hint(format!(
-            "`{name} {op}= e` keeps `{name}`'s dtype, as NumPy's; write `{name} = {name} {op} e` for a float array"
+            "`{name} {op}= e` keeps `{name}`'s dtype, as NumPy's; write `{name} = {name} {op} e` for {kind} array"
         )));
     }
     Ok(())
