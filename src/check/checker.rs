@@ -1532,10 +1532,9 @@ impl Checker {
         let first = self.errors.drain(errs..).next();
         let Some(d) = first else { return Some(body) };
         // labelled as the run's `call_user` labels it
-        let inside = d
-            .span
-            .as_ref()
-            .is_some_and(|s| s.start >= def.span.start && s.end <= def.span.end);
+        // as the run's `call_user`: raised in this body, or in a call it made
+        let in_def = |s: &Span| s.start >= def.span.start && s.end <= def.span.end;
+        let inside = d.span.as_ref().is_some_and(in_def) || d.labels.last().is_some_and(|(s, _)| in_def(s));
         let labelled = d.labels.iter().any(|(s, _)| s == span);
         let d = if inside && !labelled {
             d.with_label(span.clone(), format!("in this call of `{}`", def.name.name))

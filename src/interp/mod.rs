@@ -1266,10 +1266,11 @@ impl Interp {
         })();
         drop(frame);
         result.map_err(|d| {
-            let inside = d
-                .span
-                .as_ref()
-                .is_some_and(|s| s.start >= def.span.start && s.end <= def.span.end);
+            // raised in this body, or in a call this body made (whose label, the last,
+            // lies in this body): a library function's error two calls deep is still
+            // labelled at the user's call, where `Session::render` shows it
+            let in_def = |s: &Span| s.start >= def.span.start && s.end <= def.span.end;
+            let inside = d.span.as_ref().is_some_and(in_def) || d.labels.last().is_some_and(|(s, _)| in_def(s));
             // A recursive function would otherwise get one label per level.
             let labelled = d.labels.iter().any(|(s, _)| s == span);
             if inside && !labelled {
