@@ -949,21 +949,17 @@ impl Interp {
                 Value::Array(self.fold(build::unary(uop, name, &a, Some(&inner.span), span)?)?)
             }
             ExprKind::Binary(op, l, r)
-                if literal_op(*op) && (literal_meeting(l).is_some() || literal_meeting(r).is_some()) =>
+                if literal_op(*op)
+                    && let Some((lit, other, lit_left)) = literal_side(l, r) =>
             {
                 // a literal beside an array is made in the dtype it converts to there
                 // (`x + 1.0` of an f32 `x`), not made and then converted
-                let (lit, other, lit_left) = match literal_meeting(l) {
-                    Some(v) => (v, r, true),
-                    None => (literal_meeting(r).unwrap_or(HostScalar::I64(0)), l, false),
-                };
                 let o = self.eval(other)?;
-                let Value::Array(arr) = &o else {
-                    let litv = Value::Array(host_literal(lit, None));
-                    let (a, b) = if lit_left { (litv, o) } else { (o, litv) };
-                    return self.binary_values(*op, a, b, l, r, span);
+                let meets = match &o {
+                    Value::Array(arr) => Some(arr.dtype()),
+                    _ => None,
                 };
-                let litv = Value::Array(host_literal(lit, Some(arr.dtype())));
+                let litv = Value::Array(host_literal(lit, meets));
                 let (a, b) = if lit_left { (litv, o) } else { (o, litv) };
                 self.binary_values(*op, a, b, l, r, span)?
             }
@@ -1406,6 +1402,16 @@ fn literal_meeting(e: &Expr) -> Option<HostScalar> {
         ExprKind::Int(v) => Some(HostScalar::I64(v)),
         ExprKind::Float(v) => Some(HostScalar::F64(v)),
         _ => None,
+    }
+}
+
+/// A binary expression's literal operand (the left one if both are), the
+/// other operand, and whether the literal is on the left.
+fn literal_side<'e>(l: &'e Expr, r: &'e Expr) -> Option<(HostScalar, &'e Expr, bool)> {
+    match (literal_meeting(l), literal_meeting(r)) {
+        (Some(v), _) => Some((v, r, true)),
+        (None, Some(v)) => Some((v, l, false)),
+        (None, None) => None,
     }
 }
 
