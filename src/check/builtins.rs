@@ -136,7 +136,7 @@ macro_rules! builtins {
 macro_rules! unary_builtins {
     ($( $V:ident $name:literal $rule:ident [$($vm:ident)?] |$x:ident| $e:expr, $cuda:literal, $doc:literal, $ex:literal; )*) => {
         static UNARY: &[Builtin] = &[
-            $( Builtin { name: $name, params: &[a("x")], signature: concat!($name, "(x)"), doc: $doc, example: $ex, category: "elementwise" }, )*
+            $( Builtin { name: $name, params: &[a("x"), ao("out")], signature: concat!($name, "(x, out=none)"), doc: $doc, example: $ex, category: "elementwise" }, )*
         ];
     };
 }
@@ -146,7 +146,7 @@ crate::for_each_unary!(unary_builtins);
 macro_rules! binary_builtins {
     ($( $V:ident $name:literal $sym:literal $rule:ident |$x:ident, $y:ident| $e:expr, $cuda:literal, $doc:literal, $ex:literal; )*) => {
         static BINARY: &[Builtin] = &[
-            $( Builtin { name: $name, params: &[a("x1"), a("x2")], signature: concat!($name, "(x1, x2)"), doc: $doc, example: $ex, category: "elementwise" }, )*
+            $( Builtin { name: $name, params: &[a("x1"), a("x2"), ao("out")], signature: concat!($name, "(x1, x2, out=none)"), doc: $doc, example: $ex, category: "elementwise" }, )*
         ];
     };
 }
@@ -206,33 +206,33 @@ builtins! {
         "column_stack"(a("tup")) "column_stack(tup)" "Joins vectors as the columns of a matrix (matrices along their second axis), as NumPy's `column_stack`." "column_stack([arange(3), arange(3) * 2])";
     }
     "elementwise" {
-        "round"(a("x"), so("decimals")) "round(x, decimals=0)" "Nearest integer, halves to even (like NumPy), elementwise; with `decimals`, to that many decimal places (negative: to tens, hundreds, ...), as NumPy's `round` (x * 10**decimals rounded, then divided back)." "round(2.675, decimals=2)";
-        "logical_and"(a("x1"), a("x2")) "logical_and(x1, x2)" "True where both are true (nonzero), elementwise, broadcasting; on bools the same as `x1 and x2`." "logical_and([true, false], [1, 1])";
-        "logical_or"(a("x1"), a("x2")) "logical_or(x1, x2)" "True where either is true (nonzero), elementwise, broadcasting; on bools the same as `x1 or x2`." "logical_or([true, false], 0.0)";
-        "bitwise_not"(a("x")) "bitwise_not(x)" "NumPy's other name of `invert`: `~x`." "bitwise_not([0, 5, -1])";
-        "bitwise_invert"(a("x")) "bitwise_invert(x)" "NumPy 2's (and the array API's) other name of `invert`: `~x`." "bitwise_invert([true, false])";
-        "logical_xor"(a("x1"), a("x2")) "logical_xor(x1, x2)" "True where exactly one is true (nonzero), elementwise, broadcasting." "logical_xor([true, false], [true, true])";
-        "minimum"(a("a"), a("b")) "minimum(a, b)" "Elementwise minimum, broadcasting; NaN propagates." "minimum(arange(4), 2)";
-        "maximum"(a("a"), a("b")) "maximum(a, b)" "Elementwise maximum, broadcasting; NaN propagates." "maximum(arange(4), 2)";
-        "atan2"(a("y"), a("x")) "atan2(y, x)" "Angle of the point (x, y), elementwise." "atan2(1.0, 1.0)";
-        "arctan2"(a("x1"), a("x2")) "arctan2(x1, x2)" "NumPy's name of `atan2`: the angle of the point (x2, x1), elementwise." "arctan2(1.0, -1.0)";
-        "hypot"(a("x1"), a("x2")) "hypot(x1, x2)" "sqrt(x1**2 + x2**2) without overflow, elementwise, broadcasting." "hypot(3.0, 4.0)";
-        "add"(a("x1"), a("x2")) "add(x1, x2)" "`x1 + x2`, as NumPy's function of the operator." "add(arange(3), 1)";
-        "subtract"(a("x1"), a("x2")) "subtract(x1, x2)" "`x1 - x2`, as NumPy's function of the operator." "subtract(arange(3), 1)";
-        "multiply"(a("x1"), a("x2")) "multiply(x1, x2)" "`x1 * x2`, as NumPy's function of the operator." "multiply(arange(3), 2)";
-        "divide"(a("x1"), a("x2")) "divide(x1, x2)" "`x1 / x2` (always a float division), as NumPy's function of the operator." "divide(arange(3), 2)";
-        "true_divide"(a("x1"), a("x2")) "true_divide(x1, x2)" "The same as `divide`: `x1 / x2`." "true_divide(7, 2)";
-        "power"(a("x1"), a("x2")) "power(x1, x2)" "`x1 ** x2`, as NumPy's function of the operator (an integer to a negative integer power is an error)." "power(arange(4), 2)";
-        "mod"(a("x1"), a("x2")) "mod(x1, x2)" "`x1 % x2`: Python's modulo, with the sign of the divisor, as NumPy's `mod`." "mod(-7, 3)";
-        "remainder"(a("x1"), a("x2")) "remainder(x1, x2)" "The same as `mod`: `x1 % x2`." "remainder(arange(5), 3)";
-        "equal"(a("x1"), a("x2")) "equal(x1, x2)" "`x1 == x2`, elementwise, as NumPy's function of the operator." "equal(arange(3), 1)";
-        "not_equal"(a("x1"), a("x2")) "not_equal(x1, x2)" "`x1 != x2`, elementwise." "not_equal(arange(3), 1)";
-        "less"(a("x1"), a("x2")) "less(x1, x2)" "`x1 < x2`, elementwise." "less(arange(3), 1)";
-        "less_equal"(a("x1"), a("x2")) "less_equal(x1, x2)" "`x1 <= x2`, elementwise." "less_equal(arange(3), 1)";
-        "greater"(a("x1"), a("x2")) "greater(x1, x2)" "`x1 > x2`, elementwise." "greater(arange(3), 1)";
-        "greater_equal"(a("x1"), a("x2")) "greater_equal(x1, x2)" "`x1 >= x2`, elementwise." "greater_equal(arange(3), 1)";
-        "floor_divide"(a("x1"), a("x2")) "floor_divide(x1, x2)" "Floor division, the same as `x1 // x2`: integers round toward -inf (division by zero is an error), floats follow NumPy." "floor_divide(-7, 2)";
-        "clip"(a("x").or(&["a"]), an("lo").or(&["a_min", "min"]), an("hi").or(&["a_max", "max"])) "clip(x, lo, hi)" "Limits x to [lo, hi], elementwise (broadcasting); either bound may be `none`, not both. NumPy's keywords name them too: `a=`, `a_min=` (or `min=`), `a_max=` (or `max=`)." "clip(arange(6), 1, 4)";
+        "round"(a("x"), so("decimals"), ao("out")) "round(x, decimals=0, out=none)" "Nearest integer, halves to even (like NumPy), elementwise; with `decimals`, to that many decimal places (negative: to tens, hundreds, ...), as NumPy's `round` (x * 10**decimals rounded, then divided back)." "round(2.675, decimals=2)";
+        "logical_and"(a("x1"), a("x2"), ao("out")) "logical_and(x1, x2, out=none)" "True where both are true (nonzero), elementwise, broadcasting; on bools the same as `x1 and x2`." "logical_and([true, false], [1, 1])";
+        "logical_or"(a("x1"), a("x2"), ao("out")) "logical_or(x1, x2, out=none)" "True where either is true (nonzero), elementwise, broadcasting; on bools the same as `x1 or x2`." "logical_or([true, false], 0.0)";
+        "bitwise_not"(a("x"), ao("out")) "bitwise_not(x, out=none)" "NumPy's other name of `invert`: `~x`." "bitwise_not([0, 5, -1])";
+        "bitwise_invert"(a("x"), ao("out")) "bitwise_invert(x, out=none)" "NumPy 2's (and the array API's) other name of `invert`: `~x`." "bitwise_invert([true, false])";
+        "logical_xor"(a("x1"), a("x2"), ao("out")) "logical_xor(x1, x2, out=none)" "True where exactly one is true (nonzero), elementwise, broadcasting." "logical_xor([true, false], [true, true])";
+        "minimum"(a("a"), a("b"), ao("out")) "minimum(a, b, out=none)" "Elementwise minimum, broadcasting; NaN propagates." "minimum(arange(4), 2)";
+        "maximum"(a("a"), a("b"), ao("out")) "maximum(a, b, out=none)" "Elementwise maximum, broadcasting; NaN propagates." "maximum(arange(4), 2)";
+        "atan2"(a("y"), a("x"), ao("out")) "atan2(y, x, out=none)" "Angle of the point (x, y), elementwise." "atan2(1.0, 1.0)";
+        "arctan2"(a("x1"), a("x2"), ao("out")) "arctan2(x1, x2, out=none)" "NumPy's name of `atan2`: the angle of the point (x2, x1), elementwise." "arctan2(1.0, -1.0)";
+        "hypot"(a("x1"), a("x2"), ao("out")) "hypot(x1, x2, out=none)" "sqrt(x1**2 + x2**2) without overflow, elementwise, broadcasting." "hypot(3.0, 4.0)";
+        "add"(a("x1"), a("x2"), ao("out")) "add(x1, x2, out=none)" "`x1 + x2`, as NumPy's function of the operator." "add(arange(3), 1)";
+        "subtract"(a("x1"), a("x2"), ao("out")) "subtract(x1, x2, out=none)" "`x1 - x2`, as NumPy's function of the operator." "subtract(arange(3), 1)";
+        "multiply"(a("x1"), a("x2"), ao("out")) "multiply(x1, x2, out=none)" "`x1 * x2`, as NumPy's function of the operator." "multiply(arange(3), 2)";
+        "divide"(a("x1"), a("x2"), ao("out")) "divide(x1, x2, out=none)" "`x1 / x2` (always a float division), as NumPy's function of the operator." "divide(arange(3), 2)";
+        "true_divide"(a("x1"), a("x2"), ao("out")) "true_divide(x1, x2, out=none)" "The same as `divide`: `x1 / x2`." "true_divide(7, 2)";
+        "power"(a("x1"), a("x2"), ao("out")) "power(x1, x2, out=none)" "`x1 ** x2`, as NumPy's function of the operator (an integer to a negative integer power is an error)." "power(arange(4), 2)";
+        "mod"(a("x1"), a("x2"), ao("out")) "mod(x1, x2, out=none)" "`x1 % x2`: Python's modulo, with the sign of the divisor, as NumPy's `mod`." "mod(-7, 3)";
+        "remainder"(a("x1"), a("x2"), ao("out")) "remainder(x1, x2, out=none)" "The same as `mod`: `x1 % x2`." "remainder(arange(5), 3)";
+        "equal"(a("x1"), a("x2"), ao("out")) "equal(x1, x2, out=none)" "`x1 == x2`, elementwise, as NumPy's function of the operator." "equal(arange(3), 1)";
+        "not_equal"(a("x1"), a("x2"), ao("out")) "not_equal(x1, x2, out=none)" "`x1 != x2`, elementwise." "not_equal(arange(3), 1)";
+        "less"(a("x1"), a("x2"), ao("out")) "less(x1, x2, out=none)" "`x1 < x2`, elementwise." "less(arange(3), 1)";
+        "less_equal"(a("x1"), a("x2"), ao("out")) "less_equal(x1, x2, out=none)" "`x1 <= x2`, elementwise." "less_equal(arange(3), 1)";
+        "greater"(a("x1"), a("x2"), ao("out")) "greater(x1, x2, out=none)" "`x1 > x2`, elementwise." "greater(arange(3), 1)";
+        "greater_equal"(a("x1"), a("x2"), ao("out")) "greater_equal(x1, x2, out=none)" "`x1 >= x2`, elementwise." "greater_equal(arange(3), 1)";
+        "floor_divide"(a("x1"), a("x2"), ao("out")) "floor_divide(x1, x2, out=none)" "Floor division, the same as `x1 // x2`: integers round toward -inf (division by zero is an error), floats follow NumPy." "floor_divide(-7, 2)";
+        "clip"(a("x").or(&["a"]), an("lo").or(&["a_min", "min"]), an("hi").or(&["a_max", "max"]), ao("out")) "clip(x, lo, hi, out=none)" "Limits x to [lo, hi], elementwise (broadcasting); either bound may be `none`, not both. NumPy's keywords name them too: `a=`, `a_min=` (or `min=`), `a_max=` (or `max=`)." "clip(arange(6), 1, 4)";
         "where"(a("cond"), ao("a"), ao("b")) "where(cond, a, b)" "a where cond is true, else b (broadcasting); `where(cond)` alone is `nonzero(cond)`." "where(arange(4) > 1, 1.0, 0.0)";
         "nan_to_num"(a("x"), so("copy"), so("nan"), so("posinf"), so("neginf")) "nan_to_num(x, copy=true, nan=0.0, posinf=none, neginf=none)" "A copy of x (`copy` is accepted for NumPy's sake: Arr always copies) with NaN replaced by `nan`, +inf by `posinf` and -inf by `neginf` (by default the dtype's largest and smallest finite values); integers are returned unchanged." "nan_to_num([0.0 / 0.0, 1.0 / 0.0, 2.0])";
         "isclose"(a("a"), a("b"), so("rtol"), so("atol"), so("equal_nan")) "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)" "True where |a - b| <= atol + rtol * |b| (broadcasting); infinities are close only to themselves; NaNs only when `equal_nan`." "isclose([1.0, 2.0], [1.0 + 1e-9, 2.1])";
@@ -240,23 +240,23 @@ builtins! {
         "array_equal"(a("a1"), a("a2"), so("equal_nan")) "array_equal(a1, a2, equal_nan=false)" "Whether the arrays have the same shape and the same elements (NaNs equal only when `equal_nan`): one bool." "array_equal(arange(3), [0, 1, 2])";
     }
     "reduction" {
-        "sum"(a("x"), so("axis"), so("keepdims"), so("dtype"), ao("initial"), ao("where")) "sum(x, axis=none, keepdims=false, dtype=none, initial=0, where=true)" "Sum over the given axis or axes (all when none). Sums of bool and i32 are i64; with `dtype`, the values are converted to it first and the sum has it (as NumPy's `dtype=`). `where=` (a mask that broadcasts to x's shape) sums only the elements where it is true; `initial=` (a scalar, converted to the sum's dtype) is added to each sum." "sum(eye(3), axis=1)";
-        "prod"(a("x"), so("axis"), so("keepdims"), so("dtype"), ao("initial"), ao("where")) "prod(x, axis=none, keepdims=false, dtype=none, initial=1, where=true)" "Product over the given axes; with `dtype`, computed in and given as that dtype. `where=` multiplies only the elements where the mask is true; each product is multiplied by `initial=`." "prod(arange(1, 5))";
-        "min"(a("x"), so("axis"), so("keepdims"), ao("initial"), ao("where")) "min(x, axis=none, keepdims=false, initial=none, where=true)" "Minimum over the given axes; NaN propagates. `initial=` (a scalar, converted to x's dtype) takes part in every minimum, so a zero-length axis gives it; `where=` (a mask that broadcasts to x's shape, which needs `initial=`) takes only the elements where it is true." "min(arange(5))";
-        "max"(a("x"), so("axis"), so("keepdims"), ao("initial"), ao("where")) "max(x, axis=none, keepdims=false, initial=none, where=true)" "Maximum over the given axes; NaN propagates. `initial=` (a scalar, converted to x's dtype) takes part in every maximum, so a zero-length axis gives it; `where=` (a mask that broadcasts to x's shape, which needs `initial=`) takes only the elements where it is true." "max(arange(5))";
-        "amin"(a("a"), so("axis"), so("keepdims"), ao("initial"), ao("where")) "amin(a, axis=none, keepdims=false, initial=none, where=true)" "NumPy's other name of `min`." "amin(arange(5))";
-        "amax"(a("a"), so("axis"), so("keepdims"), ao("initial"), ao("where")) "amax(a, axis=none, keepdims=false, initial=none, where=true)" "NumPy's other name of `max`." "amax(arange(5))";
-        "mean"(a("x"), so("axis"), so("keepdims"), so("dtype"), ao("where")) "mean(x, axis=none, keepdims=false, dtype=none, where=true)" "Arithmetic mean over the given axes (float result; with `dtype`, computed in and given as that dtype, `mean(x, dtype=f64)` of f32 values). With `where=`, the mean of the elements where the mask is true (NaN where there are none)." "mean(arange(5))";
-        "nansum"(a("x"), so("axis"), so("keepdims"), ao("initial"), ao("where")) "nansum(x, axis=none, keepdims=false, initial=0, where=true)" "Sum treating NaN as zero; `initial=` and `where=` as for `sum`." "nansum([1.0, 0.0 / 0.0, 2.0])";
-        "nanmean"(a("x"), so("axis"), so("keepdims"), ao("where")) "nanmean(x, axis=none, keepdims=false, where=true)" "Mean of the values that are not NaN (NaN where there are none); with `where=`, of those where the mask is also true." "nanmean([1.0, 0.0 / 0.0, 2.0])";
-        "nanmin"(a("x"), so("axis"), so("keepdims"), ao("initial"), ao("where")) "nanmin(x, axis=none, keepdims=false, initial=none, where=true)" "Minimum ignoring NaN (NaN where every value is NaN). `initial=` takes part in every minimum (so an all-NaN slice gives it); `where=` needs `initial=`, as for `min`." "nanmin([3.0, 0.0 / 0.0, 2.0])";
-        "nanmax"(a("x"), so("axis"), so("keepdims"), ao("initial"), ao("where")) "nanmax(x, axis=none, keepdims=false, initial=none, where=true)" "Maximum ignoring NaN (NaN where every value is NaN). `initial=` takes part in every maximum (so an all-NaN slice gives it); `where=` needs `initial=`, as for `max`." "nanmax([3.0, 0.0 / 0.0, 2.0])";
-        "argmin"(a("x"), so("axis"), so("keepdims")) "argmin(x, axis=none, keepdims=false)" "Index of the first minimum along one axis (of the flattened array when none); i64." "argmin([3, 1, 2])";
-        "argmax"(a("x"), so("axis"), so("keepdims")) "argmax(x, axis=none, keepdims=false)" "Index of the first maximum along one axis (of the flattened array when none); i64." "argmax([3, 1, 2])";
-        "any"(a("x"), so("axis"), so("keepdims"), ao("where")) "any(x, axis=none, keepdims=false, where=true)" "True if any element is true (nonzero); with `where=`, any of those where the mask is true." "any(arange(3) > 1)";
-        "all"(a("x"), so("axis"), so("keepdims"), ao("where")) "all(x, axis=none, keepdims=false, where=true)" "True if every element is true (nonzero); with `where=`, every one where the mask is true." "all(arange(3) >= 0)";
-        "cumsum"(a("x"), so("axis"), so("dtype")) "cumsum(x, axis=none, dtype=none)" "Running sum along an axis (of the flattened array when none); with `dtype`, computed in and given as that dtype." "cumsum(arange(5))";
-        "cumprod"(a("x"), so("axis"), so("dtype")) "cumprod(x, axis=none, dtype=none)" "Running product along an axis; with `dtype`, computed in and given as that dtype." "cumprod(arange(1, 5))";
+        "sum"(a("x"), so("axis"), so("keepdims"), so("dtype"), ao("initial"), ao("where"), ao("out")) "sum(x, axis=none, keepdims=false, dtype=none, initial=0, where=true, out=none)" "Sum over the given axis or axes (all when none). Sums of bool and i32 are i64; with `dtype`, the values are converted to it first and the sum has it (as NumPy's `dtype=`). `where=` (a mask that broadcasts to x's shape) sums only the elements where it is true; `initial=` (a scalar, converted to the sum's dtype) is added to each sum." "sum(eye(3), axis=1)";
+        "prod"(a("x"), so("axis"), so("keepdims"), so("dtype"), ao("initial"), ao("where"), ao("out")) "prod(x, axis=none, keepdims=false, dtype=none, initial=1, where=true, out=none)" "Product over the given axes; with `dtype`, computed in and given as that dtype. `where=` multiplies only the elements where the mask is true; each product is multiplied by `initial=`." "prod(arange(1, 5))";
+        "min"(a("x"), so("axis"), so("keepdims"), ao("initial"), ao("where"), ao("out")) "min(x, axis=none, keepdims=false, initial=none, where=true, out=none)" "Minimum over the given axes; NaN propagates. `initial=` (a scalar, converted to x's dtype) takes part in every minimum, so a zero-length axis gives it; `where=` (a mask that broadcasts to x's shape, which needs `initial=`) takes only the elements where it is true." "min(arange(5))";
+        "max"(a("x"), so("axis"), so("keepdims"), ao("initial"), ao("where"), ao("out")) "max(x, axis=none, keepdims=false, initial=none, where=true, out=none)" "Maximum over the given axes; NaN propagates. `initial=` (a scalar, converted to x's dtype) takes part in every maximum, so a zero-length axis gives it; `where=` (a mask that broadcasts to x's shape, which needs `initial=`) takes only the elements where it is true." "max(arange(5))";
+        "amin"(a("a"), so("axis"), so("keepdims"), ao("initial"), ao("where"), ao("out")) "amin(a, axis=none, keepdims=false, initial=none, where=true, out=none)" "NumPy's other name of `min`." "amin(arange(5))";
+        "amax"(a("a"), so("axis"), so("keepdims"), ao("initial"), ao("where"), ao("out")) "amax(a, axis=none, keepdims=false, initial=none, where=true, out=none)" "NumPy's other name of `max`." "amax(arange(5))";
+        "mean"(a("x"), so("axis"), so("keepdims"), so("dtype"), ao("where"), ao("out")) "mean(x, axis=none, keepdims=false, dtype=none, where=true, out=none)" "Arithmetic mean over the given axes (float result; with `dtype`, computed in and given as that dtype, `mean(x, dtype=f64)` of f32 values). With `where=`, the mean of the elements where the mask is true (NaN where there are none)." "mean(arange(5))";
+        "nansum"(a("x"), so("axis"), so("keepdims"), ao("initial"), ao("where"), ao("out")) "nansum(x, axis=none, keepdims=false, initial=0, where=true, out=none)" "Sum treating NaN as zero; `initial=` and `where=` as for `sum`." "nansum([1.0, 0.0 / 0.0, 2.0])";
+        "nanmean"(a("x"), so("axis"), so("keepdims"), ao("where"), ao("out")) "nanmean(x, axis=none, keepdims=false, where=true, out=none)" "Mean of the values that are not NaN (NaN where there are none); with `where=`, of those where the mask is also true." "nanmean([1.0, 0.0 / 0.0, 2.0])";
+        "nanmin"(a("x"), so("axis"), so("keepdims"), ao("initial"), ao("where"), ao("out")) "nanmin(x, axis=none, keepdims=false, initial=none, where=true, out=none)" "Minimum ignoring NaN (NaN where every value is NaN). `initial=` takes part in every minimum (so an all-NaN slice gives it); `where=` needs `initial=`, as for `min`." "nanmin([3.0, 0.0 / 0.0, 2.0])";
+        "nanmax"(a("x"), so("axis"), so("keepdims"), ao("initial"), ao("where"), ao("out")) "nanmax(x, axis=none, keepdims=false, initial=none, where=true, out=none)" "Maximum ignoring NaN (NaN where every value is NaN). `initial=` takes part in every maximum (so an all-NaN slice gives it); `where=` needs `initial=`, as for `max`." "nanmax([3.0, 0.0 / 0.0, 2.0])";
+        "argmin"(a("x"), so("axis"), so("keepdims"), ao("out")) "argmin(x, axis=none, keepdims=false, out=none)" "Index of the first minimum along one axis (of the flattened array when none); i64." "argmin([3, 1, 2])";
+        "argmax"(a("x"), so("axis"), so("keepdims"), ao("out")) "argmax(x, axis=none, keepdims=false, out=none)" "Index of the first maximum along one axis (of the flattened array when none); i64." "argmax([3, 1, 2])";
+        "any"(a("x"), so("axis"), so("keepdims"), ao("where"), ao("out")) "any(x, axis=none, keepdims=false, where=true, out=none)" "True if any element is true (nonzero); with `where=`, any of those where the mask is true." "any(arange(3) > 1)";
+        "all"(a("x"), so("axis"), so("keepdims"), ao("where"), ao("out")) "all(x, axis=none, keepdims=false, where=true, out=none)" "True if every element is true (nonzero); with `where=`, every one where the mask is true." "all(arange(3) >= 0)";
+        "cumsum"(a("x"), so("axis"), so("dtype"), ao("out")) "cumsum(x, axis=none, dtype=none, out=none)" "Running sum along an axis (of the flattened array when none); with `dtype`, computed in and given as that dtype." "cumsum(arange(5))";
+        "cumprod"(a("x"), so("axis"), so("dtype"), ao("out")) "cumprod(x, axis=none, dtype=none, out=none)" "Running product along an axis; with `dtype`, computed in and given as that dtype." "cumprod(arange(1, 5))";
         "cummax"(a("x"), so("axis")) "cummax(x, axis=none)" "Running maximum along an axis." "cummax([1, 3, 2, 5])";
         "cummin"(a("x"), so("axis")) "cummin(x, axis=none)" "Running minimum along an axis." "cummin([3, 1, 2, 0])";
         "segsum"(a("values"), ao("lengths"), ao("offsets")) "segsum(values, lengths=none, offsets=none)" "Sum of each segment of 1-D `values`, the segments given by their `lengths` (which must add up to len(values)) or by `offsets` (0, each segment's end, ..., len(values)). An empty segment sums to 0. Sums of bool and i32 are i64. The segments are read and checked once per `lengths` (or `offsets`) array: reducing by the same array again, as in a loop, costs no host work, and a slice assignment into it is seen by the next call." "segsum([1, 2, 3, 4, 5], [2, 0, 3])";
@@ -264,7 +264,7 @@ builtins! {
         "segmin"(a("values"), ao("lengths"), ao("offsets")) "segmin(values, lengths=none, offsets=none)" "Minimum of each segment (see `segsum`); NaN propagates; an empty segment gives the identity (inf for floats, the largest integer, true for bool)." "segmin([3, 1, 2, 5], offsets=[0, 2, 4])";
         "segmax"(a("values"), ao("lengths"), ao("offsets")) "segmax(values, lengths=none, offsets=none)" "Maximum of each segment (see `segsum`); NaN propagates; an empty segment gives the identity (-inf for floats, the smallest integer, false for bool)." "segmax([3, 1, 2, 5], [2, 2])";
         "segmean"(a("values"), ao("lengths"), ao("offsets")) "segmean(values, lengths=none, offsets=none)" "Mean of each segment (see `segsum`), a float; an empty segment gives NaN." "segmean([1.0, 2.0, 4.0], [2, 1])";
-        "matmul"(a("a"), a("b")) "matmul(a, b)" "Matrix product, the same as `a @ b`." "matmul(eye(2), ones([2, 3]))";
+        "matmul"(a("a"), a("b"), ao("out")) "matmul(a, b, out=none)" "Matrix product, the same as `a @ b`." "matmul(eye(2), ones([2, 3]))";
     }
     "information" {
         "shape"(a("x")) "shape(x)" "The shape as a tuple of ints." "shape(zeros([2, 3]))";
@@ -581,6 +581,27 @@ impl Builtin {
                 *name = p.name.to_string();
             }
         }
+        // `out` is given by name only (NumPy's positional `out` must be an array,
+        // and a scalar one past the others is far likelier a mistake)
+        if let Some(k) = self.params.iter().position(|p| p.name == "out")
+            && let Some(extra) = args.iter().filter(|a| a.name.is_none()).nth(k)
+        {
+            return Err(Diagnostic::new(
+                "E0102",
+                format!(
+                    "`{}` takes at most {k} argument{} before `out=`",
+                    self.name,
+                    if k == 1 { "" } else { "s" }
+                ),
+                extra.span.clone(),
+            )
+            .with_primary_label("this argument is one too many")
+            .with_label(call_span.clone(), format!("in this call of `{}`", self.name))
+            .with_hint(format!(
+                "the signature is `{}`; an array to write the result into is given by name, `out=...`",
+                self.signature
+            )));
+        }
         bind(self.name, &self.bind_params(), args, call_span)
     }
 
@@ -617,7 +638,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             slots.iter().map(|s| s.as_ref().map(|x| x.0)).collect::<Vec<_>>(),
-            vec![Some(1), None, Some(2), None, None, None]
+            vec![Some(1), None, Some(2), None, None, None, None]
         );
     }
 
@@ -629,11 +650,17 @@ mod tests {
         assert!(e.hint.unwrap().contains("did you mean `axis`"));
         assert_eq!(bind::<i32>("sum", &p, vec![], &(0..1)).unwrap_err().code, "E0105");
         assert_eq!(
-            bind("sum", &p, (0..7).map(|i| arg(i, None)).collect(), &(0..1))
+            bind("sum", &p, (0..8).map(|i| arg(i, None)).collect(), &(0..1))
                 .unwrap_err()
                 .code,
             "E0102"
         );
+        // `out` is given by name only
+        let sum = find("sum").unwrap();
+        let e = sum.bind((0..7).map(|i| arg(i, None)).collect(), &(0..1)).unwrap_err();
+        assert_eq!(e.code, "E0102");
+        assert!(e.message.contains("before `out=`"));
+        assert!(sum.bind(vec![arg(1, None), arg(2, Some("out"))], &(0..1)).is_ok());
         assert_eq!(
             bind("sum", &p, vec![arg(1, None), arg(1, Some("x"))], &(0..1))
                 .unwrap_err()

@@ -1382,7 +1382,7 @@ impl Checker {
             return Ty::Unknown;
         };
         match b.bind(arg_tys, span) {
-            Ok((slots, rest)) => {
+            Ok((mut slots, rest)) => {
                 if b.name == "ix_"
                     && let Some(d) = rest.iter().find_map(|(t, at)| match t {
                         Ty::Array { shape: Some(s), .. } => shape::check_ix_rank(s.len(), at).err(),
@@ -1459,7 +1459,15 @@ impl Checker {
                         return Ty::Unknown;
                     }
                 }
-                self.builtin_result(b.name, &slots, span)
+                let out = match b.params.iter().position(|p| p.name == "out") {
+                    Some(k) => slots[k].take().filter(|(t, _)| !matches!(t, Ty::None)),
+                    None => None,
+                };
+                let ty = self.builtin_result(b.name, &slots, span);
+                match out {
+                    Some((out, out_span)) => self.out_result(b, ty, out, &out_span, span),
+                    None => ty,
+                }
             }
             Err(d) => {
                 self.errors.push(d);
@@ -1602,13 +1610,43 @@ impl Checker {
         }
     }
 
+    /// The type of `f(..., out=out)`: `out`'s, once the call's result `ty` is
+    /// known to broadcast to its shape and cast to its dtype (`shape::check_out`).
+    fn out_result(&mut self, b: &builtins::Builtin, ty: Ty, out: Ty, out_span: &Span, span: &Span) -> Ty {
+        let Ty::Array { dtype, shape, .. } = out else {
+            return Ty::Unknown;
+        };
+        let (rd, rs) = match &ty {
+            Ty::Array { dtype, shape, .. } => (*dtype, shape.as_deref()),
+            _ => (None, None),
+        };
+        if let Some(os) = &shape
+            && let Err(d) = shape::check_out(
+                b.name,
+                (dtype, os),
+                (rd, rs),
+                b.category == "elementwise",
+                (out_span, span),
+            )
+        {
+            self.errors.push(d);
+            return Ty::Unknown;
+        }
+        Ty::Array {
+            dtype,
+            shape,
+            weak: false,
+            value: None,
+        }
+    }
+
     /// Result types of the common builtins; `Unknown` where it would take
     /// more than the argument types to know.
     fn builtin_result(&mut self, name: &str, slots: &[Option<(Ty, Span)>], span: &Span) -> Ty {
         let name = builtins::canonical(name);
         // NumPy's functions of the operators are typed as the operators
         if let Some(op) = builtins::operator_function(name)
-            && let [Some((a, sa)), Some((b, sb))] = slots
+            && let [Some((a, sa)), Some((b, sb)), ..] = slots
         {
             return self.binary(op, a.clone(), b.clone(), sa, sb, span);
         }
@@ -1985,12 +2023,13 @@ impl Checker {
                 }
             }
             "zeros" | "ones" | "rand" | "randn" => {
-                let dtype = if matches!(arg(1), Some(Ty::DType(_))) || arg(1).is_none() {
-                    Some(DType::DEFAULT_FLOAT)
-                } else {
-                    None
+                // a dtype named where the call is written (`dtype=i32`); the run
+                // refuses one `rand` cannot make
+                let dtype = match arg(1) {
+                    None => Some(DType::DEFAULT_FLOAT),
+                    Some(Ty::DType(Some(d))) if matches!(name, "zeros" | "ones") || d.is_float() => Some(*d),
+                    Some(_) => None,
                 };
-                let dtype = if arg(1).is_some() { None } else { dtype };
                 Ty::Array {
                     dtype,
                     shape: const_shape(arg(0)),

@@ -516,6 +516,72 @@ pub fn check_assign_fits(
     .with_hint("the value must have the slice's shape or broadcast to it"))
 }
 
+/// `f(..., out=o)`: as NumPy's, the result is written into `o` and is `o`, so
+/// its shape must be `o`'s (E0208; an elementwise builtin's, a ufunc's, may
+/// broadcast to it, `broadcasts`) and its dtype cast to `o`'s by NumPy's
+/// "same_kind" rule (E0300): a float result does not go into an integer or
+/// bool array, nor a number into a bool array. `result` is the call's dtype
+/// and shape where known.
+pub fn check_out(
+    func: &str,
+    out: (Option<DType>, &[Dim]),
+    result: (Option<DType>, Option<&[Dim]>),
+    broadcasts: bool,
+    spans: (&Span, &Span),
+) -> Result<(), Diagnostic> {
+    let (out_span, span) = spans;
+    let os = describe(out.0, out.1);
+    let same = |r: Dim, o: Dim| r.is_none() || o.is_none() || r == o;
+    if let Some(rs) = result.1
+        && !(if broadcasts {
+            rs.len() <= out.1.len()
+                && rs
+                    .iter()
+                    .rev()
+                    .zip(out.1.iter().rev())
+                    .all(|(&r, &o)| r == Some(1) || same(r, o))
+        } else {
+            rs.len() == out.1.len() && rs.iter().zip(out.1).all(|(&r, &o)| same(r, o))
+        })
+    {
+        let vs = describe(result.0, rs);
+        let (does, hint) = if broadcasts {
+            (
+                "does not broadcast to",
+                "`out=` must have the result's shape, or one the result broadcasts to",
+            )
+        } else {
+            (
+                "is not the shape of",
+                "`out=` must have the result's shape (with `keepdims=true` where it keeps them)",
+            )
+        };
+        return Err(Diagnostic::new(
+            "E0208",
+            format!("`{func}` gives {vs}, which {does} `out`, {os}"),
+            span.clone(),
+        )
+        .with_primary_label(format!("this gives {vs}"))
+        .with_label(out_span.clone(), format!("this is {os}"))
+        .with_hint(hint));
+    }
+    if let (Some(rd), Some(od)) = (result.0, out.0)
+        && ((rd.is_float() && !od.is_float()) || (od == DType::Bool && rd != DType::Bool))
+    {
+        return Err(Diagnostic::new(
+            "E0300",
+            format!("`{func}` gives {rd} values, which cannot be written into the {od} array `out`"),
+            span.clone(),
+        )
+        .with_primary_label(format!("this gives {rd} values"))
+        .with_label(out_span.clone(), format!("this is {os}"))
+        .with_hint(format!(
+            "NumPy's `out=` takes a result of the same kind (\"same_kind\" casting): give an `out` of a dtype that holds {rd} values, or convert the result with `astype`"
+        )));
+    }
+    Ok(())
+}
+
 /// `x op= e` on an array `x` of rank 1 or more: as NumPy's in-place operators, the
 /// result is written into `x`, so it keeps `x`'s shape (E0208 when `x op e` broadcasts
 /// to more) and its dtype, which cannot turn an integer or bool array into floats

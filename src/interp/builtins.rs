@@ -64,7 +64,41 @@ impl Interp {
                 return Err(b.not_an_array(p, v.kind_name(), s));
             }
         }
-        self.run_builtin(b.name, slots, rest, span)
+        // `out=`: the result is written into that array, which is the call's value
+        let out = match b.params.iter().position(|p| p.name == "out") {
+            Some(k) => slots[k].take(),
+            None => None,
+        };
+        let result = self.run_builtin(b.name, slots, rest, span)?;
+        match out {
+            None => Ok(result),
+            Some((Value::Array(out), out_span)) => self.write_out(b, out, result, &out_span, span),
+            Some((v, at)) => Err(Diagnostic::new(
+                "E0499",
+                format!("internal: `out` is {}", v.kind_name()),
+                at,
+            )),
+        }
+    }
+
+    /// `f(..., out=out)`, as NumPy's: `result` (which must have `out`'s shape,
+    /// or broadcast to it for an elementwise builtin, and cast to its dtype by
+    /// NumPy's "same_kind" rule, `shape::check_out`) is
+    /// written into `out`'s memory, so every other name for it sees the values,
+    /// and the call's value is `out` itself.
+    fn write_out(&mut self, b: &Builtin, out: Array, result: Value, out_span: &Span, span: &Span) -> R<Value> {
+        let result = self.expect_array(result, span)?;
+        shape::check_out(
+            b.name,
+            (Some(out.dtype()), &dims(out.shape())),
+            (Some(result.dtype()), Some(&dims(result.shape()))),
+            b.category == "elementwise",
+            (out_span, span),
+        )?;
+        super::writable(&out, out_span)?;
+        graph::realize(&*self.backend, &[&out])?;
+        self.write_into(&out, result, span, span)?;
+        Ok(Value::Array(out))
     }
 
     fn arr(&self, slot: &Slot) -> Array {

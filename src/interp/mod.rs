@@ -504,7 +504,7 @@ impl Interp {
 
     /// Writes `src` (broadcast to `dst`'s shape, which the caller has checked, and
     /// converted to its dtype) into the memory `dst` views.
-    fn write_into(&mut self, dst: &Array, src: Array, value_span: &Span, span: &Span) -> R<()> {
+    pub(super) fn write_into(&mut self, dst: &Array, src: Array, value_span: &Span, span: &Span) -> R<()> {
         let src = {
             let converted = build::convert(&src, dst.dtype(), Some(value_span))?;
             drop(src);
