@@ -81,7 +81,7 @@ def run_arr(arr, script_text, backend, env=None, profile=True, timeout=600, work
     return wall, lines, p.stdout, p.stderr, p.returncode
 
 
-def run_arr_times(arr, script_text, backend, runs, timeout=600):
+def run_arr_times(arr, script_text, backend, runs, timeout=600, env=None):
     """Runs a script `runs` times in one `arr run --time --runs` process; returns
     (each run's ms as `--time` reports it, stdout of the first run, stderr, rc).
     The first run is cold (every kernel planned, memory freshly mapped); later
@@ -91,7 +91,7 @@ def run_arr_times(arr, script_text, backend, runs, timeout=600):
     with open(path, "w") as f:
         f.write(script_text)
     p = subprocess.run([arr, "--backend", backend, "run", path, "--time", "--runs", str(runs)],
-                       capture_output=True, text=True, timeout=timeout)
+                       capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})})
     times = [float(t) for t in re.findall(r"^time: ([\d.]+) ms$", p.stderr, re.M)]
     lines = p.stdout.splitlines()
     first = "\n".join(lines[: len(lines) // runs]) if runs and len(lines) % runs == 0 else p.stdout

@@ -152,6 +152,7 @@ impl CudaBackend {
             free: RefCell::new(HashMap::new()),
             cached: RefCell::new(0),
             driver_allocs: Cell::new((0, 0.0)),
+            arena: Cell::new((0, 0)),
         });
         Ok(CudaBackend {
             ctx,
