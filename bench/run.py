@@ -194,9 +194,8 @@ print(sum(x))
 def arr_overhead(args):
     env = {"ARR_CACHE_DIR": tempfile.mkdtemp(prefix="arr-cache-overhead-")}
     lo, hi = 2000, 20000
-    arr_wall(args, OVERHEAD.format(n=lo), env, 1)
-    a, _ = arr_wall(args, OVERHEAD.format(n=lo), env, 3)
-    b, _ = arr_wall(args, OVERHEAD.format(n=hi), env, 3)
+    _, a, _ = arr_wall(args, OVERHEAD.format(n=lo), env, 3)
+    _, b, _ = arr_wall(args, OVERHEAD.format(n=hi), env, 3)
     return (common.median(b) - common.median(a)) * 1e3 / (hi - lo)
 
 

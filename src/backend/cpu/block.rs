@@ -252,9 +252,8 @@ unsafe fn assume_init<T>(s: &mut [MaybeUninit<T>]) -> &mut [T] {
 }
 
 impl Reg {
-    /// The register's first `len` elements, to be written.
     #[inline(always)]
-    pub(crate) fn dst(&mut self, len: usize) -> Dst<'_> {
+    fn dst(&mut self, len: usize) -> Dst<'_> {
         match self {
             Reg::B(v) => Dst::B(as_uninit(&mut v[..len])),
             Reg::I32(v) => Dst::I32(as_uninit(&mut v[..len])),
@@ -1644,144 +1643,6 @@ fn load_rows<'a>(
         // eval_rows runs only programs whose operands are all buffers
         Input::Arange { .. } | Input::Random { .. } => unreachable!("a generator in a block of rows"),
     }
-}
-
-/// An operand's values over a span of `nrows` rows of `len` elements, row r
-/// at position `r * stride` of the span (`eval_span`): row r starts at buffer
-/// offset `off0 + r * rs`, elements `s` apart, and is copied (or gathered, or
-/// filled with its one value) into the register there; the positions between
-/// the rows keep whatever the register held, values the span's caller drops.
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn load_span_rows<'a>(
-    input: Input<'a>,
-    off0: isize,
-    (rs, s): (isize, isize),
-    len: usize,
-    nrows: usize,
-    stride: usize,
-    reg: &'a mut Reg,
-) -> Value<'a> {
-    let span = (nrows - 1) * stride + len;
-    macro_rules! data {
-        ($x:expr, $V:ident) => {{
-            let x = $x;
-            let Reg::$V(r) = reg else {
-                unreachable!("registers follow step dtypes")
-            };
-            for row in 0..nrows {
-                let o = off0 + row as isize * rs;
-                let seg = &mut r[row * stride..row * stride + len];
-                match s {
-                    1 => seg.copy_from_slice(&x[o as usize..o as usize + len]),
-                    0 => seg.fill(x[o as usize]),
-                    _ => gather(x, o, s, seg),
-                }
-            }
-            Value::$V(Src::Slice(&r[..span]))
-        }};
-    }
-    match input {
-        Input::Data(Data::B(x)) => data!(x, B),
-        Input::Data(Data::I32(x)) => data!(x, I32),
-        Input::Data(Data::I64(x)) => data!(x, I64),
-        Input::Data(Data::F32(x)) => data!(x, F32),
-        Input::Data(Data::F64(x)) => data!(x, F64),
-        // a span runs only programs whose operands are all buffers
-        Input::Arange { .. } | Input::Random { .. } => unreachable!("a generator in a span"),
-    }
-}
-
-/// Whether `eval_span` reads an operand stepping `(rs, s)` (from one row to
-/// the next, along a row) in place over a span of rows `stride` apart: its
-/// rows lie `stride` apart in its buffer, or it is one value.
-pub fn in_span(rs: isize, s: isize, stride: usize) -> bool {
-    (s == 1 && rs == stride as isize) || (s == 0 && rs == 0)
-}
-
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn eval_span_impl<'p: 'r, 'r>(
-    prog: &Program<'p>,
-    offs: &[isize],
-    rstep: &[isize],
-    inner: &[isize],
-    (len, nrows, stride): (usize, usize, usize),
-    regs: &'r mut [Reg],
-    out: Option<Dst>,
-    taps: &mut [Tap],
-) -> Result<Option<Value<'r>>, Diagnostic> {
-    let span = (nrows - 1) * stride + len;
-    eval_body(
-        prog,
-        |k, b, reg| {
-            if in_span(rstep[k], inner[k], stride) {
-                load(b.input, b.dtype, offs[k], inner[k], span, reg)
-            } else {
-                load_span_rows(b.input, offs[k], (rstep[k], inner[k]), len, nrows, stride, reg)
-            }
-        },
-        span,
-        regs,
-        out,
-        taps,
-    )
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-#[allow(clippy::too_many_arguments)]
-unsafe fn eval_span_avx2<'p: 'r, 'r>(
-    prog: &Program<'p>,
-    offs: &[isize],
-    rstep: &[isize],
-    inner: &[isize],
-    shape: (usize, usize, usize),
-    regs: &'r mut [Reg],
-    out: Option<Dst>,
-    taps: &mut [Tap],
-) -> Result<Option<Value<'r>>, Diagnostic> {
-    eval_span_impl(prog, offs, rstep, inner, shape, regs, out, taps)
-}
-
-/// Evaluates the program over a span (`RowWalk::span`): `nrows` rows of
-/// `len` elements, row r at position `r * stride` of `(nrows - 1) * stride
-/// + len` values, the positions between the rows computed too. An operand
-/// whose rows lie `stride` apart in its buffer is read in place as one run
-/// (`in_span`); any other (a row of another stride, a row or column
-/// broadcast along the span) has its rows copied into a register at the
-/// span's positions. `offs[k]` is operand k's offset of the first row's first
-/// element, `rstep[k]` its step from one row to the next and `inner[k]`
-/// along a row; every operand reads a buffer (`rows_ok`).
-#[allow(clippy::too_many_arguments)]
-pub fn eval_span<'p: 'r, 'r>(
-    prog: &Program<'p>,
-    offs: &[isize],
-    rstep: &[isize],
-    inner: &[isize],
-    (len, nrows, stride): (usize, usize, usize),
-    regs: &'r mut [Reg],
-    out: Option<Dst>,
-    taps: &mut [Tap],
-) -> Result<Option<Value<'r>>, Diagnostic> {
-    let ni = prog.inputs.len();
-    if nrows == 0
-        || stride < len
-        || (nrows - 1) * stride + len > BLOCK
-        || offs.len() < ni
-        || rstep.len() < ni
-        || inner.len() < ni
-        || !rows_ok(prog)
-    {
-        return Err(internal("a span larger than a block"));
-    }
-    let shape = (len, nrows, stride);
-    #[cfg(target_arch = "x86_64")]
-    if has_avx2() {
-        // SAFETY: the CPU supports AVX2 and FMA (checked at run time above).
-        return unsafe { eval_span_avx2(prog, offs, rstep, inner, shape, regs, out, taps) };
-    }
-    eval_span_impl(prog, offs, rstep, inner, shape, regs, out, taps)
 }
 
 #[inline(always)]

@@ -602,32 +602,6 @@ impl ExtraBuf {
     }
 }
 
-impl ExtraBuf {
-    /// Writes a span's values of this buffer's step (`RowWalk::span`: row r of
-    /// `len` values at `r * stride` of `span`) as `nrows` rows from element `at` on.
-    ///
-    /// SAFETY (callers): the buffer holds at least `at + nrows * len` elements
-    /// of `span`'s dtype, and no other reference to those elements exists
-    /// (each block's range is written by one task only).
-    unsafe fn put_span(&self, span: &Reg, stride: usize, len: usize, nrows: usize, at: usize) {
-        fn rows<T: Copy>(src: &[T], ptr: *mut u8, stride: usize, len: usize, nrows: usize, at: usize) {
-            for r in 0..nrows {
-                // SAFETY: as the caller of `put_span` promised.
-                let row = unsafe { std::slice::from_raw_parts_mut((ptr as *mut T).add(at + r * len), len) };
-                row.copy_from_slice(&src[r * stride..r * stride + len]);
-            }
-        }
-        let p = self.ptr.0;
-        match span {
-            Reg::B(v) => rows(v, p, stride, len, nrows, at),
-            Reg::I32(v) => rows(v, p, stride, len, nrows, at),
-            Reg::I64(v) => rows(v, p, stride, len, nrows, at),
-            Reg::F32(v) => rows(v, p, stride, len, nrows, at),
-            Reg::F64(v) => rows(v, p, stride, len, nrows, at),
-        }
-    }
-}
-
 /// Items per parallel task, of `items` items of `item_work` elements each:
 /// about eight tasks per thread, each at least a block of elements, a
 /// multiple of `align` items. The tasks are handed out one at a time
@@ -720,11 +694,11 @@ pub(super) struct RowWalk {
     per_block: usize,
     pub rows: OperandVec<isize>,
     pub inner: OperandVec<isize>,
-    /// With `Some(stride)`, a block of several rows is one span: the block
-    /// is one run of `(nrows - 1) * stride + len` elements, the gaps between
-    /// rows included, which an operand stepping 1 along a row and `stride`
-    /// from a row to the next (or one value) is read in place as, and any
-    /// other is copied into (`RowWalk::for_map`, `block::eval_span`).
+    /// With `Some(stride)`, a block of several rows is read in place as one
+    /// span: every operand that is not one value steps 1 along a row and
+    /// `stride` from a row to the next, so the block is one run of
+    /// `(nrows - 1) * stride + len` elements, the gaps between rows
+    /// included (`RowWalk::for_map`).
     pub span: Option<usize>,
 }
 
@@ -760,14 +734,11 @@ impl RowWalk {
         }
     }
 
-    /// The walk of a map: as `new`, but where operands' rows lie `stride`
-    /// apart in their buffers with short gaps between them (views of one
-    /// grid shifted against each other: a stencil's neighbours, the interior
-    /// of a padded array, a shrinking slice of last step's values), several
-    /// rows go to a block as one span, which those operands are read in
-    /// place as; the others (another stride, a row or a column broadcast)
-    /// are copied into it, where that is fewer copies than several rows to a
-    /// block take. The gaps' values are computed and dropped, which is
+    /// The walk of a map: as `new`, but where every operand's rows lie
+    /// `stride` apart in its buffer with short gaps between them (views of
+    /// one grid shifted against each other: a stencil's neighbours, the
+    /// interior of a padded array), several rows go to a block as one span
+    /// read in place. The gaps' values are computed and dropped, which is
     /// sound only for a map whose steps cannot fail on any value (an
     /// integer division by a gap's zero would raise an error that the
     /// program does not have).
@@ -778,27 +749,19 @@ impl RowWalk {
         if rank < 2 || len == 0 || shape[rank - 2] < 2 || !block::rows_ok(prog) || steps_raise(prog.steps) {
             return walk;
         }
-        let operands = || walk.rows.iter().copied().zip(walk.inner.iter().copied());
-        // the span's stride: the row stride most operands with gaps between their rows share
-        let gapped = |r: isize| operands().filter(|&(rs, s)| s == 1 && rs == r).count();
-        let Some(stride) = operands()
-            .filter(|&(rs, s)| s == 1 && rs > len as isize)
-            .map(|(rs, _)| rs)
-            .max_by_key(|&r| (gapped(r), -r))
-            .map(|r| r as usize)
-        else {
+        let mut stride = None;
+        for (&rs, &s) in walk.rows.iter().zip(&walk.inner) {
+            match (rs, s) {
+                (0, 0) => {}
+                // rows that follow one another (no gap) are read in place already
+                (rs, 1) if rs > len as isize && stride.is_none_or(|r| r == rs) => stride = Some(rs),
+                _ => return walk,
+            }
+        }
+        let Some(stride) = stride.map(|r| r as usize) else {
             return walk;
         };
         if (stride - len) * SPAN_GAP_PER_ROW > len || stride + len > BLOCK {
-            return walk;
-        }
-        // operands a span copies into registers, against those several rows
-        // to a block copy (one row a block copies none): fewer, or none
-        let span_copies = operands().filter(|&(rs, s)| !block::in_span(rs, s, stride)).count();
-        let rows_copies = operands()
-            .filter(|&(rs, s)| !((rs == 0 && s == 0) || (s == 1 && rs == len as isize)))
-            .count();
-        if span_copies > 0 && (walk.per_block == 1 || span_copies >= rows_copies) {
             return walk;
         }
         walk.per_block = (BLOCK - len) / stride + 1;
@@ -840,33 +803,18 @@ fn run_map<T: Lane>(
         return Ok(());
     }
     let rank = shape.len();
-    // short rows go several to a block, so that each step's loop is long; a
-    // span's tapped values go to their extra outputs row by row (`put_span`),
-    // but not the last step's, which a span block hands back instead
-    let walk = if extra.iter().any(|e| e.step + 1 == prog.steps.len()) {
-        RowWalk::new(prog, shape, true)
-    } else {
+    // short rows go several to a block, so that each step's loop is long
+    // (a span's gaps would reach the extra outputs' taps: those take rows)
+    let walk = if extra.is_empty() {
         RowWalk::for_map(prog, shape)
+    } else {
+        RowWalk::new(prog, shape, true)
     };
     let inner = walk.len;
-    let step_dtype = |e: &ExtraBuf| {
-        prog.steps
-            .get(e.step)
-            .map(|s| s.dtype)
-            .ok_or_else(|| internal("an extra output of a missing step"))
-    };
     let task = |start: usize, part: &mut [MaybeUninit<T>], regs: &mut Vec<Reg>| -> Result<(), Diagnostic> {
         check_interrupt()?;
         let mut offs: OperandVec<isize> = smallvec::smallvec![0; prog.inputs.len()];
         let mut taps: Vec<Tap> = Vec::with_capacity(extra.len());
-        // a span's tapped values, gaps included, before their rows go to the extra outputs
-        let mut spans: Vec<Reg> = match walk.span {
-            Some(_) => extra
-                .iter()
-                .map(|e| step_dtype(e).map(|d| Reg::new(d, BLOCK)))
-                .collect::<Result<_, _>>()?,
-            None => Vec::new(),
-        };
         let end = start + part.len();
         let mut p = start;
         while p < end {
@@ -885,45 +833,21 @@ fn run_map<T: Lane>(
                     };
             }
             add_offsets(&mut offs, prog, 0..rank - 1, shape, row);
-            let part = &mut part[p - start..p - start + len];
-            if let (Some(nrows), Some(stride)) = (rows, walk.span) {
-                let span = walk.block_len(nrows);
-                let mut span_taps: Vec<Tap> = extra
-                    .iter()
-                    .zip(spans.iter_mut())
-                    .map(|(e, reg)| Tap {
-                        step: e.step,
-                        dst: Some(reg.dst(span)),
-                    })
-                    .collect();
-                let v = block::eval_span(
-                    prog,
-                    &offs,
-                    &walk.rows,
-                    &walk.inner,
-                    (inner, nrows, stride),
-                    regs,
-                    None,
-                    &mut span_taps,
-                )?;
-                put_span(v, stride, inner, part)?;
-                drop(span_taps);
-                for (e, reg) in extra.iter().zip(&spans) {
-                    // SAFETY: each buffer holds `n` elements of its step's dtype
-                    // (`run_map_multi`), which is the register's, and p..p + len
-                    // is this block's range of the output, which no other block covers.
-                    unsafe { e.put_span(reg, stride, inner, nrows, p) };
-                }
-                p += len;
-                continue;
-            }
             taps.clear();
             for e in extra {
-                let dtype = step_dtype(e)?;
+                let dtype = prog.steps.get(e.step).map(|s| s.dtype);
+                let dtype = dtype.ok_or_else(|| internal("an extra output of a missing step"))?;
                 // SAFETY: each buffer holds `n` elements of its step's dtype
                 // (`run_map_multi`), and p..p + len is this block's range of
                 // the output, which no other block covers.
                 taps.push(unsafe { e.tap(dtype, p, len) }?);
+            }
+            let part = &mut part[p - start..p - start + len];
+            if let (Some(nrows), Some(stride)) = (rows, walk.span) {
+                let v = block::eval_block(prog, &offs, &walk.inner, walk.block_len(nrows), regs, None, &mut [])?;
+                put_span(v, stride, inner, part)?;
+                p += len;
+                continue;
             }
             let dst = T::dst(part);
             match rows {

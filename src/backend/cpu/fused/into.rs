@@ -631,6 +631,7 @@ fn map_into_typed<T: Lane>(
                 super::add_offsets(&mut offs, &prog, 0..rank - 1, shape, row);
                 let len = nrows * inner;
                 if let Some(stride) = walk.span {
+                    let span = walk.block_len(nrows);
                     // SAFETY: the destination is a fresh vector that no operand
                     // reads, and the positions between the view's rows are free
                     // to write (`scratch_gaps`); the span's rows are this task's.
@@ -639,22 +640,10 @@ fn map_into_typed<T: Lane>(
                         .flatten();
                     match direct {
                         Some(d) => {
-                            let dst = Some(T::dst(d));
-                            block::eval_span(
-                                &prog,
-                                &offs,
-                                &walk.rows,
-                                &walk.inner,
-                                (inner, nrows, stride),
-                                regs,
-                                dst,
-                                &mut [],
-                            )?;
+                            block::eval_block(&prog, &offs, &walk.inner, span, regs, Some(T::dst(d)), &mut [])?;
                         }
                         None => {
-                            let shape = (inner, nrows, stride);
-                            let v =
-                                block::eval_span(&prog, &offs, &walk.rows, &walk.inner, shape, regs, None, &mut [])?;
+                            let v = block::eval_block(&prog, &offs, &walk.inner, span, regs, None, &mut [])?;
                             let v = v
                                 .and_then(T::src)
                                 .ok_or_else(|| internal("a map's value of another dtype"))?;
