@@ -298,9 +298,13 @@ fn updating_a_scalar_in_place_never_changes_another_name() {
 #[test]
 fn scalar_fast_path_follows_promotion_and_wrapping() {
     let (mut s, out) = session();
-    // i64 wraps like NumPy's int64: 9223372036854775807 + 1 = -9223372036854775808.
-    s.eval("let big = 9223372036854775807\nbig += 1\nprint(big)")
+    // An i64 from an array wraps like NumPy's int64: 9223372036854775807 + 1 =
+    // -9223372036854775808; one made from literals only is Python's integer, which
+    // never overflows, so `+=` does not wrap it either (E0307, as `big = big + 1`).
+    s.eval("let big = arange(1)[0] + 9223372036854775807\nbig += 1\nprint(big)")
         .expect("runs");
+    let (code, _) = error_of(&mut s, "let lit = 9223372036854775807\nlit += 1");
+    assert_eq!(code, "E0307");
     // An int variable plus a float becomes a float (Python: 1 + 0.5 = 1.5).
     s.eval("let m = 1\nm += 0.5\nprint(m)").expect("runs");
     // A comparison of host scalars, and NaN: every comparison is false but `!=`.

@@ -327,6 +327,20 @@ impl Checker {
                                     }
                                     current
                                 }
+                                // a scalar rebinds to `x op e` (its value left unknown:
+                                // a loop body runs it again), by the expression's rules
+                                // (E0307 for literal integers that overflow)
+                                Some(current @ Ty::Array { shape: Some(_), .. }) => {
+                                    match self.binary(*op, current, v, &target.span, &value.span, &stmt.span) {
+                                        Ty::Array { dtype, shape, weak, .. } => Ty::Array {
+                                            dtype,
+                                            shape,
+                                            weak,
+                                            value: None,
+                                        },
+                                        _ => Ty::Unknown,
+                                    }
+                                }
                                 _ => Ty::Unknown,
                             };
                             self.define(n, kept);

@@ -795,6 +795,12 @@ impl Interp {
         if dtype != a.dtype() || weak != a.weak {
             return Ok(false);
         }
+        // literal integers whose exact result leaves i64 are E0307 (`binary`), not wrapped
+        if let (true, HostScalar::I64(p), HostScalar::I64(q)) = (weak && y_weak, x, y)
+            && !crate::check::dtype::literal_int_op_fits(op, p, q)
+        {
+            return Ok(false);
+        }
         match scalar_arith(op, x, y, dtype) {
             Some(Scalar::Num(r)) => Ok(overwrite_scalar(a, r)),
             _ => Ok(false),
