@@ -583,7 +583,7 @@ impl Builtin {
         }
         // `out` is given by name only (NumPy's positional `out` must be an array,
         // and a scalar one past the others is far likelier a mistake)
-        if let Some(k) = self.params.iter().position(|p| p.name == "out")
+        if let Some(k) = self.out_param()
             && let Some(extra) = args.iter().filter(|a| a.name.is_none()).nth(k)
         {
             return Err(Diagnostic::new(
@@ -603,6 +603,18 @@ impl Builtin {
             )));
         }
         bind(self.name, &self.bind_params(), args, call_span)
+    }
+
+    /// The slot of the `out=` parameter, for a builtin that writes its result
+    /// into an array given so (NumPy's ufuncs, reductions, scans, `matmul`).
+    pub fn out_param(&self) -> Option<usize> {
+        self.params.iter().position(|p| p.name == "out")
+    }
+
+    /// Whether a result may broadcast to its `out=` array: an elementwise
+    /// builtin's (a ufunc's) may, any other's must have its shape.
+    pub fn out_broadcasts(&self) -> bool {
+        self.category == "elementwise"
     }
 
     /// The parameters in the form `bind` takes.

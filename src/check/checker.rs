@@ -1473,10 +1473,10 @@ impl Checker {
                         return Ty::Unknown;
                     }
                 }
-                let out = match b.params.iter().position(|p| p.name == "out") {
-                    Some(k) => slots[k].take().filter(|(t, _)| !matches!(t, Ty::None)),
-                    None => None,
-                };
+                let out = b
+                    .out_param()
+                    .and_then(|k| slots[k].take())
+                    .filter(|(t, _)| !matches!(t, Ty::None));
                 let ty = self.builtin_result(b.name, &slots, span);
                 match out {
                     Some((out, out_span)) => self.out_result(b, ty, out, &out_span, span),
@@ -1635,13 +1635,7 @@ impl Checker {
             _ => (None, None),
         };
         if let Some(os) = &shape
-            && let Err(d) = shape::check_out(
-                b.name,
-                (dtype, os),
-                (rd, rs),
-                b.category == "elementwise",
-                (out_span, span),
-            )
+            && let Err(d) = shape::check_out(b.name, (dtype, os), (rd, rs), b.out_broadcasts(), (out_span, span))
         {
             self.errors.push(d);
             return Ty::Unknown;

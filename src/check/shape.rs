@@ -486,6 +486,28 @@ pub fn resolve_slice(n: usize, start: Option<i64>, stop: Option<i64>, step: i64)
     }
 }
 
+/// Whether a value of shape `value` broadcasts to `target`; unknown sizes fit anything.
+fn broadcasts_to(value: &[Dim], target: &[Dim]) -> bool {
+    value.len() <= target.len()
+        && value
+            .iter()
+            .rev()
+            .zip(target.iter().rev())
+            .all(|(&v, &t)| v == Some(1) || v.is_none() || t.is_none() || v == t)
+}
+
+/// Whether two shapes are the same; unknown sizes match anything.
+fn same_shape(a: &[Dim], b: &[Dim]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(&x, &y)| x.is_none() || y.is_none() || x == y)
+}
+
+/// NumPy's "same_kind" casting of a result written into an existing array
+/// (`x op= e`, `out=`): a float into an integer or bool array, or a number
+/// into a bool array, is refused.
+fn same_kind_refuses(result: DType, target: DType) -> bool {
+    (result.is_float() && !target.is_float()) || (target == DType::Bool && result != DType::Bool)
+}
+
 /// A slice assignment's value against the slice it writes (E0208 unless it
 /// broadcasts to the slice); unknown sizes fit anything.
 pub fn check_assign_fits(
@@ -493,14 +515,7 @@ pub fn check_assign_fits(
     value: (DType, &[Dim]),
     spans: (&Span, &Span, &Span),
 ) -> Result<(), Diagnostic> {
-    let fits = value.1.len() <= target.1.len()
-        && value
-            .1
-            .iter()
-            .rev()
-            .zip(target.1.iter().rev())
-            .all(|(&v, &t)| v == Some(1) || v.is_none() || t.is_none() || v == t);
-    if fits {
+    if broadcasts_to(value.1, target.1) {
         return Ok(());
     }
     let ts = describe(Some(target.0), target.1);
@@ -531,17 +546,11 @@ pub fn check_out(
 ) -> Result<(), Diagnostic> {
     let (out_span, span) = spans;
     let os = describe(out.0, out.1);
-    let same = |r: Dim, o: Dim| r.is_none() || o.is_none() || r == o;
     if let Some(rs) = result.1
         && !(if broadcasts {
-            rs.len() <= out.1.len()
-                && rs
-                    .iter()
-                    .rev()
-                    .zip(out.1.iter().rev())
-                    .all(|(&r, &o)| r == Some(1) || same(r, o))
+            broadcasts_to(rs, out.1)
         } else {
-            rs.len() == out.1.len() && rs.iter().zip(out.1).all(|(&r, &o)| same(r, o))
+            same_shape(rs, out.1)
         })
     {
         let vs = describe(result.0, rs);
@@ -566,7 +575,7 @@ pub fn check_out(
         .with_hint(hint));
     }
     if let (Some(rd), Some(od)) = (result.0, out.0)
-        && ((rd.is_float() && !od.is_float()) || (od == DType::Bool && rd != DType::Bool))
+        && same_kind_refuses(rd, od)
     {
         return Err(Diagnostic::new(
             "E0300",
@@ -597,11 +606,7 @@ pub fn check_update(
     let (target_span, value_span, span) = spans;
     let ts = describe(target.0, target.1);
     if let Some(rs) = result.1
-        && (rs.len() != target.1.len()
-            || rs
-                .iter()
-                .zip(target.1)
-                .any(|(r, t)| r.is_some() && t.is_some() && r != t))
+        && !same_shape(rs, target.1)
     {
         let vs = describe(result.0, rs);
         return Err(Diagnostic::new(
@@ -616,10 +621,8 @@ pub fn check_update(
             "`{name} {op}= e` writes into `{name}`'s memory, as NumPy's; write `{name} = {name} {op} e` for a new array"
         )));
     }
-    // NumPy's "same_kind" casting of an in-place result: a float into an
-    // integer or bool array, or a number into a bool array, is refused
     if let (Some(rd), Some(td)) = (result.0, target.0)
-        && ((rd.is_float() && !td.is_float()) || (td == DType::Bool && rd != DType::Bool))
+        && same_kind_refuses(rd, td)
     {
         let kind = if rd.is_float() { "a float" } else { "an integer" };
         return Err(Diagnostic::new(

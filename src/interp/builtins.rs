@@ -65,10 +65,7 @@ impl Interp {
             }
         }
         // `out=`: the result is written into that array, which is the call's value
-        let out = match b.params.iter().position(|p| p.name == "out") {
-            Some(k) => slots[k].take(),
-            None => None,
-        };
+        let out = b.out_param().and_then(|k| slots[k].take());
         let result = self.run_builtin(b.name, slots, rest, span)?;
         match out {
             None => Ok(result),
@@ -92,7 +89,7 @@ impl Interp {
             b.name,
             (Some(out.dtype()), &dims(out.shape())),
             (Some(result.dtype()), Some(&dims(result.shape()))),
-            b.category == "elementwise",
+            b.out_broadcasts(),
             (out_span, span),
         )?;
         super::writable(&out, out_span)?;
