@@ -260,3 +260,33 @@ fn runs_repeats_the_script_in_one_session_and_times_each_run() {
     assert_eq!(err.matches("E0200").count(), 1, "{err}");
     assert_eq!(err.matches("time: ").count(), 1, "{err}");
 }
+
+#[test]
+fn explain_for_a_gpu_writes_each_modules_source_under_arr_dump_dir() {
+    // no GPU needed: the sources a run would compile, for an offline NVRTC timing
+    let script = Script::new("let x = rand([1000])\nprint(sum(exp(x) * 2.0))\nprint((x + 1.0)[0])\n");
+    let dir = std::env::temp_dir().join(format!("arr-cli-dump-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = Command::new(env!("CARGO_BIN_EXE_arr"))
+        .args(["--backend", "cuda", "explain", script.path()])
+        .env("ARR_DUMP_DIR", &dir)
+        .output()
+        .expect("start arr");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let mut sources: Vec<String> = std::fs::read_dir(&dir)
+        .expect("the dump dir was made")
+        .map(|e| std::fs::read_to_string(e.expect("entry").path()).expect("read"))
+        .collect();
+    sources.sort();
+    let _ = std::fs::remove_dir_all(&dir);
+    // two realizes, two kernels: the sum's reduction and the map
+    assert_eq!(sources.len(), 2, "{sources:?}");
+    for s in &sources {
+        assert!(s.starts_with("// ") && s.contains("\n// module: specialised\n"), "{s}");
+        assert!(s.contains("extern \"C\" __global__"), "{s}");
+    }
+    assert!(
+        sources.iter().any(|s| s.contains("exp")),
+        "the reduction's body is in its source"
+    );
+}

@@ -265,7 +265,10 @@ impl ShapeClasses {
     /// which module it gets: specialised or shape-generic and its shape class
     /// (numbered in the order met), and advancing the classes as running the
     /// plan would. cuBLAS matmuls and empty outputs get no module.
+    /// With `ARR_DUMP_DIR` set, each module's source is written there as a
+    /// run would write it, so that NVRTC can be timed on a machine without a GPU.
     pub fn explain(&mut self, plan: &Plan) -> String {
+        let dump_dir = std::env::var_os("ARR_DUMP_DIR").map(std::path::PathBuf::from);
         let text = plan.to_string();
         let mut out = String::new();
         out.push_str(text.lines().next().unwrap_or(""));
@@ -281,6 +284,9 @@ impl ShapeClasses {
                 "cuBLAS (a generated module where cuBLAS is missing)".to_string()
             } else {
                 let c = self.kernel_chosen(kp);
+                if let Some(dir) = &dump_dir {
+                    super::compile::dump_source(dir, c.hash, &c.generated);
+                }
                 match c.class {
                     Some(n) => format!("{}, shape class {n}", c.generated.kind.name()),
                     None => format!("{} (no shape-generic form)", c.generated.kind.name()),

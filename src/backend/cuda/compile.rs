@@ -73,10 +73,7 @@ impl Compiler {
     /// Writes `g`'s source, headed by its plan line, into `dir` as
     /// `<key>.cu`; returns the path written.
     pub(super) fn dump(&self, dir: &Path, key: u64, g: &Generated) -> Option<PathBuf> {
-        let _ = std::fs::create_dir_all(dir);
-        let path = dir.join(format!("{key:016x}.cu"));
-        let text = format!("// {}\n// module: {}\n{}", g.label, g.kind.name(), g.source);
-        std::fs::write(&path, text).ok().map(|_| path)
+        dump_source(dir, key, g)
     }
 
     fn compile(&self, g: &Generated) -> Result<Vec<u8>, Diagnostic> {
@@ -112,6 +109,16 @@ impl Compiler {
                 .with_hint(format!("NVRTC log:\n{first}"))
         })
     }
+}
+
+/// Writes `g`'s source, headed by its plan line and module kind, into `dir`
+/// as `<key>.cu`; returns the path written. Also `arr explain`'s dump, which
+/// needs no GPU, so that NVRTC can be timed on any machine.
+pub(super) fn dump_source(dir: &Path, key: u64, g: &Generated) -> Option<PathBuf> {
+    let _ = std::fs::create_dir_all(dir);
+    let path = dir.join(format!("{key:016x}.cu"));
+    let text = format!("// {}\n// module: {}\n{}", g.label, g.kind.name(), g.source);
+    std::fs::write(&path, text).ok().map(|_| path)
 }
 
 /// How many modules compile at once: one per compile worker, else one per
