@@ -541,24 +541,12 @@ impl Checker {
             _ => self.expr(&def.body),
         };
         if let Some(ann) = &def.ret
-            && let Some(want) = ann.dtype.as_ref().and_then(|d| DType::parse(&d.name))
-            && let Ty::Array {
-                dtype: Some(got),
-                weak: false,
-                ..
-            } = body
-            && got != want
+            && ann.dtype.is_some()
+            && let Some(d) = annotation_error(&body, ann, "the result", &def.body.span)
+            && d.code == "E0304"
         {
-            // as the interpreter's check_annotation: only a weak (literal) value converts
-            self.errors.push(
-                Diagnostic::new(
-                    "E0304",
-                    format!("the result should be {want}, found {got}"),
-                    def.body.span.clone(),
-                )
-                .with_label(ann.span.clone(), format!("declared as {want} here"))
-                .with_hint(format!("convert it with `as {want}`")),
-            );
+            // as the interpreter's check_annotation
+            self.errors.push(d);
         }
         self.scopes.pop();
         self.loop_depth = saved_loop;
@@ -1544,6 +1532,12 @@ impl Checker {
             ExprKind::Block(b) => self.stmts(&b.stmts),
             _ => self.expr(&def.body),
         };
+        // the result against its annotation, with this call's argument types
+        if let Some(ann) = &def.ret
+            && let Some(d) = annotation_error(&body, ann, "the result", &def.body.span)
+        {
+            self.errors.push(d);
+        }
         self.scopes.pop();
         self.scopes.extend(locals);
         self.list_names.retain(|(scope, _), _| *scope == 0);
@@ -2737,8 +2731,10 @@ fn annotation_error(t: &Ty, ann: &TypeAnn, what: &str, span: &Span) -> Option<Di
     let Ty::Array { dtype, shape, weak, .. } = t else {
         return None;
     };
-    if let (Some(got), Some(want), false) = (dtype, ann.dtype.as_ref().and_then(|d| DType::parse(&d.name)), weak)
+    // a literal converts to the annotation's dtype unless that loses its kind (2.5 into i32)
+    if let (Some(got), Some(want)) = (dtype, ann.dtype.as_ref().and_then(|d| DType::parse(&d.name)))
         && *got != want
+        && (!weak || shape::same_kind_refuses(*got, want))
     {
         return Some(
             Diagnostic::new("E0304", format!("{what} should be {want}, found {got}"), span.clone())

@@ -503,8 +503,9 @@ fn same_shape(a: &[Dim], b: &[Dim]) -> bool {
 
 /// NumPy's "same_kind" casting of a result written into an existing array
 /// (`x op= e`, `out=`): a float into an integer or bool array, or a number
-/// into a bool array, is refused.
-fn same_kind_refuses(result: DType, target: DType) -> bool {
+/// into a bool array, is refused. Also what a literal may not be converted
+/// to by an annotation (`fn f(x: i32)` called with 2.5).
+pub fn same_kind_refuses(result: DType, target: DType) -> bool {
     (result.is_float() && !target.is_float()) || (target == DType::Bool && result != DType::Bool)
 }
 

@@ -1305,7 +1305,8 @@ impl Interp {
                 return Err(unknown_dtype(dt_name));
             };
             if a.dtype() != dt {
-                if a.weak {
+                // a literal converts, unless that loses its kind (2.5 into an i32)
+                if a.weak && !crate::check::shape::same_kind_refuses(a.dtype(), dt) {
                     a = build::cast(&a, dt, Some(span)).with_weak(false);
                 } else {
                     return Err(Diagnostic::new(

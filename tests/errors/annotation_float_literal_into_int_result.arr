@@ -1,0 +1,4 @@
+# expect: E0304
+print("before")
+fn half(x) -> i32 { x * 1.5 }
+print(half(2.5))
