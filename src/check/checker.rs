@@ -1461,6 +1461,32 @@ impl Checker {
                         return Ty::Unknown;
                     }
                 }
+                // a dtype given a number or a list, in the run's words (`static_dtype`)
+                for (k, slot) in slots.iter().enumerate() {
+                    let Some((t, at)) = slot
+                        .as_ref()
+                        .filter(|_| b.params.get(k).is_some_and(|p| p.name == "dtype"))
+                    else {
+                        continue;
+                    };
+                    let found = match t {
+                        Ty::Array {
+                            dtype: Some(dt),
+                            shape: Some(s),
+                            ..
+                        } => s
+                            .iter()
+                            .copied()
+                            .collect::<Option<Vec<usize>>>()
+                            .map(|s| shape::describe_found(*dt, &s)),
+                        Ty::Tuple(_) | Ty::Func(_) => non_array(t).map(str::to_string),
+                        _ => None,
+                    };
+                    if let Some(found) = found {
+                        self.errors.push(shape::not_a_dtype(&found, at));
+                        return Ty::Unknown;
+                    }
+                }
                 let out = b
                     .out_param()
                     .and_then(|k| slots[k].take())

@@ -1293,6 +1293,18 @@ pub fn describe_found(dtype: DType, shape: &[usize]) -> String {
     format!("an array of shape {shape:?} ({dtype})")
 }
 
+/// A dtype parameter given something else; `found` as `describe_found` or a
+/// kind's name words it (the run's `static_dtype`). A number there is most
+/// often NumPy's `rand(3, 4)` habit, a shape's second axis.
+pub fn not_a_dtype(found: &str, span: &Span) -> Diagnostic {
+    Diagnostic::new(
+        "E0302",
+        format!("expected a dtype such as f32, found {found}"),
+        span.clone(),
+    )
+    .with_hint("a dtype is a name such as f32 or i64; a shape of several axes is one argument, a list: `zeros([3, 4])`")
+}
+
 /// A flag (`keepdims`, `endpoint`, ...) given something other than one bool;
 /// `found` as `describe_found` or a kind's name words it (the run's `static_bool`).
 pub fn not_a_flag(found: &str, span: &Span) -> Diagnostic {

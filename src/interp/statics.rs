@@ -168,11 +168,7 @@ impl Interp {
                 Diagnostic::new("E0302", format!("unknown dtype `{s}`"), span.clone())
                     .with_hint(format!("the dtypes are {}", DType::ALL.map(|d| d.name()).join(", ")))
             }),
-            Some((other, span)) => Err(Diagnostic::new(
-                "E0302",
-                format!("expected a dtype such as f32, found {}", describe_value(other)),
-                span.clone(),
-            )),
+            Some((other, span)) => Err(shape::not_a_dtype(&describe_value(other), span)),
         }
     }
 
