@@ -55,5 +55,8 @@ cases!(
     numpy_stdlib,
     linalg,
     random,
-    bitwise
+    bitwise,
+    out_param,
+    span_mixed,
+    compound_ops
 );

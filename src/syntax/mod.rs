@@ -218,6 +218,9 @@ fn chained_comparison(tokens: &[token::Spanned], at: usize, source: &str, base: 
                 | Tok::MinusEq
                 | Tok::StarEq
                 | Tok::SlashEq
+                | Tok::SlashSlashEq
+                | Tok::PercentEq
+                | Tok::StarStarEq
                 | Tok::AmpEq
                 | Tok::PipeEq
                 | Tok::CaretEq
@@ -333,7 +336,8 @@ const OPERATORS: &[&str] = &[
     "\">\"", "\">=\"", "\"and\"", "\"or\"", "\"as\"", "\"[\"", "\"&\"", "\"|\"", "\"^\"", "\"<<\"", "\">>\"",
 ];
 const COMPOUND_ASSIGN: &[&str] = &[
-    "\"+=\"", "\"-=\"", "\"*=\"", "\"/=\"", "\"&=\"", "\"|=\"", "\"^=\"", "\"<<=\"", "\">>=\"",
+    "\"+=\"", "\"-=\"", "\"*=\"", "\"/=\"", "\"//=\"", "\"%=\"", "\"**=\"", "\"&=\"", "\"|=\"", "\"^=\"", "\"<<=\"",
+    "\">>=\"",
 ];
 
 /// Turns lalrpop's list of expected terminals into a short phrase: whole

@@ -51,6 +51,10 @@ pub enum Tok {
     MinusEq,
     StarEq,
     SlashEq,
+    /// `//=`, `%=` and `**=`.
+    SlashSlashEq,
+    PercentEq,
+    StarStarEq,
     Amp,
     Pipe,
     Caret,
@@ -139,6 +143,9 @@ impl Tok {
             Tok::MinusEq => "-=",
             Tok::StarEq => "*=",
             Tok::SlashEq => "/=",
+            Tok::SlashSlashEq => "//=",
+            Tok::PercentEq => "%=",
+            Tok::StarStarEq => "**=",
             Tok::Amp => "&",
             Tok::Pipe => "|",
             Tok::Caret => "^",
@@ -260,6 +267,12 @@ enum Raw {
     StarEq,
     #[token("/=")]
     SlashEq,
+    #[token("//=")]
+    SlashSlashEq,
+    #[token("%=")]
+    PercentEq,
+    #[token("**=")]
+    StarStarEq,
     #[token("&")]
     Amp,
     #[token("|")]
@@ -411,6 +424,9 @@ pub fn lex(source: &str, base: usize) -> (Vec<Spanned>, Vec<Diagnostic>) {
             Raw::MinusEq => Tok::MinusEq,
             Raw::StarEq => Tok::StarEq,
             Raw::SlashEq => Tok::SlashEq,
+            Raw::SlashSlashEq => Tok::SlashSlashEq,
+            Raw::PercentEq => Tok::PercentEq,
+            Raw::StarStarEq => Tok::StarStarEq,
             Raw::Amp => Tok::Amp,
             Raw::Pipe => Tok::Pipe,
             Raw::Caret => Tok::Caret,
