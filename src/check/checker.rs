@@ -1448,11 +1448,7 @@ impl Checker {
                             dtype: Some(dt),
                             shape: Some(s),
                             ..
-                        } => s
-                            .iter()
-                            .copied()
-                            .collect::<Option<Vec<usize>>>()
-                            .map(|s| shape::describe_found(*dt, &s)),
+                        } => described(*dt, s),
                         Ty::Array { .. } => None,
                         other => non_array(other).map(str::to_string),
                     };
@@ -1474,11 +1470,7 @@ impl Checker {
                             dtype: Some(dt),
                             shape: Some(s),
                             ..
-                        } => s
-                            .iter()
-                            .copied()
-                            .collect::<Option<Vec<usize>>>()
-                            .map(|s| shape::describe_found(*dt, &s)),
+                        } => described(*dt, s),
                         Ty::Tuple(_) | Ty::Func(_) => non_array(t).map(str::to_string),
                         _ => None,
                     };
@@ -2824,6 +2816,12 @@ fn int_overflow(t: &Ty, span: &Span) -> Option<Diagnostic> {
 }
 
 /// What a value that is not an array is, for E0303 (as the interpreter's `kind_name`).
+/// An array of known dtype and sizes as the run's static arguments describe it.
+fn described(dt: DType, shape: &[Dim]) -> Option<String> {
+    let sizes = shape.iter().copied().collect::<Option<Vec<usize>>>()?;
+    Some(shape::describe_found(dt, &sizes))
+}
+
 fn non_array(t: &Ty) -> Option<&'static str> {
     Some(match t {
         Ty::Tuple(_) => "a tuple",
