@@ -2815,13 +2815,13 @@ fn int_overflow(t: &Ty, span: &Span) -> Option<Diagnostic> {
     )
 }
 
-/// What a value that is not an array is, for E0303 (as the interpreter's `kind_name`).
 /// An array of known dtype and sizes as the run's static arguments describe it.
 fn described(dt: DType, shape: &[Dim]) -> Option<String> {
     let sizes = shape.iter().copied().collect::<Option<Vec<usize>>>()?;
     Some(shape::describe_found(dt, &sizes))
 }
 
+/// What a value that is not an array is, for E0303 (as the interpreter's `kind_name`).
 fn non_array(t: &Ty) -> Option<&'static str> {
     Some(match t {
         Ty::Tuple(_) => "a tuple",

@@ -70,12 +70,6 @@ impl Compiler {
         Ok(img)
     }
 
-    /// Writes `g`'s source, headed by its plan line, into `dir` as
-    /// `<key>.cu`; returns the path written.
-    pub(super) fn dump(&self, dir: &Path, key: u64, g: &Generated) -> Option<PathBuf> {
-        dump_source(dir, key, g)
-    }
-
     fn compile(&self, g: &Generated) -> Result<Vec<u8>, Diagnostic> {
         let result = match self.compile_with(&g.source, &self.extra_opts) {
             // an older NVRTC may not know an extra option: the plain compile is the reference
@@ -85,7 +79,7 @@ impl Compiler {
         result.map_err(|d| {
             // keep the source that failed, and name it: the log's line numbers refer to it
             let dir = self.dump_dir.clone().unwrap_or_else(std::env::temp_dir);
-            match self.dump(&dir, self.key(&g.source), g) {
+            match dump_source(&dir, self.key(&g.source), g) {
                 Some(p) => d.with_hint(format!("the kernel's source is in {}", p.display())),
                 None => d,
             }

@@ -52,7 +52,7 @@ impl CudaBackend {
             return Ok(m.clone());
         }
         if let Some(dir) = &self.compiler.dump_dir {
-            self.compiler.dump(dir, key, g);
+            super::compile::dump_source(dir, key, g);
         }
         let ahead = self.images.borrow_mut().remove(&key);
         let image = match ahead {
