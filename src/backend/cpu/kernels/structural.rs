@@ -16,11 +16,7 @@ use rayon::prelude::*;
 type Input<'a> = (&'a HostData, &'a View);
 
 /// Multiply-adds at least this large are split over threads by row blocks.
-const PAR_FLOPS: usize = 1 << 19;
-
-/// Below this many multiply-adds a product gets one row block per thread:
-/// each block packs all of B again, which smaller blocks would repeat.
-const FEW_BLOCKS_FLOPS: usize = 1 << 26;
+const PAR_FLOPS: usize = 1 << 22;
 
 trait Gemm: Num {
     /// C (m x n, contiguous) = A B, for A and B given by pointer and element strides.
@@ -87,8 +83,7 @@ fn rows_per_block(m: usize, k: usize, n: usize) -> usize {
     if m * k * n < PAR_FLOPS {
         return m.max(1);
     }
-    let per_thread = if m * k * n < FEW_BLOCKS_FLOPS { 1 } else { 4 };
-    m.div_ceil(rayon::current_num_threads() * per_thread).max(1)
+    m.div_ceil(rayon::current_num_threads() * 4).max(1)
 }
 
 fn gemm_views<T: Gemm>(a: &[T], va: &View, b: &[T], vb: &View) -> Vec<T> {
