@@ -460,11 +460,11 @@ fn tensordot(a, b, axes = 2) {
     if axes < 0 or axes > ndim(a) or axes > ndim(b) {
         error(f"tensordot sums over {axes} axes, but `a` has {ndim(a)} and `b` {ndim(b)}")
     }
-    let (sa, sb) = (array(shape(a)), array(shape(b)))
     let (ka, kb) = (ndim(a) - axes, axes)
-    if axes > 0 and not array_equal(sa[ka:], sb[:kb]) {
-        error(f"tensordot's summed axes differ: the last {axes} of `a` are {sa[ka:]}, the first {axes} of `b` {sb[:kb]}")
+    if shape(a)[ka:] != shape(b)[:kb] {
+        error(f"tensordot's summed axes differ: the last {axes} of `a` are {shape(a)[ka:]}, the first {axes} of `b` {shape(b)[:kb]}")
     }
+    let (sa, sb) = (array(shape(a)), array(shape(b)))
     let k = prod(sa[ka:])
     let r = reshape(a, [prod(sa[:ka]), k]) @ reshape(b, [k, prod(sb[kb:])])
     reshape(r, concat([sa[:ka], sb[kb:]]))

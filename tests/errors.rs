@@ -376,6 +376,23 @@ const STATIC_PROGRAMS: &[(&str, &str)] = &[
     ("E0200", "print(outer(ones([2]), ones([3])) + ones([3, 3]))"),
     ("E0200", "print(flip(ones([2, 3]), axis=0) + ones([3, 2]))"),
     ("E0200", "print(zeros_like(ones([2, 3])) + ones([4]))"),
+    // a tuple's index and slice step, an array unpacked, one axis where several are given
+    ("E0204", "let t = (1, 2)\nprint(t[5])"),
+    ("E0209", "print(shape(ones([2, 3]))[::0])"),
+    ("E0306", "let (a, b) = zeros([3, 2])"),
+    ("E0306", "let (a, b) = sum(ones([3]))"),
+    ("E0305", "print(argmax(ones([2, 3]), axis=(0, 1)))"),
+    ("E0305", "print(cumsum(ones([2, 3]), axis=(0, 1)))"),
+    ("E0305", "print(sort(arange(6), axis=[0]))"),
+    // library functions' refusals with messages made by f-strings, and `prod` of a known size
+    ("E0413", "print(tensordot(ones([2, 3]), ones([4, 5]), axes=1))"),
+    ("E0413", "print(choice(3, size=5, replace=false))"),
+    ("E0204", "print(unravel_index(7, (2, 3)))"),
+    // integer `//` and `%` by a constant zero, `**` a constant negative power
+    ("E0400", "print(arange(5) // 0)"),
+    ("E0400", "let a = arange(5)\na %= 0"),
+    ("E0401", "print(arange(3) ** -1)"),
+    ("E0104", "fn f(a, a) = a\nprint(f(1, 2))"),
 ];
 
 fn static_codes(diags: &[arr::Diagnostic]) -> Vec<String> {

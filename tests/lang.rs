@@ -58,5 +58,7 @@ cases!(
     bitwise,
     out_param,
     span_mixed,
-    compound_ops
+    compound_ops,
+    tuples,
+    enumerate_zip
 );

@@ -50,7 +50,7 @@ fn sexp_stmt(s: &Stmt) -> String {
             format!("(for {} {} {} {})", var.name, sexp(start), sexp(end), sexp_block(body))
         }
         StmtKind::ForEach { var, iter, body } => {
-            format!("(for-each {} {} {})", var.name, sexp(iter), sexp_block(body))
+            format!("(for-each {} {} {})", sexp_pat(var), sexp(iter), sexp_block(body))
         }
         StmtKind::While { cond, body } => format!("(while {} {})", sexp(cond), sexp_block(body)),
         StmtKind::Break => "break".to_string(),
@@ -317,6 +317,24 @@ fn ranges_are_not_floats() {
     assert_eq!(s("for i in 1..10 { }"), "(for i 1 10 {})");
     assert_eq!(s("for i in 0.5..n { }"), "(for i 0.5 n {})");
     assert_eq!(s("for i in a-1..a+1 { }"), "(for i (- a 1) (+ a 1) {})");
+}
+
+#[test]
+fn loops_unpack_each_item_with_or_without_parentheses() {
+    assert_eq!(
+        s("for (i, v) in enumerate(x) { }"),
+        "(for-each (tuple i v) (call enumerate x) {})"
+    );
+    assert_eq!(
+        s("for i, v in enumerate(x) { }"),
+        "(for-each (tuple i v) (call enumerate x) {})"
+    );
+    assert_eq!(
+        s("for a, (p, q) in zip(x, m) { }"),
+        "(for-each (tuple a (tuple p q)) (call zip x m) {})"
+    );
+    // one name over `range` is still the counted loop
+    assert_eq!(s("for i in range(3) { }"), "(for i 0 3 {})");
 }
 
 #[test]

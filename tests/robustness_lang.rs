@@ -110,7 +110,7 @@ fn output_before_the_failing_statement_appears() {
     let (mut s, out) = session();
     let (code, line) = error_of(
         &mut s,
-        "print(\"before\")\nlet p = arange(4) - 2\nlet q = p ** -1\nprint(\"after\")",
+        "print(\"before\")\nlet p = arange(4) - 2\nlet q = 2 ** p\nprint(\"after\")",
     );
     assert_eq!((code.as_str(), line), ("E0401", 3));
     assert_eq!(out.text(), "before\n");

@@ -33,6 +33,11 @@ pub struct ParamSpec {
     pub choices: &'static [&'static str],
     /// Other names a keyword argument may give it (NumPy's, where Arr's differ).
     pub aliases: &'static [&'static str],
+    /// A static parameter read as one integer: the axis of a function that
+    /// works along one axis (`argmax`, `cumsum`, `sort`), where NumPy's
+    /// reductions take a tuple. The checker and the run refuse a tuple or a
+    /// list by one rule (`Builtin::one_integer`).
+    pub one_integer: bool,
 }
 
 impl ParamSpec {
@@ -60,6 +65,7 @@ const fn a(name: &'static str) -> ParamSpec {
         required: true,
         choices: &[],
         aliases: &[],
+        one_integer: false,
     }
 }
 const fn s(name: &'static str) -> ParamSpec {
@@ -69,6 +75,7 @@ const fn s(name: &'static str) -> ParamSpec {
         required: true,
         choices: &[],
         aliases: &[],
+        one_integer: false,
     }
 }
 const fn so(name: &'static str) -> ParamSpec {
@@ -78,6 +85,7 @@ const fn so(name: &'static str) -> ParamSpec {
         required: false,
         choices: &[],
         aliases: &[],
+        one_integer: false,
     }
 }
 const fn ao(name: &'static str) -> ParamSpec {
@@ -87,6 +95,7 @@ const fn ao(name: &'static str) -> ParamSpec {
         required: false,
         choices: &[],
         aliases: &[],
+        one_integer: false,
     }
 }
 const fn an(name: &'static str) -> ParamSpec {
@@ -96,6 +105,14 @@ const fn an(name: &'static str) -> ParamSpec {
         required: true,
         choices: &[],
         aliases: &[],
+        one_integer: false,
+    }
+}
+/// The optional `axis` of a function that works along one axis.
+const fn axis1() -> ParamSpec {
+    ParamSpec {
+        one_integer: true,
+        ..so("axis")
     }
 }
 /// An optional static string, one of `choices`.
@@ -106,6 +123,7 @@ const fn sc(name: &'static str, choices: &'static [&'static str]) -> ParamSpec {
         required: false,
         choices,
         aliases: &[],
+        one_integer: false,
     }
 }
 const fn rest(name: &'static str) -> ParamSpec {
@@ -115,6 +133,7 @@ const fn rest(name: &'static str) -> ParamSpec {
         required: false,
         choices: &[],
         aliases: &[],
+        one_integer: false,
     }
 }
 
@@ -198,9 +217,9 @@ builtins! {
         "ravel"(a("x")) "ravel(x)" "The elements in one axis, row-major: a view where the layout allows (NumPy's `ravel`; `flatten` always copies)." "ravel(eye(2))";
         "flatten"(a("x")) "flatten(x)" "The elements in one axis, row-major: a copy (NumPy's `flatten`; `reshape` gives a view)." "flatten(eye(2))";
         "flip"(a("x"), so("axis")) "flip(x, axis=all)" "Reverses the order along an axis (a view)." "flip(arange(4))";
-        "concat"(a("arrays"), so("axis")) "concat(arrays, axis=0)" "Joins a list or tuple of arrays along an existing axis." "concat([arange(2), arange(3)])";
-        "concatenate"(a("arrays"), so("axis")) "concatenate(arrays, axis=0)" "NumPy's name of `concat`." "concatenate([arange(2), arange(3)])";
-        "stack"(a("arrays"), so("axis")) "stack(arrays, axis=0)" "Joins arrays of one shape along a new axis." "stack([arange(2), arange(2)], axis=1)";
+        "concat"(a("arrays"), axis1()) "concat(arrays, axis=0)" "Joins a list or tuple of arrays along an existing axis." "concat([arange(2), arange(3)])";
+        "concatenate"(a("arrays"), axis1()) "concatenate(arrays, axis=0)" "NumPy's name of `concat`." "concatenate([arange(2), arange(3)])";
+        "stack"(a("arrays"), axis1()) "stack(arrays, axis=0)" "Joins arrays of one shape along a new axis." "stack([arange(2), arange(2)], axis=1)";
         "vstack"(a("tup")) "vstack(tup)" "Joins arrays along the first axis, vectors taken as rows (shape [1, n]), as NumPy's `vstack`." "vstack([arange(3), arange(3)])";
         "hstack"(a("tup")) "hstack(tup)" "Joins arrays along the second axis, or vectors end to end, as NumPy's `hstack`." "hstack([arange(2), arange(3)])";
         "column_stack"(a("tup")) "column_stack(tup)" "Joins vectors as the columns of a matrix (matrices along their second axis), as NumPy's `column_stack`." "column_stack([arange(3), arange(3) * 2])";
@@ -251,14 +270,14 @@ builtins! {
         "nanmean"(a("x"), so("axis"), so("keepdims"), ao("where"), ao("out")) "nanmean(x, axis=none, keepdims=false, where=true, out=none)" "Mean of the values that are not NaN (NaN where there are none); with `where=`, of those where the mask is also true." "nanmean([1.0, 0.0 / 0.0, 2.0])";
         "nanmin"(a("x"), so("axis"), so("keepdims"), ao("initial"), ao("where"), ao("out")) "nanmin(x, axis=none, keepdims=false, initial=none, where=true, out=none)" "Minimum ignoring NaN (NaN where every value is NaN). `initial=` takes part in every minimum (so an all-NaN slice gives it); `where=` needs `initial=`, as for `min`." "nanmin([3.0, 0.0 / 0.0, 2.0])";
         "nanmax"(a("x"), so("axis"), so("keepdims"), ao("initial"), ao("where"), ao("out")) "nanmax(x, axis=none, keepdims=false, initial=none, where=true, out=none)" "Maximum ignoring NaN (NaN where every value is NaN). `initial=` takes part in every maximum (so an all-NaN slice gives it); `where=` needs `initial=`, as for `max`." "nanmax([3.0, 0.0 / 0.0, 2.0])";
-        "argmin"(a("x"), so("axis"), so("keepdims"), ao("out")) "argmin(x, axis=none, keepdims=false, out=none)" "Index of the first minimum along one axis (of the flattened array when none); i64." "argmin([3, 1, 2])";
-        "argmax"(a("x"), so("axis"), so("keepdims"), ao("out")) "argmax(x, axis=none, keepdims=false, out=none)" "Index of the first maximum along one axis (of the flattened array when none); i64." "argmax([3, 1, 2])";
+        "argmin"(a("x"), axis1(), so("keepdims"), ao("out")) "argmin(x, axis=none, keepdims=false, out=none)" "Index of the first minimum along one axis (of the flattened array when none); i64." "argmin([3, 1, 2])";
+        "argmax"(a("x"), axis1(), so("keepdims"), ao("out")) "argmax(x, axis=none, keepdims=false, out=none)" "Index of the first maximum along one axis (of the flattened array when none); i64." "argmax([3, 1, 2])";
         "any"(a("x"), so("axis"), so("keepdims"), ao("where"), ao("out")) "any(x, axis=none, keepdims=false, where=true, out=none)" "True if any element is true (nonzero); with `where=`, any of those where the mask is true." "any(arange(3) > 1)";
         "all"(a("x"), so("axis"), so("keepdims"), ao("where"), ao("out")) "all(x, axis=none, keepdims=false, where=true, out=none)" "True if every element is true (nonzero); with `where=`, every one where the mask is true." "all(arange(3) >= 0)";
-        "cumsum"(a("x"), so("axis"), so("dtype"), ao("out")) "cumsum(x, axis=none, dtype=none, out=none)" "Running sum along an axis (of the flattened array when none); with `dtype`, computed in and given as that dtype." "cumsum(arange(5))";
-        "cumprod"(a("x"), so("axis"), so("dtype"), ao("out")) "cumprod(x, axis=none, dtype=none, out=none)" "Running product along an axis; with `dtype`, computed in and given as that dtype." "cumprod(arange(1, 5))";
-        "cummax"(a("x"), so("axis")) "cummax(x, axis=none)" "Running maximum along an axis." "cummax([1, 3, 2, 5])";
-        "cummin"(a("x"), so("axis")) "cummin(x, axis=none)" "Running minimum along an axis." "cummin([3, 1, 2, 0])";
+        "cumsum"(a("x"), axis1(), so("dtype"), ao("out")) "cumsum(x, axis=none, dtype=none, out=none)" "Running sum along an axis (of the flattened array when none); with `dtype`, computed in and given as that dtype." "cumsum(arange(5))";
+        "cumprod"(a("x"), axis1(), so("dtype"), ao("out")) "cumprod(x, axis=none, dtype=none, out=none)" "Running product along an axis; with `dtype`, computed in and given as that dtype." "cumprod(arange(1, 5))";
+        "cummax"(a("x"), axis1()) "cummax(x, axis=none)" "Running maximum along an axis." "cummax([1, 3, 2, 5])";
+        "cummin"(a("x"), axis1()) "cummin(x, axis=none)" "Running minimum along an axis." "cummin([3, 1, 2, 0])";
         "segsum"(a("values"), ao("lengths"), ao("offsets")) "segsum(values, lengths=none, offsets=none)" "Sum of each segment of 1-D `values`, the segments given by their `lengths` (which must add up to len(values)) or by `offsets` (0, each segment's end, ..., len(values)). An empty segment sums to 0. Sums of bool and i32 are i64. The segments are read and checked once per `lengths` (or `offsets`) array: reducing by the same array again, as in a loop, costs no host work, and a slice assignment into it is seen by the next call." "segsum([1, 2, 3, 4, 5], [2, 0, 3])";
         "segprod"(a("values"), ao("lengths"), ao("offsets")) "segprod(values, lengths=none, offsets=none)" "Product of each segment (see `segsum`); an empty segment gives 1." "segprod([1, 2, 3, 4], [1, 3])";
         "segmin"(a("values"), ao("lengths"), ao("offsets")) "segmin(values, lengths=none, offsets=none)" "Minimum of each segment (see `segsum`); NaN propagates; an empty segment gives the identity (inf for floats, the largest integer, true for bool)." "segmin([3, 1, 2, 5], offsets=[0, 2, 4])";
@@ -272,6 +291,10 @@ builtins! {
         "ndim"(a("x")) "ndim(x)" "The number of axes." "ndim(zeros([2, 3]))";
         "dtype"(a("x")) "dtype(x)" "The element type's name, as a string." "dtype(arange(3))";
     }
+    "loops" {
+        "enumerate"(s("iterable"), so("start")) "enumerate(iterable, start=0)" "The pairs `(i, item)` of the items `for` walks (an array's along its first axis, a tuple's), `i` counting from `start`, as Python's: `for (i, v) in enumerate(x)`." "enumerate([5, 7])";
+        "zip"(rest("iterables")) "zip(iterables...)" "The tuples of the items at each position of arrays (along their first axis) or tuples, as many as the shortest has, as Python's: `for (a, b) in zip(x, y)`." "zip([1, 2], [3, 4])";
+    }
     "input and output" {
         "print"(rest("values")) "print(values...)" "Prints the values, separated by spaces." "print(\"x =\", 3)";
         "load"(s("path")) "load(path)" "Reads an array from a NumPy .npy file." "load(\"x.npy\")";
@@ -279,10 +302,10 @@ builtins! {
         "error"(s("message")) "error(message)" "Stops the program with `message` as an E0413 error at this call (inside a function, also labelled at the function's call): for functions that refuse arguments they cannot take." "if 2 < 1 { error(\"n must be positive\") }";
     }
     "sorting, searching and counting" {
-        "sort"(a("a"), so("axis"), sc("kind", SORT_KINDS)) "sort(a, axis=-1, kind=none)" "A sorted copy along `axis` (flattened first when `axis=none`); stable, NaN last, as NumPy. Every `kind` (\"quicksort\", \"mergesort\", \"heapsort\", \"stable\") is the one stable sort." "sort([3, 1, 2])";
-        "argsort"(a("a"), so("axis"), sc("kind", SORT_KINDS)) "argsort(a, axis=-1, kind=none)" "The indices (i64) that sort `a` along `axis` (of the flattened array when none); stable: equal elements keep their order; NaN last. Every `kind` is the one stable sort." "argsort([3, 1, 2])";
-        "partition"(a("a"), a("kth"), so("axis"), sc("kind", &["introselect"])) "partition(a, kth, axis=-1, kind=\"introselect\")" "A copy of `a` with each line along `axis` (the flattened array when `axis=none`) partitioned around position `kth`: the element there is the one a sort would put there, every element before it no greater and every one after no smaller (NaN last; NumPy leaves the order within each side unspecified, and so does Arr). `kth` is an int or a list of them, each of which holds; a negative one counts from the end, one out of range is an error. A selection, not a sort, on the CPU; a GPU sorts the lines, which is one such partition." "partition([3, 4, 2, 1], 2)";
-        "argpartition"(a("a"), a("kth"), so("axis"), sc("kind", &["introselect"])) "argpartition(a, kth, axis=-1, kind=\"introselect\")" "The indices (i64) along `axis` that partition `a` around `kth` (see `partition`): gathered, they give a partitioned line; equal elements in either order." "argpartition([3.0, 4.0, 2.0, 1.0], 1)";
+        "sort"(a("a"), axis1(), sc("kind", SORT_KINDS)) "sort(a, axis=-1, kind=none)" "A sorted copy along `axis` (flattened first when `axis=none`); stable, NaN last, as NumPy. Every `kind` (\"quicksort\", \"mergesort\", \"heapsort\", \"stable\") is the one stable sort." "sort([3, 1, 2])";
+        "argsort"(a("a"), axis1(), sc("kind", SORT_KINDS)) "argsort(a, axis=-1, kind=none)" "The indices (i64) that sort `a` along `axis` (of the flattened array when none); stable: equal elements keep their order; NaN last. Every `kind` is the one stable sort." "argsort([3, 1, 2])";
+        "partition"(a("a"), a("kth"), axis1(), sc("kind", &["introselect"])) "partition(a, kth, axis=-1, kind=\"introselect\")" "A copy of `a` with each line along `axis` (the flattened array when `axis=none`) partitioned around position `kth`: the element there is the one a sort would put there, every element before it no greater and every one after no smaller (NaN last; NumPy leaves the order within each side unspecified, and so does Arr). `kth` is an int or a list of them, each of which holds; a negative one counts from the end, one out of range is an error. A selection, not a sort, on the CPU; a GPU sorts the lines, which is one such partition." "partition([3, 4, 2, 1], 2)";
+        "argpartition"(a("a"), a("kth"), axis1(), sc("kind", &["introselect"])) "argpartition(a, kth, axis=-1, kind=\"introselect\")" "The indices (i64) along `axis` that partition `a` around `kth` (see `partition`): gathered, they give a partitioned line; equal elements in either order." "argpartition([3.0, 4.0, 2.0, 1.0], 1)";
         "unique"(a("ar"), so("return_index"), so("return_inverse"), so("return_counts")) "unique(ar, return_index=false, return_inverse=false, return_counts=false)" "The sorted distinct elements of the flattened `ar` (NaNs count as one). With any `return_*` flag, a tuple: the values, then in this order the first index of each, each element's position in the values (`ar`'s shape), the count of each." "unique([3, 1, 3, 2], return_counts=true)";
         "unique_counts"(a("x")) "unique_counts(x)" "The tuple `(values, counts)` of `unique(x, return_counts=true)` (NumPy 2's `unique_counts`)." "unique_counts([1, 2, 2])";
         "interp"(a("x"), a("xp"), a("fp"), ao("left"), ao("right")) "interp(x, xp, fp, left=fp[0], right=fp[-1])" "Piecewise-linear interpolation of the points (xp, fp) at `x` (xp increasing, 1-D like fp), as NumPy's `interp`: `left` below xp[0], `right` above xp[-1]; in the floats of the arguments (f64 for integers)." "interp([1.5, 2.5], [1.0, 2.0, 3.0], [10.0, 20.0, 40.0])";
@@ -297,12 +320,12 @@ builtins! {
         "flatnonzero"(a("a")) "flatnonzero(a)" "The flat indices (i64) of the nonzero elements." "flatnonzero([0, 2, 0, 3])";
         "argwhere"(a("a")) "argwhere(a)" "The coordinates of the nonzero elements, one row each (i64, shape [count, ndim])." "argwhere(eye(2))";
         "count_nonzero"(a("a"), so("axis"), so("keepdims")) "count_nonzero(a, axis=none, keepdims=false)" "How many elements are nonzero (true), over the given axes (all when none); i64." "count_nonzero([0, 2, 0, 3])";
-        "take"(a("a"), a("indices"), so("axis")) "take(a, indices, axis=none)" "The elements at integer `indices` along `axis` (of the flattened array when none); negative indices count from the end; one out of range is an error." "take([4, 5, 6], [2, -1])";
+        "take"(a("a"), a("indices"), axis1()) "take(a, indices, axis=none)" "The elements at integer `indices` along `axis` (of the flattened array when none); negative indices count from the end; one out of range is an error." "take([4, 5, 6], [2, -1])";
     }
     "shape and construction (NumPy)" {
-        "diff"(a("a"), so("n"), so("axis"), ao("prepend"), ao("append")) "diff(a, n=1, axis=-1, prepend=none, append=none)" "The n-th discrete difference along `axis` (a[1:] - a[:-1], n times; `!=` for bool); `prepend` and `append` are joined to `a` along `axis` first (a scalar as one slice), when n > 0." "diff([1, 4, 9, 16])";
+        "diff"(a("a"), so("n"), axis1(), ao("prepend"), ao("append")) "diff(a, n=1, axis=-1, prepend=none, append=none)" "The n-th discrete difference along `axis` (a[1:] - a[:-1], n times; `!=` for bool); `prepend` and `append` are joined to `a` along `axis` first (a scalar as one slice), when n > 0." "diff([1, 4, 9, 16])";
         "roll"(a("a"), s("shift"), so("axis")) "roll(a, shift, axis=none)" "Shifts elements along `axis` (of the flattened array when none), wrapping around; `shift` and `axis` may be tuples." "roll(arange(5), 2)";
-        "repeat"(a("a"), s("repeats"), so("axis")) "repeat(a, repeats, axis=none)" "Repeats each element `repeats` times (an int, or one count per element) along `axis` (of the flattened array when none)." "repeat([1, 2], 2)";
+        "repeat"(a("a"), s("repeats"), axis1()) "repeat(a, repeats, axis=none)" "Repeats each element `repeats` times (an int, or one count per element) along `axis` (of the flattened array when none)." "repeat([1, 2], 2)";
         "tile"(a("A"), s("reps")) "tile(A, reps)" "A repeated `reps` times along each axis (an int or a tuple; leading axes are added as needed)." "tile([1, 2], (2, 2))";
         "pad"(a("array"), s("pad_width"), sc("mode", &["constant", "edge", "wrap", "reflect", "symmetric"]), so("constant_values")) "pad(array, pad_width, mode=\"constant\", constant_values=0)" "Pads each axis: `pad_width` is an int, (before, after) or one pair per axis. Modes: \"constant\", \"edge\", \"wrap\", \"reflect\", \"symmetric\" (the last three repeat their pattern when the pad is wider than the axis, as NumPy)." "pad([1, 2], 1)";
         "diag"(a("v"), so("k")) "diag(v, k=0)" "A 2-D array with the 1-D `v` on its k-th diagonal, or the k-th diagonal of a 2-D `v`." "diag([1, 2])";
@@ -313,8 +336,8 @@ builtins! {
         "identity"(s("n"), so("dtype")) "identity(n, dtype=f32)" "The n x n identity matrix." "identity(3)";
         "empty"(s("shape"), so("dtype")) "empty(shape, dtype=f32)" "A new array of `shape` (its contents are zeros in Arr; NumPy leaves them undefined)." "empty([2, 2])";
         "empty_like"(a("prototype"), so("dtype"), so("shape")) "empty_like(prototype, dtype=prototype's, shape=prototype's)" "A new array with the shape and dtype of `prototype` (zeros in Arr)." "empty_like(arange(3))";
-        "split"(a("ary"), s("indices_or_sections"), so("axis")) "split(ary, indices_or_sections, axis=0)" "A tuple of views of `ary` along `axis`: an int N cuts it into N equal parts (E0210 when they are not equal), a list of indices cuts it before each." "split(arange(6), 3)";
-        "array_split"(a("ary"), s("indices_or_sections"), so("axis")) "array_split(ary, indices_or_sections, axis=0)" "`split` that allows unequal parts: N parts of which the first (length mod N) are one longer." "array_split(arange(7), 3)";
+        "split"(a("ary"), s("indices_or_sections"), axis1()) "split(ary, indices_or_sections, axis=0)" "A tuple of views of `ary` along `axis`: an int N cuts it into N equal parts (E0210 when they are not equal), a list of indices cuts it before each." "split(arange(6), 3)";
+        "array_split"(a("ary"), s("indices_or_sections"), axis1()) "array_split(ary, indices_or_sections, axis=0)" "`split` that allows unequal parts: N parts of which the first (length mod N) are one longer." "array_split(arange(7), 3)";
         "hsplit"(a("ary"), s("indices_or_sections")) "hsplit(ary, indices_or_sections)" "`split` along axis 1 (axis 0 of a 1-D array)." "hsplit(ones([2, 4]), 2)";
         "vsplit"(a("ary"), s("indices_or_sections")) "vsplit(ary, indices_or_sections)" "`split` along axis 0 of an array of at least two axes." "vsplit(ones([4, 2]), [1])";
         "indices"(s("dimensions"), so("dtype")) "indices(dimensions, dtype=i64)" "The index grids of an array of shape `dimensions`, stacked: shape (len(dimensions), *dimensions), element [k, i0, i1, ...] is ik." "indices((2, 3))";
@@ -326,7 +349,7 @@ builtins! {
     "linear algebra" {
         "dot"(a("a"), a("b")) "dot(a, b)" "NumPy's dot: a product for scalars, `a @ b` up to rank 2, else a sum over a's last axis and b's second-to-last." "dot([1, 2], [3, 4])";
         "outer"(a("a"), a("b")) "outer(a, b)" "out[i, j] = a[i] * b[j] of the flattened inputs." "outer([1, 2], [1, 10])";
-        "cross"(a("a"), a("b"), so("axis")) "cross(a, b, axis=-1)" "The cross product of 3-vectors (or 2-vectors, giving the z component) along `axis`, broadcasting the others." "cross([1, 0, 0], [0, 1, 0])";
+        "cross"(a("a"), a("b"), axis1()) "cross(a, b, axis=-1)" "The cross product of 3-vectors (or 2-vectors, giving the z component) along `axis`, broadcasting the others." "cross([1, 0, 0], [0, 1, 0])";
         "einsum"(s("subscripts"), rest("operands"), so("dtype")) "einsum(subscripts, *operands, dtype=none)" "Einstein summation: \"ij,jk->ik\", \"bij,bjk->bik\", \"ii->\", \"ij->ji\", \"i,i->\", \"...ij->...ji\"; without `->` the output is the labels seen once, sorted. Contractions of two operands run as a matrix product." "einsum(\"ii->\", eye(3))";
         "inv"(a("a")) "inv(a)" "The inverse of each square matrix (..., n, n), by LU with partial pivoting (on CUDA through cuSOLVER, in the input's float type); a singular matrix is error E0420." "inv([[2.0, 0.0], [0.0, 4.0]])";
         "solve"(a("a"), a("b")) "solve(a, b)" "x with a @ x = b for square a (..., n, n); b is (n,) or (..., n, k), stacks broadcast. A singular a is error E0420." "solve([[2.0, 0.0], [0.0, 4.0]], [2.0, 2.0])";
@@ -534,6 +557,23 @@ impl Builtin {
             format!("`{}` of `{}` must be an array, found {kind}", param.name, self.name),
             span.clone(),
         )
+    }
+
+    /// E0305 when parameter `k` takes one integer (`ParamSpec::one_integer`)
+    /// and is given several (a tuple, a list, an array).
+    pub fn one_integer(&self, k: usize, span: &Span) -> Result<(), Diagnostic> {
+        let Some(p) = self.params.get(k).filter(|p| p.one_integer) else {
+            return Ok(());
+        };
+        Err(Diagnostic::new(
+            "E0305",
+            format!("`{}` of `{}` must be one integer, not several", p.name, self.name),
+            span.clone(),
+        )
+        .with_hint(format!(
+            "`{}` works along one axis; NumPy's reductions (`sum`, `max`, `mean`) are the ones that take a tuple of axes",
+            self.name
+        )))
     }
 
     /// E0413 when parameter `k` has choices and `value` is none of them.

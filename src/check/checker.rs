@@ -93,8 +93,12 @@ fn collect_defined(stmt: &Stmt, out: &mut HashSet<String>) {
         StmtKind::Fn(def) => {
             out.insert(def.name.name.clone());
         }
-        StmtKind::For { var, body, .. } | StmtKind::ForEach { var, body, .. } => {
+        StmtKind::For { var, body, .. } => {
             out.insert(var.name.clone());
+            body.stmts.iter().for_each(|s| collect_defined(s, out));
+        }
+        StmtKind::ForEach { var, body, .. } => {
+            pattern_names(var, out);
             body.stmts.iter().for_each(|s| collect_defined(s, out));
         }
         StmtKind::While { body, .. } => body.stmts.iter().for_each(|s| collect_defined(s, out)),
@@ -145,8 +149,12 @@ fn assigned_names(stmts: &[Stmt], out: &mut HashSet<String>) {
                 out.insert(n.clone());
             }
             StmtKind::Let { target, .. } => pattern_names(target, out),
-            StmtKind::For { body, var, .. } | StmtKind::ForEach { body, var, .. } => {
+            StmtKind::For { body, var, .. } => {
                 out.insert(var.name.clone());
+                assigned_names(&body.stmts, out);
+            }
+            StmtKind::ForEach { body, var, .. } => {
+                pattern_names(var, out);
                 assigned_names(&body.stmts, out);
             }
             StmtKind::While { body, .. } => assigned_names(&body.stmts, out),
@@ -247,6 +255,9 @@ impl Checker {
     fn suggestion(&self, name: &str, called: bool) -> Option<String> {
         if called && let Some((_, hint)) = ALIASES.iter().find(|(alias, _)| *alias == name) {
             return Some(hint.to_string());
+        }
+        if let Some(hint) = python_name_hint(name) {
+            return Some(hint);
         }
         let is_func = |n: &str| matches!(self.lookup(n), Some(Ty::Func(_)));
         // Names defined later at top level have no type yet: either kind fits.
@@ -390,6 +401,9 @@ impl Checker {
             }
             StmtKind::Expr(e) => self.expr(e),
             StmtKind::Fn(def) => {
+                if let Some(d) = repeated_param(def) {
+                    self.errors.push(d);
+                }
                 self.define(&def.name.name, Ty::Func(def.clone()));
                 self.function_body(def);
                 Ty::Unit
@@ -450,7 +464,7 @@ impl Checker {
                 let mut changed = HashSet::new();
                 assigned_names(&body.stmts, &mut changed);
                 self.forget(&changed);
-                self.define(&var.name, elem);
+                self.bind(var, elem, &iter.span);
                 self.loop_depth += 1;
                 self.tentatively(|c| c.stmts(&body.stmts));
                 self.loop_depth -= 1;
@@ -500,6 +514,29 @@ impl Checker {
                     items.iter().for_each(|i| self.bind(i, Ty::Unknown, span));
                 }
                 Ty::Tuple(ts) => items.iter().zip(ts).for_each(|(i, t)| self.bind(i, t, span)),
+                // an array unpacks along its first axis (`Interp::bind_pattern`)
+                Ty::Array {
+                    dtype, shape: Some(s), ..
+                } => {
+                    let message = match s.first() {
+                        None => Some(format!("expected a tuple of {} values, found a scalar", items.len())),
+                        Some(&Some(n)) if n != items.len() => Some(format!(
+                            "this pattern has {} names but the array has {n} along its first axis",
+                            items.len()
+                        )),
+                        _ => None,
+                    };
+                    if let Some(message) = message {
+                        self.errors.push(Diagnostic::new("E0306", message, pspan.clone()));
+                    }
+                    let row = Ty::Array {
+                        dtype,
+                        shape: s.get(1..).map(<[Dim]>::to_vec),
+                        weak: false,
+                        value: None,
+                    };
+                    items.iter().for_each(|i| self.bind(i, row.clone(), span));
+                }
                 _ => items.iter().for_each(|i| self.bind(i, Ty::Unknown, span)),
             },
         }
@@ -637,8 +674,8 @@ impl Checker {
             },
             ExprKind::Str(text) => Ty::Str(Some(text.clone())),
             ExprKind::FStr(parts) => {
-                // the text where every value in it is a string or an integer the checker
-                // knows, shown without a spec (as the run's `format_value` shows them)
+                // the text where every value in it is a known string, number or tuple,
+                // shown without a spec (as the run's `format_value` shows them; `shown_text`)
                 let mut text = Some(String::new());
                 for part in parts {
                     match part {
@@ -648,11 +685,8 @@ impl Checker {
                             }
                         }
                         FPart::Value { expr, spec } => {
-                            let shown = match self.expr(expr) {
-                                _ if !spec.is_empty() => None,
-                                Ty::Str(Some(s)) => Some(s),
-                                t => const_int_of(&t).map(|v| v.to_string()).or_else(|| shown_f64(&t)),
-                            };
+                            let t = self.expr(expr);
+                            let shown = if spec.is_empty() { shown_text(&t) } else { None };
                             text = text.zip(shown).map(|(out, s)| out + &s);
                         }
                     }
@@ -937,12 +971,32 @@ impl Checker {
                     items.push((index_ty, item.span.clone()));
                 }
                 // an element of a tuple (`shape(x)[1]`, `axes[0]`) at a constant position
+                // or a slice of it (`shape(x)[1:]`), by the run's rules (`Interp::index_tuple`)
                 if let Ty::Tuple(elems) = &t {
-                    return match items.as_slice() {
-                        [(IndexTy::Expr(k), _)] => const_int_of(k)
-                            .and_then(|k| usize::try_from(if k < 0 { k + elems.len() as i64 } else { k }).ok())
-                            .and_then(|k| elems.get(k).cloned())
-                            .unwrap_or(Ty::Unknown),
+                    let n = elems.len() as i64;
+                    return match (items.as_slice(), basic.as_deref()) {
+                        ([(IndexTy::Slice, _)], Some(&[Basic::Slice(a, b, st)])) if st != 0 => {
+                            let (first, len) = shape::resolve_slice(elems.len(), a, b, st);
+                            let picked = (0..len as i64).map(|k| elems[(first as i64 + k * st) as usize].clone());
+                            Ty::Tuple(picked.collect())
+                        }
+                        ([(IndexTy::Expr(k), span)], _) => match const_int_of(k) {
+                            Some(i) => match usize::try_from(if i < 0 { i + n } else { i })
+                                .ok()
+                                .and_then(|j| elems.get(j))
+                            {
+                                Some(t) => t.clone(),
+                                None => {
+                                    self.errors.push(Diagnostic::new(
+                                        "E0204",
+                                        format!("index {i} is out of range for a tuple of {n}"),
+                                        span.clone(),
+                                    ));
+                                    Ty::Unknown
+                                }
+                            },
+                            None => Ty::Unknown,
+                        },
                         _ => Ty::Unknown,
                     };
                 }
@@ -1049,6 +1103,25 @@ impl Checker {
                 value: same.map(|same| f64::from(u8::from(same == (op == BinOp::Eq)))),
             };
         }
+        // tuples as Python's (`Interp::binary_values`): `+` joins them, `==` and `!=` compare them
+        if let (Ty::Tuple(x), Ty::Tuple(y)) = (&a, &b) {
+            match op {
+                BinOp::Add => return Ty::Tuple(x.iter().chain(y).cloned().collect()),
+                BinOp::Eq | BinOp::Ne => {
+                    return Ty::Array {
+                        dtype: Some(DType::Bool),
+                        shape: Some(vec![]),
+                        weak: false,
+                        value: tuples_equal(x, y).map(|same| f64::from(u8::from(same == (op == BinOp::Eq)))),
+                    };
+                }
+                _ => {}
+            }
+        }
+        // a tuple beside a value not known yet may be a tuple operation
+        if matches!((&a, &b), (Ty::Tuple(_), Ty::Unknown) | (Ty::Unknown, Ty::Tuple(_))) {
+            return Ty::Unknown;
+        }
         for (t, x) in [(&a, l), (&b, r)] {
             if let Some(kind) = non_array(t) {
                 self.errors.push(Diagnostic::new(
@@ -1056,6 +1129,21 @@ impl Checker {
                     format!("expected an array, found {kind}"),
                     x.clone(),
                 ));
+                return Ty::Unknown;
+            }
+        }
+        // an integer `//` or `%` by a constant zero, or `**` a constant negative power:
+        // the error every run of it meets (`check::prim::division_by_zero`)
+        let int = |t: &Ty| matches!(t, Ty::Array { dtype: Some(d), .. } if d.is_int());
+        if int(&a) && int(&b) {
+            let d = match (op, const_int_of(&b)) {
+                (BinOp::FloorDiv, Some(0)) => Some(super::prim::division_by_zero()),
+                (BinOp::Rem, Some(0)) => Some(super::prim::modulo_by_zero()),
+                (BinOp::Pow, Some(k)) if k < 0 => Some(super::prim::negative_power()),
+                _ => None,
+            };
+            if let Some(d) = d {
+                self.errors.push(d.or_span(span));
                 return Ty::Unknown;
             }
         }
@@ -1409,9 +1497,41 @@ impl Checker {
                     self.errors.push(d);
                     return Ty::Unknown;
                 }
+                // the sum or product of known integers (`prod(size)` of `choice`, `prod(shape(x)[1:])`)
+                if matches!(b.name, "sum" | "prod")
+                    && slots.iter().skip(1).all(Option::is_none)
+                    && let Some(values) = slots[0].as_ref().and_then(|(t, _)| const_int_items(t))
+                {
+                    let folded = match b.name {
+                        "sum" => values.iter().try_fold(0i64, |n, &v| n.checked_add(v)),
+                        _ => values.iter().try_fold(1i64, |n, &v| n.checked_mul(v)),
+                    };
+                    if let Some(v) = folded.filter(|v| v.unsigned_abs() < 1 << 53) {
+                        return Ty::Array {
+                            dtype: Some(DType::I64),
+                            shape: Some(vec![]),
+                            weak: false,
+                            value: Some(v as f64),
+                        };
+                    }
+                }
+                // a tuple of arrays given for an array is the array of them (the run's rule in
+                // `interp::builtins`: `array(shape(x))`, `prod(shape(x)[1:])`)
+                if !shape::is_join(b.name) {
+                    for (p, slot) in b.params.iter().zip(slots.iter_mut()) {
+                        if p.kind == builtins::ParamKind::Array
+                            && let Some((Ty::Tuple(items), _)) = slot
+                            && items.iter().all(|t| matches!(t, Ty::Array { .. } | Ty::Unknown))
+                        {
+                            let stacked = tuple_as_array(items);
+                            if let Some((t, _)) = slot {
+                                *t = stacked;
+                            }
+                        }
+                    }
+                }
                 // an array parameter given a string, a function or a dtype (as the run's
-                // check in `interp::builtins`: `none` leaves an optional one out, and
-                // `array` stacks a tuple)
+                // check in `interp::builtins`: `none` leaves an optional one out)
                 if !shape::is_join(b.name) && !matches!(b.name, "array" | "asarray") {
                     for (p, slot) in b.params.iter().zip(&slots) {
                         if p.kind == builtins::ParamKind::Array
@@ -1425,9 +1545,13 @@ impl Checker {
                     }
                 }
                 for (k, slot) in slots.iter().enumerate() {
-                    if let Some((Ty::Str(Some(v)), at)) = slot
-                        && let Err(d) = b.check_choice(k, v, at)
-                    {
+                    let checked = match slot {
+                        Some((Ty::Str(Some(v)), at)) => b.check_choice(k, v, at),
+                        Some((Ty::Tuple(_), at)) => b.one_integer(k, at),
+                        Some((Ty::Array { shape: Some(s), .. }, at)) if !s.is_empty() => b.one_integer(k, at),
+                        _ => Ok(()),
+                    };
+                    if let Err(d) = checked {
                         self.errors.push(d);
                         return Ty::Unknown;
                     }
@@ -1717,6 +1841,13 @@ impl Checker {
                 Some(crate::check::builtins::Builtin::where_needs_both(span))
             }
             "eye" => const_int(0).and_then(|n| shape::check_eye_sizes(n, const_int(1).unwrap_or(n), span).err()),
+            "unravel_index" => match (const_ints(arg(0)), const_ints(arg(1))) {
+                (Some(indices), Some(dims)) if dims.iter().all(|&d| d >= 0) => {
+                    let size = dims.iter().try_fold(1i64, |n, &d| n.checked_mul(d)).unwrap_or(i64::MAX);
+                    shape::check_flat_indices(indices.into_iter(), size, &arg_span(0).unwrap_or(span.clone())).err()
+                }
+                _ => None,
+            },
             "identity" => {
                 const_int(0).and_then(|n| shape::check_identity_size(n, &arg_span(0).unwrap_or(span.clone())).err())
             }
@@ -1915,11 +2046,23 @@ impl Checker {
                 if let Ty::Array { dtype: Some(dt), .. } = t
                     && !dt.is_int()
                 {
-                    self.errors.push(Diagnostic::new(
+                    let mut d = Diagnostic::new(
                         "E0305",
                         format!("an axis must be an integer, found {dt}"),
                         arg_span(1).unwrap_or(span.clone()),
-                    ));
+                    );
+                    // `max(a, b)` written for the larger of two values, as Python's `max`
+                    if let Some(pairwise) = match name {
+                        "max" | "amax" | "nanmax" => Some("maximum"),
+                        "min" | "amin" | "nanmin" => Some("minimum"),
+                        _ => None,
+                    } {
+                        d = d.with_hint(format!(
+                            "`{name}` reduces one array; the elementwise {} of two is `{pairwise}(a, b)`",
+                            if pairwise == "maximum" { "larger" } else { "smaller" }
+                        ));
+                    }
+                    self.errors.push(d);
                     return Ty::Unknown;
                 }
             }
@@ -2066,15 +2209,6 @@ impl Checker {
                     weak: false,
                     value: None,
                 },
-                // a tuple of arrays (`array(shape(x))`) is stacked as a list literal
-                Some(Ty::Tuple(items)) if items.iter().all(|t| matches!(t, Ty::Array { .. } | Ty::Unknown)) => {
-                    Ty::Array {
-                        dtype: None,
-                        shape: None,
-                        weak: false,
-                        value: None,
-                    }
-                }
                 other => other.cloned().unwrap_or(Ty::Unknown),
             },
             // integer bounds without a dtype give i64, as the interpreter's arange
@@ -2627,6 +2761,22 @@ fn sizes_conflict(def: &FnDef, slots: &[Option<(Ty, Span)>]) -> bool {
     false
 }
 
+/// A known value as the run shows it without a spec (`Interp::display`): a
+/// string, an integer, an f64 of a plain form, or a tuple of them.
+fn shown_text(t: &Ty) -> Option<String> {
+    match t {
+        Ty::Str(Some(s)) => Some(s.clone()),
+        Ty::Tuple(items) => {
+            let parts: Vec<String> = items.iter().map(shown_text).collect::<Option<_>>()?;
+            Some(match parts.as_slice() {
+                [one] => format!("({one},)"),
+                _ => format!("({})", parts.join(", ")),
+            })
+        }
+        t => const_int_of(t).map(|v| v.to_string()).or_else(|| shown_f64(t)),
+    }
+}
+
 /// A known f64 scalar as the run prints it, where the shortest round-trip
 /// text is its text (no exponent, a `.0` on whole numbers).
 fn shown_f64(t: &Ty) -> Option<String> {
@@ -2821,6 +2971,66 @@ fn described(dt: DType, shape: &[Dim]) -> Option<String> {
     Some(shape::describe_found(dt, &sizes))
 }
 
+/// The integers of a known integer scalar or a tuple of them, as i64.
+fn const_int_items(t: &Ty) -> Option<Vec<i64>> {
+    match t {
+        Ty::Tuple(items) => items.iter().map(const_int_of).collect(),
+        t => const_int_of(t).map(|v| vec![v]),
+    }
+}
+
+/// The array a tuple of arrays stacks into (`Interp::stack_literal`): its
+/// length first, then the items' shape where they share a known one; the
+/// dtype where they share one.
+fn tuple_as_array(items: &[Ty]) -> Ty {
+    // a weak item may leave the stacked dtype to the others: known only where none is
+    let of = |t: &Ty| match t {
+        Ty::Array { dtype, shape, weak, .. } => (dtype.filter(|_| !weak), shape.clone()),
+        _ => (None, None),
+    };
+    let first = items.first().map(of);
+    let same = |f: &dyn Fn(&Ty) -> bool| items.iter().all(f);
+    let dtype = match &first {
+        Some((Some(d), _)) if same(&|t| of(t).0 == Some(*d)) => Some(*d),
+        // the empty tuple is an empty f32 vector, as the run's
+        None => Some(DType::F32),
+        _ => None,
+    };
+    let inner = match &first {
+        Some((_, Some(s))) if same(&|t| of(t).1.as_ref() == Some(s)) => Some(s.clone()),
+        None => Some(vec![]),
+        _ => None,
+    };
+    Ty::Array {
+        dtype,
+        shape: inner.map(|s| std::iter::once(Some(items.len())).chain(s).collect()),
+        weak: false,
+        value: None,
+    }
+}
+
+/// Whether two tuples are equal where their items are known constants (the
+/// run's rule, `Interp::tuples_equal`); tuples of two lengths never are.
+fn tuples_equal(x: &[Ty], y: &[Ty]) -> Option<bool> {
+    if x.len() != y.len() {
+        return Some(false);
+    }
+    let mut all = Some(true);
+    for (a, b) in x.iter().zip(y) {
+        let same = match (a, b) {
+            (Ty::Tuple(a), Ty::Tuple(b)) => tuples_equal(a, b),
+            (Ty::None, Ty::None) => Some(true),
+            _ => a.value().zip(b.value()).map(|(a, b)| a == b),
+        };
+        match same {
+            Some(false) => return Some(false),
+            None => all = None,
+            Some(true) => {}
+        }
+    }
+    all
+}
+
 /// What a value that is not an array is, for E0303 (as the interpreter's `kind_name`).
 fn non_array(t: &Ty) -> Option<&'static str> {
     Some(match t {
@@ -2847,6 +3057,37 @@ pub fn unknown_dtype(ty: &Ident) -> Diagnostic {
 
 /// Functions from NumPy and Python that Arr spells differently, and the hint
 /// an unknown call to one gets.
+/// E0104 for a function whose parameters repeat a name (`fn f(a, a)`), as
+/// Python refuses it; the run refuses it by the same rule where it defines `f`.
+pub fn repeated_param(def: &FnDef) -> Option<Diagnostic> {
+    let params = &def.params;
+    params.iter().enumerate().find_map(|(k, p)| {
+        let first = params[..k].iter().find(|q| q.name.name == p.name.name)?;
+        Some(
+            Diagnostic::new(
+                "E0104",
+                format!("`{}` is a parameter of `{}` twice", p.name.name, def.name.name),
+                p.name.span.clone(),
+            )
+            .with_label(first.name.span.clone(), "first here")
+            .with_hint("each parameter needs its own name"),
+        )
+    })
+}
+
+/// The hint for a Python constant written in Python's spelling (`True`,
+/// `False`), shared with the run's E0100 (`Interp::unknown_name`).
+pub fn python_name_hint(name: &str) -> Option<String> {
+    let arr = match name {
+        "True" | "TRUE" => "true",
+        "False" | "FALSE" => "false",
+        "Inf" | "INF" | "Infinity" => "inf",
+        "NaN" | "NAN" => "nan",
+        _ => return None,
+    };
+    Some(format!("Arr writes it `{arr}`"))
+}
+
 const ALIASES: &[(&str, &str)] = &[
     (
         "len",

@@ -21,6 +21,25 @@ use super::dtype::DType;
 use crate::diag::Diagnostic;
 use crate::syntax::ast::{BinOp, Span};
 
+/// E0400 for an integer `%` by zero (found in the data by a backend, or
+/// where the divisor is a constant by the checker).
+pub fn modulo_by_zero() -> Diagnostic {
+    Diagnostic::spanless("E0400", "integer modulo by zero")
+        .with_hint("mask the zero divisors first, e.g. `a % where(b == 0, 1, b)`, or cast to float to get NaN")
+}
+
+/// E0400 for an integer `//` by zero.
+pub fn division_by_zero() -> Diagnostic {
+    Diagnostic::spanless("E0400", "integer division by zero")
+        .with_hint("mask the zero divisors first, e.g. `a // where(b == 0, 1, b)`, or cast to float to get inf")
+}
+
+/// E0401 for an integer raised to a negative integer power.
+pub fn negative_power() -> Diagnostic {
+    Diagnostic::spanless("E0401", "integers cannot be raised to negative integer powers")
+        .with_hint("cast the base to float first, e.g. `(x as f64) ** n`")
+}
+
 /// How a unary primitive's output dtype follows from its input's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UnaryRule {

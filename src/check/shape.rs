@@ -466,6 +466,19 @@ pub fn solve_shape(a: &[Dim], b: &[Dim], spans: (&Span, &Span), span: &Span) -> 
     Ok(out)
 }
 
+/// E0204 for the first of flat `indices` outside an array of `size` elements
+/// (`unravel_index`; negative ones count too, as NumPy's).
+pub fn check_flat_indices(mut indices: impl Iterator<Item = i64>, size: i64, span: &Span) -> Result<(), Diagnostic> {
+    match indices.find(|&v| v < 0 || v >= size) {
+        Some(v) => Err(Diagnostic::new(
+            "E0204",
+            format!("index {v} is out of range for an array of size {size}"),
+            span.clone(),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Python's slice rules: the first index, the count and the step.
 pub fn resolve_slice(n: usize, start: Option<i64>, stop: Option<i64>, step: i64) -> (usize, usize) {
     let n = n as i64;

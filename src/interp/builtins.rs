@@ -27,22 +27,16 @@ impl Interp {
         let sequence = shape::is_join(b.name);
         let values = self.eval_args(args, sequence)?;
         let (mut slots, rest) = b.bind(values, span)?;
-        // `array(shape(x))`: a tuple of arrays of one shape is the array of them, as in NumPy
-        if matches!(b.name, "array" | "asarray")
-            && let Some((Value::Tuple(items), s)) = slots.first_mut().and_then(|x| x.as_mut())
-            && items.iter().all(|v| matches!(v, Value::Array(_)))
-        {
-            let parts: Vec<Array> = std::mem::take(items)
-                .into_iter()
-                .filter_map(|v| match v {
-                    Value::Array(a) => Some(a),
-                    _ => None,
-                })
-                .collect();
-            let at = s.clone();
-            let spans = vec![at.clone(); parts.len()];
-            let stacked = self.stack_literal(parts, &spans, &at)?;
-            slots[0] = Some((Value::Array(stacked), at));
+        // `array(shape(x))`, `prod(shape(x)[1:])`: a tuple of arrays of one shape given
+        // for an array is the array of them, as NumPy takes a tuple for an array
+        for (p, slot) in b.params.iter().zip(slots.iter_mut()) {
+            if p.kind == ParamKind::Array
+                && !sequence
+                && let Some((Value::Tuple(items), s)) = slot
+                && let Some(stacked) = self.tuple_array(items, s)?
+            {
+                *slot = Some((Value::Array(stacked), s.clone()));
+            }
         }
         for (p, slot) in b.params.iter().zip(slots.iter_mut()) {
             // `none` for an optional array is the array left out, as NumPy's `None`
@@ -51,8 +45,11 @@ impl Interp {
             }
         }
         for (k, slot) in slots.iter().enumerate() {
-            if let Some((Value::Str(v), s)) = slot {
-                b.check_choice(k, v, s)?;
+            match slot {
+                Some((Value::Str(v), s)) => b.check_choice(k, v, s)?,
+                Some((Value::Tuple(_), s)) => b.one_integer(k, s)?,
+                Some((Value::Array(a), s)) if a.rank() > 0 => b.one_integer(k, s)?,
+                _ => {}
             }
         }
         for (p, slot) in b.params.iter().zip(&slots) {
@@ -647,6 +644,34 @@ impl Interp {
             "ndim" => out(build::scalar_i64(a(self, 0).rank() as i64, true)),
             "dtype" => Ok(Value::DType(a(self, 0).dtype())),
             // ---- input and output
+            "enumerate" => {
+                let Some((iterable, at)) = &s[0] else {
+                    return Err(missing(span));
+                };
+                let start = match &s[1] {
+                    None | Some((Value::None, _)) => 0,
+                    Some((v, vs)) => self.static_int_named(v, vs, "`start` of `enumerate`")?,
+                };
+                let items = self.items_of(iterable, at)?;
+                Ok(Value::Tuple(
+                    items
+                        .into_iter()
+                        .zip(start..)
+                        .map(|(item, i)| {
+                            Value::Tuple(vec![Value::Array(build::scalar(DType::I64, i as f64, false)), item])
+                        })
+                        .collect(),
+                ))
+            }
+            "zip" => {
+                let columns = rest.iter().map(|(v, at)| self.items_of(v, at)).collect::<R<Vec<_>>>()?;
+                let n = columns.iter().map(Vec::len).min().unwrap_or(0);
+                Ok(Value::Tuple(
+                    (0..n)
+                        .map(|k| Value::Tuple(columns.iter().map(|c| c[k].clone()).collect()))
+                        .collect(),
+                ))
+            }
             "print" => {
                 // one realize for all the arguments, so reductions that share inputs
                 // (`print(mean(a), mean(b))`) can run in one kernel; an error here is
@@ -789,14 +814,31 @@ impl Interp {
         }
     }
 
-    /// The arrays of a tuple or list argument (`concat([a, b])`).
-    fn sequence(&self, slot: &Slot, span: &Span) -> R<(Vec<Array>, Vec<Span>)> {
+    /// The array a tuple of arrays stacks into, as NumPy reads a tuple given
+    /// for an array; `None` where an item is not an array.
+    fn tuple_array(&mut self, items: &[Value], at: &Span) -> R<Option<Array>> {
+        let parts: Option<Vec<Array>> = items
+            .iter()
+            .map(|v| match v {
+                Value::Array(a) => Some(a.clone()),
+                _ => None,
+            })
+            .collect();
+        let Some(parts) = parts else { return Ok(None) };
+        let spans = vec![at.clone(); parts.len()];
+        self.stack_literal(parts, &spans, at).map(Some)
+    }
+
+    /// The arrays of a tuple or list argument (`concat([a, b])`); an item
+    /// that is a tuple of arrays is the array of them (`concat([shape(a), (1,)])`).
+    fn sequence(&mut self, slot: &Slot, span: &Span) -> R<(Vec<Array>, Vec<Span>)> {
         match slot {
             Some((Value::Tuple(items), s)) => {
                 let mut arrays = Vec::with_capacity(items.len());
                 for item in items {
                     match item {
                         Value::Array(a) => arrays.push(a.clone()),
+                        Value::Tuple(inner) if let Some(stacked) = self.tuple_array(inner, s)? => arrays.push(stacked),
                         other => {
                             return Err(Diagnostic::new(
                                 "E0303",

@@ -4,10 +4,46 @@ use super::value::Value;
 use super::{Interp, R};
 use crate::diag::Diagnostic;
 use crate::format_spec::{Scalar, format_scalar, format_text};
-use crate::graph::{self, data::HostData};
+use crate::graph::{self, Array, data::HostData};
 use crate::syntax::ast::{FPart, Span};
 
 impl Interp {
+    /// The items `for v in x` walks: a tuple's items, or an array's along its
+    /// first axis, a vector's as numbers on the host (NumPy's iteration gives
+    /// scalars, copies), so that `arange(i + 1)` or `x[i]` in a loop body is
+    /// host arithmetic rather than a kernel per iteration; a higher rank's as
+    /// views. Also the items `enumerate` and `zip` pair.
+    pub(super) fn items_of(&self, v: &Value, span: &Span) -> R<Vec<Value>> {
+        match v {
+            Value::Tuple(t) => Ok(t.clone()),
+            Value::Array(a) if a.rank() == 1 => {
+                let host = graph::to_host(&*self.backend, a).map_err(|d| d.or_span(span))?;
+                Ok((0..host.len())
+                    .map(|i| {
+                        let element = match &host {
+                            HostData::I64(v) => HostData::I64(vec![v[i]]),
+                            other => HostData::scalar(a.dtype(), other.get_f64(i)),
+                        };
+                        Value::Array(Array::from_host(element, &[]))
+                    })
+                    .collect())
+            }
+            Value::Array(a) if a.rank() > 1 => Ok((0..a.shape()[0])
+                .map(|i| Value::Array(a.with_view(a.view.select_axis(0, i))))
+                .collect()),
+            other => {
+                let what = match other {
+                    Value::Array(_) => "a scalar",
+                    o => o.kind_name(),
+                };
+                Err(
+                    Diagnostic::new("E0303", format!("cannot loop over {what}"), span.clone())
+                        .with_hint("`for v in x` walks the first axis of an array of rank 1 or more"),
+                )
+            }
+        }
+    }
+
     /// The text of an f-string: its literal parts and each value formatted by
     /// its spec (as `print` shows it when the spec is empty).
     pub(super) fn fstring(&mut self, parts: &[FPart]) -> R<Value> {

@@ -94,7 +94,25 @@ impl Interp {
         }
     }
 
-    fn index_int(&mut self, e: &crate::syntax::ast::Expr, what: &str) -> R<Option<i64>> {
+    /// A slice's start, stop and step, each a constant integer or absent (`None` too).
+    fn slice_bounds(
+        &mut self,
+        start: &Option<Expr>,
+        stop: &Option<Expr>,
+        step: &Option<Expr>,
+    ) -> R<(Option<i64>, Option<i64>, Option<i64>)> {
+        let mut bound = |e: &Option<Expr>, what: &str| match e {
+            Some(e) => self.index_int(e, what),
+            None => Ok(None),
+        };
+        Ok((
+            bound(start, "a slice bound")?,
+            bound(stop, "a slice bound")?,
+            bound(step, "a slice step")?,
+        ))
+    }
+
+    fn index_int(&mut self, e: &Expr, what: &str) -> R<Option<i64>> {
         if let Some(x) = self.host_int_expr(e) {
             return Ok(Some(x));
         }
@@ -118,18 +136,7 @@ impl Interp {
                 IndexKind::NewAxis => Item::NewAxis,
                 IndexKind::Ellipsis => Item::Ellipsis,
                 IndexKind::Slice { start, stop, step } => {
-                    let s = match start {
-                        Some(e) => self.index_int(e, "a slice bound")?,
-                        None => None,
-                    };
-                    let t = match stop {
-                        Some(e) => self.index_int(e, "a slice bound")?,
-                        None => None,
-                    };
-                    let p = match step {
-                        Some(e) => self.index_int(e, "a slice step")?,
-                        None => None,
-                    };
+                    let (s, t, p) = self.slice_bounds(start, stop, step)?;
                     Item::Slice(s, t, p, item.span.clone())
                 }
                 IndexKind::Expr(e) if matches!(&e.kind, crate::syntax::ast::ExprKind::Name(n) if n == "None" && self.lookup(n).is_none()) => {
@@ -433,8 +440,29 @@ impl Interp {
     }
 
     /// `t[i]` of a tuple (`nonzero(x)[0]`, `shape(x)[1]`): one constant
-    /// integer, negative counting from the end.
+    /// integer, negative counting from the end; or `t[a:b:c]`, a tuple, by
+    /// Python's slice rules (`shape(x)[1:]`).
     pub(super) fn index_tuple(&mut self, items: Vec<Value>, index: &[IndexItem], span: &Span) -> R<Value> {
+        if let [
+            IndexItem {
+                kind: IndexKind::Slice { start, stop, step },
+                span: item_span,
+            },
+        ] = index
+        {
+            let (start, stop, step) = self.slice_bounds(start, stop, step)?;
+            let step = step.unwrap_or(1);
+            if step == 0 {
+                return Err(Diagnostic::new(
+                    "E0209",
+                    "a slice step cannot be zero",
+                    item_span.clone(),
+                ));
+            }
+            let (first, len) = resolve_slice(items.len(), start, stop, step);
+            let picked = (0..len as i64).map(|k| (first as i64 + k * step) as usize);
+            return Ok(Value::Tuple(picked.map(|k| items[k].clone()).collect()));
+        }
         let [
             IndexItem {
                 kind: IndexKind::Expr(e),
@@ -444,7 +472,7 @@ impl Interp {
         else {
             return Err(Diagnostic::new(
                 "E0303",
-                "a tuple takes one integer index",
+                "a tuple takes one integer index or one slice",
                 span.clone(),
             ));
         };

@@ -214,7 +214,9 @@ impl Interp {
         candidates.extend(crate::check::builtins::names());
         let mut d = Diagnostic::new("E0100", format!("unknown name `{name}`"), span.clone())
             .with_primary_label("not defined here");
-        if let Some(c) = closest(name, candidates) {
+        if let Some(hint) = crate::check::checker::python_name_hint(name) {
+            d = d.with_hint(hint);
+        } else if let Some(c) = closest(name, candidates) {
             d = d.with_hint(format!("did you mean `{c}`?"));
         }
         d
@@ -260,6 +262,9 @@ impl Interp {
             StmtKind::Assign { target, op, value } => self.assign(target, *op, value, &stmt.span)?,
             StmtKind::Expr(e) => return self.exec_expr_stmt(e),
             StmtKind::Fn(def) => {
+                if let Some(d) = crate::check::checker::repeated_param(def) {
+                    return Err(d);
+                }
                 self.scope().insert(def.name.name.clone(), Value::Func(def.clone()));
             }
             StmtKind::For { var, start, end, body } => {
@@ -279,45 +284,11 @@ impl Interp {
             }
             StmtKind::ForEach { var, iter, body } => {
                 let items = self.eval(iter)?;
-                let count = match &items {
-                    Value::Array(a) if a.rank() > 0 => a.shape()[0],
-                    Value::Tuple(t) => t.len(),
-                    other => {
-                        let what = match other {
-                            Value::Array(_) => "a scalar",
-                            o => o.kind_name(),
-                        };
-                        return Err(
-                            Diagnostic::new("E0303", format!("cannot loop over {what}"), iter.span.clone())
-                                .with_hint("`for v in x` walks the first axis of an array of rank 1 or more"),
-                        );
-                    }
-                };
-                // a vector's elements are numbers, as NumPy's iteration gives scalars
-                // (copies): host values, so that `arange(i + 1)` or `x[i]` in the body
-                // is host arithmetic rather than a kernel per iteration
-                let elements = match &items {
-                    Value::Array(a) if a.rank() == 1 => {
-                        Some(graph::to_host(&*self.backend, a).map_err(|d| d.or_span(&iter.span))?)
-                    }
-                    _ => None,
-                };
+                let items = self.items_of(&items, &iter.span)?;
                 let carried = self.loop_carried(&body.stmts, &[]);
                 let mut first = true;
-                for i in 0..count {
-                    let item = match &items {
-                        Value::Array(a) if let Some(host) = &elements => {
-                            let element = match host {
-                                HostData::I64(v) => HostData::I64(vec![v[i]]),
-                                other => HostData::scalar(a.dtype(), other.get_f64(i)),
-                            };
-                            Value::Array(Array::from_host(element, &[]))
-                        }
-                        Value::Array(a) => Value::Array(a.with_view(a.view.select_axis(0, i))),
-                        Value::Tuple(t) => t[i].clone(),
-                        _ => Value::Unit,
-                    };
-                    self.define(&var.name, item)?;
+                for item in items {
+                    self.bind_pattern(var, item, &iter.span)?;
                     crate::interrupt::check()?;
                     if !self.iteration(&body.stmts, &carried, &mut first)? {
                         break;
@@ -378,6 +349,35 @@ impl Interp {
                 self.define(&id.name, value)
             }
             Pattern::Tuple(items, pspan) => {
+                // an array unpacks along its first axis, as in Python (`let (x, y) = transpose(pts)`)
+                let value = match value {
+                    Value::Array(a) if a.rank() > 0 && a.shape()[0] == items.len() => Value::Tuple(
+                        (0..items.len())
+                            .map(|i| Value::Array(a.with_view(a.view.select_axis(0, i))))
+                            .collect(),
+                    ),
+                    Value::Array(a) if a.rank() > 0 => {
+                        return Err(Diagnostic::new(
+                            "E0306",
+                            format!(
+                                "this pattern has {} names but the array has {} along its first axis",
+                                items.len(),
+                                a.shape()[0]
+                            ),
+                            pspan.clone(),
+                        )
+                        .with_label(span.clone(), format!("an array of shape {:?}", a.shape())));
+                    }
+                    Value::Array(_) => {
+                        return Err(Diagnostic::new(
+                            "E0306",
+                            format!("expected a tuple of {} values, found a scalar", items.len()),
+                            span.clone(),
+                        )
+                        .with_label(pspan.clone(), "this pattern takes a tuple"));
+                    }
+                    v => v,
+                };
                 let Value::Tuple(values) = value else {
                     return Err(Diagnostic::new(
                         "E0306",
@@ -832,6 +832,18 @@ impl Interp {
                 return Ok(Value::Array(build::scalar(DType::Bool, v, false)));
             }
         }
+        // tuples as Python's: `+` joins them, `==` and `!=` compare them item by item
+        if let (Value::Tuple(x), Value::Tuple(y)) = (&a, &b) {
+            match op {
+                BinOp::Add => return Ok(Value::Tuple(x.iter().chain(y).cloned().collect())),
+                BinOp::Eq | BinOp::Ne => {
+                    let same = self.tuples_equal(x, y, span)?;
+                    let v = if same == (*op == BinOp::Eq) { 1.0 } else { 0.0 };
+                    return Ok(Value::Array(build::scalar(DType::Bool, v, false)));
+                }
+                _ => {}
+            }
+        }
         let a = self.expect_array(a, &l.span)?;
         let b = self.expect_array(b, &r.span)?;
         Ok(Value::Array(self.binary(
@@ -841,6 +853,34 @@ impl Interp {
             (Some(&l.span), Some(&r.span)),
             span,
         )?))
+    }
+
+    /// Python's tuple equality: the same length, and each pair of items equal
+    /// (arrays of one shape and the same values, as `array_equal`).
+    fn tuples_equal(&self, x: &[Value], y: &[Value], span: &Span) -> R<bool> {
+        if x.len() != y.len() {
+            return Ok(false);
+        }
+        for (a, b) in x.iter().zip(y) {
+            let same = match (a, b) {
+                (Value::Tuple(a), Value::Tuple(b)) => self.tuples_equal(a, b, span)?,
+                (Value::Array(a), Value::Array(b)) => {
+                    let host = |v: &Array| graph::to_host(&*self.backend, v).map_err(|d| d.or_span(span));
+                    a.shape() == b.shape() && {
+                        let (ha, hb) = (host(a)?, host(b)?);
+                        (0..a.size()).all(|i| ha.get_f64(i) == hb.get_f64(i))
+                    }
+                }
+                (Value::None, Value::None) => true,
+                (Value::Str(a), Value::Str(b)) => a == b,
+                (Value::DType(a), Value::DType(b)) => a == b,
+                _ => false,
+            };
+            if !same {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// `a op b`, folded when both are host scalars; a result that may fail

@@ -629,15 +629,9 @@ impl Interp {
                 };
                 let dims = self.static_shape(dims_value, dims_span)?;
                 require_index_ints(&x, "indices", &sp(0))?;
-                let size = shape::checked_size(&dims).unwrap_or(usize::MAX) as i64;
+                let size = shape::checked_size(&dims).map_or(i64::MAX, |n| n as i64);
                 let host = self.host_of(&x, &sp(0))?;
-                if let Some(v) = (0..host.len()).map(|i| host.get_i64(i)).find(|&v| v < 0 || v >= size) {
-                    return Err(Diagnostic::new(
-                        "E0204",
-                        format!("index {v} is out of range for an array of size {size}"),
-                        sp(0),
-                    ));
-                }
+                shape::check_flat_indices((0..host.len()).map(|i| host.get_i64(i)), size, &sp(0))?;
                 let positions = build::cast(&x, DType::I64, Some(span));
                 Ok(Value::Tuple(unravel_lazy(&positions, &dims, span)?))
             }

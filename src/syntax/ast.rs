@@ -46,7 +46,8 @@ pub enum StmtKind {
     /// `for v in iterable { body }`: each `v` a view of the next element
     /// along the first axis of an array (or the next item of a tuple).
     ForEach {
-        var: Ident,
+        /// The names each item binds: one, or a tuple pattern (`for (i, v) in enumerate(x)`).
+        var: Pattern,
         iter: Expr,
         body: Block,
     },
@@ -357,7 +358,7 @@ pub fn names_used(stmts: &[Stmt], extra: &[&Expr], is_builtin: &dyn Fn(&str) -> 
                     self.stmts(&body.stmts);
                 }
                 StmtKind::ForEach { var, iter, body } => {
-                    self.names.push(var.name.clone());
+                    self.pattern(var);
                     self.expr(iter);
                     self.stmts(&body.stmts);
                 }

@@ -230,7 +230,16 @@ fn describe(e: &Expr) -> &'static str {
     }
 }
 
-pub fn for_(var: Ident, start: D<Expr>, end: D<Expr>, body: D<Block>, span: Span) -> PResult<D<Box<Stmt>>> {
+pub fn for_(var: D<Pattern>, start: D<Expr>, end: D<Expr>, body: D<Block>, span: Span) -> PResult<D<Box<Stmt>>> {
+    let var = match var.0 {
+        Pattern::Name(n) => n,
+        Pattern::Tuple(_, at) => {
+            return Err(ParseError::User {
+                error: Diagnostic::new("E0001", "a counted loop `for i in a..b` binds one name", at)
+                    .with_hint("a tuple of names unpacks each item of `for (i, v) in enumerate(x)`"),
+            });
+        }
+    };
     let d = start.1.max(end.1).max(body.1);
     stmt(
         StmtKind::For {
@@ -244,10 +253,11 @@ pub fn for_(var: Ident, start: D<Expr>, end: D<Expr>, body: D<Block>, span: Span
     )
 }
 
-pub fn for_each(var: Ident, iter: D<Expr>, body: D<Block>, span: Span) -> PResult<D<Box<Stmt>>> {
+pub fn for_each(var: D<Pattern>, iter: D<Expr>, body: D<Block>, span: Span) -> PResult<D<Box<Stmt>>> {
     // Python's `for i in range(n)` and `range(a, b)` are the counted loops `0..n` and `a..b`;
     // with a step, the walk of `arange(a, b, step)`
-    if let ExprKind::Call { func, args } = &iter.0.kind
+    if matches!(var.0, Pattern::Name(_))
+        && let ExprKind::Call { func, args } = &iter.0.kind
         && func.name == "range"
         && args.iter().all(|a| a.name.is_none())
     {
@@ -274,10 +284,10 @@ pub fn for_each(var: Ident, iter: D<Expr>, body: D<Block>, span: Span) -> PResul
             _ => {}
         }
     }
-    let d = iter.1.max(body.1);
+    let d = iter.1.max(body.1).max(var.1);
     stmt(
         StmtKind::ForEach {
-            var,
+            var: var.0,
             iter: iter.0,
             body: body.0,
         },

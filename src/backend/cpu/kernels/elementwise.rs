@@ -9,27 +9,14 @@ use crate::graph::data::HostData;
 use crate::graph::op::{BinaryOp, BitOp, UnaryOp};
 use crate::graph::view::View;
 
+pub(crate) use crate::check::prim::{division_by_zero, modulo_by_zero, negative_power};
+
 type Input<'a> = (&'a HostData, &'a View);
 
 fn undefined(op: impl std::fmt::Debug, dtype: DType) -> Diagnostic {
     internal(format!(
         "{op:?} is not defined on {dtype} (the graph should have cast first)"
     ))
-}
-
-pub(crate) fn modulo_by_zero() -> Diagnostic {
-    Diagnostic::spanless("E0400", "integer modulo by zero")
-        .with_hint("mask the zero divisors first, e.g. `a % where(b == 0, 1, b)`, or cast to float to get NaN")
-}
-
-pub(crate) fn division_by_zero() -> Diagnostic {
-    Diagnostic::spanless("E0400", "integer division by zero")
-        .with_hint("mask the zero divisors first, e.g. `a // where(b == 0, 1, b)`, or cast to float to get inf")
-}
-
-pub(crate) fn negative_power() -> Diagnostic {
-    Diagnostic::spanless("E0401", "integers cannot be raised to negative integer powers")
-        .with_hint("cast the base to float first, e.g. `(x as f64) ** n`")
 }
 
 pub(super) fn cast(dtype: DType, a: &HostData, va: &View) -> HostData {

@@ -1,0 +1,2 @@
+# expect: E0305
+print(argmax(ones([2, 3]), axis=(0, 1)))

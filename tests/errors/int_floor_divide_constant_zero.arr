@@ -1,0 +1,3 @@
+# expect: E0400
+let a = arange(5)
+print(a // 0)

@@ -1,0 +1,2 @@
+# expect: E0100
+let done = True

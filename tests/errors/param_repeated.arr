@@ -1,0 +1,3 @@
+# expect: E0104
+fn area(w, h, w) = w * h
+print(area(1, 2, 3))

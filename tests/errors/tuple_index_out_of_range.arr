@@ -1,0 +1,3 @@
+# expect: E0204
+let t = shape(ones([2, 3]))
+print(t[2])
