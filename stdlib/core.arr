@@ -529,6 +529,12 @@ fn vander(x, N = none, increasing = false) {
     x[:, newaxis] ** p
 }
 
+# An n x m array (m = n when none) of ones at and below diagonal `k`, zeros above (NumPy's tri).
+fn tri(N, M = none, k = 0, dtype = f32) = tril(ones([N, if M == none { N } else { M }], dtype=dtype), k)
+
+# x1 ** x2 computed in f64 whatever their dtypes, as NumPy's float_power.
+fn float_power(x1, x2) = asarray(x1, dtype=f64) ** asarray(x2, dtype=f64)
+
 # Indices (rows, columns) of the lower triangle of an n x m matrix, diagonal `k` and below.
 fn tril_indices(n, k = 0, m = none) = nonzero(tril(ones([n, if m == none { n } else { m }], dtype=i32), k))
 

@@ -159,6 +159,8 @@ def oracle():
     pw = np.zeros(4)
     np.put(pw, [0, 1, 2], [5.0, 6.0])
     show(pz, pw)
+    show(np.tri(3), np.tri(2, 3, k=1, dtype=np.int64), np.tri(3, k=-1)[2], np.float_power(2, -1),
+         np.float_power([2, 3], 2.0), np.float_power(4.0, [0.5, -2]))
     return out
 
 
