@@ -393,6 +393,7 @@ const STATIC_PROGRAMS: &[(&str, &str)] = &[
     ("E0400", "let a = arange(5)\na %= 0"),
     ("E0401", "print(arange(3) ** -1)"),
     ("E0104", "fn f(a, a) = a\nprint(f(1, 2))"),
+    ("E0201", "print(unique(ones([2, 2]), axis=2))"),
 ];
 
 fn static_codes(diags: &[arr::Diagnostic]) -> Vec<String> {

@@ -2863,7 +2863,7 @@ const INT_PARAMS: &[(&str, &str)] = &[
 /// Builtins whose `axis` is an axis of their first argument (checked by
 /// `normalize_axis` at run time too).
 const AXIS_OF_FIRST: &[&str] = &[
-    "squeeze", "flip", "argmin", "argmax", "cumsum", "cumprod", "diff", "roll", "repeat",
+    "squeeze", "flip", "argmin", "argmax", "cumsum", "cumprod", "diff", "roll", "repeat", "unique",
 ];
 
 /// The integers of a constant shape-like argument (an int, or a list or tuple of them).

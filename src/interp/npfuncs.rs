@@ -270,6 +270,38 @@ impl Interp {
         Ok(Array::from_buffer(self.backend.adopt(data)?, dt, shape))
     }
 
+    /// `unique(x, axis=axis)`: the distinct slices along `axis` in
+    /// lexicographic order, and the flags' arrays, as NumPy's (the inverse
+    /// one position per slice).
+    fn unique_along(&mut self, x: &Array, axis: usize, flags: [bool; 3], at: &Span, span: &Span) -> R<Value> {
+        let n = x.shape()[axis];
+        let width = x.size().checked_div(n).unwrap_or(0);
+        let mut perm: Vec<usize> = (0..x.rank()).collect();
+        perm.remove(axis);
+        perm.insert(0, axis);
+        let moved = x.with_view(x.view.permute(&perm));
+        let (u, timer) = self.on_host(
+            &moved,
+            at,
+            |host, range| with_data!(host, v => k::unique_rows(&v[range], n, width)),
+        )?;
+        let u_len = u.first.len();
+        let first = self.adopt_array(HostData::I64(u.first.clone()), &[u_len])?;
+        let values = self.take_along(x, &first, axis, at, span)?;
+        let mut out = vec![Value::Array(values.clone())];
+        for (want, (data, len)) in flags.iter().zip([(u.first, u_len), (u.inverse, n), (u.counts, u_len)]) {
+            if *want {
+                out.push(Value::Array(self.adopt_array(HostData::I64(data), &[len])?));
+            }
+        }
+        self.host_done(timer, "unique", &values, x);
+        Ok(if out.len() == 1 {
+            out.remove(0)
+        } else {
+            Value::Tuple(out)
+        })
+    }
+
     /// An `axis` argument: the default when absent, `None` for `axis=none`.
     fn axis_arg(&self, slot: &Slot, rank: usize, default: Option<i64>) -> R<Option<usize>> {
         let ax = match slot {
@@ -370,6 +402,11 @@ impl Interp {
                     [false, false, true]
                 };
                 let shape = x.shape().to_vec();
+                if name == "unique"
+                    && let Some(axis) = self.axis_arg(&s[4], x.rank(), None)?
+                {
+                    return self.unique_along(&x, axis, flags, &sp(0), span);
+                }
                 if flags == [false; 3] {
                     let (values, timer) = self.on_host(
                         &x,

@@ -207,3 +207,12 @@ print(tri(3), tri(2, 3, k=1, dtype=i64), tri(3, k=-1)[2], float_power(2, -1), fl
 # out:  [1.0, 1.0, 0.0],
 # out:  [1.0, 1.0, 1.0]] [[1, 1, 0],
 # out:  [1, 1, 1]] [1.0, 1.0, 0.0] 0.5 [4.0, 9.0] [   2.0, 0.0625]
+let ua = [[1, 2], [3, 4], [1, 2], [0, 9]]
+let (uv, ui, uinv, uc) = unique(ua, axis=0, return_index=true, return_inverse=true, return_counts=true)
+print(uv, ui, uinv, uc)
+# out: [[0, 9],
+# out:  [1, 2],
+# out:  [3, 4]] [3, 0, 1] [1, 2, 1, 0] [1, 2, 1]
+print(unique([[1.0, 0.0, 1.0], [2.0, 5.0, 2.0]], axis=-1), unique(reshape(arange(8) % 2, [2, 2, 2]), axis=2)[1, 1])
+# out: [[0.0, 1.0],
+# out:  [5.0, 2.0]] [0, 1]

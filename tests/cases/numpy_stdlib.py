@@ -161,6 +161,10 @@ def oracle():
     show(pz, pw)
     show(np.tri(3), np.tri(2, 3, k=1, dtype=np.int64), np.tri(3, k=-1)[2], np.float_power(2, -1),
          np.float_power([2, 3], 2.0), np.float_power(4.0, [0.5, -2]))
+    ua = np.array([[1, 2], [3, 4], [1, 2], [0, 9]])
+    show(*np.unique(ua, axis=0, return_index=True, return_inverse=True, return_counts=True))
+    show(np.unique(np.array([[1.0, 0.0, 1.0], [2.0, 5.0, 2.0]]), axis=-1),
+         np.unique((np.arange(8) % 2).reshape(2, 2, 2), axis=2)[1, 1])
     return out
 
 

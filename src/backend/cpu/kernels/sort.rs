@@ -951,6 +951,49 @@ pub fn unique<T: Key>(v: &[T]) -> Unique<T> {
     u
 }
 
+/// What `unique_rows` finds: the rows themselves are gathered at `first` by the caller.
+pub struct UniqueRows {
+    pub first: Vec<i64>,
+    pub inverse: Vec<i64>,
+    pub counts: Vec<i64>,
+}
+
+/// `unique` of the rows of a row-major `[n, width]` block (NumPy's `unique`
+/// with an axis, that axis moved first): in the rows' lexicographic order by
+/// `order`, the first occurrence of each distinct row (`first`), each row's
+/// position among them (`inverse`) and their counts.
+pub fn unique_rows<T: Key>(v: &[T], n: usize, width: usize) -> UniqueRows {
+    let row = |r: usize| &v[r * width..(r + 1) * width];
+    let compare = |a: usize, b: usize| {
+        row(a)
+            .iter()
+            .zip(row(b))
+            .map(|(&x, &y)| order(x, y))
+            .find(|o| *o != Ordering::Equal)
+            .unwrap_or(Ordering::Equal)
+    };
+    let mut perm: Vec<usize> = (0..n).collect();
+    // stable, so the first of each run of equal rows is its first occurrence
+    perm.sort_by(|&a, &b| compare(a, b));
+    let mut u = UniqueRows {
+        first: Vec::new(),
+        inverse: vec![0; n],
+        counts: Vec::new(),
+    };
+    for (k, &p) in perm.iter().enumerate() {
+        if k > 0 && compare(perm[k - 1], p) == Ordering::Equal {
+            if let Some(c) = u.counts.last_mut() {
+                *c += 1;
+            }
+        } else {
+            u.first.push(p as i64);
+            u.counts.push(1);
+        }
+        u.inverse[p] = u.first.len() as i64 - 1;
+    }
+    u
+}
+
 /// `unique(v).values` alone: the values sorted without their positions (so
 /// by the vector sort where it runs), then each run of equal ones (NaNs
 /// one run, both zeros one) cut to its first, which the stable order makes
