@@ -2051,16 +2051,8 @@ impl Checker {
                         format!("an axis must be an integer, found {dt}"),
                         arg_span(1).unwrap_or(span.clone()),
                     );
-                    // `max(a, b)` written for the larger of two values, as Python's `max`
-                    if let Some(pairwise) = match name {
-                        "max" | "amax" | "nanmax" => Some("maximum"),
-                        "min" | "amin" | "nanmin" => Some("minimum"),
-                        _ => None,
-                    } {
-                        d = d.with_hint(format!(
-                            "`{name}` reduces one array; the elementwise {} of two is `{pairwise}(a, b)`",
-                            if pairwise == "maximum" { "larger" } else { "smaller" }
-                        ));
+                    if let Some(hint) = pairwise_hint(name) {
+                        d = d.with_hint(hint);
                     }
                     self.errors.push(d);
                     return Ty::Unknown;
@@ -2310,7 +2302,14 @@ impl Checker {
                     None => (0..shape.len()).collect(),
                     Some(axes) => match shape::normalize_axes(&axes, shape.len(), &axes_span) {
                         Ok(a) => a,
-                        Err(d) => {
+                        Err(mut d) => {
+                            // `min(x, 2)`: an axis given where a second value may have been meant
+                            if let Some(hint) = pairwise_hint(name).filter(|_| arg(1).and_then(Ty::value).is_some()) {
+                                d.hint = Some(match d.hint.take() {
+                                    Some(valid) => format!("{valid}; {hint}"),
+                                    None => hint,
+                                });
+                            }
                             self.errors.push(d);
                             return Ty::Unknown;
                         }
@@ -3057,6 +3056,19 @@ pub fn unknown_dtype(ty: &Ident) -> Diagnostic {
 
 /// Functions from NumPy and Python that Arr spells differently, and the hint
 /// an unknown call to one gets.
+/// For `max(a, b)` or `min(a, b)` written as Python's builtins are, whose
+/// second argument Arr's reductions read as an axis: the elementwise function.
+fn pairwise_hint(name: &str) -> Option<String> {
+    let (pairwise, which) = match name {
+        "max" | "amax" | "nanmax" => ("maximum", "larger"),
+        "min" | "amin" | "nanmin" => ("minimum", "smaller"),
+        _ => return None,
+    };
+    Some(format!(
+        "`{name}` reduces one array, its second argument the axis; the elementwise {which} of two is `{pairwise}(a, b)`"
+    ))
+}
+
 /// E0104 for a function whose parameters repeat a name (`fn f(a, a)`), as
 /// Python refuses it; the run refuses it by the same rule where it defines `f`.
 pub fn repeated_param(def: &FnDef) -> Option<Diagnostic> {
