@@ -654,21 +654,23 @@ impl Interp {
                 };
                 let items = self.items_of(iterable, at)?;
                 Ok(Value::Tuple(
-                    items
-                        .into_iter()
+                    (0..items.len())
                         .zip(start..)
-                        .map(|(item, i)| {
-                            Value::Tuple(vec![Value::Array(build::scalar(DType::I64, i as f64, false)), item])
+                        .map(|(k, i)| {
+                            Value::Tuple(vec![
+                                Value::Array(build::scalar(DType::I64, i as f64, false)),
+                                items.get(k),
+                            ])
                         })
                         .collect(),
                 ))
             }
             "zip" => {
                 let columns = rest.iter().map(|(v, at)| self.items_of(v, at)).collect::<R<Vec<_>>>()?;
-                let n = columns.iter().map(Vec::len).min().unwrap_or(0);
+                let n = columns.iter().map(|c| c.len()).min().unwrap_or(0);
                 Ok(Value::Tuple(
                     (0..n)
-                        .map(|k| Value::Tuple(columns.iter().map(|c| c[k].clone()).collect()))
+                        .map(|k| Value::Tuple(columns.iter().map(|c| c.get(k)).collect()))
                         .collect(),
                 ))
             }

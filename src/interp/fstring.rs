@@ -2,6 +2,7 @@
 
 use super::value::Value;
 use super::{Interp, R};
+use crate::check::dtype::DType;
 use crate::diag::Diagnostic;
 use crate::format_spec::{Scalar, format_scalar, format_text};
 use crate::graph::{self, Array, data::HostData};
@@ -13,24 +14,14 @@ impl Interp {
     /// scalars, copies), so that `arange(i + 1)` or `x[i]` in a loop body is
     /// host arithmetic rather than a kernel per iteration; a higher rank's as
     /// views. Also the items `enumerate` and `zip` pair.
-    pub(super) fn items_of(&self, v: &Value, span: &Span) -> R<Vec<Value>> {
+    pub(super) fn items_of(&self, v: &Value, span: &Span) -> R<Items> {
         match v {
-            Value::Tuple(t) => Ok(t.clone()),
+            Value::Tuple(t) => Ok(Items::Tuple(t.clone())),
             Value::Array(a) if a.rank() == 1 => {
                 let host = graph::to_host(&*self.backend, a).map_err(|d| d.or_span(span))?;
-                Ok((0..host.len())
-                    .map(|i| {
-                        let element = match &host {
-                            HostData::I64(v) => HostData::I64(vec![v[i]]),
-                            other => HostData::scalar(a.dtype(), other.get_f64(i)),
-                        };
-                        Value::Array(Array::from_host(element, &[]))
-                    })
-                    .collect())
+                Ok(Items::Numbers(a.dtype(), host))
             }
-            Value::Array(a) if a.rank() > 1 => Ok((0..a.shape()[0])
-                .map(|i| Value::Array(a.with_view(a.view.select_axis(0, i))))
-                .collect()),
+            Value::Array(a) if a.rank() > 1 => Ok(Items::Rows(a.clone())),
             other => {
                 let what = match other {
                     Value::Array(_) => "a scalar",
@@ -87,6 +78,40 @@ impl Interp {
                 let text = self.display(other).map_err(|d| d.or_span(span))?;
                 format_text(&text, spec).map_err(bad)
             }
+        }
+    }
+}
+
+/// What `for` walks (`Interp::items_of`); each item is made when it is
+/// reached, so a long loop holds one at a time.
+pub(super) enum Items {
+    Tuple(Vec<Value>),
+    /// A vector's elements, on the host, of this dtype.
+    Numbers(DType, HostData),
+    /// An array of rank 2 or more: views of its rows.
+    Rows(Array),
+}
+
+impl Items {
+    pub(super) fn len(&self) -> usize {
+        match self {
+            Items::Tuple(t) => t.len(),
+            Items::Numbers(_, host) => host.len(),
+            Items::Rows(a) => a.shape()[0],
+        }
+    }
+
+    pub(super) fn get(&self, i: usize) -> Value {
+        match self {
+            Items::Tuple(t) => t[i].clone(),
+            Items::Numbers(dtype, host) => {
+                let element = match host {
+                    HostData::I64(v) => HostData::I64(vec![v[i]]),
+                    other => HostData::scalar(*dtype, other.get_f64(i)),
+                };
+                Value::Array(Array::from_host(element, &[]))
+            }
+            Items::Rows(a) => Value::Array(a.with_view(a.view.select_axis(0, i))),
         }
     }
 }

@@ -287,8 +287,8 @@ impl Interp {
                 let items = self.items_of(&items, &iter.span)?;
                 let carried = self.loop_carried(&body.stmts, &[]);
                 let mut first = true;
-                for item in items {
-                    self.bind_pattern(var, item, &iter.span)?;
+                for i in 0..items.len() {
+                    self.bind_pattern(var, items.get(i), &iter.span)?;
                     crate::interrupt::check()?;
                     if !self.iteration(&body.stmts, &carried, &mut first)? {
                         break;
