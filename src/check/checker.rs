@@ -518,16 +518,12 @@ impl Checker {
                 Ty::Array {
                     dtype, shape: Some(s), ..
                 } => {
-                    let message = match s.first() {
-                        None => Some(format!("expected a tuple of {} values, found a scalar", items.len())),
-                        Some(&Some(n)) if n != items.len() => Some(format!(
-                            "this pattern has {} names but the array has {n} along its first axis",
-                            items.len()
-                        )),
-                        _ => None,
-                    };
-                    if let Some(message) = message {
-                        self.errors.push(Diagnostic::new("E0306", message, pspan.clone()));
+                    match s.first() {
+                        None => self.errors.push(shape::unpack_array(items.len(), None, pspan)),
+                        Some(&Some(n)) if n != items.len() => {
+                            self.errors.push(shape::unpack_array(items.len(), Some(n), pspan))
+                        }
+                        _ => {}
                     }
                     let row = Ty::Array {
                         dtype,
@@ -755,41 +751,7 @@ impl Checker {
                 {
                     self.const_lists.insert(e.span.clone(), values);
                 }
-                let mut dtype = None;
-                let mut weak = true;
-                for t in &ts {
-                    if let Ty::Array {
-                        dtype: Some(d),
-                        weak: w,
-                        ..
-                    } = t
-                    {
-                        (dtype, weak) = match dtype {
-                            None => (Some(*d), *w),
-                            Some(cur) => {
-                                let (r, rw) = promote_weak(cur, weak, *d, *w);
-                                (Some(r), rw)
-                            }
-                        };
-                    }
-                }
-                let inner = match ts.first() {
-                    Some(Ty::Array { shape: Some(s), .. }) => Some(s.clone()),
-                    None => Some(vec![]),
-                    _ => None,
-                };
-                let shape = inner.map(|s| {
-                    let mut v = vec![Some(items.len())];
-                    v.extend(s);
-                    v
-                });
-                Ty::Array {
-                    dtype,
-                    shape,
-                    // A list of literals is weak like a literal (see the interpreter's array_literal).
-                    weak: weak && dtype.is_some(),
-                    value: None,
-                }
+                stacked(&ts)
             }
             ExprKind::Tuple(items) => Ty::Tuple(items.iter().map(|i| self.expr(i)).collect()),
             ExprKind::Unary(op, inner) => {
@@ -1523,9 +1485,9 @@ impl Checker {
                             && let Some((Ty::Tuple(items), _)) = slot
                             && items.iter().all(|t| matches!(t, Ty::Array { .. } | Ty::Unknown))
                         {
-                            let stacked = tuple_as_array(items);
+                            let array = stacked(items);
                             if let Some((t, _)) = slot {
-                                *t = stacked;
+                                *t = array;
                             }
                         }
                     }
@@ -2978,32 +2940,38 @@ fn const_int_items(t: &Ty) -> Option<Vec<i64>> {
     }
 }
 
-/// The array a tuple of arrays stacks into (`Interp::stack_literal`): its
-/// length first, then the items' shape where they share a known one; the
-/// dtype where they share one.
-fn tuple_as_array(items: &[Ty]) -> Ty {
-    // a weak item may leave the stacked dtype to the others: known only where none is
-    let of = |t: &Ty| match t {
-        Ty::Array { dtype, shape, weak, .. } => (dtype.filter(|_| !weak), shape.clone()),
-        _ => (None, None),
-    };
-    let first = items.first().map(of);
-    let same = |f: &dyn Fn(&Ty) -> bool| items.iter().all(f);
-    let dtype = match &first {
-        Some((Some(d), _)) if same(&|t| of(t).0 == Some(*d)) => Some(*d),
-        // the empty tuple is an empty f32 vector, as the run's
-        None => Some(DType::F32),
-        _ => None,
-    };
-    let inner = match &first {
-        Some((_, Some(s))) if same(&|t| of(t).1.as_ref() == Some(s)) => Some(s.clone()),
+/// The array a list literal or a tuple of arrays stacks into, by the run's
+/// rule (`Interp::stack_literal`): its length first, then the first item's
+/// shape; the items' dtypes promoted, weak when all are (a list of literals
+/// is weak like a literal).
+fn stacked(ts: &[Ty]) -> Ty {
+    let mut dtype = None;
+    let mut weak = true;
+    for t in ts {
+        if let Ty::Array {
+            dtype: Some(d),
+            weak: w,
+            ..
+        } = t
+        {
+            (dtype, weak) = match dtype {
+                None => (Some(*d), *w),
+                Some(cur) => {
+                    let (r, rw) = promote_weak(cur, weak, *d, *w);
+                    (Some(r), rw)
+                }
+            };
+        }
+    }
+    let inner = match ts.first() {
+        Some(Ty::Array { shape: Some(s), .. }) => Some(s.clone()),
         None => Some(vec![]),
         _ => None,
     };
     Ty::Array {
         dtype,
-        shape: inner.map(|s| std::iter::once(Some(items.len())).chain(s).collect()),
-        weak: false,
+        shape: inner.map(|s| std::iter::once(Some(ts.len())).chain(s).collect()),
+        weak: weak && dtype.is_some(),
         value: None,
     }
 }

@@ -466,6 +466,16 @@ pub fn solve_shape(a: &[Dim], b: &[Dim], spans: (&Span, &Span), span: &Span) -> 
     Ok(out)
 }
 
+/// E0306 for a tuple pattern of `names` names given an array that does not
+/// unpack into them along its first axis (`rows`; `None` for a scalar).
+pub fn unpack_array(names: usize, rows: Option<usize>, span: &Span) -> Diagnostic {
+    let message = match rows {
+        None => format!("expected a tuple of {names} values, found a scalar"),
+        Some(n) => format!("this pattern has {names} names but the array has {n} along its first axis"),
+    };
+    Diagnostic::new("E0306", message, span.clone())
+}
+
 /// E0204 for the first of flat `indices` outside an array of `size` elements
 /// (`unravel_index`; negative ones count too, as NumPy's).
 pub fn check_flat_indices(mut indices: impl Iterator<Item = i64>, size: i64, span: &Span) -> Result<(), Diagnostic> {

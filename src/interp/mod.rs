@@ -15,7 +15,7 @@ pub mod value;
 use crate::check::builtins::{CallArg, bind};
 use crate::check::checker::unknown_dtype;
 use crate::check::dtype::DType;
-use crate::check::shape::{Dim, describe, dims};
+use crate::check::shape::{self, Dim, describe, dims};
 use crate::diag::{Diagnostic, closest};
 use crate::graph::build;
 use crate::graph::data::HostData;
@@ -356,25 +356,9 @@ impl Interp {
                             .map(|i| Value::Array(a.with_view(a.view.select_axis(0, i))))
                             .collect(),
                     ),
-                    Value::Array(a) if a.rank() > 0 => {
-                        return Err(Diagnostic::new(
-                            "E0306",
-                            format!(
-                                "this pattern has {} names but the array has {} along its first axis",
-                                items.len(),
-                                a.shape()[0]
-                            ),
-                            pspan.clone(),
-                        )
-                        .with_label(span.clone(), format!("an array of shape {:?}", a.shape())));
-                    }
-                    Value::Array(_) => {
-                        return Err(Diagnostic::new(
-                            "E0306",
-                            format!("expected a tuple of {} values, found a scalar", items.len()),
-                            span.clone(),
-                        )
-                        .with_label(pspan.clone(), "this pattern takes a tuple"));
+                    Value::Array(a) => {
+                        return Err(shape::unpack_array(items.len(), a.shape().first().copied(), pspan)
+                            .with_label(span.clone(), format!("an array of shape {:?}", a.shape())));
                     }
                     v => v,
                 };

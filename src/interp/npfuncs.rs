@@ -286,10 +286,13 @@ impl Interp {
             |host, range| with_data!(host, v => k::unique_rows(&v[range], n, width)),
         )?;
         let u_len = u.first.len();
-        let first = self.adopt_array(HostData::I64(u.first.clone()), &[u_len])?;
+        let first = self.adopt_array(HostData::I64(u.first), &[u_len])?;
         let values = self.take_along(x, &first, axis, at, span)?;
         let mut out = vec![Value::Array(values.clone())];
-        for (want, (data, len)) in flags.iter().zip([(u.first, u_len), (u.inverse, n), (u.counts, u_len)]) {
+        if flags[0] {
+            out.push(Value::Array(first));
+        }
+        for (want, (data, len)) in flags[1..].iter().zip([(u.inverse, n), (u.counts, u_len)]) {
             if *want {
                 out.push(Value::Array(self.adopt_array(HostData::I64(data), &[len])?));
             }
