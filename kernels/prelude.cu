@@ -110,7 +110,8 @@ __device__ __forceinline__ double arr_sign(double a) { return a != a ? a : (doub
 template <class I> __device__ __forceinline__ I arr_ftoi(double x, double lo, double hi) {
     if (x != x) return 0;
     if (x <= lo) return (I)lo;
-    if (x >= hi) return sizeof(I) == 8 ? (I)0x7fffffffffffffffLL : (I)0x7fffffff;
+    // i64's largest value has no double; every narrower one has
+    if (x >= hi) return sizeof(I) == 8 ? (I)0x7fffffffffffffffLL : (I)hi;
     return (I)x;
 }
 __device__ __forceinline__ int arr_to_i32(double x) { return arr_ftoi<int>(x, -2147483648.0, 2147483647.0); }

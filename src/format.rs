@@ -75,7 +75,12 @@ impl FloatMode {
 fn format_element(data: &HostData, i: usize, mode: FloatMode) -> String {
     match data {
         HostData::Bool(v) => v[i].to_string(),
+        HostData::U8(v) => v[i].to_string(),
+        HostData::I8(v) => v[i].to_string(),
+        HostData::I16(v) => v[i].to_string(),
+        HostData::U16(v) => v[i].to_string(),
         HostData::I32(v) => v[i].to_string(),
+        HostData::U32(v) => v[i].to_string(),
         HostData::I64(v) => v[i].to_string(),
         // Each dtype's own Display/LowerExp gives its shortest round-trip digits.
         HostData::F32(v) => float_element(v[i], v[i] as f64, mode),

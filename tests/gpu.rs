@@ -62,6 +62,12 @@ fn data(rng: &mut Rng, dtype: DType, n: usize, kind: Values) -> HostData {
         DType::Bool => HostData::Bool((0..n).map(|_| rng.below(2) == 1).collect()),
         DType::I32 => HostData::I32((0..n).map(|_| rng.below(101) as i32 - 50).collect()),
         DType::I64 => HostData::I64((0..n).map(|_| rng.below(2001) as i64 - 1000).collect()),
+        // the narrow integers over their whole range, so that results wrap
+        DType::U8 => HostData::U8((0..n).map(|_| rng.next() as u8).collect()),
+        DType::I8 => HostData::I8((0..n).map(|_| rng.next() as i8).collect()),
+        DType::I16 => HostData::I16((0..n).map(|_| rng.next() as i16).collect()),
+        DType::U16 => HostData::U16((0..n).map(|_| rng.next() as u16).collect()),
+        DType::U32 => HostData::U32((0..n).map(|_| rng.next() as u32).collect()),
         DType::F32 => HostData::F32((0..n).map(|_| f(rng) as f32).collect()),
         DType::F64 => HostData::F64((0..n).map(|_| f(rng)).collect()),
         DType::F16 => HostData::F16((0..n).map(|_| half::f16::from_f64(f(rng))).collect()),
@@ -322,7 +328,15 @@ fn gpu_matches_cpu() {
         BinaryOp::Lt,
         BinaryOp::Eq,
     ];
-    for dtype in [DType::F32, DType::F64, DType::I32, DType::I64] {
+    for dtype in [
+        DType::F32,
+        DType::F64,
+        DType::I32,
+        DType::I64,
+        DType::U8,
+        DType::I16,
+        DType::U32,
+    ] {
         for rank in 0..=5 {
             for _ in 0..3 {
                 let s = random_shape(&mut rng, rank, 40_000);
@@ -440,7 +454,7 @@ fn gpu_matches_cpu() {
             h.case(&format!("{op:?}"), &leaves, true, |x| bin(op, &x[0], &x[1]));
         }
     }
-    for dtype in [DType::I32, DType::I64] {
+    for dtype in [DType::I32, DType::I64, DType::I8, DType::U16] {
         for op in [UnaryOp::Neg, UnaryOp::Abs, UnaryOp::Sign, UnaryOp::Square] {
             h.case(
                 &format!("{op:?}"),
@@ -548,7 +562,7 @@ fn gpu_matches_cpu() {
     }
     // reductions: every op, random axes, fused inputs, views; sizes that reach every strategy
     let rops = [ReduceOp::Sum, ReduceOp::Prod, ReduceOp::Min, ReduceOp::Max];
-    for dtype in [DType::F32, DType::F64, DType::I32, DType::I64] {
+    for dtype in [DType::F32, DType::F64, DType::I32, DType::I64, DType::U8, DType::I16] {
         for rank in 1..=4 {
             for _ in 0..4 {
                 let s = random_shape(&mut rng, rank, 50_000);
@@ -655,7 +669,7 @@ fn gpu_matches_cpu() {
         });
     }
     // scans, matmul, concat, take
-    for dtype in [DType::F32, DType::F64, DType::I32, DType::I64] {
+    for dtype in [DType::F32, DType::F64, DType::I32, DType::I64, DType::U8] {
         for op in [ScanOp::Sum, ScanOp::Prod, ScanOp::Min, ScanOp::Max] {
             let s = random_shape(&mut rng, 3, 20_000);
             let axis = rng.below(3);

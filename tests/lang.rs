@@ -42,6 +42,7 @@ cases!(
     reductions,
     functions,
     control,
+    narrow_ints,
     builtins,
     stdlib,
     segments,

@@ -146,6 +146,11 @@ const SAVED: &[(&str, &str)] = &[
     ("zeros([0, 3], dtype=f32)", "f32_0x3"),
     ("zeros([0], dtype=i64)", "i64_0"),
     ("zeros([2**40, 0], dtype=f64)", "f64_huge_empty"),
+    ("reshape(arange(6) * 50, [2, 3]) as u8", "u8_2x3"),
+    ("[-128, -1, 0, 127] as i8", "i8_4"),
+    ("[-32768, 5, 32767] as i16", "i16_3"),
+    ("[0, 40000, 65535] as u16", "u16_3"),
+    ("[0, 3000000000, 4294967295] as u32", "u32_3"),
 ];
 
 #[test]
@@ -427,4 +432,22 @@ fn load_reads_only_what_the_header_promises() {
         Duration::from_secs(30),
     );
     assert_diagnostic(&out, "E0411", "truncated");
+}
+
+#[test]
+fn load_refuses_uint64_and_says_how_to_convert() {
+    // Arr has no u64: a uint64 file is refused by name, with the conversion to make.
+    let dir = Scratch::new("uint64");
+    let dict = "{'descr': '<u8', 'fortran_order': False, 'shape': (2,), }";
+    let mut header = dict.to_string();
+    header.push_str(&" ".repeat(64 - (10 + header.len() + 1) % 64));
+    header.push('\n');
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend((header.len() as u16).to_le_bytes());
+    bytes.extend(header.as_bytes());
+    bytes.extend([7u8; 16]);
+    std::fs::write(dir.path("big.npy"), &bytes).expect("write");
+    let (out, _) = run_arr(&dir.0, "", "let x = load(\"big.npy\")\n", Duration::from_secs(30));
+    assert_diagnostic(&out, "E0411", "holds uint64 elements");
+    assert_diagnostic(&out, "E0411", "uint64 to int64");
 }

@@ -367,11 +367,8 @@ impl Checker {
                         {
                             self.list_names.remove(&(scope, n.clone()));
                         }
-                        if let Ty::Array {
-                            dtype: Some(DType::I32),
-                            ..
-                        } = t
-                            && let Some(d) = int_overflow(&v, &value.span)
+                        if let Ty::Array { dtype: Some(d), .. } = t
+                            && let Some(d) = int_overflow(&v, d, &value.span)
                         {
                             self.errors.push(d);
                         }
@@ -1115,13 +1112,13 @@ impl Checker {
         );
         // arithmetic converts a literal to the i32 array's dtype (graph::build::convert)
         if !logical && op != BinOp::MatMul {
-            for (t, other, x) in [(&a, &b, r), (&b, &a, l)] {
+            for (t, other, x) in [(&a, &b, l), (&b, &a, r)] {
                 if let Ty::Array {
-                    dtype: Some(DType::I32),
+                    dtype: Some(d),
                     weak: false,
                     ..
                 } = other
-                    && let Some(d) = int_overflow(t, x)
+                    && let Some(d) = int_overflow(t, *d, x)
                 {
                     self.errors.push(d);
                     return Ty::Unknown;
@@ -2902,8 +2899,9 @@ fn annotation_error(t: &Ty, ann: &TypeAnn, what: &str, span: &Span) -> Option<Di
     None
 }
 
-/// E0307 for a literal integer that does not fit in the i32 it is written into or combined with.
-fn int_overflow(t: &Ty, span: &Span) -> Option<Diagnostic> {
+/// E0307 for a literal integer that does not fit in the narrower integer
+/// `dtype` it is written into or combined with.
+fn int_overflow(t: &Ty, dtype: DType, span: &Span) -> Option<Diagnostic> {
     let Ty::Array {
         dtype: Some(DType::I64),
         weak: true,
@@ -2913,17 +2911,11 @@ fn int_overflow(t: &Ty, span: &Span) -> Option<Diagnostic> {
     else {
         return None;
     };
-    if *v >= i32::MIN as f64 && *v <= i32::MAX as f64 {
+    let (lo, hi) = dtype.int_range()?;
+    if dtype == DType::I64 || (*v >= lo as f64 && *v <= hi as f64) {
         return None;
     }
-    Some(
-        Diagnostic::new(
-            "E0307",
-            format!("this integer does not fit in i32 (from {} to {})", i32::MIN, i32::MAX),
-            span.clone(),
-        )
-        .with_hint("make the array i64 first (`as i64`), or cast the value (`as i32`) to wrap on purpose"),
-    )
+    Some(shape::int_out_of_range(dtype).or_span(span))
 }
 
 /// An array of known dtype and sizes as the run's static arguments describe it.
@@ -3013,13 +3005,24 @@ fn non_array(t: &Ty) -> Option<&'static str> {
 
 /// E0302 for a dtype name that is not one (shared with the interpreter).
 pub fn unknown_dtype(ty: &Ident) -> Diagnostic {
+    unknown_dtype_named(&ty.name, &ty.span)
+}
+
+/// E0302 for `name`, which names no dtype: the hint reads a NumPy type
+/// code (`f8` is 8 bytes, Arr's `f64`) or suggests the closest name.
+pub fn unknown_dtype_named(name: &str, span: &Span) -> Diagnostic {
     let names = DType::ALL.map(|d| d.name());
-    let mut d = Diagnostic::new("E0302", format!("unknown dtype `{}`", ty.name), ty.span.clone())
-        .with_hint(format!("the dtypes are {}", names.join(", ")));
-    if let Some(c) = closest(&ty.name, names) {
-        d = d.with_hint(format!("did you mean `{c}`? The dtypes are {}", names.join(", ")));
-    }
-    d
+    let all = names.join(", ");
+    let hint = if matches!(name, "u64" | "uint64") {
+        format!("Arr has no unsigned 64-bit dtype; `i64` holds the values below 2^63. The dtypes are {all}")
+    } else if let Some(d) = DType::from_numpy_code(name) {
+        format!("`{name}` is NumPy's code for `{d}`: Arr's dtype names count bits, not bytes. The dtypes are {all}")
+    } else if let Some(c) = closest(name, names) {
+        format!("did you mean `{c}`? The dtypes are {all}")
+    } else {
+        format!("the dtypes are {all}")
+    };
+    Diagnostic::new("E0302", format!("unknown dtype `{name}`"), span.clone()).with_hint(hint)
 }
 
 /// Functions from NumPy and Python that Arr spells differently, and the hint

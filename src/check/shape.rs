@@ -524,6 +524,20 @@ fn same_shape(a: &[Dim], b: &[Dim]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(&x, &y)| x.is_none() || y.is_none() || x == y)
 }
 
+/// E0307 (spanless) for a literal integer outside the narrower integer
+/// `dtype`'s range: NumPy 2 raises OverflowError for a Python int out of
+/// bounds rather than wrapping it silently.
+pub fn int_out_of_range(dtype: DType) -> Diagnostic {
+    let (lo, hi) = dtype.int_range().unwrap_or((i64::MIN, i64::MAX));
+    Diagnostic::spanless(
+        "E0307",
+        format!("this integer does not fit in {dtype} (from {lo} to {hi})"),
+    )
+    .with_hint(format!(
+        "make the array i64 first (`as i64`), or cast the value (`as {dtype}`) to wrap on purpose"
+    ))
+}
+
 /// NumPy's "same_kind" casting of a result written into an existing array
 /// (`x op= e`, `out=`): a float into an integer or bool array, or a number
 /// into a bool array, is refused. Also what a literal may not be converted

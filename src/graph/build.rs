@@ -91,9 +91,11 @@ fn operand(a: &Array, dtype: DType, span: Option<&Span>, shape: &[usize]) -> Arr
 }
 
 /// Whether every value of `a` fits `dtype` when `a` is a weak (literal)
-/// integer about to become a strong i32; values not yet computed count as fitting.
+/// integer about to become a strong integer narrower than i64; values not
+/// yet computed count as fitting.
 fn weak_int_fits(a: &Array, dtype: DType) -> bool {
-    if !(a.weak && a.dtype() == DType::I64 && dtype == DType::I32) {
+    let Some((lo, hi)) = dtype.int_range() else { return true };
+    if !(a.weak && a.dtype() == DType::I64 && dtype != DType::I64) {
         return true;
     }
     let Some(buffer) = a.node.buffer() else { return true };
@@ -101,10 +103,7 @@ fn weak_int_fits(a: &Array, dtype: DType) -> bool {
     let super::Storage::Host(h) = &*storage else {
         return true;
     };
-    a.view
-        .offsets()
-        .into_iter()
-        .all(|o| i32::try_from(h.get_i64(o)).is_ok())
+    a.view.offsets().into_iter().all(|o| (lo..=hi).contains(&h.get_i64(o)))
 }
 
 /// Converts `a` to the integer (or any) `dtype` it is written into or combined
@@ -118,17 +117,7 @@ pub fn convert(a: &Array, dtype: DType, span: Option<&Span>) -> Result<Array, Di
 /// E0307 when `a` is a literal integer out of `dtype`'s range (`convert`'s check).
 fn check_fits(a: &Array, dtype: DType, span: Option<&Span>) -> Result<(), Diagnostic> {
     if !weak_int_fits(a, dtype) {
-        let d = Diagnostic::spanless(
-            "E0307",
-            format!(
-                "this integer does not fit in {dtype} (from {} to {})",
-                i32::MIN,
-                i32::MAX
-            ),
-        )
-        .with_hint(format!(
-            "make the array i64 first (`as i64`), or cast the value (`as {dtype}`) to wrap on purpose"
-        ));
+        let d = shape::int_out_of_range(dtype);
         return Err(match span {
             Some(s) => d.or_span(s),
             None => d,

@@ -7,7 +7,12 @@ use crate::check::dtype::DType;
 #[derive(Clone, Debug, PartialEq)]
 pub enum HostData {
     Bool(Vec<bool>),
+    U8(Vec<u8>),
+    I8(Vec<i8>),
+    I16(Vec<i16>),
+    U16(Vec<u16>),
     I32(Vec<i32>),
+    U32(Vec<u32>),
     I64(Vec<i64>),
     F16(Vec<half::f16>),
     BF16(Vec<half::bf16>),
@@ -21,13 +26,70 @@ macro_rules! with_data {
     ($data:expr, $v:ident => $body:expr) => {
         match $data {
             $crate::graph::data::HostData::Bool($v) => $body,
+            $crate::graph::data::HostData::U8($v) => $body,
+            $crate::graph::data::HostData::I8($v) => $body,
+            $crate::graph::data::HostData::I16($v) => $body,
+            $crate::graph::data::HostData::U16($v) => $body,
             $crate::graph::data::HostData::I32($v) => $body,
+            $crate::graph::data::HostData::U32($v) => $body,
             $crate::graph::data::HostData::I64($v) => $body,
             $crate::graph::data::HostData::F16($v) => $body,
             $crate::graph::data::HostData::BF16($v) => $body,
             $crate::graph::data::HostData::F32($v) => $body,
             $crate::graph::data::HostData::F64($v) => $body,
         }
+    };
+}
+
+/// Runs `$body` with `$x` and `$y` bound to the typed vectors inside two
+/// `HostData` of one dtype, or `$other` when their dtypes differ.
+#[macro_export]
+macro_rules! with_same_data {
+    ($a:expr, $b:expr, $x:ident, $y:ident => $body:expr, else $other:expr) => {
+        match ($a, $b) {
+            ($crate::graph::data::HostData::Bool($x), $crate::graph::data::HostData::Bool($y)) => $body,
+            ($crate::graph::data::HostData::U8($x), $crate::graph::data::HostData::U8($y)) => $body,
+            ($crate::graph::data::HostData::I8($x), $crate::graph::data::HostData::I8($y)) => $body,
+            ($crate::graph::data::HostData::I16($x), $crate::graph::data::HostData::I16($y)) => $body,
+            ($crate::graph::data::HostData::U16($x), $crate::graph::data::HostData::U16($y)) => $body,
+            ($crate::graph::data::HostData::I32($x), $crate::graph::data::HostData::I32($y)) => $body,
+            ($crate::graph::data::HostData::U32($x), $crate::graph::data::HostData::U32($y)) => $body,
+            ($crate::graph::data::HostData::I64($x), $crate::graph::data::HostData::I64($y)) => $body,
+            ($crate::graph::data::HostData::F16($x), $crate::graph::data::HostData::F16($y)) => $body,
+            ($crate::graph::data::HostData::BF16($x), $crate::graph::data::HostData::BF16($y)) => $body,
+            ($crate::graph::data::HostData::F32($x), $crate::graph::data::HostData::F32($y)) => $body,
+            ($crate::graph::data::HostData::F64($x), $crate::graph::data::HostData::F64($y)) => $body,
+            _ => $other,
+        }
+    };
+}
+
+/// The pattern matching a `HostData` of a storage-only dtype (one that
+/// kernels only load, store and cast; `DType::is_storage_only`).
+#[macro_export]
+macro_rules! storage_only_data {
+    () => {
+        $crate::graph::data::HostData::F16(_)
+            | $crate::graph::data::HostData::BF16(_)
+            | $crate::graph::data::HostData::U8(_)
+            | $crate::graph::data::HostData::I8(_)
+            | $crate::graph::data::HostData::I16(_)
+            | $crate::graph::data::HostData::U16(_)
+            | $crate::graph::data::HostData::U32(_)
+    };
+}
+
+/// The pattern matching a storage-only `DType`.
+#[macro_export]
+macro_rules! storage_only_dtype {
+    () => {
+        $crate::check::dtype::DType::F16
+            | $crate::check::dtype::DType::BF16
+            | $crate::check::dtype::DType::U8
+            | $crate::check::dtype::DType::I8
+            | $crate::check::dtype::DType::I16
+            | $crate::check::dtype::DType::U16
+            | $crate::check::dtype::DType::U32
     };
 }
 
@@ -64,7 +126,12 @@ impl HostData {
     pub fn dtype(&self) -> DType {
         match self {
             HostData::Bool(_) => DType::Bool,
+            HostData::U8(_) => DType::U8,
+            HostData::I8(_) => DType::I8,
+            HostData::I16(_) => DType::I16,
+            HostData::U16(_) => DType::U16,
             HostData::I32(_) => DType::I32,
+            HostData::U32(_) => DType::U32,
             HostData::I64(_) => DType::I64,
             HostData::F16(_) => DType::F16,
             HostData::BF16(_) => DType::BF16,
@@ -84,7 +151,12 @@ impl HostData {
     pub fn zeros(dtype: DType, len: usize) -> HostData {
         match dtype {
             DType::Bool => HostData::Bool(vec![false; len]),
+            DType::U8 => HostData::U8(vec![0; len]),
+            DType::I8 => HostData::I8(vec![0; len]),
+            DType::I16 => HostData::I16(vec![0; len]),
+            DType::U16 => HostData::U16(vec![0; len]),
             DType::I32 => HostData::I32(vec![0; len]),
+            DType::U32 => HostData::U32(vec![0; len]),
             DType::I64 => HostData::I64(vec![0; len]),
             DType::F16 => HostData::F16(vec![half::f16::ZERO; len]),
             DType::BF16 => HostData::BF16(vec![half::bf16::ZERO; len]),
@@ -94,8 +166,8 @@ impl HostData {
     }
 
     /// An empty buffer with room for `len` elements, for a kernel to write
-    /// through `spare_ptr` before `set_len` (the half floats, which no fused
-    /// kernel writes, have none).
+    /// through `spare_ptr` before `set_len` (the storage-only dtypes, which
+    /// no fused kernel writes, have none).
     pub fn with_capacity(dtype: DType, len: usize) -> Option<HostData> {
         Some(match dtype {
             DType::Bool => HostData::Bool(Vec::with_capacity(len)),
@@ -103,7 +175,7 @@ impl HostData {
             DType::I64 => HostData::I64(Vec::with_capacity(len)),
             DType::F32 => HostData::F32(Vec::with_capacity(len)),
             DType::F64 => HostData::F64(Vec::with_capacity(len)),
-            DType::F16 | DType::BF16 => return None,
+            crate::storage_only_dtype!() => return None,
         })
     }
 
@@ -125,7 +197,12 @@ impl HostData {
     pub fn get_f64(&self, i: usize) -> f64 {
         match self {
             HostData::Bool(v) => v[i] as u8 as f64,
+            HostData::U8(v) => v[i] as f64,
+            HostData::I8(v) => v[i] as f64,
+            HostData::I16(v) => v[i] as f64,
+            HostData::U16(v) => v[i] as f64,
             HostData::I32(v) => v[i] as f64,
+            HostData::U32(v) => v[i] as f64,
             HostData::I64(v) => v[i] as f64,
             HostData::F16(v) => v[i].to_f64(),
             HostData::BF16(v) => v[i].to_f64(),
@@ -138,7 +215,12 @@ impl HostData {
     pub fn get_i64(&self, i: usize) -> i64 {
         match self {
             HostData::Bool(v) => v[i] as i64,
+            HostData::U8(v) => v[i] as i64,
+            HostData::I8(v) => v[i] as i64,
+            HostData::I16(v) => v[i] as i64,
+            HostData::U16(v) => v[i] as i64,
             HostData::I32(v) => v[i] as i64,
+            HostData::U32(v) => v[i] as i64,
             HostData::I64(v) => v[i],
             HostData::F16(v) => v[i].to_f32() as i64,
             HostData::BF16(v) => v[i].to_f32() as i64,
@@ -151,6 +233,10 @@ impl HostData {
     pub fn scalar(dtype: DType, value: f64) -> HostData {
         match dtype {
             DType::Bool => HostData::Bool(vec![value != 0.0]),
+            // through i64, so that an out-of-range value wraps as the cast kernels wrap it
+            DType::U8 | DType::I8 | DType::I16 | DType::U16 | DType::U32 => {
+                HostData::I64(vec![value as i64]).narrow_to(dtype)
+            }
             DType::I32 => HostData::I32(vec![value as i32]),
             DType::I64 => HostData::I64(vec![value as i64]),
             DType::F16 => HostData::F16(vec![f16_from_f64(value)]),
@@ -160,22 +246,38 @@ impl HostData {
         }
     }
 
-    /// The elements widened to f32 (exact for the half floats), for kernels
-    /// that compute a half float's values in f32; `None` for other dtypes.
-    pub fn half_to_f32(&self) -> Option<Vec<f32>> {
-        match self {
-            HostData::F16(v) => Some(v.iter().map(|x| x.to_f32()).collect()),
-            HostData::BF16(v) => Some(v.iter().map(|x| x.to_f32()).collect()),
-            _ => None,
+    /// The elements widened, exactly, to the dtype their values are computed
+    /// in (f32 for the half floats, i64 for the narrow integers), for kernels
+    /// that compute a storage-only dtype's values; `None` for other dtypes.
+    pub fn widen(&self) -> Option<HostData> {
+        fn i64s<T: Copy + Into<i64>>(v: &[T]) -> HostData {
+            HostData::I64(v.iter().map(|&x| x.into()).collect())
         }
+        Some(match self {
+            HostData::F16(v) => HostData::F32(v.iter().map(|x| x.to_f32()).collect()),
+            HostData::BF16(v) => HostData::F32(v.iter().map(|x| x.to_f32()).collect()),
+            HostData::U8(v) => i64s(v),
+            HostData::I8(v) => i64s(v),
+            HostData::I16(v) => i64s(v),
+            HostData::U16(v) => i64s(v),
+            HostData::U32(v) => i64s(v),
+            _ => return None,
+        })
     }
 
-    /// f32 values rounded once (to nearest, ties to even) to the half float
-    /// `dtype`; other data, or another `dtype`, comes back unchanged.
-    pub fn round_to_half(self, dtype: DType) -> HostData {
+    /// Computed values stored as the storage-only `dtype`: f32 rounded once
+    /// (to nearest, ties to even) to a half float, i64 wrapped to a narrow
+    /// integer's width; other data, or another `dtype`, comes back unchanged.
+    pub fn narrow_to(self, dtype: DType) -> HostData {
         match (self, dtype) {
             (HostData::F32(v), DType::F16) => HostData::F16(v.iter().map(|&x| half::f16::from_f32(x)).collect()),
             (HostData::F32(v), DType::BF16) => HostData::BF16(v.iter().map(|&x| half::bf16::from_f32(x)).collect()),
+            // `as` keeps the low bits: the wrapping NumPy's integer arithmetic does
+            (HostData::I64(v), DType::U8) => HostData::U8(v.iter().map(|&x| x as u8).collect()),
+            (HostData::I64(v), DType::I8) => HostData::I8(v.iter().map(|&x| x as i8).collect()),
+            (HostData::I64(v), DType::I16) => HostData::I16(v.iter().map(|&x| x as i16).collect()),
+            (HostData::I64(v), DType::U16) => HostData::U16(v.iter().map(|&x| x as u16).collect()),
+            (HostData::I64(v), DType::U32) => HostData::U32(v.iter().map(|&x| x as u32).collect()),
             (d, _) => d,
         }
     }
@@ -186,6 +288,7 @@ impl HostData {
             DType::I64 => HostData::I64(vec![value]),
             DType::I32 => HostData::I32(vec![value as i32]),
             DType::F32 => HostData::F32(vec![value as f32]),
+            d if d.is_narrow_int() => HostData::I64(vec![value]).narrow_to(d),
             _ => HostData::scalar(dtype, value as f64),
         }
     }

@@ -314,10 +314,12 @@ impl Op {
 }
 
 /// The dtype a reduction or scan is computed in for an input dtype (NumPy:
-/// sums of bool and small ints widen to the default int).
+/// sums of bool and small ints widen to the default int; NumPy gives
+/// `u64` for the unsigned ones, which Arr does not have).
 pub fn accumulate_dtype(input: DType) -> DType {
-    match input {
-        DType::Bool | DType::I32 => DType::I64,
-        other => other,
+    if input == DType::Bool || input.is_int() {
+        DType::I64
+    } else {
+        input
     }
 }

@@ -889,7 +889,7 @@ use std::io::Write as _;
 
 /// A segments argument must be a 1-D integer array.
 fn check_int_vector(a: &Array, span: &Span, what: &str) -> R<()> {
-    if !matches!(a.dtype(), DType::I32 | DType::I64) {
+    if !a.dtype().is_int() {
         return Err(Diagnostic::new(
             "E0300",
             format!("`{what}` must be integers, not {}", a.dtype()),

@@ -626,22 +626,13 @@ fn scatter(
             Scattered::At(positions) => crate::backend::cpu::kernels::sort::scatter_rows(dst, lines, positions, values),
         }
     }
-    match (current, values) {
-        (HostData::Bool(d), HostData::Bool(v)) => typed(d, lines, at, v),
-        (HostData::I32(d), HostData::I32(v)) => typed(d, lines, at, v),
-        (HostData::I64(d), HostData::I64(v)) => typed(d, lines, at, v),
-        (HostData::F32(d), HostData::F32(v)) => typed(d, lines, at, v),
-        (HostData::F64(d), HostData::F64(v)) => typed(d, lines, at, v),
-        (HostData::F16(d), HostData::F16(v)) => typed(d, lines, at, v),
-        (HostData::BF16(d), HostData::BF16(v)) => typed(d, lines, at, v),
-        _ => {
-            return Err(Diagnostic::new(
-                "E0499",
-                "internal: assigned dtypes differ",
-                span.clone(),
-            ));
-        }
-    }
+    crate::with_same_data!(current, values, d, v => typed(d, lines, at, v), else {
+        return Err(Diagnostic::new(
+            "E0499",
+            "internal: assigned dtypes differ",
+            span.clone(),
+        ));
+    });
     Ok(())
 }
 

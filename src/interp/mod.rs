@@ -1488,21 +1488,13 @@ fn arrays_of(v: &Value) -> Vec<Array> {
 
 /// Appends `src` to `dst`; both have one dtype (the caller casts first).
 fn append(dst: &mut HostData, src: HostData) -> R<()> {
-    match (dst, src) {
-        (HostData::Bool(a), HostData::Bool(b)) => a.extend(b),
-        (HostData::I32(a), HostData::I32(b)) => a.extend(b),
-        (HostData::I64(a), HostData::I64(b)) => a.extend(b),
-        (HostData::F16(a), HostData::F16(b)) => a.extend(b),
-        (HostData::BF16(a), HostData::BF16(b)) => a.extend(b),
-        (HostData::F32(a), HostData::F32(b)) => a.extend(b),
-        (HostData::F64(a), HostData::F64(b)) => a.extend(b),
-        (a, b) => {
-            return Err(Diagnostic::spanless(
-                "E0499",
-                format!("internal: appending {} values to {}", b.dtype(), a.dtype()),
-            ));
-        }
-    }
+    let (to, from) = (dst.dtype(), src.dtype());
+    crate::with_same_data!(dst, src, a, b => a.extend(b), else {
+        return Err(Diagnostic::spanless(
+            "E0499",
+            format!("internal: appending {from} values to {to}"),
+        ));
+    });
     Ok(())
 }
 

@@ -933,15 +933,7 @@ impl Interp {
 
 /// The elements of `v` (read to the host in the same dtype as `like`).
 fn same_type<T: Key>(_like: &[T], v: HostData) -> Vec<T> {
-    let any: Box<dyn std::any::Any> = match v {
-        HostData::Bool(x) => Box::new(x),
-        HostData::I32(x) => Box::new(x),
-        HostData::I64(x) => Box::new(x),
-        HostData::F16(x) => Box::new(x),
-        HostData::BF16(x) => Box::new(x),
-        HostData::F32(x) => Box::new(x),
-        HostData::F64(x) => Box::new(x),
-    };
+    let any: Box<dyn std::any::Any> = with_data!(v, x => Box::new(x));
     any.downcast::<Vec<T>>().map(|b| *b).unwrap_or_default()
 }
 

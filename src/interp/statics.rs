@@ -164,10 +164,11 @@ impl Interp {
         match v {
             None | Some((Value::None, _)) => Ok(None),
             Some((Value::DType(d), _)) => Ok(Some(*d)),
-            Some((Value::Str(s), span)) => DType::parse(s).map(Some).ok_or_else(|| {
-                Diagnostic::new("E0302", format!("unknown dtype `{s}`"), span.clone())
-                    .with_hint(format!("the dtypes are {}", DType::ALL.map(|d| d.name()).join(", ")))
-            }),
+            // a string may also be a NumPy type code, as `np.zeros(3, dtype="f8")` takes one
+            Some((Value::Str(s), span)) => DType::parse(s)
+                .or_else(|| DType::from_numpy_code(s))
+                .map(Some)
+                .ok_or_else(|| crate::check::checker::unknown_dtype_named(s, span)),
             Some((other, span)) => Err(shape::not_a_dtype(&describe_value(other), span)),
         }
     }

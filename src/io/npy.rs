@@ -14,7 +14,7 @@ use std::io::{ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8] = b"\x93NUMPY";
-const SUPPORTED: &str = "arr can load bool, int32, int64, float16, float32 and float64 arrays (little-endian)";
+const SUPPORTED: &str = "arr can load bool, uint8, int8, int16, uint16, int32, uint32, int64, float16, float32 and float64 arrays (little-endian); convert others with astype, e.g. uint64 to int64";
 /// The longest header text read: NumPy's own default `max_header_size` is 10000,
 /// and a header is a short dict; this bound keeps a hostile length from
 /// allocating gigabytes.
@@ -173,7 +173,12 @@ pub fn load(path: &Path) -> Result<(HostData, Vec<usize>), IoError> {
     };
     let data = match dtype {
         crate::DType::Bool => HostData::Bool(reorder(body.decode(count, &what, |[b]| b != 0)?, &shape, fortran)),
+        crate::DType::U8 => HostData::U8(reorder(body.decode(count, &what, u8::from_le_bytes)?, &shape, fortran)),
+        crate::DType::I8 => HostData::I8(reorder(body.decode(count, &what, i8::from_le_bytes)?, &shape, fortran)),
+        crate::DType::I16 => HostData::I16(reorder(body.decode(count, &what, i16::from_le_bytes)?, &shape, fortran)),
+        crate::DType::U16 => HostData::U16(reorder(body.decode(count, &what, u16::from_le_bytes)?, &shape, fortran)),
         crate::DType::I32 => HostData::I32(reorder(body.decode(count, &what, i32::from_le_bytes)?, &shape, fortran)),
+        crate::DType::U32 => HostData::U32(reorder(body.decode(count, &what, u32::from_le_bytes)?, &shape, fortran)),
         crate::DType::I64 => HostData::I64(reorder(body.decode(count, &what, i64::from_le_bytes)?, &shape, fortran)),
         crate::DType::F16 => HostData::F16(reorder(
             body.decode(count, &what, half::f16::from_le_bytes)?,
@@ -306,7 +311,12 @@ pub fn save(path: &Path, data: &HostData, shape: &[usize]) -> Result<(), IoError
         out.write_all(&header_bytes(descr(data), shape))?;
         match data {
             HostData::Bool(v) => write_le(&mut out, v, |&b| [u8::from(b)])?,
+            HostData::U8(v) => write_le(&mut out, v, |x| x.to_le_bytes())?,
+            HostData::I8(v) => write_le(&mut out, v, |x| x.to_le_bytes())?,
+            HostData::I16(v) => write_le(&mut out, v, |x| x.to_le_bytes())?,
+            HostData::U16(v) => write_le(&mut out, v, |x| x.to_le_bytes())?,
             HostData::I32(v) => write_le(&mut out, v, |x| x.to_le_bytes())?,
+            HostData::U32(v) => write_le(&mut out, v, |x| x.to_le_bytes())?,
             HostData::I64(v) => write_le(&mut out, v, |x| x.to_le_bytes())?,
             HostData::F16(v) => write_le(&mut out, v, |x| x.to_le_bytes())?,
             HostData::BF16(v) => write_le(&mut out, v, |x| x.to_le_bytes())?,
@@ -328,7 +338,12 @@ pub fn save(path: &Path, data: &HostData, shape: &[usize]) -> Result<(), IoError
 fn descr(data: &HostData) -> &'static str {
     match data {
         HostData::Bool(_) => "|b1",
+        HostData::U8(_) => "|u1",
+        HostData::I8(_) => "|i1",
+        HostData::I16(_) => "<i2",
+        HostData::U16(_) => "<u2",
         HostData::I32(_) => "<i4",
+        HostData::U32(_) => "<u4",
         HostData::I64(_) => "<i8",
         HostData::F16(_) => "<f2",
         // never written: `save` refuses bf16 first (NumPy has no bfloat16)
@@ -422,7 +437,12 @@ fn element_dtype(dtype: &npyz::DType) -> Result<crate::DType, String> {
     let little = matches!(ts.endianness(), Endianness::Little) || size == 1;
     let found = match (ts.type_char(), size, little) {
         (TypeChar::Bool, 1, _) => return Ok(crate::DType::Bool),
+        (TypeChar::Uint, 1, _) => return Ok(crate::DType::U8),
+        (TypeChar::Int, 1, _) => return Ok(crate::DType::I8),
+        (TypeChar::Int, 2, true) => return Ok(crate::DType::I16),
+        (TypeChar::Uint, 2, true) => return Ok(crate::DType::U16),
         (TypeChar::Int, 4, true) => return Ok(crate::DType::I32),
+        (TypeChar::Uint, 4, true) => return Ok(crate::DType::U32),
         (TypeChar::Int, 8, true) => return Ok(crate::DType::I64),
         (TypeChar::Float, 2, true) => return Ok(crate::DType::F16),
         (TypeChar::Float, 4, true) => return Ok(crate::DType::F32),
@@ -728,11 +748,11 @@ mod tests {
     fn unsupported_dtypes_are_named() {
         let cases = [
             (">f2", 2, "big-endian float16"),
-            ("|u1", 1, "uint8"),
+            ("<u8", 8, "uint64"),
             ("<c8", 8, "complex64"),
             (">f8", 8, "big-endian float64"),
             (">i4", 4, "big-endian int32"),
-            ("<u4", 4, "uint32"),
+            (">u2", 2, "big-endian uint16"),
         ];
         for (descr, size, name) in cases {
             let dict = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': (2,), }}");

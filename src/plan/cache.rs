@@ -125,6 +125,11 @@ fn dtype_code(d: DType) -> u64 {
         DType::F64 => 5,
         DType::F16 => 6,
         DType::BF16 => 7,
+        DType::U8 => 8,
+        DType::I8 => 9,
+        DType::I16 => 10,
+        DType::U16 => 11,
+        DType::U32 => 12,
     }
 }
 

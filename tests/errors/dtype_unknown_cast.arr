@@ -1,3 +1,3 @@
 # expect: E0302
 let x = arange(4)
-let y = x as uint8
+let y = x as uint64

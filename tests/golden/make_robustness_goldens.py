@@ -76,6 +76,11 @@ NPY = {
     "f32_0x3": np.zeros((0, 3), dtype=np.float32),
     "i64_0": np.zeros((0,), dtype=np.int64),
     "f64_huge_empty": np.zeros((2**40, 0)),
+    "u8_2x3": (np.arange(6) * 50).astype(np.uint8).reshape(2, 3),
+    "i8_4": np.array([-128, -1, 0, 127], dtype=np.int8),
+    "i16_3": np.array([-32768, 5, 32767], dtype=np.int16),
+    "u16_3": np.array([0, 40000, 65535], dtype=np.uint16),
+    "u32_3": np.array([0, 3000000000, 4294967295], dtype=np.uint32),
 }
 
 if __name__ == "__main__":

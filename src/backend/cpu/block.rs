@@ -63,7 +63,7 @@ impl<'a> Data<'a> {
             HostData::F32(v) => Data::F32(v),
             HostData::F64(v) => Data::F64(v),
             // CpuBackend::execute sends every graph that touches a half float to the reference kernels
-            HostData::F16(_) | HostData::BF16(_) => unreachable!("half floats never reach the fused executor"),
+            crate::storage_only_data!() => unreachable!("half floats never reach the fused executor"),
         }
     }
 }
@@ -136,7 +136,9 @@ impl Reg {
             DType::Bool => Reg::B(vec![false; len]),
             DType::I32 => Reg::I32(vec![0; len]),
             DType::I64 => Reg::I64(vec![0; len]),
-            // half floats never reach the fused executor (CpuBackend::execute); were one to, it would compute in f32
+            // storage-only dtypes never reach the fused executor (CpuBackend::execute);
+            // were one to, it would compute in its wide dtype
+            DType::U8 | DType::I8 | DType::I16 | DType::U16 | DType::U32 => Reg::I64(vec![0; len]),
             DType::F16 | DType::BF16 | DType::F32 => Reg::F32(vec![0.0; len]),
             DType::F64 => Reg::F64(vec![0.0; len]),
         }
@@ -518,13 +520,13 @@ fn load<'a>(input: Input<'a>, dtype: DType, off: isize, s: isize, len: usize, re
 }
 
 /// `$fill!(element type, value variant, register variant)` for `dtype`'s
-/// registers (half floats are held in f32 ones).
+/// registers (half floats are held in f32 ones, narrow integers in i64 ones).
 macro_rules! by_register_dtype {
     ($dtype:expr, $fill:ident) => {
         match $dtype {
             DType::Bool => $fill!(bool, B, B),
             DType::I32 => $fill!(i32, I32, I32),
-            DType::I64 => $fill!(i64, I64, I64),
+            DType::U8 | DType::I8 | DType::I16 | DType::U16 | DType::U32 | DType::I64 => $fill!(i64, I64, I64),
             DType::F16 | DType::BF16 | DType::F32 => $fill!(f32, F32, F32),
             DType::F64 => $fill!(f64, F64, F64),
         }

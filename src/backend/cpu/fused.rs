@@ -512,7 +512,7 @@ fn run_map_tapped(prog: &Program, shape: &[usize], dtype: DType, taps: &[ExtraBu
         DType::I64 => HostData::I64(fresh(n, |o| run_map(prog, shape, o, taps))?),
         DType::F32 => HostData::F32(fresh(n, |o| run_map(prog, shape, o, taps))?),
         DType::F64 => HostData::F64(fresh(n, |o| run_map(prog, shape, o, taps))?),
-        DType::F16 | DType::BF16 => return Err(internal("half-float kernels run on the reference kernels")),
+        crate::storage_only_dtype!() => return Err(internal("storage-only dtypes run on the reference kernels")),
     })
 }
 
@@ -593,7 +593,7 @@ impl ExtraBuf {
             DType::I64 => Dst::I64(part(p, at, len)),
             DType::F32 => Dst::F32(part(p, at, len)),
             DType::F64 => Dst::F64(part(p, at, len)),
-            DType::F16 | DType::BF16 => return Err(internal("half-float kernels run on the reference kernels")),
+            crate::storage_only_dtype!() => return Err(internal("storage-only dtypes run on the reference kernels")),
         };
         Ok(Tap {
             step: self.step,
@@ -1042,7 +1042,7 @@ fn fused_reduce(
         DType::F64 => num_fold!(rop, f64, F64, Bool, go!(f64,), return Err(arg())),
         DType::I32 => num_fold!(rop, i32, I32, Bool, go!(i32,), return Err(arg())),
         DType::I64 => num_fold!(rop, i64, I64, Bool, go!(i64,), return Err(arg())),
-        DType::F16 | DType::BF16 => return Err(internal("half-float kernels run on the reference kernels")),
+        crate::storage_only_dtype!() => return Err(internal("storage-only dtypes run on the reference kernels")),
         DType::Bool => bool_fold!(rop, I64, Bool, go!(bool,), return Err(arg())),
     })
 }
@@ -1753,7 +1753,7 @@ fn concat(node: &Node) -> Result<Option<HostData>, Diagnostic> {
         DType::I64 => go!(I64),
         DType::F32 => go!(F32),
         DType::F64 => go!(F64),
-        DType::F16 | DType::BF16 => return Ok(None),
+        crate::storage_only_dtype!() => return Ok(None),
     }))
 }
 

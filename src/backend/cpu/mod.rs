@@ -23,6 +23,7 @@ use crate::diag::Diagnostic;
 use crate::graph::data::HostData;
 use crate::graph::view::View;
 use crate::graph::{Array, Backend, Buffer, Node, NodeState, Storage};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::rc::Rc;
 
 /// Which executor a `CpuBackend` runs.
@@ -79,15 +80,73 @@ fn host_error() -> Diagnostic {
     )
 }
 
-/// Whether a node of `nodes`, or one of their inputs, holds f16 or bf16 values.
-fn touches_half(nodes: &[Rc<Node>]) -> bool {
-    nodes.iter().any(|n| {
-        n.dtype.is_half()
-            || match &*n.state.borrow() {
-                NodeState::Pending { inputs, .. } => inputs.iter().any(|a| a.node.dtype.is_half()),
-                _ => false,
+/// Whether a node of `nodes`, or one of their inputs, holds values of a
+/// storage-only dtype (f16, bf16, or a narrow integer).
+fn touches_storage_only(nodes: &[Rc<Node>]) -> bool {
+    nodes.iter().any(|n| node_touches_storage_only(n))
+}
+
+fn node_touches_storage_only(n: &Node) -> bool {
+    n.dtype.is_storage_only()
+        || match &*n.state.borrow() {
+            NodeState::Pending { inputs, .. } => inputs.iter().any(|a| a.node.dtype.is_storage_only()),
+            _ => false,
+        }
+}
+
+/// Computes a pending node whose inputs are ready with the reference kernels.
+fn eval_in_place(node: &Node) -> Result<(), Diagnostic> {
+    crate::interrupt::check()?;
+    check_memory(node)?;
+    let out = eval_node_reference(node)?;
+    *node.state.borrow_mut() = NodeState::Ready(Buffer::host(out));
+    Ok(())
+}
+
+impl CpuBackend {
+    /// A realize that touches a storage-only dtype: the nodes that do run
+    /// one by one on the reference kernels, and each run of nodes between
+    /// them on the fused executor, which stores every node a later node or
+    /// the realize's `outputs` read. A program that loads a `u8` image and
+    /// casts it to `f32` thus fuses everything after the cast.
+    fn execute_split(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Result<(), Diagnostic> {
+        // the position of each node's last reader among `nodes`
+        let mut last_read: HashMap<u64, usize> = HashMap::default();
+        for (i, n) in nodes.iter().enumerate() {
+            if let NodeState::Pending { inputs, .. } = &*n.state.borrow() {
+                for a in inputs {
+                    last_read.insert(a.node.id, i);
+                }
             }
-    })
+        }
+        let wanted: HashSet<u64> = outputs.iter().map(|n| n.id).collect();
+        let mut run: Vec<Rc<Node>> = Vec::new();
+        let flush = |run: &mut Vec<Rc<Node>>, end: usize| -> Result<(), Diagnostic> {
+            if run.is_empty() {
+                return Ok(());
+            }
+            let kept: Vec<Rc<Node>> = run
+                .iter()
+                .filter(|n| wanted.contains(&n.id) || last_read.get(&n.id).is_some_and(|&r| r >= end))
+                .cloned()
+                .collect();
+            self.fused.execute(run, &kept)?;
+            run.clear();
+            Ok(())
+        };
+        for (i, node) in nodes.iter().enumerate() {
+            if node.is_ready() {
+                continue;
+            }
+            if node_touches_storage_only(node) {
+                flush(&mut run, i)?;
+                eval_in_place(node)?;
+            } else {
+                run.push(node.clone());
+            }
+        }
+        flush(&mut run, nodes.len())
+    }
 }
 
 /// Evaluates one pending node whose inputs are ready with the reference kernels.
@@ -166,20 +225,21 @@ impl Backend for CpuBackend {
     }
 
     fn execute(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Result<(), Diagnostic> {
-        // The fused executor's block loops have no half-float lanes: a graph
-        // that touches f16/bf16 runs node by node, each op computing in f32
-        // and rounding once at its store (kernels::eval_half).
-        if self.mode == CpuMode::Fused && !touches_half(nodes) {
+        // The fused executor's block loops have no lanes for the storage-only
+        // dtypes: a graph that touches f16, bf16 or a narrow integer runs node
+        // by node, each op computing in f32 or i64 and rounding or wrapping
+        // once at its store (kernels::eval_storage).
+        if self.mode == CpuMode::Fused && !touches_storage_only(nodes) {
             return self.fused.execute(nodes, outputs);
+        }
+        if self.mode == CpuMode::Fused {
+            return self.execute_split(nodes, outputs);
         }
         for node in nodes {
             if node.is_ready() {
                 continue;
             }
-            crate::interrupt::check()?;
-            check_memory(node)?;
-            let out = eval_node_reference(node)?;
-            *node.state.borrow_mut() = NodeState::Ready(Buffer::host(out));
+            eval_in_place(node)?;
         }
         Ok(())
     }
@@ -225,7 +285,7 @@ impl Backend for CpuBackend {
             return Ok(false);
         }
         let order = crate::graph::pending_in_order(std::slice::from_ref(&src.node));
-        if touches_half(&order) {
+        if touches_storage_only(&order) {
             return Ok(false);
         }
         if crate::graph::alias::direct_ok(dst, dst_view, src, &order) {

@@ -203,7 +203,12 @@ impl Dims {
 pub fn ctype(d: DType) -> &'static str {
     match d {
         DType::Bool => "bool",
+        DType::U8 => "unsigned char",
+        DType::I8 => "signed char",
+        DType::I16 => "short",
+        DType::U16 => "unsigned short",
         DType::I32 => "int",
+        DType::U32 => "unsigned int",
         DType::I64 => "i64",
         DType::F32 => "float",
         DType::F64 => "double",
@@ -358,6 +363,11 @@ fn cast_expr(from: DType, to: DType, x: &str) -> String {
         DType::Bool => format!("(({x}) != 0)"),
         DType::I32 if from.is_float() => format!("arr_to_i32((double)({x}))"),
         DType::I64 if from.is_float() => format!("arr_to_i64((double)({x}))"),
+        // saturating, as the CPU's `as`
+        d if d.is_narrow_int() && from.is_float() => {
+            let (lo, hi) = d.int_range().unwrap_or_default();
+            format!("arr_ftoi<{}>((double)({x}), {lo}.0, {hi}.0)", ctype(d))
+        }
         // one half float to the other through its (exact) float value
         DType::F16 | DType::BF16 if from.is_half() => format!("(({})(float)({x}))", ctype(to)),
         _ => format!("(({})({x}))", ctype(to)),
@@ -365,11 +375,19 @@ fn cast_expr(from: DType, to: DType, x: &str) -> String {
 }
 
 /// A unary primitive's expression comes from its line in the primitive table (`check::prim`).
+/// A narrow integer computes in i64 (its operands widened here), and the
+/// result wraps where it is stored, as on the CPU (`check::dtype`).
 fn unary(u: UnaryOp, d: DType, x: &str) -> String {
+    if d.is_narrow_int() {
+        return crate::check::prim::cuda_unary(u, DType::I64, &format!("((i64)({x}))"));
+    }
     crate::check::prim::cuda_unary(u, d, x)
 }
 
 fn binary(b: BinaryOp, d: DType, x: &str, y: &str) -> String {
+    if d.is_narrow_int() {
+        return binary(b, DType::I64, &format!("((i64)({x}))"), &format!("((i64)({y}))"));
+    }
     // the half floats compute in float
     let f = d.compute() == DType::F32;
     match b {
@@ -594,7 +612,7 @@ pub fn reduce_ident(op: ReduceOp, d: DType) -> String {
         DType::I32 => "2147483647",
         DType::I64 => "0x7fffffffffffffffLL",
         DType::Bool => "true",
-        DType::F16 | DType::BF16 => unreachable!("half floats accumulate in f32"),
+        crate::storage_only_dtype!() => unreachable!("storage-only dtypes accumulate wide"),
     };
     let min = match d {
         DType::F32 => "(-__int_as_float(0x7f800000))",
@@ -602,7 +620,7 @@ pub fn reduce_ident(op: ReduceOp, d: DType) -> String {
         DType::I32 => "(-2147483647 - 1)",
         DType::I64 => "(-0x7fffffffffffffffLL - 1)",
         DType::Bool => "false",
-        DType::F16 | DType::BF16 => unreachable!("half floats accumulate in f32"),
+        crate::storage_only_dtype!() => unreachable!("storage-only dtypes accumulate wide"),
     };
     match op {
         ReduceOp::Sum | ReduceOp::Any => format!("({})0", ctype(d)),

@@ -23,7 +23,6 @@ pub mod classes;
 pub mod codegen;
 mod compile;
 pub mod count;
-mod half;
 mod launch;
 pub mod lazy;
 mod module;
@@ -31,6 +30,7 @@ mod pool;
 mod profile;
 pub mod solver;
 pub mod sort;
+mod storage_only;
 pub mod worker;
 
 pub use pool::{DeviceBuffer, Pool};
@@ -214,8 +214,8 @@ impl Backend for CudaBackend {
     }
 
     fn execute(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Result<(), Diagnostic> {
-        if half::needs_host(nodes) {
-            return self.host_timed(|h| &mut h.realize, || self.run_half_graph(nodes));
+        if storage_only::needs_host(nodes) {
+            return self.host_timed(|h| &mut h.realize, || self.run_on_host(nodes));
         }
         self.host_timed(|h| &mut h.realize, || self.run_graph(nodes, outputs))
     }

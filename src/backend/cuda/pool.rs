@@ -273,7 +273,12 @@ impl CudaBackend {
                 let bytes: Vec<u8> = v.iter().map(|&b| b as u8).collect();
                 put(buf.ptr, &bytes)
             }
+            HostData::U8(v) => put(buf.ptr, v),
+            HostData::I8(v) => put(buf.ptr, v),
+            HostData::I16(v) => put(buf.ptr, v),
+            HostData::U16(v) => put(buf.ptr, v),
             HostData::I32(v) => put(buf.ptr, v),
+            HostData::U32(v) => put(buf.ptr, v),
             HostData::I64(v) => put(buf.ptr, v),
             // the half floats travel as their 16-bit patterns
             HostData::F16(v) => put(buf.ptr, &v.iter().map(|x| x.to_bits()).collect::<Vec<u16>>()),
@@ -299,10 +304,35 @@ impl CudaBackend {
                     cu::memcpy_dtoh_sync(&mut v, ptr).map_err(err)?;
                     HostData::Bool(v.into_iter().map(|b| b != 0).collect())
                 }
+                DType::U8 => {
+                    let mut v = vec![0u8; len];
+                    cu::memcpy_dtoh_sync(&mut v, ptr).map_err(err)?;
+                    HostData::U8(v)
+                }
+                DType::I8 => {
+                    let mut v = vec![0i8; len];
+                    cu::memcpy_dtoh_sync(&mut v, ptr).map_err(err)?;
+                    HostData::I8(v)
+                }
+                DType::I16 => {
+                    let mut v = vec![0i16; len];
+                    cu::memcpy_dtoh_sync(&mut v, ptr).map_err(err)?;
+                    HostData::I16(v)
+                }
+                DType::U16 => {
+                    let mut v = vec![0u16; len];
+                    cu::memcpy_dtoh_sync(&mut v, ptr).map_err(err)?;
+                    HostData::U16(v)
+                }
                 DType::I32 => {
                     let mut v = vec![0i32; len];
                     cu::memcpy_dtoh_sync(&mut v, ptr).map_err(err)?;
                     HostData::I32(v)
+                }
+                DType::U32 => {
+                    let mut v = vec![0u32; len];
+                    cu::memcpy_dtoh_sync(&mut v, ptr).map_err(err)?;
+                    HostData::U32(v)
                 }
                 DType::I64 => {
                     let mut v = vec![0i64; len];
@@ -374,13 +404,5 @@ pub(super) fn device_ptr(buffer: &Buffer) -> Option<(sys::CUdeviceptr, usize)> {
 /// The elements `view` sees of host data, in row-major order.
 pub(super) fn host_gather(data: &HostData, view: &View) -> HostData {
     let offs = view.offsets();
-    match data {
-        HostData::Bool(v) => HostData::Bool(offs.iter().map(|&o| v[o]).collect()),
-        HostData::I32(v) => HostData::I32(offs.iter().map(|&o| v[o]).collect()),
-        HostData::I64(v) => HostData::I64(offs.iter().map(|&o| v[o]).collect()),
-        HostData::F16(v) => HostData::F16(offs.iter().map(|&o| v[o]).collect()),
-        HostData::BF16(v) => HostData::BF16(offs.iter().map(|&o| v[o]).collect()),
-        HostData::F32(v) => HostData::F32(offs.iter().map(|&o| v[o]).collect()),
-        HostData::F64(v) => HostData::F64(offs.iter().map(|&o| v[o]).collect()),
-    }
+    crate::with_data!(data, v => crate::backend::cpu::kernels::Elem::wrap(offs.iter().map(|&o| v[o]).collect()))
 }

@@ -109,9 +109,11 @@ impl CudaBackend {
         if n < 2 || len < 2 || n >= u32::MAX as usize {
             return None;
         }
-        // bool sorts as int, the half floats as f32: both exactly and in the same order
+        // bool and the narrow integers sort as int (u32 as i64), the half
+        // floats as f32: each exactly and in the same order
         let work = match x.dtype() {
-            DType::Bool => DType::I32,
+            DType::Bool | DType::U8 | DType::I8 | DType::I16 | DType::U16 => DType::I32,
+            DType::U32 => DType::I64,
             DType::F16 | DType::BF16 => DType::F32,
             d => d,
         };

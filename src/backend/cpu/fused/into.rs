@@ -164,7 +164,7 @@ fn map_into(kp: &KernelPlan, by_id: &HashMap<u64, Rc<Node>>, dst: &Buffer, dst_v
         HostData::I64(v) => go!(v, I64),
         HostData::F32(v) => go!(v, F32),
         HostData::F64(v) => go!(v, F64),
-        HostData::F16(_) | HostData::BF16(_) => Err(internal("half-float kernels run on the reference kernels")),
+        crate::storage_only_data!() => Err(internal("storage-only dtypes run on the reference kernels")),
     }
 }
 
@@ -212,7 +212,7 @@ fn map_into_fresh(
         crate::check::dtype::DType::I64 => go!(i64, I64),
         crate::check::dtype::DType::F32 => go!(f32, F32),
         crate::check::dtype::DType::F64 => go!(f64, F64),
-        _ => Err(internal("half-float kernels run on the reference kernels")),
+        _ => Err(internal("storage-only dtypes run on the reference kernels")),
     }
 }
 
@@ -432,7 +432,7 @@ impl Assembly {
             DType::I64 => HostData::I64(Vec::with_capacity(size)),
             DType::F32 => HostData::F32(Vec::with_capacity(size)),
             DType::F64 => HostData::F64(Vec::with_capacity(size)),
-            DType::F16 | DType::BF16 => return None,
+            crate::storage_only_dtype!() => return None,
         };
         Some(Assembly { data, size, written: 0 })
     }
@@ -494,7 +494,7 @@ impl Assembly {
                 HostData::I64(v) => go!(v, I64),
                 HostData::F32(v) => go!(v, F32),
                 HostData::F64(v) => go!(v, F64),
-                HostData::F16(_) | HostData::BF16(_) => Err(internal("half-float parts")),
+                crate::storage_only_data!() => Err(internal("half-float parts")),
             }?;
         }
         self.written += part;
@@ -515,7 +515,7 @@ impl Assembly {
                 HostData::I64(v) => v.set_len(self.size),
                 HostData::F32(v) => v.set_len(self.size),
                 HostData::F64(v) => v.set_len(self.size),
-                HostData::F16(_) | HostData::BF16(_) => {}
+                crate::storage_only_data!() => {}
             }
         }
         Ok(Some(data))
@@ -727,7 +727,7 @@ pub fn write_within(dst: &Buffer, dst_view: &View, src_view: &View) -> Result<bo
         HostData::I64(v) => copy_disjoint(SendPtr(v.as_mut_ptr()), doff, &ds, soff, &ss, &shape),
         HostData::F32(v) => copy_disjoint(SendPtr(v.as_mut_ptr()), doff, &ds, soff, &ss, &shape),
         HostData::F64(v) => copy_disjoint(SendPtr(v.as_mut_ptr()), doff, &ds, soff, &ss, &shape),
-        HostData::F16(_) | HostData::BF16(_) => return Ok(false),
+        crate::storage_only_data!() => return Ok(false),
     }
     Ok(true)
 }

@@ -64,7 +64,7 @@ pub(super) fn row_resident(
             DType::I64 => go!(i64, I64),
             DType::F32 => go!(f32, F32),
             DType::F64 => go!(f64, F64),
-            DType::F16 | DType::BF16 => return Err(internal("half-float kernels run on the reference kernels")),
+            crate::storage_only_dtype!() => return Err(internal("storage-only dtypes run on the reference kernels")),
         };
         // tapped holds each row's extra values, row after row
         let extras = extra
@@ -104,7 +104,7 @@ fn gather_column(
         DType::I64 => go!(i64, I64, I64),
         DType::F32 => go!(f32, F32, F32),
         DType::F64 => go!(f64, F64, F64),
-        DType::F16 | DType::BF16 => return Err(wrong()),
+        crate::storage_only_dtype!() => return Err(wrong()),
     };
     if out.len() != rows {
         return Err(internal("an extra row-resident output of the wrong length"));

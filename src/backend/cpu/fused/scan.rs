@@ -137,7 +137,7 @@ pub(super) fn scan(node: &Node) -> Result<Option<HostData>, Diagnostic> {
                 go!(bool, x, true, |v: bool| v, |a: bool, b: bool| a & b, |a: bool| a, Bool)
             }
         },
-        HostData::F16(_) | HostData::BF16(_) => return Ok(None),
+        crate::storage_only_data!() => return Ok(None),
     }))
 }
 

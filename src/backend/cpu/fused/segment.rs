@@ -49,7 +49,7 @@ pub(super) fn segment(
         HostData::F64(x) => num_fold!(op, f64, F64, Bool, go!(f64, x,), return Ok(None)),
         HostData::I32(x) => num_fold!(op, i32, I32, Bool, go!(i32, x,), return Ok(None)),
         HostData::I64(x) => num_fold!(op, i64, I64, Bool, go!(i64, x,), return Ok(None)),
-        HostData::Bool(_) | HostData::F16(_) | HostData::BF16(_) => return Ok(None),
+        HostData::Bool(_) | crate::storage_only_data!() => return Ok(None),
     }))
 }
 

@@ -42,7 +42,7 @@ pub(super) fn unary(op: UnaryOp, a: &HostData, va: &View) -> Result<HostData, Di
                 HostData::I32(v) => match op { $( UnaryOp::$V => ref_unary!(@int $rule i32 v |$x| $e), )* },
                 HostData::I64(v) => match op { $( UnaryOp::$V => ref_unary!(@int $rule i64 v |$x| $e), )* },
                 HostData::Bool(v) => match op { $( UnaryOp::$V => ref_unary!(@bool $rule bool v |$x| $e), )* },
-                HostData::F16(_) | HostData::BF16(_) => Err(super::internal("half floats are computed in f32 (kernels::eval_half)")),
+                crate::storage_only_data!() => Err(super::internal("storage-only dtypes are computed wide (kernels::eval_storage)")),
             }
         };
         (@float Pred $T:ident $v:ident |$x:ident| $e:expr) => { Ok(HostData::Bool(map1($v, va, |$x: $T| $e))) };

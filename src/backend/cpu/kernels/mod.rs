@@ -24,8 +24,28 @@ macro_rules! with_dtype {
                 type $T = bool;
                 $body
             }
+            DType::U8 => {
+                type $T = u8;
+                $body
+            }
+            DType::I8 => {
+                type $T = i8;
+                $body
+            }
+            DType::I16 => {
+                type $T = i16;
+                $body
+            }
+            DType::U16 => {
+                type $T = u16;
+                $body
+            }
             DType::I32 => {
                 type $T = i32;
+                $body
+            }
+            DType::U32 => {
+                type $T = u32;
                 $body
             }
             DType::I64 => {
@@ -121,6 +141,12 @@ macro_rules! impl_elem {
 impl_elem!(bool, Bool, Val::B, |b| b, |i| i != 0, |f| f != 0.0);
 impl_elem!(i32, I32, |x| Val::I(x as i64), |b| b as i32, |i| i as i32, |f| f as i32);
 impl_elem!(i64, I64, Val::I, |b| b as i64, |i| i, |f| f as i64);
+// The narrow integers only load, store and cast: `eval` computes their values in i64.
+impl_elem!(u8, U8, |x| Val::I(x as i64), |b| b as u8, |i| i as u8, |f| f as u8);
+impl_elem!(i8, I8, |x| Val::I(x as i64), |b| b as i8, |i| i as i8, |f| f as i8);
+impl_elem!(i16, I16, |x| Val::I(x as i64), |b| b as i16, |i| i as i16, |f| f as i16);
+impl_elem!(u16, U16, |x| Val::I(x as i64), |b| b as u16, |i| i as u16, |f| f as u16);
+impl_elem!(u32, U32, |x| Val::I(x as i64), |b| b as u32, |i| i as u32, |f| f as u32);
 impl_elem!(f32, F32, |x| Val::F(x as f64), |b| b as u8 as f32, |i| i as f32, |f| f
     as f32);
 impl_elem!(f64, F64, Val::F, |b| b as u8 as f64, |i| i as f64, |f| f);
@@ -737,8 +763,10 @@ pub fn eval(op: &Op, dtype: DType, shape: &[usize], inputs: &[(&HostData, &View)
         // An empty result may still have huge axes (shape (2^40, 0)); loops over them are wasted.
         return Ok(HostData::zeros(dtype, 0));
     }
-    if !matches!(op, Op::Cast | Op::Copy) && (dtype.is_half() || inputs.iter().any(|(d, _)| d.dtype().is_half())) {
-        return eval_half(op, dtype, shape, inputs);
+    if !matches!(op, Op::Cast | Op::Copy)
+        && (dtype.is_storage_only() || inputs.iter().any(|(d, _)| d.dtype().is_storage_only()))
+    {
+        return eval_storage(op, dtype, shape, inputs);
     }
     let out = match op {
         Op::Buffer => return Err(internal("a Buffer node has nothing to compute")),
@@ -766,20 +794,23 @@ pub fn eval(op: &Op, dtype: DType, shape: &[usize], inputs: &[(&HostData, &View)
     Ok(out)
 }
 
-/// An op on the half floats: their buffers widened to f32 (views unchanged),
-/// the f32 kernel, its f32 result rounded once to the half dtype. Every
-/// kernel thus sees f32 values only, and each op rounds once, as NumPy and
-/// PyTorch do: for `+ - * /` and `sqrt` f32 holds the exact result well
-/// enough (24 >= 2 * 11 + 2 bits) that this equals f16 arithmetic rounded
-/// directly; sums and means accumulate as f32's do (in f64 here).
-fn eval_half(op: &Op, dtype: DType, shape: &[usize], inputs: &[(&HostData, &View)]) -> Result<HostData, Diagnostic> {
-    let wide: Vec<Option<HostData>> = inputs.iter().map(|(d, _)| d.half_to_f32().map(HostData::F32)).collect();
+/// An op on a storage-only dtype: its buffers widened (views unchanged),
+/// the wide kernel, its result stored once as the narrow dtype.
+///
+/// For the half floats every kernel thus sees f32 values only, and each op
+/// rounds once, as NumPy and PyTorch do: for `+ - * /` and `sqrt` f32 holds
+/// the exact result well enough (24 >= 2 * 11 + 2 bits) that this equals
+/// f16 arithmetic rounded directly; sums and means accumulate as f32's do
+/// (in f64 here). For the narrow integers the i64 result wrapped to the
+/// width is the narrow arithmetic's (see `check::dtype`).
+fn eval_storage(op: &Op, dtype: DType, shape: &[usize], inputs: &[(&HostData, &View)]) -> Result<HostData, Diagnostic> {
+    let wide: Vec<Option<HostData>> = inputs.iter().map(|(d, _)| d.widen()).collect();
     let args: Vec<(&HostData, &View)> = inputs
         .iter()
         .zip(&wide)
         .map(|(&(d, v), w)| (w.as_ref().unwrap_or(d), v))
         .collect();
-    let out = eval(op, dtype.compute(), shape, &args)?.round_to_half(dtype);
+    let out = eval(op, dtype.compute(), shape, &args)?.narrow_to(dtype);
     Ok(match (op, out) {
         // an f32 just below 1 rounds up to 1 in a half float; `rand` stays in [0, 1)
         (

@@ -145,8 +145,10 @@ pub(super) fn reduce(
         .with_hint("the reduced axes are empty; check the array's size before reducing"));
     }
     Ok(match a {
-        HostData::F16(_) | HostData::BF16(_) => {
-            return Err(internal("half floats are computed in f32 (kernels::eval_half)"));
+        crate::storage_only_data!() => {
+            return Err(internal(
+                "storage-only dtypes are computed wide (kernels::eval_storage)",
+            ));
         }
         HostData::F32(x) => num_reduce(op, x, &s),
         HostData::F64(x) => num_reduce(op, x, &s),
@@ -213,8 +215,10 @@ pub(super) fn scan(op: ScanOp, axis: usize, a: &HostData, va: &View) -> Result<H
     let pv = va.permute(&perm);
     let (lay, n, len) = (Layout::of(&pv), va.size(), va.shape[axis]);
     let lines = match a {
-        HostData::F16(_) | HostData::BF16(_) => {
-            return Err(internal("half floats are computed in f32 (kernels::eval_half)"));
+        crate::storage_only_data!() => {
+            return Err(internal(
+                "storage-only dtypes are computed wide (kernels::eval_storage)",
+            ));
         }
         HostData::F32(x) => num_scan(op, x, &lay, n, len),
         HostData::F64(x) => num_scan(op, x, &lay, n, len),
@@ -317,8 +321,10 @@ pub(super) fn segment(
     }
     let lay = Layout::of(va);
     Ok(match a {
-        HostData::F16(_) | HostData::BF16(_) => {
-            return Err(internal("half floats are computed in f32 (kernels::eval_half)"));
+        crate::storage_only_data!() => {
+            return Err(internal(
+                "storage-only dtypes are computed wide (kernels::eval_storage)",
+            ));
         }
         HostData::F32(x) => num_segment(op, x, &lay, &offs)?,
         HostData::F64(x) => num_segment(op, x, &lay, &offs)?,

@@ -110,6 +110,40 @@ impl Key for i32 {
         self as f64
     }
 }
+/// The narrow integers: their radix key is the value offset to be unsigned
+/// (`KEY_BYTES` wide); the vector sort serves u32 only (4-byte keys).
+macro_rules! narrow_int_key {
+    ($t:ty, $variant:ident, $bytes:expr, $exact:expr) => {
+        impl Key for $t {
+            const KEY_BYTES: usize = $bytes;
+            const EXACT_BYTES: usize = $exact;
+            #[inline(always)]
+            fn exact_key(self) -> Option<u64> {
+                Some(self.radix_key())
+            }
+            #[inline(always)]
+            fn from_exact_key(key: u64) -> Self {
+                (key as i64 + <$t>::MIN as i64) as $t
+            }
+            #[inline(always)]
+            fn radix_key(self) -> u64 {
+                (self as i64 - <$t>::MIN as i64) as u64
+            }
+            fn wrap(v: Vec<Self>) -> HostData {
+                HostData::$variant(v)
+            }
+            fn as_f64(self) -> f64 {
+                self as f64
+            }
+        }
+    };
+}
+narrow_int_key!(u8, U8, 1, 0);
+narrow_int_key!(i8, I8, 1, 0);
+narrow_int_key!(i16, I16, 2, 0);
+narrow_int_key!(u16, U16, 2, 0);
+narrow_int_key!(u32, U32, 4, 4);
+
 impl Key for i64 {
     const KEY_BYTES: usize = 8;
     const EXACT_BYTES: usize = 8;

@@ -1,8 +1,10 @@
-//! f16 and bf16 on the CUDA backend. Elementwise kernels, casts, copies,
-//! slice assignment and reductions are the generated kernels themselves:
-//! the codegen stores a half float as 16 bits (`arr_f16`, `arr_bf16` in
-//! kernels/prelude.cu), computes in float, rounds once at each step's store,
-//! and accumulates reductions in float, as the CPU backend does. The ops
+//! The storage-only dtypes (f16, bf16 and the narrow integers u8, i8, i16,
+//! u16, u32) on the CUDA backend. Elementwise kernels, casts, copies, slice
+//! assignment and reductions are the generated kernels themselves: the
+//! codegen stores a half float as 16 bits (`arr_f16`, `arr_bf16` in
+//! kernels/prelude.cu) and computes in float, a narrow integer at its width
+//! and computes in i64; each step rounds or wraps once at its store, and
+//! reductions accumulate wide, as the CPU backend does. The ops
 //! whose kernels are written for 32- and 64-bit types only (scans,
 //! segmented reductions, matrix products, concatenation, gathers along an
 //! axis) run here instead, node by node on the CPU reference kernels, with
@@ -23,13 +25,13 @@ fn internal(message: &str) -> Diagnostic {
     Diagnostic::spanless("E0499", format!("internal: {message}"))
 }
 
-/// Whether a node of `nodes` that computes on f16 or bf16 values (its own
-/// dtype or an input's) has no native half-float kernel, so that the
-/// realize runs on the host (`run_half_graph`).
+/// Whether a node of `nodes` that computes on a storage-only dtype (f16,
+/// bf16 or a narrow integer: its own dtype or an input's) has no native
+/// kernel for it, so that the realize runs on the host (`run_on_host`).
 pub(super) fn needs_host(nodes: &[Rc<Node>]) -> bool {
     nodes.iter().any(|n| match &*n.state.borrow() {
         NodeState::Pending { op, inputs } => {
-            (n.dtype.is_half() || inputs.iter().any(|a| a.node.dtype.is_half()))
+            (n.dtype.is_storage_only() || inputs.iter().any(|a| a.node.dtype.is_storage_only()))
                 && matches!(
                     op,
                     Op::Scan { .. } | Op::Segment { .. } | Op::MatMul | Op::Concat { .. } | Op::Take { .. }
@@ -42,7 +44,7 @@ pub(super) fn needs_host(nodes: &[Rc<Node>]) -> bool {
 impl CudaBackend {
     /// Computes every pending node of `nodes` (in order: inputs first) with
     /// the CPU reference kernels and leaves each result on the device.
-    pub(super) fn run_half_graph(&self, nodes: &[Rc<Node>]) -> Result<(), Diagnostic> {
+    pub(super) fn run_on_host(&self, nodes: &[Rc<Node>]) -> Result<(), Diagnostic> {
         for node in nodes {
             crate::interrupt::check()?;
             let (op, inputs) = match &*node.state.borrow() {
