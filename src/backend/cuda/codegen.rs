@@ -370,6 +370,9 @@ fn cast_expr(from: DType, to: DType, x: &str) -> String {
         }
         // one half float to the other through its (exact) float value
         DType::F16 | DType::BF16 if from.is_half() => format!("(({})(float)({x}))", ctype(to)),
+        // a narrow integer through its exact double, which rounds once (the
+        // half types take no unsigned int)
+        DType::F16 | DType::BF16 if from.is_narrow_int() => format!("(({})(double)({x}))", ctype(to)),
         _ => format!("(({})({x}))", ctype(to)),
     }
 }
