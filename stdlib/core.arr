@@ -99,10 +99,12 @@ fn radians(x) = deg2rad(x)
 fn degrees(x) = rad2deg(x)
 
 # Elementwise maximum that ignores NaN: the other value where one is NaN (NaN where both are).
-fn fmax(a, b) = where(isnan(b), a, where(isnan(a), b, maximum(a, b)))
+# On a tie `a`, as NumPy's fmax (`maximum` gives its second operand there: the sign of a zero).
+fn fmax(a, b) = where(isnan(b), a, where(isnan(a), b, maximum(b, a)))
 
 # Elementwise minimum that ignores NaN: the other value where one is NaN (NaN where both are).
-fn fmin(a, b) = where(isnan(b), a, where(isnan(a), b, minimum(a, b)))
+# On a tie `a`, as NumPy's fmin.
+fn fmin(a, b) = where(isnan(b), a, where(isnan(a), b, minimum(b, a)))
 
 # log(exp(a) + exp(b)) without overflow; equal infinities give themselves.
 fn logaddexp(a, b) {

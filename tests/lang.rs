@@ -43,6 +43,7 @@ cases!(
     functions,
     control,
     narrow_ints,
+    signed_zero,
     builtins,
     stdlib,
     segments,

@@ -497,9 +497,12 @@ impl Interp {
                         .with_hint("give at least one bound; `none` leaves that side open"));
                 }
                 let mut x = a(self, 0);
+                // the bound first: `maximum`/`minimum` give their second operand
+                // on a tie, so a value equal to a bound stays itself (NumPy:
+                // `clip(-0.0, 0.0, 1.0)` is -0.0), and a NaN stays NaN
                 for (k, op) in [(1, BinaryOp::Max), (2, BinaryOp::Min)] {
                     if bound(k) {
-                        x = build::binary_fn(op, "clip", &x, &a(self, k), (sp(0).as_ref(), sp(k).as_ref()), span)?;
+                        x = build::binary_fn(op, "clip", &a(self, k), &x, (sp(k).as_ref(), sp(0).as_ref()), span)?;
                     }
                 }
                 out(x)

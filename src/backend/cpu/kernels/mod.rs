@@ -378,12 +378,14 @@ macro_rules! impl_float {
                     self
                 }
             }
-            // np.minimum's rule: keep self on ties and when self is NaN; b otherwise (so b's NaN too)
+            // np.minimum's rule (and CUDA's arr_min): self when it is NaN or
+            // strictly smaller, else b, so b's NaN too, and b on a tie, where the
+            // sign of a zero tells: minimum(0.0, -0.0) is -0.0, minimum(-0.0, 0.0) is 0.0
             fn minimum(self, b: Self) -> Self {
-                if self.is_nan() || self <= b { self } else { b }
+                if self.is_nan() || self < b { self } else { b }
             }
             fn maximum(self, b: Self) -> Self {
-                if self.is_nan() || self >= b { self } else { b }
+                if self.is_nan() || self > b { self } else { b }
             }
             fn rem(self, b: Self) -> Option<Self> {
                 // NumPy's npy_divmod: fmod, then move the result to the divisor's sign
