@@ -411,19 +411,27 @@ fn load_refuses_devices_and_fifos_without_hanging() {
     assert!(elapsed < Duration::from_secs(20), "took {elapsed:?}");
 }
 
-#[test]
-fn load_reads_only_what_the_header_promises() {
-    let dir = Scratch::new("promise");
-    // A header promising 2^40 f64 elements over 16 bytes of data: refused as truncated
-    // before anything of that size is allocated.
-    let dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (1099511627776,), }";
+/// A version 1.0 `.npy` file of the header dict `dict` and the element bytes `body`.
+fn npy_file(dict: &str, body: &[u8]) -> Vec<u8> {
     let mut header = dict.to_string();
     header.push_str(&" ".repeat(64 - (10 + header.len() + 1) % 64));
     header.push('\n');
     let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
     bytes.extend((header.len() as u16).to_le_bytes());
     bytes.extend(header.as_bytes());
-    bytes.extend([0u8; 16]);
+    bytes.extend(body);
+    bytes
+}
+
+#[test]
+fn load_reads_only_what_the_header_promises() {
+    let dir = Scratch::new("promise");
+    // A header promising 2^40 f64 elements over 16 bytes of data: refused as truncated
+    // before anything of that size is allocated.
+    let bytes = npy_file(
+        "{'descr': '<f8', 'fortran_order': False, 'shape': (1099511627776,), }",
+        &[0u8; 16],
+    );
     std::fs::write(dir.path("liar.npy"), &bytes).expect("write");
     let (out, _) = run_arr(
         &dir.0,
@@ -438,14 +446,7 @@ fn load_reads_only_what_the_header_promises() {
 fn load_refuses_uint64_and_says_how_to_convert() {
     // Arr has no u64: a uint64 file is refused by name, with the conversion to make.
     let dir = Scratch::new("uint64");
-    let dict = "{'descr': '<u8', 'fortran_order': False, 'shape': (2,), }";
-    let mut header = dict.to_string();
-    header.push_str(&" ".repeat(64 - (10 + header.len() + 1) % 64));
-    header.push('\n');
-    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
-    bytes.extend((header.len() as u16).to_le_bytes());
-    bytes.extend(header.as_bytes());
-    bytes.extend([7u8; 16]);
+    let bytes = npy_file("{'descr': '<u8', 'fortran_order': False, 'shape': (2,), }", &[7u8; 16]);
     std::fs::write(dir.path("big.npy"), &bytes).expect("write");
     let (out, _) = run_arr(&dir.0, "", "let x = load(\"big.npy\")\n", Duration::from_secs(30));
     assert_diagnostic(&out, "E0411", "holds uint64 elements");

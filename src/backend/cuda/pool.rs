@@ -298,66 +298,27 @@ impl CudaBackend {
         // SAFETY: `ptr` is a live device buffer of at least `len` elements of `dtype`
         // (the caller's view lies inside it), and each host vector has `len` of them.
         unsafe {
+            macro_rules! fetch {
+                ($t:ty) => {{
+                    let mut v = vec![<$t>::default(); len];
+                    cu::memcpy_dtoh_sync(&mut v, ptr).map_err(err)?;
+                    v
+                }};
+            }
             Ok(match dtype {
-                DType::Bool => {
-                    let mut v = vec![0u8; len];
-                    cu::memcpy_dtoh_sync(&mut v, ptr).map_err(err)?;
-                    HostData::Bool(v.into_iter().map(|b| b != 0).collect())
-                }
-                DType::U8 => {
-                    let mut v = vec![0u8; len];
-                    cu::memcpy_dtoh_sync(&mut v, ptr).map_err(err)?;
-                    HostData::U8(v)
-                }
-                DType::I8 => {
-                    let mut v = vec![0i8; len];
-                    cu::memcpy_dtoh_sync(&mut v, ptr).map_err(err)?;
-                    HostData::I8(v)
-                }
-                DType::I16 => {
-                    let mut v = vec![0i16; len];
-                    cu::memcpy_dtoh_sync(&mut v, ptr).map_err(err)?;
-                    HostData::I16(v)
-                }
-                DType::U16 => {
-                    let mut v = vec![0u16; len];
-                    cu::memcpy_dtoh_sync(&mut v, ptr).map_err(err)?;
-                    HostData::U16(v)
-                }
-                DType::I32 => {
-                    let mut v = vec![0i32; len];
-                    cu::memcpy_dtoh_sync(&mut v, ptr).map_err(err)?;
-                    HostData::I32(v)
-                }
-                DType::U32 => {
-                    let mut v = vec![0u32; len];
-                    cu::memcpy_dtoh_sync(&mut v, ptr).map_err(err)?;
-                    HostData::U32(v)
-                }
-                DType::I64 => {
-                    let mut v = vec![0i64; len];
-                    cu::memcpy_dtoh_sync(&mut v, ptr).map_err(err)?;
-                    HostData::I64(v)
-                }
-                DType::F16 | DType::BF16 => {
-                    let mut v = vec![0u16; len];
-                    cu::memcpy_dtoh_sync(&mut v, ptr).map_err(err)?;
-                    if dtype == DType::F16 {
-                        HostData::F16(v.into_iter().map(half::f16::from_bits).collect())
-                    } else {
-                        HostData::BF16(v.into_iter().map(half::bf16::from_bits).collect())
-                    }
-                }
-                DType::F32 => {
-                    let mut v = vec![0f32; len];
-                    cu::memcpy_dtoh_sync(&mut v, ptr).map_err(err)?;
-                    HostData::F32(v)
-                }
-                DType::F64 => {
-                    let mut v = vec![0f64; len];
-                    cu::memcpy_dtoh_sync(&mut v, ptr).map_err(err)?;
-                    HostData::F64(v)
-                }
+                DType::Bool => HostData::Bool(fetch!(u8).into_iter().map(|b| b != 0).collect()),
+                DType::U8 => HostData::U8(fetch!(u8)),
+                DType::I8 => HostData::I8(fetch!(i8)),
+                DType::I16 => HostData::I16(fetch!(i16)),
+                DType::U16 => HostData::U16(fetch!(u16)),
+                DType::I32 => HostData::I32(fetch!(i32)),
+                DType::U32 => HostData::U32(fetch!(u32)),
+                DType::I64 => HostData::I64(fetch!(i64)),
+                // the half floats travel as their 16-bit patterns
+                DType::F16 => HostData::F16(fetch!(u16).into_iter().map(half::f16::from_bits).collect()),
+                DType::BF16 => HostData::BF16(fetch!(u16).into_iter().map(half::bf16::from_bits).collect()),
+                DType::F32 => HostData::F32(fetch!(f32)),
+                DType::F64 => HostData::F64(fetch!(f64)),
             })
         }
     }
