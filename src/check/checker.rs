@@ -2912,7 +2912,7 @@ fn int_overflow(t: &Ty, dtype: DType, span: &Span) -> Option<Diagnostic> {
         return None;
     };
     let (lo, hi) = dtype.int_range()?;
-    if dtype == DType::I64 || (*v >= lo as f64 && *v <= hi as f64) {
+    if *v >= lo as f64 && *v <= hi as f64 {
         return None;
     }
     Some(shape::int_out_of_range(dtype).or_span(span))

@@ -229,11 +229,12 @@ impl Backend for CpuBackend {
         // dtypes: a graph that touches f16, bf16 or a narrow integer runs node
         // by node, each op computing in f32 or i64 and rounding or wrapping
         // once at its store (kernels::eval_storage).
-        if self.mode == CpuMode::Fused && !touches_storage_only(nodes) {
-            return self.fused.execute(nodes, outputs);
-        }
         if self.mode == CpuMode::Fused {
-            return self.execute_split(nodes, outputs);
+            return if touches_storage_only(nodes) {
+                self.execute_split(nodes, outputs)
+            } else {
+                self.fused.execute(nodes, outputs)
+            };
         }
         for node in nodes {
             if node.is_ready() {
