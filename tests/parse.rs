@@ -130,10 +130,12 @@ fn sexp(e: &Expr) -> String {
             let items: String = indices.iter().map(|i| format!(" {}", sexp_item(i))).collect();
             format!("(index {}{items})", sexp(base))
         }
-        ExprKind::If { cond, then, otherwise } => match otherwise {
-            Some(o) => format!("(if {} {} {})", sexp(cond), sexp_block(then), sexp(o)),
-            None => format!("(if {} {})", sexp(cond), sexp_block(then)),
-        },
+        // the arms side by side: `(if c0 {..} c1 {..} {else})`
+        ExprKind::If { arms, otherwise } => {
+            let arms = arms.iter().map(|(c, t)| format!(" {} {}", sexp(c), sexp_block(t)));
+            let otherwise = otherwise.iter().map(|o| format!(" {}", sexp_block(o)));
+            format!("(if{})", arms.chain(otherwise).collect::<String>())
+        }
         ExprKind::Block(b) => sexp_block(b),
     }
 }
@@ -438,7 +440,7 @@ fn layout_and_separators() {
         ("(a\n + b)", "(+ a b)"),
         ("a[\n 0\n]", "(index a 0)"),
         ("if a {\n  1\n}\nelse {\n  2\n}", "(if a {1} {2})"),
-        ("if a { 1 }\nelse if b { 2 }\nelse { 3 }", "(if a {1} (if b {2} {3}))"),
+        ("if a { 1 }\nelse if b { 2 }\nelse { 3 }", "(if a {1} b {2} {3})"),
         ("while c {\n\n  x = 1\n\n  y = 2\n\n}", "(while c {(= x 1); (= y 2)})"),
         ("{ ; a ; }", "{a}"),
         // Inside parentheses a block still separates its statements by lines.
@@ -643,16 +645,15 @@ fn spans_of_blocks_and_ifs() {
     assert_eq!(text(&body.stmts[0].span), "if a { 1 } else { 2 }");
     let StmtKind::Expr(Expr {
         kind: ExprKind::If {
-            then,
+            arms,
             otherwise: Some(o),
-            ..
         },
         ..
     }) = &body.stmts[0].kind
     else {
         panic!()
     };
-    assert_eq!(text(&then.span), "{ 1 }");
+    assert_eq!(text(&arms[0].1.span), "{ 1 }");
     assert_eq!(text(&o.span), "{ 2 }");
 }
 

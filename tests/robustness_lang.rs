@@ -270,6 +270,45 @@ fn deep_nesting_is_e0007_but_long_chains_parse() {
     assert_eq!(scalar(&mut s, "n"), 101.0);
 }
 
+/// A chain of `else if` is one list of arms, not a tower: 10000 arms parse,
+/// check and run, and each `if` takes the arm its condition picks.
+#[test]
+fn ten_thousand_else_if_arms() {
+    let (mut s, _) = session();
+    let arms = 10_000;
+    let chain = |scrutinee: &str| {
+        let mut c = format!("if {scrutinee} == 0 {{ 0 }}");
+        for i in 1..arms {
+            c += &format!(" else if {scrutinee} == {i} {{ {} }}", 3 * i);
+        }
+        c + " else { -1 }"
+    };
+    // `k` is known to `arr check` (it folds the chain) and `u` is not (it walks every arm).
+    let program = format!(
+        "let k = 7654\nlet a = {}\nlet u = i64(sum(ones([9])))\nlet b = {}\nlet c = {}\n",
+        chain("k"),
+        chain("u"),
+        chain("u + 20000")
+    );
+    let diags = s.check("chain.arr", &program);
+    assert!(
+        diags.is_empty(),
+        "arr check: {:?}",
+        diags.iter().map(|d| &d.code).collect::<Vec<_>>()
+    );
+    s.eval(&program).expect("the chains run");
+    assert_eq!(scalar(&mut s, "a"), 3.0 * 7654.0);
+    assert_eq!(scalar(&mut s, "b"), 27.0);
+    assert_eq!(scalar(&mut s, "c"), -1.0, "no arm matches: the else");
+    // As a statement in a loop, an arm's `break` leaves the loop.
+    let stmt = format!(
+        "let n = 0\nfor i in 0..100 {{ n = n + 1\n {} }}\n",
+        chain("i").replace("{ 30 }", "{ break }")
+    );
+    s.eval(&stmt).expect("the chain in a loop");
+    assert_eq!(scalar(&mut s, "n"), 11.0, "the arm `i == 10` breaks");
+}
+
 #[test]
 fn ten_thousand_top_level_names() {
     let (mut s, _) = session();

@@ -103,24 +103,11 @@ fn collect_defined(stmt: &Stmt, out: &mut HashSet<String>) {
         }
         StmtKind::While { body, .. } => body.stmts.iter().for_each(|s| collect_defined(s, out)),
         StmtKind::Expr(Expr {
-            kind: ExprKind::If { then, otherwise, .. },
+            kind: ExprKind::If { arms, otherwise },
             ..
         }) => {
-            then.stmts.iter().for_each(|s| collect_defined(s, out));
-            let mut o = otherwise.as_deref();
-            while let Some(e) = o {
-                match &e.kind {
-                    ExprKind::If { then, otherwise, .. } => {
-                        then.stmts.iter().for_each(|s| collect_defined(s, out));
-                        o = otherwise.as_deref();
-                    }
-                    ExprKind::Block(b) => {
-                        b.stmts.iter().for_each(|s| collect_defined(s, out));
-                        o = None;
-                    }
-                    _ => o = None,
-                }
-            }
+            let blocks = arms.iter().map(|(_, then)| then).chain(otherwise);
+            blocks.flat_map(|b| &b.stmts).for_each(|s| collect_defined(s, out));
         }
         _ => {}
     }
@@ -166,10 +153,9 @@ fn assigned_names(stmts: &[Stmt], out: &mut HashSet<String>) {
 
 fn assigned_in_expr(e: &Expr, out: &mut HashSet<String>) {
     match &e.kind {
-        ExprKind::If { then, otherwise, .. } => {
-            assigned_names(&then.stmts, out);
-            if let Some(o) = otherwise {
-                assigned_in_expr(o, out);
+        ExprKind::If { arms, otherwise } => {
+            for b in arms.iter().map(|(_, then)| then).chain(otherwise) {
+                assigned_names(&b.stmts, out);
             }
         }
         ExprKind::Block(b) => assigned_names(&b.stmts, out),
@@ -611,6 +597,74 @@ impl Checker {
     }
 
     /// Checks a condition; its type (a known value decides the branch).
+    /// The type of an `if` and its `else if` arms. An exact walk skips an arm
+    /// whose condition is known false and takes the first known true one;
+    /// from the first unknown condition on, it walks every arm the chain may
+    /// take without reporting their errors. The chain has a type when all
+    /// those arms agree on it.
+    fn if_arms(&mut self, arms: &[(Expr, Block)], otherwise: Option<&Block>) -> Ty {
+        // the arms the chain may take, from the first unknown condition on;
+        // `None` for a missing `else`
+        let mut may_take: Vec<Option<Ty>> = Vec::new();
+        let mut first_unknown = None;
+        let mut ended = false;
+        for (i, (cond, then)) in arms.iter().enumerate() {
+            let tentative = first_unknown.is_some();
+            let c = if tentative {
+                self.tentatively(|c| c.condition(cond))
+            } else {
+                self.condition(cond)
+            };
+            let truth = if self.exact > 0 { known_truth(&c) } else { None };
+            match truth {
+                Some(false) => continue,
+                Some(true) if !tentative => return self.stmts(&then.stmts),
+                Some(true) => ended = true,
+                None => {
+                    first_unknown.get_or_insert(i);
+                }
+            }
+            may_take.push(Some(self.tentatively(|c| c.stmts(&then.stmts))));
+            if ended {
+                break;
+            }
+        }
+        let Some(first_unknown) = first_unknown else {
+            return otherwise.map_or(Ty::Unit, |o| self.stmts(&o.stmts));
+        };
+        if !ended {
+            may_take.push(otherwise.map(|o| self.tentatively(|c| c.stmts(&o.stmts))));
+        }
+        let mut changed = HashSet::new();
+        for b in arms[first_unknown..].iter().map(|(_, then)| then).chain(otherwise) {
+            assigned_names(&b.stmts, &mut changed);
+        }
+        self.forget(&changed);
+        let mut types = may_take.into_iter();
+        let Some(Some(Ty::Array { dtype, shape, .. })) = types.next() else {
+            return Ty::Unknown;
+        };
+        let mut shape = shape.filter(|_| self.exact > 0);
+        for t in types {
+            match t {
+                Some(Ty::Array {
+                    dtype: other_dtype,
+                    shape: other_shape,
+                    ..
+                }) if other_dtype == dtype => {
+                    shape = shape.filter(|s| other_shape.as_ref() == Some(s));
+                }
+                _ => return Ty::Unknown,
+            }
+        }
+        Ty::Array {
+            dtype,
+            shape,
+            weak: false,
+            value: None,
+        }
+    }
+
     fn condition(&mut self, cond: &Expr) -> Ty {
         let t = self.expr(cond);
         match &t {
@@ -977,42 +1031,7 @@ impl Checker {
                     _ => Ty::Unknown,
                 }
             }
-            ExprKind::If { cond, then, otherwise } => {
-                let c = self.condition(cond);
-                // an exact walk follows the branch a known condition takes, and
-                // walks both of an unknown one without reporting their errors
-                if self.exact > 0 {
-                    match known_truth(&c) {
-                        Some(true) => return self.stmts(&then.stmts),
-                        Some(false) => return otherwise.as_ref().map_or(Ty::Unit, |o| self.expr(o)),
-                        None => {}
-                    }
-                }
-                let a = self.tentatively(|c| c.stmts(&then.stmts));
-                let b = otherwise.as_ref().map(|o| self.tentatively(|c| c.expr(o)));
-                let mut changed = HashSet::new();
-                assigned_names(&then.stmts, &mut changed);
-                if let Some(o) = otherwise {
-                    assigned_in_expr(o, &mut changed);
-                }
-                self.forget(&changed);
-                match (a, b) {
-                    (
-                        Ty::Array {
-                            dtype: da, shape: sa, ..
-                        },
-                        Some(Ty::Array {
-                            dtype: db, shape: sb, ..
-                        }),
-                    ) if da == db => Ty::Array {
-                        dtype: da,
-                        shape: sa.filter(|_| self.exact > 0).filter(|sa| sb.as_ref() == Some(sa)),
-                        weak: false,
-                        value: None,
-                    },
-                    _ => Ty::Unknown,
-                }
-            }
+            ExprKind::If { arms, otherwise } => self.if_arms(arms, otherwise.as_ref()),
             ExprKind::Block(b) => self.stmts(&b.stmts),
         }
     }

@@ -325,13 +325,15 @@ impl Interp {
     /// An expression statement; `if` and blocks pass `break`/`continue` up to the loop.
     fn exec_expr_stmt(&mut self, e: &Expr) -> R<Flow> {
         match &e.kind {
-            ExprKind::If { cond, then, otherwise } => {
-                if self.condition(cond)? {
-                    self.exec_stmts(&then.stmts)
-                } else if let Some(o) = otherwise {
-                    self.exec_expr_stmt(o)
-                } else {
-                    Ok(Flow::Normal(Value::Unit))
+            ExprKind::If { arms, otherwise } => {
+                for (cond, then) in arms {
+                    if self.condition(cond)? {
+                        return self.exec_stmts(&then.stmts);
+                    }
+                }
+                match otherwise {
+                    Some(o) => self.exec_stmts(&o.stmts),
+                    None => Ok(Flow::Normal(Value::Unit)),
                 }
             }
             ExprKind::Block(b) => self.exec_stmts(&b.stmts),
@@ -1029,13 +1031,15 @@ impl Interp {
                     index::Indexed::Gathered(g) => Value::Array(g.array),
                 }
             }
-            ExprKind::If { cond, then, otherwise } => {
-                if self.condition(cond)? {
-                    self.block_value(&then.stmts)?
-                } else if let Some(e) = otherwise {
-                    self.eval(e)?
-                } else {
-                    Value::Unit
+            ExprKind::If { arms, otherwise } => 'arms: {
+                for (cond, then) in arms {
+                    if self.condition(cond)? {
+                        break 'arms self.block_value(&then.stmts)?;
+                    }
+                }
+                match otherwise {
+                    Some(o) => self.block_value(&o.stmts)?,
+                    None => Value::Unit,
                 }
             }
             ExprKind::Block(block) => self.block_value(&block.stmts)?,

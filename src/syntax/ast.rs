@@ -165,10 +165,12 @@ pub enum ExprKind {
         base: Box<Expr>,
         indices: Vec<IndexItem>,
     },
+    /// `if c0 { .. } else if c1 { .. } else { .. }`: each arm's condition
+    /// and block in order, then the `else` block. A chain of `else if` is one
+    /// node, so it can be as long as a program likes without nesting deeper.
     If {
-        cond: Box<Expr>,
-        then: Block,
-        otherwise: Option<Box<Expr>>,
+        arms: Vec<(Expr, Block)>,
+        otherwise: Option<Block>,
     },
     Block(Block),
     /// `f"x = {x:.3f}"`: literal text and formatted values, in order.
@@ -404,11 +406,13 @@ pub fn names_used(stmts: &[Stmt], extra: &[&Expr], is_builtin: &dyn Fn(&str) -> 
                         }
                     }
                 }
-                ExprKind::If { cond, then, otherwise } => {
-                    self.expr(cond);
-                    self.stmts(&then.stmts);
+                ExprKind::If { arms, otherwise } => {
+                    for (cond, then) in arms {
+                        self.expr(cond);
+                        self.stmts(&then.stmts);
+                    }
                     if let Some(o) = otherwise {
-                        self.expr(o);
+                        self.stmts(&o.stmts);
                     }
                 }
                 ExprKind::Block(b) => self.stmts(&b.stmts),

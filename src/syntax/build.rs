@@ -132,12 +132,14 @@ pub fn slice(start: Option<D<Expr>>, stop: Option<D<Expr>>, step: Option<D<Expr>
     D(Box::new(IndexItem { kind, span }), d)
 }
 
-pub fn if_(cond: D<Expr>, then: D<Block>, otherwise: Option<D<Expr>>, span: Span) -> PResult<D<Expr>> {
-    let d = cond.1.max(then.1).max(otherwise.as_ref().map_or(0, |o| o.1)) + 1;
+/// An `if` with its `else if` arms: the arms sit side by side, so a chain
+/// is only as deep as its deepest arm.
+pub fn if_(arms: Vec<(D<Expr>, D<Block>)>, otherwise: Option<D<Block>>, span: Span) -> PResult<D<Expr>> {
+    let arm_depth = arms.iter().map(|(c, t)| c.1.max(t.1)).max().unwrap_or(0);
+    let d = arm_depth.max(otherwise.as_ref().map_or(0, |o| o.1)) + 1;
     let kind = ExprKind::If {
-        cond: Box::new(cond.0),
-        then: then.0,
-        otherwise: otherwise.map(|o| Box::new(o.0)),
+        arms: arms.into_iter().map(|(c, t)| (c.0, t.0)).collect(),
+        otherwise: otherwise.map(|o| o.0),
     };
     expr(kind, d, span)
 }
