@@ -61,6 +61,7 @@ fn sexp_stmt(s: &Stmt) -> String {
 fn sexp_pat(p: &Pattern) -> String {
     match p {
         Pattern::Name(n) => n.name.clone(),
+        Pattern::Rest(n) => format!("*{}", n.name),
         Pattern::Tuple(items, _) => {
             format!(
                 "(tuple{})",
@@ -375,6 +376,9 @@ fn statements() {
         ("let (a, (b, c)) = t", "(let (tuple a (tuple b c)) t)"),
         ("let (a,) = t", "(let (tuple a) t)"),
         ("let (a) = t", "(let a t)"),
+        ("let (a, *b) = t", "(let (tuple a *b) t)"),
+        ("let (*a, (b, c)) = t", "(let (tuple *a (tuple b c)) t)"),
+        ("let (*a,) = t", "(let (tuple *a) t)"),
         ("x = 1", "(= x 1)"),
         ("x += 1", "(+= x 1)"),
         ("x -= 1", "(-= x 1)"),

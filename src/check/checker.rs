@@ -115,7 +115,7 @@ fn collect_defined(stmt: &Stmt, out: &mut HashSet<String>) {
 
 fn pattern_names(p: &Pattern, out: &mut HashSet<String>) {
     match p {
-        Pattern::Name(id) => {
+        Pattern::Name(id) | Pattern::Rest(id) => {
             out.insert(id.name.clone());
         }
         Pattern::Tuple(items, _) => items.iter().for_each(|i| pattern_names(i, out)),
@@ -480,44 +480,50 @@ impl Checker {
     fn bind(&mut self, p: &Pattern, t: Ty, span: &Span) {
         match p {
             Pattern::Name(id) => self.define(&id.name, t),
-            Pattern::Tuple(items, pspan) => match t {
-                Ty::Tuple(ts) if ts.len() != items.len() => {
-                    self.errors.push(
-                        Diagnostic::new(
-                            "E0306",
-                            format!(
-                                "this pattern has {} names but the value is a tuple of {}",
-                                items.len(),
-                                ts.len()
-                            ),
-                            pspan.clone(),
-                        )
-                        .with_label(span.clone(), format!("a tuple of {}", ts.len())),
-                    );
-                    items.iter().for_each(|i| self.bind(i, Ty::Unknown, span));
-                }
-                Ty::Tuple(ts) => items.iter().zip(ts).for_each(|(i, t)| self.bind(i, t, span)),
-                // an array unpacks along its first axis (`Interp::bind_pattern`)
-                Ty::Array {
-                    dtype, shape: Some(s), ..
-                } => {
-                    match s.first() {
-                        None => self.errors.push(shape::unpack_array(items.len(), None, pspan)),
-                        Some(&Some(n)) if n != items.len() => {
-                            self.errors.push(shape::unpack_array(items.len(), Some(n), pspan))
-                        }
-                        _ => {}
+            Pattern::Rest(id) => self.define(&id.name, t),
+            Pattern::Tuple(items, pspan) => {
+                let arity = shape::Arity::of(items);
+                let unknown = || vec![Ty::Unknown; items.len()];
+                let parts = match t {
+                    Ty::Tuple(ts) if !arity.takes(ts.len()) => {
+                        self.errors.push(shape::unpack_tuple(&arity, ts.len(), pspan, span));
+                        unknown()
                     }
-                    let row = Ty::Array {
-                        dtype,
-                        shape: s.get(1..).map(<[Dim]>::to_vec),
-                        weak: false,
-                        value: None,
-                    };
-                    items.iter().for_each(|i| self.bind(i, row.clone(), span));
-                }
-                _ => items.iter().for_each(|i| self.bind(i, Ty::Unknown, span)),
-            },
+                    Ty::Tuple(ts) => arity.distribute(ts, Ty::Tuple),
+                    // an array unpacks along its first axis (`Interp::bind_pattern`)
+                    Ty::Array {
+                        dtype, shape: Some(s), ..
+                    } => {
+                        let row = Ty::Array {
+                            dtype,
+                            shape: s.get(1..).map(<[Dim]>::to_vec),
+                            weak: false,
+                            value: None,
+                        };
+                        match s.first() {
+                            None => {
+                                self.errors.push(shape::unpack_array(&arity, None, pspan));
+                                unknown()
+                            }
+                            Some(&Some(n)) if !arity.takes(n) => {
+                                self.errors.push(shape::unpack_array(&arity, Some(n), pspan));
+                                unknown()
+                            }
+                            Some(&Some(n)) => arity.distribute(vec![row; n], Ty::Tuple),
+                            // rows of unknown count: the starred name's tuple is unknown too
+                            Some(None) => items
+                                .iter()
+                                .map(|p| match p {
+                                    Pattern::Rest(_) => Ty::Unknown,
+                                    _ => row.clone(),
+                                })
+                                .collect(),
+                        }
+                    }
+                    _ => unknown(),
+                };
+                items.iter().zip(parts).for_each(|(i, t)| self.bind(i, t, span));
+            }
         }
     }
 

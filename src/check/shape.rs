@@ -5,7 +5,7 @@
 
 use crate::check::dtype::DType;
 use crate::diag::Diagnostic;
-use crate::syntax::ast::Span;
+use crate::syntax::ast::{Pattern, Span};
 
 pub type Dim = Option<usize>;
 
@@ -468,12 +468,79 @@ pub fn solve_shape(a: &[Dim], b: &[Dim], spans: (&Span, &Span), span: &Span) -> 
 
 /// E0306 for a tuple pattern of `names` names given an array that does not
 /// unpack into them along its first axis (`rows`; `None` for a scalar).
-pub fn unpack_array(names: usize, rows: Option<usize>, span: &Span) -> Diagnostic {
+pub fn unpack_array(arity: &Arity, rows: Option<usize>, span: &Span) -> Diagnostic {
     let message = match rows {
-        None => format!("expected a tuple of {names} values, found a scalar"),
-        Some(n) => format!("this pattern has {names} names but the array has {n} along its first axis"),
+        None => format!("expected a tuple of {} values, found a scalar", arity.count()),
+        Some(n) => format!(
+            "this pattern {} but the array has {n} along its first axis",
+            arity.names()
+        ),
     };
     Diagnostic::new("E0306", message, span.clone())
+}
+
+/// E0306 for a tuple of `len` values that a tuple pattern of `arity` does not take.
+pub fn unpack_tuple(arity: &Arity, len: usize, pattern: &Span, value: &Span) -> Diagnostic {
+    Diagnostic::new(
+        "E0306",
+        format!("this pattern {} but the value is a tuple of {len}", arity.names()),
+        pattern.clone(),
+    )
+    .with_label(value.clone(), format!("a tuple of {len}"))
+}
+
+/// How many values a tuple pattern takes: one per name, or, with a starred
+/// name (`let (a, *rest) = t`), at least one per other name. The checker and
+/// the interpreter both unpack through it.
+pub struct Arity {
+    /// The names other than the starred one.
+    fixed: usize,
+    /// Where the starred name stands among the items.
+    star: Option<usize>,
+}
+
+impl Arity {
+    pub fn of(items: &[Pattern]) -> Arity {
+        let star = items.iter().position(|p| matches!(p, Pattern::Rest(_)));
+        Arity {
+            fixed: items.len() - usize::from(star.is_some()),
+            star,
+        }
+    }
+
+    pub fn takes(&self, len: usize) -> bool {
+        match self.star {
+            Some(_) => len >= self.fixed,
+            None => len == self.fixed,
+        }
+    }
+
+    /// "2" or "at least 2".
+    pub fn count(&self) -> String {
+        match self.star {
+            Some(_) => format!("at least {}", self.fixed),
+            None => self.fixed.to_string(),
+        }
+    }
+
+    /// "has 2 names", or "takes at least 2 values" with a starred name.
+    fn names(&self) -> String {
+        match self.star {
+            Some(_) => format!("takes at least {} values", self.fixed),
+            None => format!("has {} names", self.fixed),
+        }
+    }
+
+    /// `values` (which the pattern takes) one per item: the starred item gets
+    /// those the others leave, gathered by `gather`.
+    pub fn distribute<T>(&self, mut values: Vec<T>, gather: impl FnOnce(Vec<T>) -> T) -> Vec<T> {
+        if let Some(at) = self.star {
+            let after = self.fixed - at;
+            let rest: Vec<T> = values.drain(at..values.len() - after).collect();
+            values.insert(at, gather(rest));
+        }
+        values
+    }
 }
 
 /// E0204 for the first of flat `indices` outside an array of `size` elements

@@ -350,16 +350,18 @@ impl Interp {
                 }
                 self.define(&id.name, value)
             }
+            Pattern::Rest(id) => self.define(&id.name, value),
             Pattern::Tuple(items, pspan) => {
+                let arity = shape::Arity::of(items);
                 // an array unpacks along its first axis, as in Python (`let (x, y) = transpose(pts)`)
                 let value = match value {
-                    Value::Array(a) if a.rank() > 0 && a.shape()[0] == items.len() => Value::Tuple(
-                        (0..items.len())
+                    Value::Array(a) if a.rank() > 0 && arity.takes(a.shape()[0]) => Value::Tuple(
+                        (0..a.shape()[0])
                             .map(|i| Value::Array(a.with_view(a.view.select_axis(0, i))))
                             .collect(),
                     ),
                     Value::Array(a) => {
-                        return Err(shape::unpack_array(items.len(), a.shape().first().copied(), pspan)
+                        return Err(shape::unpack_array(&arity, a.shape().first().copied(), pspan)
                             .with_label(span.clone(), format!("an array of shape {:?}", a.shape())));
                     }
                     v => v,
@@ -369,26 +371,17 @@ impl Interp {
                         "E0306",
                         format!(
                             "expected a tuple of {} values, found {}",
-                            items.len(),
+                            arity.count(),
                             value.kind_name()
                         ),
                         span.clone(),
                     )
                     .with_label(pspan.clone(), "this pattern takes a tuple"));
                 };
-                if values.len() != items.len() {
-                    return Err(Diagnostic::new(
-                        "E0306",
-                        format!(
-                            "this pattern has {} names but the value is a tuple of {}",
-                            items.len(),
-                            values.len()
-                        ),
-                        pspan.clone(),
-                    )
-                    .with_label(span.clone(), format!("a tuple of {}", values.len())));
+                if !arity.takes(values.len()) {
+                    return Err(shape::unpack_tuple(&arity, values.len(), pspan, span));
                 }
-                for (p, v) in items.iter().zip(values) {
+                for (p, v) in items.iter().zip(arity.distribute(values, Value::Tuple)) {
                     self.bind_pattern(p, v, span)?;
                 }
                 Ok(())

@@ -64,6 +64,9 @@ pub enum StmtKind {
 pub enum Pattern {
     Name(Ident),
     Tuple(Vec<Pattern>, Span),
+    /// `*rest` in a tuple pattern (at most one, never outside a tuple): a
+    /// tuple of the values the other names leave, as Python's starred name.
+    Rest(Ident),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -373,7 +376,7 @@ pub fn names_used(stmts: &[Stmt], extra: &[&Expr], is_builtin: &dyn Fn(&str) -> 
         }
         fn pattern(&mut self, p: &Pattern) {
             match p {
-                Pattern::Name(n) => self.names.push(n.name.clone()),
+                Pattern::Name(n) | Pattern::Rest(n) => self.names.push(n.name.clone()),
                 Pattern::Tuple(items, _) => items.iter().for_each(|p| self.pattern(p)),
             }
         }

@@ -177,6 +177,17 @@ pub fn let_(target: D<Pattern>, value: D<Expr>, span: Span) -> PResult<D<Box<Stm
 
 pub fn tuple_pattern(items: Vec<D<Pattern>>, last: Option<D<Pattern>>, span: Span) -> PResult<D<Pattern>> {
     let items: Vec<D<Pattern>> = items.into_iter().chain(last).collect();
+    let mut stars = items.iter().filter_map(|p| match &p.0 {
+        Pattern::Rest(id) => Some(id),
+        _ => None,
+    });
+    if let (Some(first), Some(second)) = (stars.next(), stars.next()) {
+        return Err(ParseError::User {
+            error: Diagnostic::new("E0001", "a tuple pattern takes one starred name", second.span.clone())
+                .with_label(first.span.clone(), "the first one")
+                .with_hint("the starred name takes the values the other names leave; give it to one name"),
+        });
+    }
     let d = depth(max_depth(&items) + 1, &span)?;
     Ok(D(Pattern::Tuple(items.into_iter().map(|p| p.0).collect(), span), d))
 }
@@ -235,7 +246,7 @@ fn describe(e: &Expr) -> &'static str {
 pub fn for_(var: D<Pattern>, start: D<Expr>, end: D<Expr>, body: D<Block>, span: Span) -> PResult<D<Box<Stmt>>> {
     let var = match var.0 {
         Pattern::Name(n) => n,
-        Pattern::Tuple(_, at) => {
+        Pattern::Tuple(_, at) | Pattern::Rest(Ident { span: at, .. }) => {
             return Err(ParseError::User {
                 error: Diagnostic::new("E0001", "a counted loop `for i in a..b` binds one name", at)
                     .with_hint("a tuple of names unpacks each item of `for (i, v) in enumerate(x)`"),

@@ -35,3 +35,21 @@ print(tensordot(ones([2, 3, 4]), reshape(arange(24.0), [3, 4, 2]), axes=2))
 print(tensordot(arange(2.0), arange(3.0), axes=0))
 # out: [[0.0, 0.0, 0.0],
 # out:  [0.0, 1.0, 2.0]]
+# a starred name takes what the other names leave, as Python's (a tuple here, a list there)
+let (head, *tail) = (1, 2, 3, 4)
+print(head, tail)
+# out: 1 (2, 3, 4)
+let (*init, last) = (1, 2, 3)
+print(init, last)
+# out: (1, 2) 3
+let (p, *mid, q) = (5, 6)
+print(p, size(mid), q)
+# out: 5 0 6
+let (row0, *later) = reshape(arange(6.0), [3, 2])
+print(row0, sum(later))
+# out: [0.0, 1.0] 14.0
+for i, *rest in reshape(arange(6), [2, 3]) {
+    print(i, rest)
+}
+# out: 0 (1, 2)
+# out: 3 (4, 5)

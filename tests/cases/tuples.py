@@ -32,6 +32,16 @@ def oracle():
     out.append(pts[0, 0])
     out.append(np.tensordot(np.ones((2, 3, 4)), np.arange(24.0).reshape(3, 4, 2), axes=2))
     out.append(np.tensordot(np.arange(2.0), np.arange(3.0), axes=0))
+    head, *tail = (1, 2, 3, 4)
+    out += [head, tail]
+    *init, last = (1, 2, 3)
+    out += [init, last]
+    p, *mid, q = (5, 6)
+    out += [p, len(mid), q]
+    row0, *later = np.arange(6.0).reshape(3, 2)
+    out += [row0, np.sum(later)]
+    for i, *rest in np.arange(6).reshape(2, 3):
+        out += [i, rest]
     return np.concatenate([np.ravel(np.asarray(o, dtype=np.float64)) for o in out])
 
 
