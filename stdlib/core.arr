@@ -814,3 +814,20 @@ fn put(a, ind, v) {
     let i = ravel(array(ind))
     a[unravel_index(where(i < 0, i + size(a), i), shape(a))] = take(ravel(array(v)), arange(size(i)) % size(v))
 }
+
+# NumPy's `np.add.at(a, indices, b)`, in place: adds `b` at `indices` of `a` unbuffered, so that
+# an index given k times adds k values (where `a[indices] += b` adds one). `indices` is whatever
+# indexes `a` (an integer array along the first axis, a tuple of them, slices, a mask) and `b`
+# broadcasts to the shape of `a[indices]`. Each element's values are summed in f64 (exact for
+# integers below 2**53), cast to `b`'s dtype and added once, with `out=`'s casting rule.
+fn add_at(a, indices, b) {
+    let at = reshape(arange(size(a)), shape(a))[indices]
+    let v = broadcast_to(b, shape(at))
+    let sums = reshape(bincount(ravel(at), weights=ravel(v), minlength=size(a)), shape(a))
+    if dtype(a) == bool {
+        # NumPy's add of booleans is `or`
+        logical_or(a, sums != 0, out=a)
+    } else {
+        add(a, array(sums, dtype=dtype(v)), out=a)
+    }
+}

@@ -62,5 +62,6 @@ cases!(
     span_mixed,
     compound_ops,
     tuples,
-    enumerate_zip
+    enumerate_zip,
+    add_at
 );

@@ -578,7 +578,8 @@ fn ufunc_method(ufunc: &str, method: &str) -> Option<String> {
                 "there are no ufunc methods: write `{ufunc}(a[:, newaxis], b[newaxis, :])` for `{ufunc}.outer(a, b)`"
             ),
         },
-        "at" if ufunc == "add" => "there are no ufunc methods: for `add.at(a, idx, v)` on a 1-D `a` write              `a += bincount(idx, weights=v, minlength=size(a))` (`a[idx] += v` adds once per repeated index, as NumPy's)"
+        "at" if ufunc == "add" => "there are no ufunc methods: write `add_at(a, idx, v)` for `add.at(a, idx, v)` \
+            (`a[idx] += v` adds once per repeated index, as NumPy's)"
             .to_string(),
         _ => return None,
     })
