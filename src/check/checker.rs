@@ -35,6 +35,15 @@ pub enum Ty {
 }
 
 impl Ty {
+    /// A string, or a tuple holding one (`Value::holds_text`).
+    fn holds_text(&self) -> bool {
+        match self {
+            Ty::Str(_) => true,
+            Ty::Tuple(items) => items.iter().any(Ty::holds_text),
+            _ => false,
+        }
+    }
+
     pub fn array(dtype: DType, shape: &[usize]) -> Ty {
         Ty::Array {
             dtype: Some(dtype),
@@ -787,6 +796,10 @@ impl Checker {
             }
             ExprKind::ArrayLit(items) => {
                 let ts: Vec<Ty> = items.iter().map(|i| self.expr(i)).collect();
+                // a list of text is a tuple (`Interp::list_literal`)
+                if ts.iter().any(Ty::holds_text) {
+                    return Ty::Tuple(ts);
+                }
                 let parts: Option<Vec<(Option<DType>, &[Dim])>> = ts
                     .iter()
                     .map(|t| match t {

@@ -962,7 +962,7 @@ impl Interp {
                     }
                 }
             },
-            ExprKind::ArrayLit(items) => Value::Array(self.array_literal(items, span)?),
+            ExprKind::ArrayLit(items) => self.list_literal(items, span)?,
             ExprKind::Tuple(items) => Value::Tuple(items.iter().map(|e| self.eval(e)).collect::<R<_>>()?),
             ExprKind::Unary(op, inner) => {
                 let a = self.eval_array(inner)?;
@@ -1104,13 +1104,19 @@ impl Interp {
         }
     }
 
-    fn array_literal(&mut self, items: &[Expr], span: &Span) -> R<Array> {
+    /// A list literal: the array of its items, or, when an item is text, a
+    /// tuple of them, as Python's list of strings (`for name in ["a", "b"]`).
+    fn list_literal(&mut self, items: &[Expr], span: &Span) -> R<Value> {
+        let values: Vec<Value> = items.iter().map(|item| self.eval(item)).collect::<R<_>>()?;
+        if values.iter().any(Value::holds_text) {
+            return Ok(Value::Tuple(values));
+        }
         let mut parts = Vec::with_capacity(items.len());
-        for item in items {
-            parts.push(self.eval_array(item)?);
+        for (v, item) in values.into_iter().zip(items) {
+            parts.push(self.expect_array(v, &item.span)?);
         }
         let spans: Vec<Span> = items.iter().map(|i| i.span.clone()).collect();
-        self.stack_literal(parts, &spans, span)
+        Ok(Value::Array(self.stack_literal(parts, &spans, span)?))
     }
 
     /// The array of `parts` (one shape), stacked along a new first axis, as a

@@ -34,4 +34,13 @@ impl Value {
             Value::Unit => "nothing (a statement's value)",
         }
     }
+
+    /// A string, or a tuple holding one: what makes a list literal a tuple.
+    pub fn holds_text(&self) -> bool {
+        match self {
+            Value::Str(_) => true,
+            Value::Tuple(items) => items.iter().any(Value::holds_text),
+            _ => false,
+        }
+    }
 }

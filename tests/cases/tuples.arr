@@ -53,3 +53,12 @@ for i, *rest in reshape(arange(6), [2, 3]) {
 }
 # out: 0 (1, 2)
 # out: 3 (4, 5)
+# a list of strings is a tuple of them (Python's list)
+let names = ["heat", "wave"]
+for (i, name) in enumerate(names) {
+    print(i, name)
+}
+# out: 0 heat
+# out: 1 wave
+print(names, [("x", 1), ("y", 2)][1])
+# out: (heat, wave) (y, 2)

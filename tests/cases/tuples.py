@@ -42,6 +42,10 @@ def oracle():
     out += [row0, np.sum(later)]
     for i, *rest in np.arange(6).reshape(2, 3):
         out += [i, rest]
+    names = ["heat", "wave"]
+    for i, name in enumerate(names):
+        out.append(i)
+    out.append([("x", 1), ("y", 2)][1][1])
     return np.concatenate([np.ravel(np.asarray(o, dtype=np.float64)) for o in out])
 
 
