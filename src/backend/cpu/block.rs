@@ -52,6 +52,9 @@ pub enum Data<'a> {
     I64(&'a [i64]),
     F32(&'a [f32]),
     F64(&'a [f64]),
+    /// A storage-only dtype (f16, bf16, a narrow integer): widened as it is
+    /// loaded, to f32 or i64, the dtype its steps compute in.
+    Storage(&'a HostData),
 }
 
 impl<'a> Data<'a> {
@@ -62,8 +65,7 @@ impl<'a> Data<'a> {
             HostData::I64(v) => Data::I64(v),
             HostData::F32(v) => Data::F32(v),
             HostData::F64(v) => Data::F64(v),
-            // CpuBackend::execute sends every graph that touches a half float to the reference kernels
-            crate::storage_only_data!() => unreachable!("half floats never reach the fused executor"),
+            crate::storage_only_data!() => Data::Storage(d),
         }
     }
 }
@@ -159,12 +161,15 @@ impl Reg {
             let mut spare = spare.borrow_mut();
             steps
                 .iter()
-                .map(
-                    |s| match spare.iter().position(|r| r.dtype() == s.dtype && r.len() >= len) {
+                .map(|s| {
+                    match spare
+                        .iter()
+                        .position(|r| r.dtype() == s.dtype.compute() && r.len() >= len)
+                    {
                         Some(k) => spare.swap_remove(k),
                         None => Reg::new(s.dtype, len),
-                    },
-                )
+                    }
+                })
                 .collect()
         });
         Regs(regs)
@@ -236,6 +241,20 @@ pub enum Dst<'a> {
     I64(&'a mut [MaybeUninit<i64>]),
     F32(&'a mut [MaybeUninit<f32>]),
     F64(&'a mut [MaybeUninit<f64>]),
+    /// An output of a storage-only dtype: only `store` writes it, narrowing
+    /// the wide register it is given (registers are never of these dtypes).
+    Storage(StorageDst<'a>),
+}
+
+/// A kernel output of a storage-only dtype.
+pub enum StorageDst<'a> {
+    U8(&'a mut [MaybeUninit<u8>]),
+    I8(&'a mut [MaybeUninit<i8>]),
+    I16(&'a mut [MaybeUninit<i16>]),
+    U16(&'a mut [MaybeUninit<u16>]),
+    U32(&'a mut [MaybeUninit<u32>]),
+    F16(&'a mut [MaybeUninit<half::f16>]),
+    BF16(&'a mut [MaybeUninit<half::bf16>]),
 }
 
 /// The uninitialised view of an initialised slice, to write into.
@@ -495,6 +514,7 @@ fn load<'a>(input: Input<'a>, dtype: DType, off: isize, s: isize, len: usize, re
         Input::Data(Data::I64(x)) => data!(x, I64, I64),
         Input::Data(Data::F32(x)) => data!(x, F32, F32),
         Input::Data(Data::F64(x)) => data!(x, F64, F64),
+        Input::Data(Data::Storage(d)) => load_storage(d, off, s, len, 0, 1, reg),
         Input::Arange { start, step, exact } if s != 0 => arange(dtype, start, step, exact, off, s, len, reg),
         Input::Arange { start, step, exact } => generate(dtype, off, s, len, reg, |o| {
             if exact {
@@ -517,6 +537,99 @@ fn load<'a>(input: Input<'a>, dtype: DType, off: isize, s: isize, len: usize, re
             _ => generate(dtype, off, s, len, reg, |o| Val::F(random::normal_f64(key, o as u64))),
         },
     }
+}
+
+/// `nrows` rows of `len` elements of storage-only data, row r from offset
+/// `off + r * rs` by steps of `s`, widened into `reg` (i64 for the narrow
+/// integers, f32 for the half floats: exact either way). One element read
+/// for all (`s` and `rs` 0, or a single element) is one scalar.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn load_storage<'a>(
+    d: &'a HostData,
+    off: isize,
+    s: isize,
+    len: usize,
+    rs: isize,
+    nrows: usize,
+    reg: &'a mut Reg,
+) -> Value<'a> {
+    macro_rules! widen {
+        ($x:expr, $V:ident) => {{
+            let x = $x;
+            if (s == 0 || len == 1) && (rs == 0 || nrows == 1) {
+                return Value::$V(Src::Scalar(x[off as usize].widen()));
+            }
+            let Reg::$V(r) = reg else {
+                unreachable!("registers follow step dtypes")
+            };
+            let r = &mut r[..len * nrows];
+            widen_rows(x, off, s, rs, len, r);
+            Value::$V(Src::Slice(r))
+        }};
+    }
+    match d {
+        HostData::U8(x) => widen!(x, I64),
+        HostData::I8(x) => widen!(x, I64),
+        HostData::I16(x) => widen!(x, I64),
+        HostData::U16(x) => widen!(x, I64),
+        HostData::U32(x) => widen!(x, I64),
+        HostData::F16(x) => widen!(x, F32),
+        HostData::BF16(x) => widen!(x, F32),
+        _ => unreachable!("Data::Storage holds storage-only data"),
+    }
+}
+
+/// An element of a storage-only dtype and the wide value its steps compute with.
+trait Widen: Copy {
+    type W: Copy;
+    fn widen(self) -> Self::W;
+}
+
+macro_rules! impl_widen {
+    ($t:ty, $w:ty, |$x:ident| $e:expr) => {
+        impl Widen for $t {
+            type W = $w;
+            #[inline(always)]
+            fn widen(self) -> $w {
+                let $x = self;
+                $e
+            }
+        }
+    };
+}
+impl_widen!(u8, i64, |x| x as i64);
+impl_widen!(i8, i64, |x| x as i64);
+impl_widen!(i16, i64, |x| x as i64);
+impl_widen!(u16, i64, |x| x as i64);
+impl_widen!(u32, i64, |x| x as i64);
+impl_widen!(half::f16, f32, |x| x.to_f32());
+impl_widen!(half::bf16, f32, |x| x.to_f32());
+
+#[inline(always)]
+fn widen_rows_impl<S: Widen>(x: &[S], off: isize, s: isize, rs: isize, len: usize, out: &mut [S::W]) {
+    for (row, seg) in out.chunks_exact_mut(len).enumerate() {
+        let o = off + row as isize * rs;
+        if s == 1 {
+            for (v, &e) in seg.iter_mut().zip(&x[o as usize..o as usize + len]) {
+                *v = e.widen();
+            }
+        } else {
+            let mut p = o;
+            for v in seg.iter_mut() {
+                *v = x[p as usize].widen();
+                p += s;
+            }
+        }
+    }
+}
+
+widest_dispatch! {
+    /// Rows of `len` elements of `x`, row r from `off + r * rs` by steps of
+    /// `s`, widened into `out` one row after another (the widening
+    /// vectorises only in the wider builds).
+    #[inline(never)]
+    fn widen_rows<S: Widen>(x: &[S], off: isize, s: isize, rs: isize, len: usize, out: &mut [S::W]) = widen_rows_impl;
 }
 
 /// `$fill!(element type, value variant, register variant)` for `dtype`'s
@@ -1010,14 +1123,17 @@ fn bit_binary(op: BitOp, a: Value, b: Value, dst: Dst) -> Result<(), Diagnostic>
 }
 
 #[inline(always)]
-fn cast_from<S: Elem>(a: Src<S>, dst: Dst) {
+fn cast_from<S: Elem>(a: Src<S>, dst: Dst) -> Result<(), Diagnostic> {
     match dst {
         Dst::B(o) => map1(a, o, |x| bool::from_val(x.to_val())),
         Dst::I32(o) => map1(a, o, |x| i32::from_val(x.to_val())),
         Dst::I64(o) => map1(a, o, |x| i64::from_val(x.to_val())),
         Dst::F32(o) => map1(a, o, |x| f32::from_val(x.to_val())),
         Dst::F64(o) => map1(a, o, |x| f64::from_val(x.to_val())),
+        // a cast to a storage-only dtype is `compute_storage`'s
+        Dst::Storage(_) => return Err(internal("a cast computed into a storage-only output")),
     }
+    Ok(())
 }
 
 /// Copies a value into a destination of its dtype.
@@ -1029,30 +1145,170 @@ fn store(v: Value, dst: Dst) -> Result<(), Diagnostic> {
         (Value::I64(a), Dst::I64(o)) => copy(a, o),
         (Value::F32(a), Dst::F32(o)) => copy(a, o),
         (Value::F64(a), Dst::F64(o)) => copy(a, o),
+        (v, Dst::Storage(o)) => return store_storage(v, o),
         _ => return Err(internal("a value stored into a register of another dtype")),
     }
     Ok(())
 }
 
+/// Stores a wide value as a storage-only dtype, as `HostData::narrow_to`
+/// does: i64 wrapped to the narrow integer's width, f32 rounded once (to
+/// nearest, ties to even) to the half float.
+#[inline(always)]
+fn store_storage(v: Value, dst: StorageDst) -> Result<(), Diagnostic> {
+    match (v, dst) {
+        (Value::I64(a), StorageDst::U8(o)) => map1(a, o, |x| x as u8),
+        (Value::I64(a), StorageDst::I8(o)) => map1(a, o, |x| x as i8),
+        (Value::I64(a), StorageDst::I16(o)) => map1(a, o, |x| x as i16),
+        (Value::I64(a), StorageDst::U16(o)) => map1(a, o, |x| x as u16),
+        (Value::I64(a), StorageDst::U32(o)) => map1(a, o, |x| x as u32),
+        (Value::F32(a), StorageDst::F16(o)) => map1(a, o, half::f16::from_f32),
+        (Value::F32(a), StorageDst::BF16(o)) => map1(a, o, half::bf16::from_f32),
+        _ => return Err(internal("a storage-only output given a value of another dtype")),
+    }
+    Ok(())
+}
+
+/// A step of a storage-only `dtype`, computed in its wide register as
+/// `kernels::eval_storage` computes it: a cast converts each value straight
+/// to `dtype` (a float saturates into a narrow integer, an f64 rounds once
+/// into a half float); any other op computes wide, then the values are
+/// narrowed and widened again in place, so that what later steps read is
+/// what the reference would have stored.
+#[inline(always)]
+fn compute_storage<'r>(
+    inst: &Inst,
+    vals: &[Value],
+    reg: &'r mut Reg,
+    len: usize,
+    dtype: DType,
+) -> Result<Value<'r>, Diagnostic> {
+    let scalar = scalar_args(inst, vals);
+    let n = if scalar { 1 } else { len };
+    if let Inst::Cast(a) = *inst {
+        let v = vals[a];
+        macro_rules! cast {
+            ($R:ident, $T:ty, $back:expr) => {{
+                let Reg::$R(r) = &mut *reg else {
+                    return Err(internal("a storage-only step in a register of another dtype"));
+                };
+                let back = $back;
+                cast_values(v, as_uninit(&mut r[..n]), |x| back(<$T>::from_val(x)));
+            }};
+        }
+        match dtype {
+            DType::U8 => cast!(I64, u8, |x: u8| x as i64),
+            DType::I8 => cast!(I64, i8, |x: i8| x as i64),
+            DType::I16 => cast!(I64, i16, |x: i16| x as i64),
+            DType::U16 => cast!(I64, u16, |x: u16| x as i64),
+            DType::U32 => cast!(I64, u32, |x: u32| x as i64),
+            DType::F16 => cast!(F32, half::f16, |x: half::f16| x.to_f32()),
+            DType::BF16 => cast!(F32, half::bf16, |x: half::bf16| x.to_f32()),
+            _ => return Err(internal("a wide dtype computed as storage-only")),
+        }
+    } else {
+        compute(inst, vals, reg.dst(n))?;
+        match (&mut *reg, dtype) {
+            (Reg::I64(r), DType::U8) => r[..n].iter_mut().for_each(|x| *x = *x as u8 as i64),
+            (Reg::I64(r), DType::I8) => r[..n].iter_mut().for_each(|x| *x = *x as i8 as i64),
+            (Reg::I64(r), DType::I16) => r[..n].iter_mut().for_each(|x| *x = *x as i16 as i64),
+            (Reg::I64(r), DType::U16) => r[..n].iter_mut().for_each(|x| *x = *x as u16 as i64),
+            (Reg::I64(r), DType::U32) => r[..n].iter_mut().for_each(|x| *x = *x as u32 as i64),
+            (Reg::F32(r), DType::F16) => r[..n].iter_mut().for_each(|x| *x = half::f16::from_f32(*x).to_f32()),
+            (Reg::F32(r), DType::BF16) => r[..n].iter_mut().for_each(|x| *x = half::bf16::from_f32(*x).to_f32()),
+            _ => return Err(internal("a storage-only step in a register of another dtype")),
+        }
+    }
+    let reg: &'r Reg = reg;
+    Ok(if scalar { reg.scalar() } else { reg.value(len) })
+}
+
+/// `f` of each value of `v` (of any dtype, as the reference's `Val`).
+#[inline(always)]
+fn cast_values<W: Copy>(v: Value, out: &mut [MaybeUninit<W>], f: impl Fn(Val) -> W) {
+    match v {
+        Value::B(a) => map1(a, out, |x| f(x.to_val())),
+        Value::I32(a) => map1(a, out, |x| f(x.to_val())),
+        Value::I64(a) => map1(a, out, |x| f(x.to_val())),
+        Value::F32(a) => map1(a, out, |x| f(x.to_val())),
+        Value::F64(a) => map1(a, out, |x| f(x.to_val())),
+    }
+}
+
+/// Whether `op` is `//` or `%` by a divisor `d` that `i32_by_scalar` and
+/// `i64_by_scalar` take: not 0 (an error, `num_binary`'s), not -1 (where
+/// the integer minimum wraps), and exact in f64 with room to spare.
+#[inline(always)]
+fn by_scalar(op: BinaryOp, d: i64) -> bool {
+    matches!(op, BinaryOp::FloorDiv | BinaryOp::Rem) && d != 0 && d != -1 && d.unsigned_abs() < F64_EXACT
+}
+
+/// Below this magnitude an integer's floor quotient is exact through f64 (see `i64_by_scalar`).
+const F64_EXACT: u64 = 1 << 52;
+
+/// Whether every value of a block is below `F64_EXACT` in magnitude.
+#[inline(always)]
+fn within_f64(x: &[i64]) -> bool {
+    x.iter().fold(0u64, |m, v| m | v.unsigned_abs()) < F64_EXACT
+}
+
+macro_rules! int_by_scalar {
+    ($name:ident, $t:ty) => {
+        /// Python's (and NumPy's) `x // d` or `x % d` for a block of integers
+        /// and one divisor, as `floor(x / d)` in f64 and `x - q * d`: one
+        /// vector division where the integer one is a scalar instruction of
+        /// tens of cycles. Exact for |x| and |d| below 2^52 (`by_scalar`,
+        /// `within_f64`): the true quotient q lies at least 1/|d| from any
+        /// integer it is not, and f64's relative error of 2^-53 moves it by
+        /// at most |x|/|d| * 2^-53 < 1/(2|d|), so the floor is the same; an
+        /// integer quotient is exact.
+        #[inline(always)]
+        fn $name(op: BinaryOp, x: &[$t], d: $t, dst: Dst) -> Result<(), Diagnostic> {
+            let out = <$t>::dst_of(dst)?;
+            let df = d as f64;
+            // SAFETY: the floor of a quotient of values below 2^52 in magnitude
+            // is finite and lies between 0 and the dividend (|d| >= 2; d == 1
+            // gives the dividend itself), so it is a value of the type; `as`
+            // would saturate, one element at a time.
+            let quotient = |v: $t| unsafe { (v as f64 / df).floor().to_int_unchecked::<$t>() };
+            if op == BinaryOp::FloorDiv {
+                for (o, &v) in out.iter_mut().zip(x) {
+                    o.write(quotient(v));
+                }
+            } else {
+                for (o, &v) in out.iter_mut().zip(x) {
+                    o.write(v.wrapping_sub(quotient(v).wrapping_mul(d)));
+                }
+            }
+            Ok(())
+        }
+    };
+}
+int_by_scalar!(i32_by_scalar, i32);
+int_by_scalar!(i64_by_scalar, i64);
+
 /// Computes one non-load instruction into `dst` (see `compute`).
 #[inline(always)]
 fn compute_impl(inst: &Inst, vals: &[Value], dst: Dst) -> Result<(), Diagnostic> {
     match *inst {
-        Inst::Cast(a) => {
-            match vals[a] {
-                Value::B(x) => cast_from(x, dst),
-                Value::I32(x) => cast_from(x, dst),
-                Value::I64(x) => cast_from(x, dst),
-                Value::F32(x) => cast_from(x, dst),
-                Value::F64(x) => cast_from(x, dst),
-            }
-            Ok(())
-        }
+        Inst::Cast(a) => match vals[a] {
+            Value::B(x) => cast_from(x, dst),
+            Value::I32(x) => cast_from(x, dst),
+            Value::I64(x) => cast_from(x, dst),
+            Value::F32(x) => cast_from(x, dst),
+            Value::F64(x) => cast_from(x, dst),
+        },
         Inst::Unary(u, a) => unary(u, vals[a], dst),
         Inst::Binary(BinaryOp::Bit(bit), a, b) => bit_binary(bit, vals[a], vals[b], dst),
         Inst::Binary(op, a, b) => match (vals[a], vals[b]) {
             (Value::F32(x), Value::F32(y)) => float_binary(op, x, y, dst),
             (Value::F64(x), Value::F64(y)) => float_binary(op, x, y, dst),
+            (Value::I32(Src::Slice(x)), Value::I32(Src::Scalar(d))) if by_scalar(op, d as i64) => {
+                i32_by_scalar(op, x, d, dst)
+            }
+            (Value::I64(Src::Slice(x)), Value::I64(Src::Scalar(d))) if by_scalar(op, d) && within_f64(x) => {
+                i64_by_scalar(op, x, d, dst)
+            }
             (Value::I32(x), Value::I32(y)) => num_binary(op, x, y, dst),
             (Value::I64(x), Value::I64(y)) => num_binary(op, x, y, dst),
             (Value::B(x), Value::B(y)) => bool_binary(op, x, y, dst),
@@ -1360,6 +1616,8 @@ fn eval_body<'p: 'r, 'r>(
         // the last step goes straight into `out` unless a tap wants its block too
         // (a member of a multi-output map that is the output's own value)
         let direct = last && !taps.iter().any(|t| t.step == i);
+        // a storage-only step computes into its wide register, which `store` then narrows
+        let wide = step.dtype.is_storage_only();
         if !last && deferred(i, &vals[..i], taps) {
             // never read: its one reader computes it (`compute_pair`)
             vals[i] = filler;
@@ -1392,6 +1650,8 @@ fn eval_body<'p: 'r, 'r>(
                 return Ok(None);
             }
             vals[i] = v;
+        } else if wide {
+            vals[i] = compute_storage(&step.inst, &vals[..i], reg, len, step.dtype)?;
         } else if direct && let Some(dst) = out.take() {
             compute(&step.inst, &vals[..i], dst)?;
             return Ok(None);
@@ -1642,6 +1902,7 @@ fn load_rows<'a>(
         Input::Data(Data::I64(x)) => data!(x, I64),
         Input::Data(Data::F32(x)) => data!(x, F32),
         Input::Data(Data::F64(x)) => data!(x, F64),
+        Input::Data(Data::Storage(d)) => load_storage(d, off0, s, len, rs, nrows, reg),
         // eval_rows runs only programs whose operands are all buffers
         Input::Arange { .. } | Input::Random { .. } => unreachable!("a generator in a block of rows"),
     }
@@ -2362,16 +2623,23 @@ pub fn eval_resident_rows<'p: 'r, 'r>(
     )
 }
 
-/// Element types a kernel can write: their destination and value variants.
-pub(crate) trait Lane: Elem {
+/// Element types a kernel can write: their destination, and the values of
+/// their dtype (`None` for a storage-only dtype, whose values are wide).
+pub(crate) trait Out: Elem {
+    /// Whether this is a storage-only dtype (stored by narrowing a wide value).
+    const STORAGE: bool = false;
     fn dst(s: &mut [MaybeUninit<Self>]) -> Dst<'_>;
     fn src(v: Value<'_>) -> Option<Src<'_, Self>>;
+}
+
+/// Element types a kernel computes in: also their value variant.
+pub(crate) trait Lane: Out {
     fn value(s: Src<'_, Self>) -> Value<'_>;
 }
 
 macro_rules! impl_lane {
     ($t:ty, $V:ident) => {
-        impl Lane for $t {
+        impl Out for $t {
             #[inline(always)]
             fn dst(s: &mut [MaybeUninit<$t>]) -> Dst<'_> {
                 Dst::$V(s)
@@ -2383,6 +2651,8 @@ macro_rules! impl_lane {
                     _ => None,
                 }
             }
+        }
+        impl Lane for $t {
             #[inline(always)]
             fn value(s: Src<'_, $t>) -> Value<'_> {
                 Value::$V(s)
@@ -2390,6 +2660,29 @@ macro_rules! impl_lane {
         }
     };
 }
+
+macro_rules! impl_storage_out {
+    ($t:ty, $V:ident) => {
+        impl Out for $t {
+            const STORAGE: bool = true;
+            #[inline(always)]
+            fn dst(s: &mut [MaybeUninit<$t>]) -> Dst<'_> {
+                Dst::Storage(StorageDst::$V(s))
+            }
+            #[inline(always)]
+            fn src(_: Value<'_>) -> Option<Src<'_, $t>> {
+                None
+            }
+        }
+    };
+}
+impl_storage_out!(u8, U8);
+impl_storage_out!(i8, I8);
+impl_storage_out!(i16, I16);
+impl_storage_out!(u16, U16);
+impl_storage_out!(u32, U32);
+impl_storage_out!(half::f16, F16);
+impl_storage_out!(half::bf16, BF16);
 impl_lane!(bool, B);
 impl_lane!(i32, I32);
 impl_lane!(i64, I64);

@@ -80,7 +80,7 @@ mod segment;
 pub use into::write_within;
 
 use super::block::{
-    self, BLOCK, Bound, Data, Dst, Input, Lane, Program, Reg, Src, Tap, Value, avx2_dispatch, iteration_strides,
+    self, BLOCK, Bound, Data, Dst, Input, Lane, Out, Program, Reg, Src, Tap, Value, avx2_dispatch, iteration_strides,
 };
 use super::kernels::{self, Num, PAR_THRESHOLD};
 use crate::check::dtype::DType;
@@ -245,6 +245,19 @@ impl Fused {
         Ok(())
     }
 
+    /// Whether every kernel of the plan for `nodes` runs here when it reads
+    /// or writes a storage-only dtype (f16, bf16, a narrow integer): maps
+    /// and reductions load such values widened and store them narrowed
+    /// (`block::load_storage`, `block::compute_storage`); a kernel of
+    /// another strategy that touches one, or that generates one (`arange`,
+    /// `rand` of such a dtype), leaves the graph to `CpuBackend::execute_split`.
+    pub fn takes_storage(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> bool {
+        let planned = self.planned(nodes, outputs);
+        let ok = planned.plan.kernels.iter().all(storage_ok);
+        self.plans.borrow_mut().recycle(planned);
+        ok
+    }
+
     /// Runs a plan's kernels in order, each into its node's fresh buffer,
     /// except the kernel of `into`'s root (a slice assignment's source),
     /// which writes into its destination; returns whether that happened.
@@ -326,6 +339,26 @@ impl Fused {
         }
         Ok(written)
     }
+}
+
+/// Whether a kernel runs on this executor as far as storage-only dtypes go
+/// (see `Fused::takes_storage`).
+fn storage_ok(kp: &KernelPlan) -> bool {
+    let operands = kp.operands.iter().chain(&kp.epi_operands).chain(&kp.aux);
+    let touches = kp.out_dtype.is_storage_only()
+        || kp.body.iter().chain(&kp.epilogue).any(|s| s.dtype.is_storage_only())
+        || operands.clone().any(|o| o.dtype.is_storage_only());
+    if !touches {
+        return true;
+    }
+    let generated = operands
+        .filter(|o| o.dtype.is_storage_only())
+        .any(|o| o.source != Source::Buffer);
+    let strategy = match &kp.strategy {
+        Strategy::Map | Strategy::Broadcast | Strategy::Sliding { .. } => true,
+        s => s.is_reduce(),
+    };
+    strategy && kp.window.is_none() && !generated
 }
 
 /// How the CPU runs a planned kernel, for `explain` and the profile.
@@ -485,7 +518,7 @@ fn bind_with<'a>(
 }
 
 /// A fresh vector of `n` elements of `T`, written by `f` and never zero-filled.
-fn fresh<T: Lane>(
+fn fresh<T: Out>(
     n: usize,
     f: impl FnOnce(&mut [MaybeUninit<T>]) -> Result<(), Diagnostic>,
 ) -> Result<Vec<T>, Diagnostic> {
@@ -512,7 +545,13 @@ fn run_map_tapped(prog: &Program, shape: &[usize], dtype: DType, taps: &[ExtraBu
         DType::I64 => HostData::I64(fresh(n, |o| run_map(prog, shape, o, taps))?),
         DType::F32 => HostData::F32(fresh(n, |o| run_map(prog, shape, o, taps))?),
         DType::F64 => HostData::F64(fresh(n, |o| run_map(prog, shape, o, taps))?),
-        crate::storage_only_dtype!() => return Err(internal("storage-only dtypes run on the reference kernels")),
+        DType::U8 => HostData::U8(fresh(n, |o| run_map(prog, shape, o, taps))?),
+        DType::I8 => HostData::I8(fresh(n, |o| run_map(prog, shape, o, taps))?),
+        DType::I16 => HostData::I16(fresh(n, |o| run_map(prog, shape, o, taps))?),
+        DType::U16 => HostData::U16(fresh(n, |o| run_map(prog, shape, o, taps))?),
+        DType::U32 => HostData::U32(fresh(n, |o| run_map(prog, shape, o, taps))?),
+        DType::F16 => HostData::F16(fresh(n, |o| run_map(prog, shape, o, taps))?),
+        DType::BF16 => HostData::BF16(fresh(n, |o| run_map(prog, shape, o, taps))?),
     })
 }
 
@@ -792,7 +831,7 @@ impl RowWalk {
 }
 
 /// Writes every element of the map over `shape` (row-major) into `out`.
-fn run_map<T: Lane>(
+fn run_map<T: Out>(
     prog: &Program,
     shape: &[usize],
     out: &mut [MaybeUninit<T>],
@@ -805,7 +844,8 @@ fn run_map<T: Lane>(
     let rank = shape.len();
     // short rows go several to a block, so that each step's loop is long
     // (a span's gaps would reach the extra outputs' taps: those take rows)
-    let walk = if extra.is_empty() {
+    // (a storage-only output is stored from a register: a span's rows are not taken)
+    let walk = if extra.is_empty() && !T::STORAGE {
         RowWalk::for_map(prog, shape)
     } else {
         RowWalk::new(prog, shape, true)
@@ -873,7 +913,7 @@ fn run_map<T: Lane>(
 
 /// Stores a span's rows (`RowWalk::span`: row r of `len` values at `r *
 /// stride` of the span's values) into `out`, row after row.
-fn put_span<T: Lane>(
+fn put_span<T: Out>(
     v: Option<Value<'_>>,
     stride: usize,
     len: usize,
@@ -943,7 +983,7 @@ fn reduce_mode(kp: &KernelPlan) -> Option<ReduceMode> {
 }
 
 /// Whether an arg-reduction runs fused (`arg`): one with a value to reduce
-/// and an output, of any dtype but the half floats.
+/// and an output, of any dtype but the storage-only ones.
 fn arg_fused(kp: &KernelPlan) -> bool {
     let rank = kp.shape.len();
     let kept = kp.kept.min(rank);
@@ -951,7 +991,7 @@ fn arg_fused(kp: &KernelPlan) -> bool {
     matches!(kp.reduce, Some(ReduceOp::ArgMin | ReduceOp::ArgMax))
         && kept < rank
         && kp.shape.iter().all(|&d| d > 0)
-        && !matches!(body, Some(DType::F16 | DType::BF16) | None)
+        && body.is_some_and(|d| !d.is_storage_only())
 }
 
 /// The dtype a reduction of `body` values produces.
@@ -1037,12 +1077,18 @@ fn fused_reduce(
         };
     }
     let arg = || internal("arg-reductions run on the reference kernels");
+    if dtype.is_storage_only() {
+        // the body's values are wide (`block::load_storage`): reduce them so,
+        // then store the result as the reference does (`HostData::narrow_to`)
+        let wide = fused_reduce(prog, shape, kept, rop, dtype.compute(), mode)?;
+        return Ok(wide.narrow_to(reduced_dtype(rop, dtype)));
+    }
     Ok(match dtype {
         DType::F32 => num_fold!(rop, f32, F32, Bool, go!(f32,), return Err(arg())),
         DType::F64 => num_fold!(rop, f64, F64, Bool, go!(f64,), return Err(arg())),
         DType::I32 => num_fold!(rop, i32, I32, Bool, go!(i32,), return Err(arg())),
         DType::I64 => num_fold!(rop, i64, I64, Bool, go!(i64,), return Err(arg())),
-        crate::storage_only_dtype!() => return Err(internal("storage-only dtypes run on the reference kernels")),
+        crate::storage_only_dtype!() => unreachable!("widened above"),
         DType::Bool => bool_fold!(rop, I64, Bool, go!(bool,), return Err(arg())),
     })
 }

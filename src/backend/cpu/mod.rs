@@ -225,12 +225,12 @@ impl Backend for CpuBackend {
     }
 
     fn execute(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Result<(), Diagnostic> {
-        // The fused executor's block loops have no lanes for the storage-only
-        // dtypes: a graph that touches f16, bf16 or a narrow integer runs node
-        // by node, each op computing in f32 or i64 and rounding or wrapping
-        // once at its store (kernels::eval_storage).
+        // The fused executor runs the maps and reductions of the storage-only
+        // dtypes (f16, bf16, the narrow integers) computing in f32 or i64, as
+        // the reference does (kernels::eval_storage); a graph with another
+        // kernel that touches one runs those nodes one by one instead.
         if self.mode == CpuMode::Fused {
-            return if touches_storage_only(nodes) {
+            return if touches_storage_only(nodes) && !self.fused.takes_storage(nodes, outputs) {
                 self.execute_split(nodes, outputs)
             } else {
                 self.fused.execute(nodes, outputs)

@@ -86,6 +86,8 @@ pub(super) fn arg_reduce(
         Data::I32(x) => go!(x, arg_row),
         Data::I64(x) => go!(x, arg_row),
         Data::B(x) => go!(x, arg_row_bool),
+        // `arg_fused` leaves storage-only dtypes to the reference kernels
+        Data::Storage(_) => return Err(internal("an arg-reduction of a storage-only dtype")),
     };
     Ok(HostData::I64(out))
 }

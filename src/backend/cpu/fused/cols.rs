@@ -29,6 +29,8 @@ fn loaded<'a, T: Lane>(prog: &Program<'a>) -> Option<&'a [T]> {
         Data::I64(x) => Value::I64(Src::Slice(x)),
         Data::F32(x) => Value::F32(Src::Slice(x)),
         Data::F64(x) => Value::F64(Src::Slice(x)),
+        // widened as it is loaded: the general loop's
+        Data::Storage(_) => return None,
     };
     match T::src(v) {
         Some(Src::Slice(x)) => Some(x),
