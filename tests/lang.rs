@@ -63,5 +63,7 @@ cases!(
     compound_ops,
     tuples,
     enumerate_zip,
-    add_at
+    add_at,
+    storage_fused,
+    fast_paths
 );

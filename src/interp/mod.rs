@@ -12,6 +12,7 @@ mod shape_linalg;
 mod statics;
 pub mod value;
 
+use crate::backend::cpu::kernels::Num;
 use crate::check::builtins::{CallArg, bind};
 use crate::check::checker::unknown_dtype;
 use crate::check::dtype::DType;
@@ -1646,6 +1647,11 @@ fn scalar_arith(op: BinOp, x: HostScalar, y: HostScalar, dtype: DType) -> Option
             BinOp::Add => Some(Scalar::Num(HostScalar::I64(x.wrapping_add(y)))),
             BinOp::Sub => Some(Scalar::Num(HostScalar::I64(x.wrapping_sub(y)))),
             BinOp::Mul => Some(Scalar::Num(HostScalar::I64(x.wrapping_mul(y)))),
+            // the reference kernels' own scalar functions; `None` (by zero, a
+            // negative power) leaves the error to the graph's path
+            BinOp::Rem => Some(Scalar::Num(HostScalar::I64(Num::rem(x, y)?))),
+            BinOp::FloorDiv => Some(Scalar::Num(HostScalar::I64(Num::floor_div(x, y)?))),
+            BinOp::Pow => Some(Scalar::Num(HostScalar::I64(Num::pow(x, y)?))),
             _ if let Some(bit) = crate::check::prim::BitOp::of(op) => {
                 Some(Scalar::Num(HostScalar::I64(bit.eval_i64(x, y))))
             }
@@ -1659,6 +1665,12 @@ fn scalar_arith(op: BinOp, x: HostScalar, y: HostScalar, dtype: DType) -> Option
                 BinOp::Sub => num(x - y),
                 BinOp::Mul => num(x * y),
                 BinOp::Div => num(x / y),
+                BinOp::Rem => num(Num::rem(x, y)?),
+                BinOp::FloorDiv => num(Num::floor_div(x, y)?),
+                // as `graph::build::binary` computes a float power of a scalar
+                BinOp::Pow if y == 0.5 => num(x.sqrt()),
+                BinOp::Pow if y == -1.0 => num(1.0 / x),
+                BinOp::Pow => num(Num::pow(x, y)?),
                 // IEEE: every comparison with NaN is false but `!=`.
                 _ if is_cmp => match x.partial_cmp(&y) {
                     Some(o) => cmp(o),

@@ -580,14 +580,21 @@ impl Interp {
                     return Ok(Value::Array(r.map_err(|d| d.or_span(span))?));
                 }
                 let host = self.host_of(&x, &sp(0))?;
-                let xs: Vec<i64> = (0..host.len()).map(|i| host.get_i64(i)).collect();
-                if let Some((at, &bad)) = xs.iter().enumerate().find(|(_, v)| **v < 0) {
+                let xs: std::borrow::Cow<[i64]> = match &host {
+                    HostData::I64(v) => std::borrow::Cow::Borrowed(v),
+                    other => (0..other.len()).map(|i| other.get_i64(i)).collect(),
+                };
+                // one pass for both bounds (it vectorises); the first negative is looked for only if there is one
+                let (lo, hi) = xs.iter().fold((0i64, -1i64), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+                if lo < 0
+                    && let Some((at, &bad)) = xs.iter().enumerate().find(|(_, v)| **v < 0)
+                {
                     return Err(bad_value(
                         format!("`bincount` counts non-negative integers; element {at} is {bad}"),
                         &sp(0),
                     ));
                 }
-                let n = (xs.iter().max().map_or(0, |&m| m as usize + 1)).max(minlength);
+                let n = ((hi + 1) as usize).max(minlength);
                 shape::check_size(&[n], &sp(0))?;
                 crate::backend::memory::check_bytes(n as u128 * 8, "bincount's counts", Some(span))?;
                 match arr(1) {

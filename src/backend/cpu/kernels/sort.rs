@@ -1100,13 +1100,7 @@ pub fn quantile_lines<T: Key>(v: &[T], (outer, len, inner): (usize, usize, usize
 /// weighted when `weights` is given.
 pub fn bincount(x: &[i64], weights: Option<&[f64]>, n: usize) -> (Vec<i64>, Vec<f64>) {
     match weights {
-        None => {
-            let mut c = vec![0i64; n];
-            for &k in x {
-                c[k as usize] += 1;
-            }
-            (c, Vec::new())
-        }
+        None => (count(x, n), Vec::new()),
         Some(w) => {
             let mut c = vec![0f64; n];
             for (&k, &wt) in x.iter().zip(w) {
@@ -1115,6 +1109,47 @@ pub fn bincount(x: &[i64], weights: Option<&[f64]>, n: usize) -> (Vec<i64>, Vec<
             (Vec::new(), c)
         }
     }
+}
+
+/// Elements of `x` a counting task takes.
+const COUNT_CHUNK: usize = 1 << 16;
+
+/// Counts of each value 0..n of `x`: chunks counted in parallel where the
+/// counts are few beside the elements, each into four tables taking every
+/// fourth element (a run of equal values then does not wait on its own
+/// increments), the tables added.
+fn count(x: &[i64], n: usize) -> Vec<i64> {
+    let count_chunk = |x: &[i64]| -> Vec<i64> {
+        let mut t = vec![0i64; 4 * n];
+        let (t0, rest) = t.split_at_mut(n);
+        let (t1, rest) = rest.split_at_mut(n);
+        let (t2, t3) = rest.split_at_mut(n);
+        let mut quads = x.chunks_exact(4);
+        for q in &mut quads {
+            t0[q[0] as usize] += 1;
+            t1[q[1] as usize] += 1;
+            t2[q[2] as usize] += 1;
+            t3[q[3] as usize] += 1;
+        }
+        for &k in quads.remainder() {
+            t0[k as usize] += 1;
+        }
+        for i in 0..n {
+            t0[i] += t1[i] + t2[i] + t3[i];
+        }
+        t.truncate(n);
+        t
+    };
+    if x.len() < 2 * COUNT_CHUNK || n * 16 > x.len() {
+        return count_chunk(x);
+    }
+    x.par_chunks(COUNT_CHUNK)
+        .map(count_chunk)
+        .reduce_with(|mut a, b| {
+            a.iter_mut().zip(&b).for_each(|(a, b)| *a += b);
+            a
+        })
+        .unwrap_or_else(|| vec![0; n])
 }
 
 /// The bins between consecutive `edges` (ascending): bin i holds

@@ -239,6 +239,9 @@ fn gemv<T: Gemm>(a: &[T], va: &View, x: &[T]) -> Option<Vec<T>> {
     if at(0, 0) < 0 || at(m - 1, k - 1) as usize >= a.len() || va.offset >= a.len() {
         return None;
     }
+    if !by_rows && m <= SHORT_COLUMNS && cs >= m as isize {
+        return Some(short_columns(a, va.offset, cs as usize, m, x));
+    }
     let rows = if m * k >= PAR_THRESHOLD {
         m.div_ceil(rayon::current_num_threads() * 4).max(1)
     } else {
@@ -322,6 +325,60 @@ crate::backend::cpu::block::avx2_dispatch! {
     /// `y += s * x`.
     #[inline(always)]
     fn axpy<T: Num>(y: &mut [T], s: T, x: &[T]) = axpy_impl;
+}
+
+/// The longest contiguous column that `short_columns` takes: its partial
+/// results stay in L1.
+const SHORT_COLUMNS: usize = 256;
+
+/// Columns of `short_columns` a chunk (a task, and one partial result).
+const COLUMN_CHUNK: usize = 4096;
+
+/// `A x` for an m x k matrix of short contiguous columns (`A = transpose(X)`
+/// of a tall X, so `transpose(X) @ g` and `g @ X`), column p of m elements
+/// at `offset + p * cs` of `a`: the columns are cut into chunks along k, each
+/// chunk's columns scaled by `x` and added into a partial result of m
+/// values, the partials added in chunk order. Splitting the rows instead
+/// would read each row of X once per block of outputs.
+fn short_columns<T: Gemm>(a: &[T], offset: usize, cs: usize, m: usize, x: &[T]) -> Vec<T> {
+    let k = x.len();
+    let partial = |c: usize| -> Vec<T> {
+        let (p0, p1) = (c * COLUMN_CHUNK, ((c + 1) * COLUMN_CHUNK).min(k));
+        let mut y = vec![T::ZERO; m];
+        scaled_columns(&mut y, &x[p0..p1], &a[offset + p0 * cs..], cs);
+        y
+    };
+    let chunks = k.div_ceil(COLUMN_CHUNK);
+    let partials: Vec<Vec<T>> = if m * k >= PAR_THRESHOLD {
+        (0..chunks).into_par_iter().map(partial).collect()
+    } else {
+        (0..chunks).map(partial).collect()
+    };
+    let mut parts = partials.into_iter();
+    let mut y = parts.next().unwrap_or_else(|| vec![T::ZERO; m]);
+    for part in parts {
+        for (o, &v) in y.iter_mut().zip(&part) {
+            *o = o.add(v);
+        }
+    }
+    y
+}
+
+#[inline(always)]
+fn scaled_columns_impl<T: Num>(y: &mut [T], xs: &[T], a: &[T], cs: usize) {
+    let m = y.len();
+    for (j, &s) in xs.iter().enumerate() {
+        let col = &a[j * cs..j * cs + m];
+        for (o, &v) in y.iter_mut().zip(col) {
+            *o = o.add(s.mul(v));
+        }
+    }
+}
+
+crate::backend::cpu::block::avx2_dispatch! {
+    /// `y += xs[j] * a[j * cs..j * cs + y.len()]` for each j, in order.
+    #[inline(always)]
+    fn scaled_columns<T: Num>(y: &mut [T], xs: &[T], a: &[T], cs: usize) = scaled_columns_impl;
 }
 
 #[inline(always)]
