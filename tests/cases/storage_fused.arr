@@ -40,3 +40,13 @@ print(fk((x * 1.0001) as f16), fk((x as f64 * 1.0000001) as f16), fk((x * 3.3) a
 # out: 34614677.03933716 34611191.275177 114216083.89160156 69.9453125
 print(ck(h > 9.5), ck(where(g > 5.0, a, b)), fk(h as f32 * 2.0), ck((h * 10.0) as u8))
 # out: 110145 23118920 4197899.995193481 20897310
+# a realize with a kernel the fused executor leaves to the reference (the
+# wrap padding's concatenation, a scan) beside fused maps of the same dtype
+let board = reshape((i[:4096] * 2654435761) % 1000 < 300, [64, 64]) as u8
+for gen in 0..5 {
+    let p = pad(board, 1, mode="wrap")
+    let nb = p[:-2, :-2] + p[:-2, 1:-1] + p[:-2, 2:] + p[1:-1, :-2] + p[1:-1, 2:] + p[2:, :-2] + p[2:, 1:-1] + p[2:, 2:]
+    board = ((nb == 3) | ((board == 1) & (nb == 2))) as u8
+}
+print(ck(board), ck(board * arange(64)), ck(cumsum(a[:100, 0] * 2)), ck(cumsum(h[:50, 1] * 2.0) > 40.0))
+# out: 401 12552 583128 26

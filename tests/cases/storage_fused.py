@@ -74,6 +74,13 @@ def oracle():
             fk((h.astype(np.float64).sum(axis=0) / n).astype(f16))]
     out += [ck(h > 9.5), ck(np.where(g32 > 5.0, a, b)), fk(h.astype(np.float32) * np.float32(2.0)),
             ck(sat(h * f16(10.0), np.uint8))]
+    board = (((i[:4096] * 2654435761) % 1000 < 300).reshape(64, 64)).astype(np.uint8)
+    for _ in range(5):
+        p = np.pad(board, 1, mode="wrap")
+        nb = p[:-2, :-2] + p[:-2, 1:-1] + p[:-2, 2:] + p[1:-1, :-2] + p[1:-1, 2:] + p[2:, :-2] + p[2:, 1:-1] + p[2:, 2:]
+        board = ((nb == 3) | ((board == 1) & (nb == 2))).astype(np.uint8)
+    out += [ck(board), ck(board * np.arange(64)), ck(np.cumsum(a[:100, 0] * np.uint8(2))),
+            ck(np.cumsum((h[:50, 1] * f16(2.0)).astype(np.float32)).astype(f16) > 40.0)]
     return out
 
 

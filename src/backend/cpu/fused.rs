@@ -92,7 +92,7 @@ use crate::graph::{Buffer, Node, NodeState, Storage};
 use crate::plan::cache::{PlanCache, Planned};
 use crate::plan::{DeviceInfo, ExtraOut, KernelPlan, Operand, Plan, Source, Strategy, steps_raise};
 use rayon::prelude::*;
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cell::{Ref, RefCell};
 use std::mem::MaybeUninit;
 use std::rc::Rc;
@@ -245,17 +245,24 @@ impl Fused {
         Ok(())
     }
 
-    /// Whether every kernel of the plan for `nodes` runs here when it reads
-    /// or writes a storage-only dtype (f16, bf16, a narrow integer): maps
-    /// and reductions load such values widened and store them narrowed
-    /// (`block::load_storage`, `block::compute_storage`); a kernel of
-    /// another strategy that touches one, or that generates one (`arange`,
-    /// `rand` of such a dtype), leaves the graph to `CpuBackend::execute_split`.
-    pub fn takes_storage(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> bool {
+    /// The nodes of the kernels of the plan for `nodes` that cannot run here
+    /// because they read or write a storage-only dtype (f16, bf16, a narrow
+    /// integer) in a way this executor does not: maps and reductions load
+    /// such values widened and store them narrowed (`block::load_storage`,
+    /// `block::compute_storage`), but a kernel of another strategy that
+    /// touches one, or that generates one (`arange`, `rand` of such a
+    /// dtype), is left to the reference (`CpuBackend::execute_split`).
+    pub fn storage_refused(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> HashSet<u64> {
         let planned = self.planned(nodes, outputs);
-        let ok = planned.plan.kernels.iter().all(storage_ok);
+        let refused = planned
+            .plan
+            .kernels
+            .iter()
+            .filter(|kp| !storage_ok(kp))
+            .flat_map(|kp| kp.nodes.iter().copied().chain([kp.output]))
+            .collect();
         self.plans.borrow_mut().recycle(planned);
-        ok
+        refused
     }
 
     /// Runs a plan's kernels in order, each into its node's fresh buffer,

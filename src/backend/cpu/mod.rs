@@ -104,12 +104,37 @@ fn eval_in_place(node: &Node) -> Result<(), Diagnostic> {
 }
 
 impl CpuBackend {
-    /// A realize that touches a storage-only dtype: the nodes that do run
-    /// one by one on the reference kernels, and each run of nodes between
-    /// them on the fused executor, which stores every node a later node or
-    /// the realize's `outputs` read. A program that loads a `u8` image and
-    /// casts it to `f32` thus fuses everything after the cast.
-    fn execute_split(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Result<(), Diagnostic> {
+    /// A realize that touches a storage-only dtype in a kernel the fused
+    /// executor refuses (`refused`, see `Fused::storage_refused`: a scan, a
+    /// concatenation's parts of a narrow integer): those nodes run one by one
+    /// on the reference kernels, and each run of nodes between them on the
+    /// fused executor, which stores every node a later node or the realize's
+    /// `outputs` read. A run whose own plan still has a refused kernel runs
+    /// its storage-touching nodes on the reference too.
+    fn execute_split(
+        &self,
+        nodes: &[Rc<Node>],
+        outputs: &[Rc<Node>],
+        refused: &HashSet<u64>,
+    ) -> Result<(), Diagnostic> {
+        self.split(
+            nodes,
+            outputs,
+            |n| refused.contains(&n.id) && node_touches_storage_only(n),
+            true,
+        )
+    }
+
+    /// Runs `nodes` with those `on_reference` picks on the reference
+    /// kernels and the runs between them fused (checked again for refused
+    /// storage kernels when `check`).
+    fn split(
+        &self,
+        nodes: &[Rc<Node>],
+        outputs: &[Rc<Node>],
+        on_reference: impl Fn(&Node) -> bool,
+        check: bool,
+    ) -> Result<(), Diagnostic> {
         // the position of each node's last reader among `nodes`
         let mut last_read: HashMap<u64, usize> = HashMap::default();
         for (i, n) in nodes.iter().enumerate() {
@@ -130,7 +155,11 @@ impl CpuBackend {
                 .filter(|n| wanted.contains(&n.id) || last_read.get(&n.id).is_some_and(|&r| r >= end))
                 .cloned()
                 .collect();
-            self.fused.execute(run, &kept)?;
+            if check && touches_storage_only(run) && !self.fused.storage_refused(run, &kept).is_empty() {
+                self.split(run, &kept, node_touches_storage_only, false)?;
+            } else {
+                self.fused.execute(run, &kept)?;
+            }
             run.clear();
             Ok(())
         };
@@ -138,7 +167,7 @@ impl CpuBackend {
             if node.is_ready() {
                 continue;
             }
-            if node_touches_storage_only(node) {
+            if on_reference(node) {
                 flush(&mut run, i)?;
                 eval_in_place(node)?;
             } else {
@@ -230,11 +259,13 @@ impl Backend for CpuBackend {
         // the reference does (kernels::eval_storage); a graph with another
         // kernel that touches one runs those nodes one by one instead.
         if self.mode == CpuMode::Fused {
-            return if touches_storage_only(nodes) && !self.fused.takes_storage(nodes, outputs) {
-                self.execute_split(nodes, outputs)
-            } else {
-                self.fused.execute(nodes, outputs)
-            };
+            if touches_storage_only(nodes) {
+                let refused = self.fused.storage_refused(nodes, outputs);
+                if !refused.is_empty() {
+                    return self.execute_split(nodes, outputs, &refused);
+                }
+            }
+            return self.fused.execute(nodes, outputs);
         }
         for node in nodes {
             if node.is_ready() {
