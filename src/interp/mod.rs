@@ -398,6 +398,9 @@ impl Interp {
                 {
                     return Ok(());
                 }
+                if op.is_none() && self.rebind_scalar_op(name, value)? {
+                    return Ok(());
+                }
                 let current = match self.frames.last() {
                     Some(f) => f.get(name).cloned(),
                     None => self.globals.get(name).cloned(),
@@ -765,25 +768,62 @@ impl Interp {
             ExprKind::Float(v) => (HostScalar::F64(*v), DType::F64, true),
             _ => return Ok(false),
         };
-        let Some(Value::Array(a)) = self.slot(name) else {
+        Ok(self.overwrite_scalar_op(name, op, y, y_dtype, y_weak))
+    }
+
+    /// `x = x op e` where `x` holds a host scalar and `e` is arithmetic on
+    /// names and literals (which cannot rebind `x` or have any other
+    /// effect): as `x op= e` on a scalar, the result overwrites `x`'s
+    /// element when nothing else holds it and its dtype stays (a loop's
+    /// `k = k + 1`, `s = s + 0.5 * i`), instead of a new array each time.
+    /// False leaves the assignment to the general path, which evaluates `e`
+    /// again (no effect, but the time).
+    fn rebind_scalar_op(&mut self, name: &str, value: &Expr) -> R<bool> {
+        let ExprKind::Binary(op, l, r) = &value.kind else {
             return Ok(false);
         };
-        let Some(x) = host_scalar(a) else {
+        if !matches!(&l.kind, ExprKind::Name(n) if n == name) || !pure_arithmetic(r) {
             return Ok(false);
+        }
+        match self.slot(name) {
+            Some(Value::Array(a)) if host_scalar(a).is_some() => {}
+            _ => return Ok(false),
+        }
+        let Value::Array(b) = self.eval(r)? else {
+            return Ok(false);
+        };
+        let Some(y) = host_scalar(&b) else {
+            return Ok(false);
+        };
+        let (y_dtype, y_weak) = (b.dtype(), b.weak);
+        // `e` may be `x` itself: its handle goes before `x`'s is found unique
+        drop(b);
+        Ok(self.overwrite_scalar_op(name, *op, y, y_dtype, y_weak))
+    }
+
+    /// Overwrites the host scalar `name` holds with `name op y` where that
+    /// keeps its dtype and weakness and nothing else holds its element;
+    /// whether it did.
+    fn overwrite_scalar_op(&mut self, name: &str, op: BinOp, y: HostScalar, y_dtype: DType, y_weak: bool) -> bool {
+        let Some(Value::Array(a)) = self.slot(name) else {
+            return false;
+        };
+        let Some(x) = host_scalar(a) else {
+            return false;
         };
         let (dtype, weak) = crate::check::dtype::promote_weak(a.dtype(), a.weak, y_dtype, y_weak);
         if dtype != a.dtype() || weak != a.weak {
-            return Ok(false);
+            return false;
         }
         // literal integers whose exact result leaves i64 are E0307 (`binary`), not wrapped
         if let (true, HostScalar::I64(p), HostScalar::I64(q)) = (weak && y_weak, x, y)
             && !crate::check::dtype::literal_int_op_fits(op, p, q)
         {
-            return Ok(false);
+            return false;
         }
         match scalar_arith(op, x, y, dtype) {
-            Some(Scalar::Num(r)) => Ok(overwrite_scalar(a, r)),
-            _ => Ok(false),
+            Some(Scalar::Num(r)) => overwrite_scalar(a, r),
+            _ => false,
         }
     }
 
@@ -1686,6 +1726,19 @@ fn scalar_arith(op: BinOp, x: HostScalar, y: HostScalar, dtype: DType) -> Option
 /// Writes `v` into the rank-0 host array `a` when nothing but `a` holds its
 /// node and buffer (no pending graph, view or cache can see the change) and
 /// `v` has its dtype.
+/// Whether `e` is arithmetic on names and number literals only: evaluating
+/// it reads variables and computes, and cannot bind, call or print.
+fn pure_arithmetic(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Name(_) | ExprKind::Int(_) | ExprKind::Float(_) => true,
+        ExprKind::Unary(UnOp::Neg, x) => pure_arithmetic(x),
+        ExprKind::Binary(op, a, b) => {
+            !matches!(op, BinOp::And | BinOp::Or | BinOp::MatMul) && pure_arithmetic(a) && pure_arithmetic(b)
+        }
+        _ => false,
+    }
+}
+
 fn overwrite_scalar(a: &mut Array, v: HostScalar) -> bool {
     if a.rank() != 0 || Rc::strong_count(&a.node) != 1 || Rc::weak_count(&a.node) != 0 {
         return false;

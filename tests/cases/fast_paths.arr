@@ -38,3 +38,22 @@ print(transpose(X[:, :3]) @ g)
 let idx = (i * 2654435761) % 1021
 print(ck(bincount(idx) * arange(1021)), ck(bincount(idx, minlength=1500)), bincount(idx)[:5], ck(bincount(u)))
 # out: 25499985 50000 [49, 49, 49, 49, 49] 50000
+# `x = x op e` of host scalars overwrites x's element only where nothing else holds it
+let a = 5
+let b = a
+a = a + 1
+let c = 2.5
+c = c * c - c
+c = c + c
+let z = 1
+z = z + 0.5
+let k = 0
+let total = 0
+while k < 10 { total = total + k * k - k % 3; k = k + 1 }
+fn halves(n) {
+    let h = 0
+    for j in 0..n { h = h + j // 2 }
+    h
+}
+print(a, b, c, z, k, total, halves(10))
+# out: 6 5 7.5 1.5 10 276 20

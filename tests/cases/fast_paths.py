@@ -41,6 +41,19 @@ def oracle():
     idx = (i * 2654435761) % 1021
     out += [ck(np.bincount(idx) * np.arange(1021)), ck(np.bincount(idx, minlength=1500)), np.bincount(idx)[:5],
             ck(np.bincount(u))]
+    a = 5
+    b = a
+    a = a + 1
+    c = 2.5
+    c = c * c - c
+    c = c + c
+    z = 1
+    z = z + 0.5
+    k, total = 0, 0
+    while k < 10:
+        total = total + k * k - k % 3
+        k = k + 1
+    out += [a, b, c, z, k, total, sum(j // 2 for j in range(10))]
     return out
 
 
