@@ -365,7 +365,10 @@ fn storage_ok(kp: &KernelPlan) -> bool {
         Strategy::Map | Strategy::Broadcast | Strategy::Sliding { .. } => true,
         s => s.is_reduce(),
     };
-    strategy && kp.window.is_none() && !generated
+    // a part of a concatenation only if it copies a stored array (`into::Assembly`)
+    let copies =
+        matches!(&kp.operands[..], [o] if o.source == Source::Buffer && o.dtype == kp.out_dtype) && kp.body.len() == 1;
+    strategy && (kp.window.is_none() || copies) && !generated
 }
 
 /// How the CPU runs a planned kernel, for `explain` and the profile.

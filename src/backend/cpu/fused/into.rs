@@ -423,7 +423,8 @@ pub(super) struct Assembly {
 }
 
 impl Assembly {
-    /// Room for `size` elements of `dtype`, none written; `None` for half floats.
+    /// Room for `size` elements of `dtype`, none written (of a
+    /// storage-only dtype, the parts may only copy: `super::storage_ok`).
     pub fn new(dtype: crate::check::dtype::DType, size: usize) -> Option<Assembly> {
         use crate::check::dtype::DType;
         let data = match dtype {
@@ -432,7 +433,13 @@ impl Assembly {
             DType::I64 => HostData::I64(Vec::with_capacity(size)),
             DType::F32 => HostData::F32(Vec::with_capacity(size)),
             DType::F64 => HostData::F64(Vec::with_capacity(size)),
-            crate::storage_only_dtype!() => return None,
+            DType::U8 => HostData::U8(Vec::with_capacity(size)),
+            DType::I8 => HostData::I8(Vec::with_capacity(size)),
+            DType::I16 => HostData::I16(Vec::with_capacity(size)),
+            DType::U16 => HostData::U16(Vec::with_capacity(size)),
+            DType::U32 => HostData::U32(Vec::with_capacity(size)),
+            DType::F16 => HostData::F16(Vec::with_capacity(size)),
+            DType::BF16 => HostData::BF16(Vec::with_capacity(size)),
         };
         Some(Assembly { data, size, written: 0 })
     }
@@ -455,7 +462,14 @@ impl Assembly {
         if part > 0 {
             let copied = copied_operand(kp, by_id)?;
             macro_rules! go {
-                ($v:expr, $V:ident) => {{
+                ($v:expr, $V:ident) => {
+                    go!(
+                        $v,
+                        $V,
+                        map_into_typed(kp, by_id, None, SendPtr($v.as_mut_ptr()), view, false)
+                    )
+                };
+                ($v:expr, $V:ident, $map:expr) => {{
                     // The vector's length stays 0 until every part has run: the
                     // parts write its spare capacity, and nothing reads it
                     // meanwhile (no part reads the node it builds).
@@ -484,17 +498,25 @@ impl Assembly {
                             }
                             _ => Err(internal("a part copied from another dtype")),
                         },
-                        None => map_into_typed(kp, by_id, None, SendPtr($v.as_mut_ptr()), view, false),
+                        None => $map,
                     }
                 }};
             }
+            // a storage-only dtype's parts only copy (`super::storage_ok`)
+            let copy_only = || Err(internal("a part of a storage-only dtype that computes"));
             match &mut self.data {
                 HostData::Bool(v) => go!(v, Bool),
                 HostData::I32(v) => go!(v, I32),
                 HostData::I64(v) => go!(v, I64),
                 HostData::F32(v) => go!(v, F32),
                 HostData::F64(v) => go!(v, F64),
-                crate::storage_only_data!() => Err(internal("half-float parts")),
+                HostData::U8(v) => go!(v, U8, copy_only()),
+                HostData::I8(v) => go!(v, I8, copy_only()),
+                HostData::I16(v) => go!(v, I16, copy_only()),
+                HostData::U16(v) => go!(v, U16, copy_only()),
+                HostData::U32(v) => go!(v, U32, copy_only()),
+                HostData::F16(v) => go!(v, F16, copy_only()),
+                HostData::BF16(v) => go!(v, BF16, copy_only()),
             }?;
         }
         self.written += part;
@@ -515,7 +537,13 @@ impl Assembly {
                 HostData::I64(v) => v.set_len(self.size),
                 HostData::F32(v) => v.set_len(self.size),
                 HostData::F64(v) => v.set_len(self.size),
-                crate::storage_only_data!() => {}
+                HostData::U8(v) => v.set_len(self.size),
+                HostData::I8(v) => v.set_len(self.size),
+                HostData::I16(v) => v.set_len(self.size),
+                HostData::U16(v) => v.set_len(self.size),
+                HostData::U32(v) => v.set_len(self.size),
+                HostData::F16(v) => v.set_len(self.size),
+                HostData::BF16(v) => v.set_len(self.size),
             }
         }
         Ok(Some(data))
