@@ -214,7 +214,7 @@ fn ediff1d(x) = diff(ravel(x))
 # Exchanges two axes (a view).
 fn swapaxes(x, axis1, axis2) {
     let n = ndim(x)
-    let (a, b) = (axis1 % n, axis2 % n)
+    let (a, b) = (normalize_axis_index(axis1, n), normalize_axis_index(axis2, n))
     let perm = arange(n)
     perm[a] = b
     perm[b] = a
@@ -224,7 +224,7 @@ fn swapaxes(x, axis1, axis2) {
 # Moves axis `source` to position `destination`, the others keeping their order (a view).
 fn moveaxis(x, source, destination) {
     let n = ndim(x)
-    let (s, d) = (source % n, destination % n)
+    let (s, d) = (normalize_axis_index(source, n), normalize_axis_index(destination, n))
     let rest = arange(n)[arange(n) != s]
     permute(x, concat([rest[:d], [s], rest[d:]]))
 }
@@ -328,8 +328,9 @@ fn average(a, axis = none, weights = none, keepdims = false) {
     if weights == none {
         mean(a, axis=axis, keepdims=keepdims)
     } else {
-        let w = if axis != none and ndim(weights) == 1 and ndim(a) > 1 {
-            let k = axis % ndim(a)
+        # one axis is checked first: 1-D weights are laid along it
+        let k = if axis == none or ndim(axis) != 0 { none } else { normalize_axis_index(axis, ndim(a)) }
+        let w = if k != none and ndim(weights) == 1 and ndim(a) > 1 {
             reshape(weights, concat([ones([k], dtype=i64), [size(weights)], ones([ndim(a) - k - 1], dtype=i64)]))
         } else {
             weights
@@ -340,7 +341,13 @@ fn average(a, axis = none, weights = none, keepdims = false) {
 
 # Rotates by 90 degrees `k` times, from the first of `axes` towards the second (a view).
 fn rot90(m, k = 1, axes = (0, 1)) {
-    let (a0, a1) = (axes[0] % ndim(m), axes[1] % ndim(m))
+    if size(axes) != 2 {
+        error(f"rot90 takes two axes, found {size(axes)}")
+    }
+    let (a0, a1) = (normalize_axis_index(axes[0], ndim(m)), normalize_axis_index(axes[1], ndim(m)))
+    if a0 == a1 {
+        error(f"rot90's axes must be different, found {axes[0]} and {axes[1]}")
+    }
     let r = k % 4
     if r == 0 {
         m
@@ -699,7 +706,7 @@ fn take_along_axis(arr, indices, axis) {
 # boolean mask of the axis's length) along `axis` (of the flattened array when none).
 fn delete(arr, obj, axis = none) {
     let a = if axis == none { ravel(arr) } else { arr }
-    let ax = if axis == none { 0 } else { axis }
+    let ax = if axis == none { 0 } else { normalize_axis_index(axis, ndim(a)) }
     let n = shape(a)[ax]
     let drop = array(obj)
     if any((drop < -n) or (drop >= n)) {

@@ -394,6 +394,21 @@ const STATIC_PROGRAMS: &[(&str, &str)] = &[
     ("E0401", "print(arange(3) ** -1)"),
     ("E0104", "fn f(a, a) = a\nprint(f(1, 2))"),
     ("E0201", "print(unique(ones([2, 2]), axis=2))"),
+    // the library's axes by `normalize_axis_index`, never modulo the rank (issue 12)
+    ("E0201", "print(shape(swapaxes(zeros([2, 3]), 0, 4)))"),
+    ("E0201", "print(shape(moveaxis(zeros([2, 3, 4]), 0, 3)))"),
+    ("E0201", "print(shape(moveaxis(zeros([2, 3]), 0, 5)))"),
+    ("E0201", "print(rot90(reshape(arange(6), [2, 3]), axes=(0, 2)))"),
+    ("E0413", "print(rot90(reshape(arange(6), [2, 3]), axes=(0, 0)))"),
+    ("E0413", "print(rot90(reshape(arange(6), [2, 3]), axes=(1, -1)))"),
+    ("E0201", "print(gradient(arange(5) * 1.0, axis=3))"),
+    ("E0201", "print(take_along_axis(arange(4), [2, 0], axis=1))"),
+    ("E0201", "print(average(arange(6), axis=1, weights=[1, 2]))"),
+    ("E0201", "print(average(ones([2, 3]), axis=-3, weights=[1, 2, 3]))"),
+    ("E0201", "print(delete(ones([2, 3]), 0, axis=2))"),
+    ("E0201", "print(normalize_axis_index(2, 2))"),
+    ("E0210", "print(normalize_axis_index(0, -1))"),
+    ("E0305", "print(normalize_axis_index(1.0, 2))"),
 ];
 
 fn static_codes(diags: &[arr::Diagnostic]) -> Vec<String> {

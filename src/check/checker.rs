@@ -2350,6 +2350,31 @@ impl Checker {
                     value,
                 }
             }
+            // the run's rule (`shape::normalize_axis`) where both are constants, so a
+            // library function's axis out of range is E0201 before running
+            "normalize_axis_index" => {
+                let known = |k: usize| arg(k).and_then(const_int_of);
+                let value = match (known(0), known(1)) {
+                    (Some(axis), Some(ndim)) => {
+                        let checked = shape::check_ndim(ndim, &arg_span(1).unwrap_or(span.clone()))
+                            .and_then(|rank| shape::normalize_axis(axis, rank, &arg_span(0).unwrap_or(span.clone())));
+                        match checked {
+                            Ok(k) => Some(k as f64),
+                            Err(d) => {
+                                self.errors.push(d);
+                                return Ty::Unknown;
+                            }
+                        }
+                    }
+                    _ => None,
+                };
+                Ty::Array {
+                    dtype: Some(DType::I64),
+                    shape: Some(vec![]),
+                    weak: true,
+                    value,
+                }
+            }
             // the sizes, each an integer the checker knows where the size is known
             "shape" => match arg(0) {
                 Some(Ty::Array { shape: Some(s), .. }) => Ty::Tuple(
@@ -2854,6 +2879,8 @@ const INT_PARAMS: &[(&str, &str)] = &[
     ("round", "decimals"),
     ("linspace", "num"),
     ("eye", "k"),
+    ("normalize_axis_index", "axis"),
+    ("normalize_axis_index", "ndim"),
 ];
 
 /// Builtins whose `axis` is an axis of their first argument (checked by

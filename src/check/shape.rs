@@ -853,6 +853,14 @@ pub fn normalize_axis(axis: i64, rank: usize, span: &Span) -> Result<usize, Diag
     }
 }
 
+/// `normalize_axis_index`'s `ndim` as a rank: E0210 when negative.
+pub fn check_ndim(ndim: i64, span: &Span) -> Result<usize, Diagnostic> {
+    usize::try_from(ndim).map_err(|_| {
+        Diagnostic::new("E0210", format!("an array cannot have {ndim} axes"), span.clone())
+            .with_hint("`ndim` counts axes: 0 or more")
+    })
+}
+
 /// Normalises a list of axes, sorted, rejecting repeats.
 pub fn normalize_axes(axes: &[i64], rank: usize, span: &Span) -> Result<Vec<usize>, Diagnostic> {
     let mut out = Vec::with_capacity(axes.len());
