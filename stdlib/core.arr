@@ -310,14 +310,18 @@ fn digitize(x, bins, right = false) {
     }
 }
 
-# The Kronecker product of two 1-D or two 2-D arrays.
+# The Kronecker product of arrays of any ranks, as NumPy's `kron`: the one of lower rank
+# gets leading size-1 axes, and the result's shape is the two shapes multiplied axis by axis.
 fn kron(a, b) {
-    if ndim(a) == 1 {
-        ravel(outer(a, b))
-    } else {
-        let (sa, sb) = (shape(a), shape(b))
-        reshape(a[:, newaxis, :, newaxis] * b[newaxis, :, newaxis, :], [sa[0] * sb[0], sa[1] * sb[1]])
-    }
+    let n = maximum(ndim(a), ndim(b))
+    let sa = concat([ones([n - ndim(a)], dtype=i64), array(shape(a), dtype=i64)])
+    let sb = concat([ones([n - ndim(b)], dtype=i64), array(shape(b), dtype=i64)])
+    let one = ones([n], dtype=i64)
+    # a's axis k becomes axis 2k (beside a size-1 axis 2k + 1) and b's axis k axis 2k + 1, so
+    # that the product's axes 2k and 2k + 1 merge into the result's axis k
+    let pa = reshape(stack([sa, one], axis=1), [2 * n])
+    let pb = reshape(stack([one, sb], axis=1), [2 * n])
+    reshape(reshape(a, pa) * reshape(b, pb), sa * sb)
 }
 
 # ---- more of NumPy's names
