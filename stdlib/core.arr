@@ -438,6 +438,9 @@ fn gradient(f, dx = 1.0, axis = 0) {
 # (the longer one's length, centred) or "valid" (where they overlap fully). One pass over
 # the longer array per element of the shorter one.
 fn convolve(a, v, mode = "full") {
+    if mode != "full" and mode != "same" and mode != "valid" {
+        error(f"`mode` of `convolve` cannot be \"{mode}\": it is one of \"full\", \"same\", \"valid\"")
+    }
     if size(a) == 0 or size(v) == 0 {
         error("convolve of an empty array")
     }
@@ -461,6 +464,9 @@ fn convolve(a, v, mode = "full") {
 # The cross-correlation of two 1-D arrays, sum over n of a[n + k] * v[n], in NumPy's modes
 # and order (default "valid"; with `a` the shorter, NumPy's reversed result).
 fn correlate(a, v, mode = "valid") {
+    if mode != "full" and mode != "same" and mode != "valid" {
+        error(f"`mode` of `correlate` cannot be \"{mode}\": it is one of \"full\", \"same\", \"valid\"")
+    }
     if size(a) >= size(v) {
         convolve(a, flip(v), mode=mode)
     } else {

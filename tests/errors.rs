@@ -409,6 +409,12 @@ const STATIC_PROGRAMS: &[(&str, &str)] = &[
     ("E0201", "print(normalize_axis_index(2, 2))"),
     ("E0210", "print(normalize_axis_index(0, -1))"),
     ("E0305", "print(normalize_axis_index(1.0, 2))"),
+    // convolve's and correlate's modes
+    (
+        "E0413",
+        "print(convolve(arange(3) * 1.0, arange(2) * 1.0, mode=\"bogus\"))",
+    ),
+    ("E0413", "print(correlate([1.0, 2.0], [1.0], mode=\"vaild\"))"),
 ];
 
 fn static_codes(diags: &[arr::Diagnostic]) -> Vec<String> {
