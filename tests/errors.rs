@@ -415,6 +415,17 @@ const STATIC_PROGRAMS: &[(&str, &str)] = &[
         "print(convolve(arange(3) * 1.0, arange(2) * 1.0, mode=\"bogus\"))",
     ),
     ("E0413", "print(correlate([1.0, 2.0], [1.0], mode=\"vaild\"))"),
+    // a list literal written into a slice, a constant index list's selection, two `...`,
+    // a string written into an array
+    ("E0208", "let a = arange(6)\na[2:4] = [1, 2, 3]"),
+    ("E0208", "let a = zeros([3, 4])\na[[0, 1]] = ones([3, 4])"),
+    (
+        "E0208",
+        "let i = [0, 2]\nlet a = zeros([3, 4])\na[i, 1:] = ones([2, 4])",
+    ),
+    ("E0200", "let a = zeros([3, 4])\nprint(a[:, [0, 1, 3]] + ones([3, 4]))"),
+    ("E0205", "print(zeros([2, 3])[..., ...])"),
+    ("E0303", "let x = zeros(3)\nx[0] = \"a\""),
 ];
 
 fn static_codes(diags: &[arr::Diagnostic]) -> Vec<String> {
