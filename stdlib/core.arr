@@ -163,6 +163,14 @@ fn permutation(x) {
 fn choice(a, size = none, replace = true, p = none) {
     let pool = if ndim(a) == 0 { arange(a) } else { a }
     let n = shape(pool)[0]
+    let k = if size == none { 1 } else { prod(size) }
+    if n == 0 and k > 0 {
+        if ndim(a) == 0 {
+            error(f"choice's `a` must be a positive integer unless no samples are taken, found {a}")
+        } else {
+            error("choice's `a` cannot be empty unless no samples are taken")
+        }
+    }
     if p != none and (any(p < 0) or abs(sum(p) - 1.0) > 1e-8) {
         error("choice's probabilities p must be non-negative and sum to 1")
     }
@@ -176,7 +184,6 @@ fn choice(a, size = none, replace = true, p = none) {
         }
         pool[minimum(i, n - 1)]
     } else {
-        let k = if size == none { 1 } else { prod(size) }
         if k > n {
             error("choice without replacement cannot take more elements than the population")
         }

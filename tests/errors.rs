@@ -426,6 +426,9 @@ const STATIC_PROGRAMS: &[(&str, &str)] = &[
     ("E0200", "let a = zeros([3, 4])\nprint(a[:, [0, 1, 3]] + ones([3, 4]))"),
     ("E0205", "print(zeros([2, 3])[..., ...])"),
     ("E0303", "let x = zeros(3)\nx[0] = \"a\""),
+    // choice from an empty population, as NumPy refuses it
+    ("E0413", "print(choice(0, 3))"),
+    ("E0413", "print(choice(arange(0), size=(2, 1)))"),
 ];
 
 fn static_codes(diags: &[arr::Diagnostic]) -> Vec<String> {

@@ -236,6 +236,16 @@ impl ArangeRange {
     }
 }
 
+/// A count too large for memory, as a message shows it: whole below 10^15, else
+/// `about 1.0e301` rather than hundreds of digits.
+fn element_count(n: f64) -> String {
+    if n < 1e15 {
+        format!("{n}")
+    } else {
+        format!("about {n:.1e}")
+    }
+}
+
 /// The length and elements of `arange(start, stop, step)`, as NumPy computes them:
 /// integer bounds in exact integer arithmetic (`ceil((stop - start) / step)`),
 /// float bounds in f64 with NumPy's edge rules (an infinite step gives one element
@@ -265,7 +275,7 @@ pub fn arange_range(
             0
         };
         if len as u128 > max_elements() {
-            return Err(too_many(len.to_string()));
+            return Err(too_many(element_count(len as f64)));
         }
         return Ok(ArangeRange::Ints {
             start: a as i64,
@@ -295,7 +305,7 @@ pub fn arange_range(
     }
     if len > max_elements() as f64 {
         return Err(too_many(if len.is_finite() {
-            format!("{len}")
+            element_count(len)
         } else {
             "infinitely many".to_string()
         }));
@@ -1137,7 +1147,11 @@ pub fn index_out_of_range(i: i64, n: i64, span: &Span) -> Diagnostic {
         format!("index {i} is out of range for an axis of size {n}"),
         span.clone(),
     )
-    .with_hint(format!("valid indices are {} to {}", -n, n - 1))
+    .with_hint(if n == 0 {
+        "the axis is empty: no index is valid".to_string()
+    } else {
+        format!("valid indices are {} to {}", -n, n - 1)
+    })
 }
 
 /// The axis `split`, `array_split`, `hsplit` or `vsplit` cuts (`axis` is
