@@ -98,6 +98,10 @@ fn radians(x) = deg2rad(x)
 # Radians to degrees (NumPy's other name for `rad2deg`).
 fn degrees(x) = rad2deg(x)
 
+# The tuple (x1 // x2, x1 % x2), elementwise: the floor quotient and the remainder of the
+# divisor's sign (NumPy's `divmod`).
+fn divmod(x1, x2) = (x1 // x2, x1 % x2)
+
 # Elementwise maximum that ignores NaN: the other value where one is NaN (NaN where both are).
 # On a tie `a`, as NumPy's fmax (`maximum` gives its second operand there: the sign of a zero).
 fn fmax(a, b) = where(isnan(b), a, where(isnan(a), b, maximum(b, a)))
@@ -298,8 +302,12 @@ fn corrcoef(x, y = none, rowvar = true) {
     }
 }
 
-# Whether each element of `element` is among `test_elements` (booleans of `element`'s shape).
-fn isin(element, test_elements) = any(expand_dims(element, -1) == ravel(test_elements), axis=-1)
+# Whether each element of `element` is among `test_elements` (booleans of `element`'s shape);
+# with `invert`, whether it is not.
+fn isin(element, test_elements, invert = false) {
+    let found = any(expand_dims(element, -1) == ravel(test_elements), axis=-1)
+    if invert { not found } else { found }
+}
 
 # The index of the bin each `x` falls in. For increasing `bins`: i with bins[i-1] <= x < bins[i]
 # (bins[i-1] < x <= bins[i] when `right`), 0 below the first edge, len(bins) past the last; for

@@ -63,5 +63,6 @@ cases!(
     compound_ops,
     tuples,
     enumerate_zip,
-    add_at
+    add_at,
+    numpy_stdlib_more
 );
