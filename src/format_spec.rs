@@ -215,9 +215,10 @@ pub fn format_scalar(x: Scalar, spec: &str, plain: &str) -> Result<String, Strin
             };
             Ok(pad(sign, body, &s, true))
         }
-        (Scalar::Float(f), Some('d' | 'x' | 'X' | 'o' | 'b' | 'n')) => Err(format!(
-            "format type '{}' is for integers, not the float {f}",
-            s.ty.unwrap_or('d')
+        // Python's ValueError "Unknown format code 'd' for object of type 'float'",
+        // the value as print spells it (5.0, not 5: that it is a float is the point)
+        (Scalar::Float(_), Some(c @ ('d' | 'x' | 'X' | 'o' | 'b' | 'n'))) => Err(format!(
+            "unknown format code '{c}' for the float {plain}: '{c}' formats integers"
         )),
         (Scalar::Float(f), _) => Ok(float(f, &s)),
         (Scalar::Int(i), Some('f' | 'F' | 'e' | 'E' | 'g' | 'G' | '%')) => Ok(float(i as f64, &s)),

@@ -98,6 +98,10 @@ fn radians(x) = deg2rad(x)
 # Radians to degrees (NumPy's other name for `rad2deg`).
 fn degrees(x) = rad2deg(x)
 
+# The tuple (x1 // x2, x1 % x2), elementwise: the floor quotient and the remainder of the
+# divisor's sign (NumPy's `divmod`).
+fn divmod(x1, x2) = (x1 // x2, x1 % x2)
+
 # Elementwise maximum that ignores NaN: the other value where one is NaN (NaN where both are).
 # On a tie `a`, as NumPy's fmax (`maximum` gives its second operand there: the sign of a zero).
 fn fmax(a, b) = where(isnan(b), a, where(isnan(a), b, maximum(b, a)))
@@ -163,6 +167,14 @@ fn permutation(x) {
 fn choice(a, size = none, replace = true, p = none) {
     let pool = if ndim(a) == 0 { arange(a) } else { a }
     let n = shape(pool)[0]
+    let k = if size == none { 1 } else { prod(size) }
+    if n == 0 and k > 0 {
+        if ndim(a) == 0 {
+            error(f"choice's `a` must be a positive integer unless no samples are taken, found {a}")
+        } else {
+            error("choice's `a` cannot be empty unless no samples are taken")
+        }
+    }
     if p != none and (any(p < 0) or abs(sum(p) - 1.0) > 1e-8) {
         error("choice's probabilities p must be non-negative and sum to 1")
     }
@@ -176,7 +188,6 @@ fn choice(a, size = none, replace = true, p = none) {
         }
         pool[minimum(i, n - 1)]
     } else {
-        let k = if size == none { 1 } else { prod(size) }
         if k > n {
             error("choice without replacement cannot take more elements than the population")
         }
@@ -214,7 +225,7 @@ fn ediff1d(x) = diff(ravel(x))
 # Exchanges two axes (a view).
 fn swapaxes(x, axis1, axis2) {
     let n = ndim(x)
-    let (a, b) = (axis1 % n, axis2 % n)
+    let (a, b) = (normalize_axis_index(axis1, n), normalize_axis_index(axis2, n))
     let perm = arange(n)
     perm[a] = b
     perm[b] = a
@@ -224,7 +235,7 @@ fn swapaxes(x, axis1, axis2) {
 # Moves axis `source` to position `destination`, the others keeping their order (a view).
 fn moveaxis(x, source, destination) {
     let n = ndim(x)
-    let (s, d) = (source % n, destination % n)
+    let (s, d) = (normalize_axis_index(source, n), normalize_axis_index(destination, n))
     let rest = arange(n)[arange(n) != s]
     permute(x, concat([rest[:d], [s], rest[d:]]))
 }
@@ -291,8 +302,12 @@ fn corrcoef(x, y = none, rowvar = true) {
     }
 }
 
-# Whether each element of `element` is among `test_elements` (booleans of `element`'s shape).
-fn isin(element, test_elements) = any(expand_dims(element, -1) == ravel(test_elements), axis=-1)
+# Whether each element of `element` is among `test_elements` (booleans of `element`'s shape);
+# with `invert`, whether it is not.
+fn isin(element, test_elements, invert = false) {
+    let found = any(expand_dims(element, -1) == ravel(test_elements), axis=-1)
+    if invert { not found } else { found }
+}
 
 # The index of the bin each `x` falls in. For increasing `bins`: i with bins[i-1] <= x < bins[i]
 # (bins[i-1] < x <= bins[i] when `right`), 0 below the first edge, len(bins) past the last; for
@@ -310,14 +325,18 @@ fn digitize(x, bins, right = false) {
     }
 }
 
-# The Kronecker product of two 1-D or two 2-D arrays.
+# The Kronecker product of arrays of any ranks, as NumPy's `kron`: the one of lower rank
+# gets leading size-1 axes, and the result's shape is the two shapes multiplied axis by axis.
 fn kron(a, b) {
-    if ndim(a) == 1 {
-        ravel(outer(a, b))
-    } else {
-        let (sa, sb) = (shape(a), shape(b))
-        reshape(a[:, newaxis, :, newaxis] * b[newaxis, :, newaxis, :], [sa[0] * sb[0], sa[1] * sb[1]])
-    }
+    let n = maximum(ndim(a), ndim(b))
+    let sa = concat([ones([n - ndim(a)], dtype=i64), array(shape(a), dtype=i64)])
+    let sb = concat([ones([n - ndim(b)], dtype=i64), array(shape(b), dtype=i64)])
+    let one = ones([n], dtype=i64)
+    # a's axis k becomes axis 2k (beside a size-1 axis 2k + 1) and b's axis k axis 2k + 1, so
+    # that the product's axes 2k and 2k + 1 merge into the result's axis k
+    let pa = reshape(stack([sa, one], axis=1), [2 * n])
+    let pb = reshape(stack([one, sb], axis=1), [2 * n])
+    reshape(reshape(a, pa) * reshape(b, pb), sa * sb)
 }
 
 # ---- more of NumPy's names
@@ -328,8 +347,9 @@ fn average(a, axis = none, weights = none, keepdims = false) {
     if weights == none {
         mean(a, axis=axis, keepdims=keepdims)
     } else {
-        let w = if axis != none and ndim(weights) == 1 and ndim(a) > 1 {
-            let k = axis % ndim(a)
+        # one axis is checked first: 1-D weights are laid along it
+        let k = if axis == none or ndim(axis) != 0 { none } else { normalize_axis_index(axis, ndim(a)) }
+        let w = if k != none and ndim(weights) == 1 and ndim(a) > 1 {
             reshape(weights, concat([ones([k], dtype=i64), [size(weights)], ones([ndim(a) - k - 1], dtype=i64)]))
         } else {
             weights
@@ -340,7 +360,13 @@ fn average(a, axis = none, weights = none, keepdims = false) {
 
 # Rotates by 90 degrees `k` times, from the first of `axes` towards the second (a view).
 fn rot90(m, k = 1, axes = (0, 1)) {
-    let (a0, a1) = (axes[0] % ndim(m), axes[1] % ndim(m))
+    if size(axes) != 2 {
+        error(f"rot90 takes two axes, found {size(axes)}")
+    }
+    let (a0, a1) = (normalize_axis_index(axes[0], ndim(m)), normalize_axis_index(axes[1], ndim(m)))
+    if a0 == a1 {
+        error(f"rot90's axes must be different, found {axes[0]} and {axes[1]}")
+    }
     let r = k % 4
     if r == 0 {
         m
@@ -427,6 +453,9 @@ fn gradient(f, dx = 1.0, axis = 0) {
 # (the longer one's length, centred) or "valid" (where they overlap fully). One pass over
 # the longer array per element of the shorter one.
 fn convolve(a, v, mode = "full") {
+    if mode != "full" and mode != "same" and mode != "valid" {
+        error(f"`mode` of `convolve` cannot be \"{mode}\": it is one of \"full\", \"same\", \"valid\"")
+    }
     if size(a) == 0 or size(v) == 0 {
         error("convolve of an empty array")
     }
@@ -450,6 +479,9 @@ fn convolve(a, v, mode = "full") {
 # The cross-correlation of two 1-D arrays, sum over n of a[n + k] * v[n], in NumPy's modes
 # and order (default "valid"; with `a` the shorter, NumPy's reversed result).
 fn correlate(a, v, mode = "valid") {
+    if mode != "full" and mode != "same" and mode != "valid" {
+        error(f"`mode` of `correlate` cannot be \"{mode}\": it is one of \"full\", \"same\", \"valid\"")
+    }
     if size(a) >= size(v) {
         convolve(a, flip(v), mode=mode)
     } else {
@@ -699,7 +731,7 @@ fn take_along_axis(arr, indices, axis) {
 # boolean mask of the axis's length) along `axis` (of the flattened array when none).
 fn delete(arr, obj, axis = none) {
     let a = if axis == none { ravel(arr) } else { arr }
-    let ax = if axis == none { 0 } else { axis }
+    let ax = if axis == none { 0 } else { normalize_axis_index(axis, ndim(a)) }
     let n = shape(a)[ax]
     let drop = array(obj)
     if any((drop < -n) or (drop >= n)) {

@@ -394,6 +394,41 @@ const STATIC_PROGRAMS: &[(&str, &str)] = &[
     ("E0401", "print(arange(3) ** -1)"),
     ("E0104", "fn f(a, a) = a\nprint(f(1, 2))"),
     ("E0201", "print(unique(ones([2, 2]), axis=2))"),
+    // the library's axes by `normalize_axis_index`, never modulo the rank (issue 12)
+    ("E0201", "print(shape(swapaxes(zeros([2, 3]), 0, 4)))"),
+    ("E0201", "print(shape(moveaxis(zeros([2, 3, 4]), 0, 3)))"),
+    ("E0201", "print(shape(moveaxis(zeros([2, 3]), 0, 5)))"),
+    ("E0201", "print(rot90(reshape(arange(6), [2, 3]), axes=(0, 2)))"),
+    ("E0413", "print(rot90(reshape(arange(6), [2, 3]), axes=(0, 0)))"),
+    ("E0413", "print(rot90(reshape(arange(6), [2, 3]), axes=(1, -1)))"),
+    ("E0201", "print(gradient(arange(5) * 1.0, axis=3))"),
+    ("E0201", "print(take_along_axis(arange(4), [2, 0], axis=1))"),
+    ("E0201", "print(average(arange(6), axis=1, weights=[1, 2]))"),
+    ("E0201", "print(average(ones([2, 3]), axis=-3, weights=[1, 2, 3]))"),
+    ("E0201", "print(delete(ones([2, 3]), 0, axis=2))"),
+    ("E0201", "print(normalize_axis_index(2, 2))"),
+    ("E0210", "print(normalize_axis_index(0, -1))"),
+    ("E0305", "print(normalize_axis_index(1.0, 2))"),
+    // convolve's and correlate's modes
+    (
+        "E0413",
+        "print(convolve(arange(3) * 1.0, arange(2) * 1.0, mode=\"bogus\"))",
+    ),
+    ("E0413", "print(correlate([1.0, 2.0], [1.0], mode=\"vaild\"))"),
+    // a list literal written into a slice, a constant index list's selection, two `...`,
+    // a string written into an array
+    ("E0208", "let a = arange(6)\na[2:4] = [1, 2, 3]"),
+    ("E0208", "let a = zeros([3, 4])\na[[0, 1]] = ones([3, 4])"),
+    (
+        "E0208",
+        "let i = [0, 2]\nlet a = zeros([3, 4])\na[i, 1:] = ones([2, 4])",
+    ),
+    ("E0200", "let a = zeros([3, 4])\nprint(a[:, [0, 1, 3]] + ones([3, 4]))"),
+    ("E0205", "print(zeros([2, 3])[..., ...])"),
+    ("E0303", "let x = zeros(3)\nx[0] = \"a\""),
+    // choice from an empty population, as NumPy refuses it
+    ("E0413", "print(choice(0, 3))"),
+    ("E0413", "print(choice(arange(0), size=(2, 1)))"),
 ];
 
 fn static_codes(diags: &[arr::Diagnostic]) -> Vec<String> {

@@ -65,5 +65,6 @@ cases!(
     enumerate_zip,
     add_at,
     storage_fused,
-    fast_paths
+    fast_paths,
+    numpy_stdlib_more
 );

@@ -290,6 +290,7 @@ builtins! {
         "size"(a("x")) "size(x)" "The number of elements." "size(zeros([2, 3]))";
         "ndim"(a("x")) "ndim(x)" "The number of axes." "ndim(zeros([2, 3]))";
         "dtype"(a("x")) "dtype(x)" "The element type's name, as a string." "dtype(arange(3))";
+        "normalize_axis_index"(s("axis"), s("ndim")) "normalize_axis_index(axis, ndim)" "`axis` as an index into the axes of an array of `ndim` axes (a negative one counts from the end), or E0201 when it is outside -ndim..ndim-1, as NumPy's `lib.array_utils.normalize_axis_index`: for functions that take an axis." "normalize_axis_index(-1, 3)";
     }
     "loops" {
         "enumerate"(s("iterable"), so("start")) "enumerate(iterable, start=0)" "The pairs `(i, item)` of the items `for` walks (an array's along its first axis, a tuple's), `i` counting from `start`, as Python's: `for (i, v) in enumerate(x)`." "enumerate([5, 7])";

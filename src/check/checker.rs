@@ -223,6 +223,15 @@ impl Checker {
         self.list_names.get(&(scope, name.to_string())).cloned()
     }
 
+    /// The integers of an index item written as a list of integer literals, or
+    /// held in a name bound to one (`let i = [0, 5]` then `a[i]`).
+    fn index_list(&self, x: &Expr) -> Option<Vec<i64>> {
+        literal_int_list(x).or_else(|| match &x.kind {
+            ExprKind::Name(n) => self.name_list(n),
+            _ => None,
+        })
+    }
+
     /// Runs `walk` over code that may not run (a branch of an unknown
     /// condition, a loop body): in an exact walk its errors are dropped,
     /// since they are certain only if it runs.
@@ -355,6 +364,14 @@ impl Checker {
                         }
                     }
                     _ => {
+                        // a constant index list gathers (`Interp::assign_gathered`), which
+                        // drops a value's leading size-1 axes beyond the selection's rank
+                        let gathered = match &target.kind {
+                            ExprKind::Index { indices, .. } => indices
+                                .iter()
+                                .any(|i| matches!(&i.kind, IndexKind::Expr(x) if self.index_list(x).is_some())),
+                            _ => false,
+                        };
                         let t = self.expr(target);
                         if let ExprKind::Index { base, .. } = &target.kind
                             && let ExprKind::Name(n) = &base.kind
@@ -362,12 +379,23 @@ impl Checker {
                         {
                             self.list_names.remove(&(scope, n.clone()));
                         }
+                        // the run's `expect_array` of the value (a function is its E0106)
+                        if matches!(t, Ty::Array { .. })
+                            && let Some(kind) = non_array(&v).filter(|_| !matches!(v, Ty::Func(_)))
+                        {
+                            self.errors.push(Diagnostic::new(
+                                "E0303",
+                                format!("expected an array, found {kind}"),
+                                value.span.clone(),
+                            ));
+                        }
                         if let Ty::Array { dtype: Some(d), .. } = t
                             && let Some(d) = int_overflow(&v, d, &value.span)
                         {
                             self.errors.push(d);
                         }
-                        // a value of a known shape that cannot broadcast to the slice
+                        // a value of a known shape (a list literal's too) that cannot
+                        // broadcast to the slice
                         if op.is_none()
                             && let (
                                 Ty::Array {
@@ -378,14 +406,20 @@ impl Checker {
                                 Ty::Array {
                                     dtype: Some(vd),
                                     shape: Some(vs),
-                                    weak: false,
                                     ..
                                 },
                             ) = (&t, &v)
-                            && let Err(d) =
-                                shape::check_assign_fits((*td, ts), (*vd, vs), (&target.span, &value.span, &stmt.span))
                         {
-                            self.errors.push(d);
+                            let extra = vs.len().saturating_sub(ts.len());
+                            let vs = match gathered && vs[..extra].iter().all(|&d| d == Some(1)) {
+                                true => &vs[extra..],
+                                false => &vs[..],
+                            };
+                            if let Err(d) =
+                                shape::check_assign_fits((*td, ts), (*vd, vs), (&target.span, &value.span, &stmt.span))
+                            {
+                                self.errors.push(d);
+                            }
                         }
                     }
                 }
@@ -956,21 +990,21 @@ impl Checker {
                 let lists: Vec<Option<Vec<i64>>> = indices
                     .iter()
                     .map(|item| match &item.kind {
-                        IndexKind::Expr(x) => literal_int_list(x).or_else(|| match &x.kind {
-                            ExprKind::Name(n) => self.name_list(n),
-                            _ => None,
-                        }),
+                        IndexKind::Expr(x) => self.index_list(x),
                         _ => None,
                     })
                     .collect();
-                for item in indices {
+                for (item, list) in indices.iter().zip(&lists) {
                     let (index_ty, b) = match &item.kind {
                         IndexKind::Expr(x) if matches!(&x.kind, ExprKind::Name(n) if n == "None" || n == "none") => {
                             (IndexTy::NewAxis, Some(Basic::NewAxis))
                         }
                         IndexKind::Expr(x) => {
                             let tx = self.expr(x);
-                            let int = const_int_of(&tx).map(|_| Basic::Int);
+                            // a constant list gathers along its axis: its length is known
+                            let int = const_int_of(&tx)
+                                .map(|_| Basic::Int)
+                                .or_else(|| list.as_ref().filter(|l| !l.is_empty()).map(|l| Basic::List(l.len())));
                             (IndexTy::Expr(tx), int)
                         }
                         IndexKind::Slice { start, stop, step } => {
@@ -2350,6 +2384,31 @@ impl Checker {
                     value,
                 }
             }
+            // the run's rule (`shape::normalize_axis`) where both are constants, so a
+            // library function's axis out of range is E0201 before running
+            "normalize_axis_index" => {
+                let known = |k: usize| arg(k).and_then(const_int_of);
+                let value = match (known(0), known(1)) {
+                    (Some(axis), Some(ndim)) => {
+                        let checked = shape::check_ndim(ndim, &arg_span(1).unwrap_or(span.clone()))
+                            .and_then(|rank| shape::normalize_axis(axis, rank, &arg_span(0).unwrap_or(span.clone())));
+                        match checked {
+                            Ok(k) => Some(k as f64),
+                            Err(d) => {
+                                self.errors.push(d);
+                                return Ty::Unknown;
+                            }
+                        }
+                    }
+                    _ => None,
+                };
+                Ty::Array {
+                    dtype: Some(DType::I64),
+                    shape: Some(vec![]),
+                    weak: true,
+                    value,
+                }
+            }
             // the sizes, each an integer the checker knows where the size is known
             "shape" => match arg(0) {
                 Some(Ty::Array { shape: Some(s), .. }) => Ty::Tuple(
@@ -2727,12 +2786,14 @@ fn known_size(shape: &[Dim]) -> Dim {
         .try_fold(1usize, |acc, d| d.and_then(|d| acc.checked_mul(d)))
 }
 
-/// An item of a basic index whose bounds are constants.
+/// An item of a basic index whose bounds are constants, or a constant list of
+/// integers (of this length) gathering along its axis.
 enum Basic {
     Int,
     Slice(Option<i64>, Option<i64>, i64),
     NewAxis,
     Ellipsis,
+    List(usize),
 }
 
 /// Whether the arguments give one size variable of the parameters'
@@ -2816,12 +2877,20 @@ fn const_int_of(t: &Ty) -> Option<i64> {
 /// The shape a basic index gives an array of shape `base`, by the run's slice
 /// rules (`shape::resolve_slice`); `None` where the index is not one the run
 /// would take (too many items, two `...`, a zero step: reported elsewhere).
+/// One constant list among slices, `newaxis` and `...` gathers in place, its
+/// length the axis's size, as NumPy's one advanced index; beside an integer or
+/// another list (advanced indices broadcast together, and may move to the front)
+/// the shape is left unknown.
 fn basic_index_shape(base: &[Dim], items: &[Basic]) -> Option<Vec<Dim>> {
     let consuming = items
         .iter()
-        .filter(|i| matches!(i, Basic::Int | Basic::Slice(..)))
+        .filter(|i| matches!(i, Basic::Int | Basic::Slice(..) | Basic::List(_)))
         .count();
     if consuming > base.len() || items.iter().filter(|i| matches!(i, Basic::Ellipsis)).count() > 1 {
+        return None;
+    }
+    let lists = items.iter().filter(|i| matches!(i, Basic::List(_))).count();
+    if lists > 1 || (lists == 1 && items.iter().any(|i| matches!(i, Basic::Int))) {
         return None;
     }
     let fill = base.len() - consuming;
@@ -2832,6 +2901,10 @@ fn basic_index_shape(base: &[Dim], items: &[Basic]) -> Option<Vec<Dim>> {
             Basic::Slice(_, _, 0) => return None,
             Basic::Slice(a, b, st) => {
                 out.push(base[axis].map(|n| shape::resolve_slice(n, *a, *b, *st).1));
+                axis += 1;
+            }
+            Basic::List(len) => {
+                out.push(Some(*len));
                 axis += 1;
             }
             Basic::NewAxis => out.push(Some(1)),
@@ -2854,6 +2927,8 @@ const INT_PARAMS: &[(&str, &str)] = &[
     ("round", "decimals"),
     ("linspace", "num"),
     ("eye", "k"),
+    ("normalize_axis_index", "axis"),
+    ("normalize_axis_index", "ndim"),
 ];
 
 /// Builtins whose `axis` is an axis of their first argument (checked by
@@ -3162,10 +3237,11 @@ fn literal_int_list(x: &Expr) -> Option<Vec<i64>> {
         .collect()
 }
 
-/// Errors of `base[items]` that constants show: more axes indexed than the
-/// array has (E0205), and a constant integer index, or one of a list literal
-/// of them (`lists`, by item), out of its axis's range (E0204). Items after
-/// an index array that is not such a list, a mask or `...` are not placed.
+/// Errors of `base[items]` that constants show: two `...` or more axes indexed
+/// than the array has (E0205, in the run's order, `Interp::index`), and a
+/// constant integer index, or one of a list literal of them (`lists`, by
+/// item), out of its axis's range (E0204). Items after an index array that is
+/// not such a list, a mask or `...` are not placed.
 fn constant_index_error(
     base: &Ty,
     items: &[(super::npsort::IndexTy, Span)],
@@ -3173,6 +3249,13 @@ fn constant_index_error(
     span: &Span,
 ) -> Option<Diagnostic> {
     use super::npsort::IndexTy;
+    if matches!(base, Ty::Array { .. }) && items.iter().filter(|(i, _)| matches!(i, IndexTy::Ellipsis)).count() > 1 {
+        return Some(Diagnostic::new(
+            "E0205",
+            "an index can contain only one `...`",
+            span.clone(),
+        ));
+    }
     let Ty::Array { shape: Some(shape), .. } = base else {
         return None;
     };

@@ -236,6 +236,16 @@ impl ArangeRange {
     }
 }
 
+/// A count too large for memory, as a message shows it: whole below 10^15, else
+/// `about 1.0e301` rather than hundreds of digits.
+fn element_count(n: f64) -> String {
+    if n < 1e15 {
+        format!("{n}")
+    } else {
+        format!("about {n:.1e}")
+    }
+}
+
 /// The length and elements of `arange(start, stop, step)`, as NumPy computes them:
 /// integer bounds in exact integer arithmetic (`ceil((stop - start) / step)`),
 /// float bounds in f64 with NumPy's edge rules (an infinite step gives one element
@@ -265,7 +275,7 @@ pub fn arange_range(
             0
         };
         if len as u128 > max_elements() {
-            return Err(too_many(len.to_string()));
+            return Err(too_many(element_count(len as f64)));
         }
         return Ok(ArangeRange::Ints {
             start: a as i64,
@@ -295,7 +305,7 @@ pub fn arange_range(
     }
     if len > max_elements() as f64 {
         return Err(too_many(if len.is_finite() {
-            format!("{len}")
+            element_count(len)
         } else {
             "infinitely many".to_string()
         }));
@@ -853,6 +863,14 @@ pub fn normalize_axis(axis: i64, rank: usize, span: &Span) -> Result<usize, Diag
     }
 }
 
+/// `normalize_axis_index`'s `ndim` as a rank: E0210 when negative.
+pub fn check_ndim(ndim: i64, span: &Span) -> Result<usize, Diagnostic> {
+    usize::try_from(ndim).map_err(|_| {
+        Diagnostic::new("E0210", format!("an array cannot have {ndim} axes"), span.clone())
+            .with_hint("`ndim` counts axes: 0 or more")
+    })
+}
+
 /// Normalises a list of axes, sorted, rejecting repeats.
 pub fn normalize_axes(axes: &[i64], rank: usize, span: &Span) -> Result<Vec<usize>, Diagnostic> {
     let mut out = Vec::with_capacity(axes.len());
@@ -1129,7 +1147,11 @@ pub fn index_out_of_range(i: i64, n: i64, span: &Span) -> Diagnostic {
         format!("index {i} is out of range for an axis of size {n}"),
         span.clone(),
     )
-    .with_hint(format!("valid indices are {} to {}", -n, n - 1))
+    .with_hint(if n == 0 {
+        "the axis is empty: no index is valid".to_string()
+    } else {
+        format!("valid indices are {} to {}", -n, n - 1)
+    })
 }
 
 /// The axis `split`, `array_split`, `hsplit` or `vsplit` cuts (`axis` is

@@ -646,6 +646,16 @@ impl Interp {
             "size" => out(build::scalar_i64(a(self, 0).size() as i64, true)),
             "ndim" => out(build::scalar_i64(a(self, 0).rank() as i64, true)),
             "dtype" => Ok(Value::DType(a(self, 0).dtype())),
+            "normalize_axis_index" => {
+                let (Some((axis, axis_at)), Some((ndim, ndim_at))) = (&s[0], &s[1]) else {
+                    return Err(missing(span));
+                };
+                let axis = self.static_int_named(axis, axis_at, "the axis")?;
+                let ndim = self.static_int_named(ndim, ndim_at, "`ndim`")?;
+                let rank = shape::check_ndim(ndim, ndim_at)?;
+                let k = shape::normalize_axis(axis, rank, axis_at)?;
+                out(build::scalar_i64(k as i64, true))
+            }
             // ---- input and output
             "enumerate" => {
                 let Some((iterable, at)) = &s[0] else {

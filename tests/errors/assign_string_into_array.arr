@@ -1,0 +1,3 @@
+# expect: E0303
+let x = zeros(3)
+x[0] = "a"

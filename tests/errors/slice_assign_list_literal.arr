@@ -1,0 +1,3 @@
+# expect: E0208
+let a = arange(6)
+a[2:4] = [1, 2, 3]
