@@ -45,7 +45,7 @@ F32 = 4
 # Workloads of the CPU run alone (bench/workloads has them; bench/run.py's GPU
 # peers do not): positions, orders, selections and a product with a vector.
 CPU_ONLY = ["argmax_rows", "argmin_all", "sort", "argsort", "mask_select", "take", "matvec", "roll_stencil",
-            "gelu_tanh", "rotate"]
+            "gelu_tanh", "rotate", "u8_threshold"]
 # Of those, the ones computed on the host outside any realized graph: Arr's
 # time is the loop's wall time less one iteration's, over the iterations.
 HOST_OPS = {"sort", "argsort", "mask_select"}
@@ -139,6 +139,9 @@ def numpy_case(name, d):
     if name == "rotate":
         x, y, t = r(s(2**26)), r(s(2**26)), r(s(2**26)) * np.float32(6.2831855)
         return [x, y, t], lambda x, y, t: x * np.cos(t) - y * np.sin(t), 4 * x.nbytes
+    if name == "u8_threshold":
+        img = (r(s(16384), 4096) * np.float32(255.0)).astype(np.uint8)
+        return [img], lambda x: np.where(x > 128, x - np.uint8(128), x + np.uint8(100)), 2 * img.nbytes
     if name == "matvec":
         a, v = r(s(131072), 2048), r(2048)
         return [a, v], np.matmul, a.nbytes + v.nbytes + F32 * a.shape[0]
@@ -349,6 +352,15 @@ def numba_kernels():
                                                         - np.float32(4.0) * row[j])
         return out
 
+    @njit(parallel=True)
+    def u8_threshold(x):
+        out = np.empty_like(x)
+        flat, o = x.ravel(), out.ravel()
+        for i in prange(flat.size):
+            v = flat[i]
+            o[i] = v - np.uint8(128) if v > 128 else v + np.uint8(100)
+        return out
+
     _NUMBA.update(locals())
     return _NUMBA
 
@@ -406,6 +418,7 @@ def peer_call(peer, mods, name, inputs, np_fn):
                "argsort": lambda x: jnp.argsort(x, stable=True), "take": lambda x, i: x[i], "matvec": jnp.matmul,
                "gelu_tanh": lambda x: 0.5 * x * (1.0 + jnp.tanh(0.7978846 * (x + 0.044715 * x ** 3))),
                "rotate": lambda x, y, t: x * jnp.cos(t) - y * jnp.sin(t),
+               "u8_threshold": lambda x: jnp.where(x > 128, x - 128, x + 100),
                "roll_stencil": lambda u: u + 0.1 * (jnp.roll(u, 1, 0) + jnp.roll(u, -1, 0) + jnp.roll(u, 1, 1)
                                                     + jnp.roll(u, -1, 1) - 4.0 * u)}
         for n_ in ("add_row", "add_col", "add_outer", "add_rank3"):
