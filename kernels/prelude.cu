@@ -65,23 +65,31 @@ template <class T> __device__ __forceinline__ bool arr_isfinite(T a) { return (a
 // and reports the CPU backend's error.
 __device__ int arr_error;
 
+// b == -1 is answered before C's % and /, which overflow on the type's
+// minimum there (NumPy gives 0 and the wrapped minimum).
 template <class T> __device__ __forceinline__ T arr_imod(T a, T b) {
     if (b == 0) {
         arr_error = 1;
         return 0;
     }
+    if (b == -1) return 0;
     T r = a % b;
     if (r != 0 && ((r < 0) != (b < 0))) r += b;
     return r;
 }
-// Integer floor division, flagging b == 0 itself (before arr_imod could flag
-// it as a modulo: threads racing to write 1 and 3 would name the wrong error).
+// Integer floor division, flagging b == 0 itself (threads racing to write 1
+// and 3 would name the wrong error): the truncated quotient, one less where
+// the remainder's sign differs from the divisor's. (a - a mod b) / b, the
+// earlier form, overflowed for a within |b| of the type's minimum.
 template <class T> __device__ __forceinline__ T arr_ifloordiv(T a, T b) {
     if (b == 0) {
         arr_error = 3;
         return 0;
     }
-    return (a - arr_imod(a, b)) / b;
+    if (b == -1) return (T)(0ull - (unsigned long long)a);
+    T q = a / b;
+    T r = a % b;
+    return (r != 0 && ((r < 0) != (b < 0))) ? q - 1 : q;
 }
 // Shifts as NumPy's npy_lshift / npy_rshift: a count outside [0, width),
 // negative ones included, shifts every bit out, where C leaves it undefined;
