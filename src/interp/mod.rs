@@ -772,7 +772,7 @@ impl Interp {
     }
 
     /// `x = x op e` where `x` holds a host scalar and `e` is arithmetic on
-    /// names and literals (which cannot rebind `x` or have any other
+    /// host scalars and literals (which cannot rebind `x` or have any other
     /// effect): as `x op= e` on a scalar, the result overwrites `x`'s
     /// element when nothing else holds it and its dtype stays (a loop's
     /// `k = k + 1`, `s = s + 0.5 * i`), instead of a new array each time.
@@ -782,7 +782,7 @@ impl Interp {
         let ExprKind::Binary(op, l, r) = &value.kind else {
             return Ok(false);
         };
-        if !matches!(&l.kind, ExprKind::Name(n) if n == name) || !pure_arithmetic(r) {
+        if !matches!(&l.kind, ExprKind::Name(n) if n == name) || !self.scalar_arithmetic(r) {
             return Ok(false);
         }
         match self.slot(name) {
@@ -799,6 +799,23 @@ impl Interp {
         // `e` may be `x` itself: its handle goes before `x`'s is found unique
         drop(b);
         Ok(self.overwrite_scalar_op(name, *op, y, y_dtype, y_weak))
+    }
+
+    /// Whether `e` is arithmetic on number literals and names of host
+    /// scalars only: evaluating it reads variables and computes on the host,
+    /// and cannot bind, call, print or leave a pending node behind.
+    fn scalar_arithmetic(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Int(_) | ExprKind::Float(_) => true,
+            ExprKind::Name(n) => matches!(self.lookup(n), Some(Value::Array(a)) if host_scalar(a).is_some()),
+            ExprKind::Unary(UnOp::Neg, x) => self.scalar_arithmetic(x),
+            ExprKind::Binary(op, a, b) => {
+                !matches!(op, BinOp::And | BinOp::Or | BinOp::MatMul)
+                    && self.scalar_arithmetic(a)
+                    && self.scalar_arithmetic(b)
+            }
+            _ => false,
+        }
     }
 
     /// Overwrites the host scalar `name` holds with `name op y` where that
@@ -1726,19 +1743,6 @@ fn scalar_arith(op: BinOp, x: HostScalar, y: HostScalar, dtype: DType) -> Option
 /// Writes `v` into the rank-0 host array `a` when nothing but `a` holds its
 /// node and buffer (no pending graph, view or cache can see the change) and
 /// `v` has its dtype.
-/// Whether `e` is arithmetic on names and number literals only: evaluating
-/// it reads variables and computes, and cannot bind, call or print.
-fn pure_arithmetic(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Name(_) | ExprKind::Int(_) | ExprKind::Float(_) => true,
-        ExprKind::Unary(UnOp::Neg, x) => pure_arithmetic(x),
-        ExprKind::Binary(op, a, b) => {
-            !matches!(op, BinOp::And | BinOp::Or | BinOp::MatMul) && pure_arithmetic(a) && pure_arithmetic(b)
-        }
-        _ => false,
-    }
-}
-
 fn overwrite_scalar(a: &mut Array, v: HostScalar) -> bool {
     if a.rank() != 0 || Rc::strong_count(&a.node) != 1 || Rc::weak_count(&a.node) != 0 {
         return false;
