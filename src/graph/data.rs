@@ -168,15 +168,21 @@ impl HostData {
     /// An empty buffer with room for `len` elements, for a kernel to write
     /// through `spare_ptr` before `set_len` (the storage-only dtypes, which
     /// no fused kernel writes, have none).
-    pub fn with_capacity(dtype: DType, len: usize) -> Option<HostData> {
-        Some(match dtype {
+    pub fn with_capacity(dtype: DType, len: usize) -> HostData {
+        match dtype {
             DType::Bool => HostData::Bool(Vec::with_capacity(len)),
+            DType::U8 => HostData::U8(Vec::with_capacity(len)),
+            DType::I8 => HostData::I8(Vec::with_capacity(len)),
+            DType::I16 => HostData::I16(Vec::with_capacity(len)),
+            DType::U16 => HostData::U16(Vec::with_capacity(len)),
             DType::I32 => HostData::I32(Vec::with_capacity(len)),
+            DType::U32 => HostData::U32(Vec::with_capacity(len)),
             DType::I64 => HostData::I64(Vec::with_capacity(len)),
+            DType::F16 => HostData::F16(Vec::with_capacity(len)),
+            DType::BF16 => HostData::BF16(Vec::with_capacity(len)),
             DType::F32 => HostData::F32(Vec::with_capacity(len)),
             DType::F64 => HostData::F64(Vec::with_capacity(len)),
-            crate::storage_only_dtype!() => return None,
-        })
+        }
     }
 
     /// The first element past the buffer's length, where its spare room starts.

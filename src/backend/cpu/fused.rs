@@ -245,24 +245,31 @@ impl Fused {
         Ok(())
     }
 
-    /// The nodes of the kernels of the plan for `nodes` that cannot run here
-    /// because they read or write a storage-only dtype (f16, bf16, a narrow
-    /// integer) in a way this executor does not: maps and reductions load
-    /// such values widened and store them narrowed (`block::load_storage`,
+    /// `execute` for a graph that touches a storage-only dtype (f16, bf16, a
+    /// narrow integer), planned once: maps and reductions load such values
+    /// widened and store them narrowed (`block::load_storage`,
     /// `block::compute_storage`), but a kernel of another strategy that
     /// touches one, or that generates one (`arange`, `rand` of such a
-    /// dtype), is left to the reference (`CpuBackend::execute_split`).
-    pub fn storage_refused(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> HashSet<u64> {
+    /// dtype), cannot run here. Runs the plan when it has no such kernel;
+    /// otherwise runs nothing and returns their nodes, for the caller to
+    /// run on the reference (`CpuBackend::execute_split`).
+    pub fn execute_storage(&self, nodes: &[Rc<Node>], outputs: &[Rc<Node>]) -> Result<HashSet<u64>, Diagnostic> {
         let planned = self.planned(nodes, outputs);
-        let refused = planned
+        let refused: HashSet<u64> = planned
             .plan
             .kernels
             .iter()
             .filter(|kp| !storage_ok(kp))
             .flat_map(|kp| kp.nodes.iter().copied().chain([kp.output]))
             .collect();
+        let ran = match refused.is_empty() {
+            true => self
+                .run_plan(&planned.plan, &crate::graph::nodes_by_id(nodes), None)
+                .map(|_| ()),
+            false => Ok(()),
+        };
         self.plans.borrow_mut().recycle(planned);
-        refused
+        ran.map(|()| refused)
     }
 
     /// Runs a plan's kernels in order, each into its node's fresh buffer,
@@ -299,9 +306,7 @@ impl Fused {
                     std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
                     std::collections::hash_map::Entry::Vacant(e) => {
                         super::check_memory(node)?;
-                        let fresh = into::Assembly::new(node.dtype, node.size())
-                            .ok_or_else(|| internal("a half-float node assembled from parts"))?;
-                        e.insert(fresh)
+                        e.insert(into::Assembly::new(node.dtype, node.size()))
                     }
                 };
                 if let Some(values) = part.run_part(kp, by_id).map_err(spanned)? {
@@ -349,7 +354,7 @@ impl Fused {
 }
 
 /// Whether a kernel runs on this executor as far as storage-only dtypes go
-/// (see `Fused::takes_storage`).
+/// (see `Fused::execute_storage`).
 fn storage_ok(kp: &KernelPlan) -> bool {
     let operands = kp.operands.iter().chain(&kp.epi_operands).chain(&kp.aux);
     let touches = kp.out_dtype.is_storage_only()
@@ -595,7 +600,11 @@ fn run_map_multi(
             if o.shape.iter().product::<usize>() != n || kp.body.get(o.value).is_none_or(|s| s.dtype != o.dtype) {
                 return Err(internal("a multi-output map's extra output does not match its body"));
             }
-            outs.push(HostData::with_capacity(o.dtype, n).ok_or_else(|| internal("a half-float multi-output map"))?);
+            // `storage_ok` keeps storage-only dtypes out of multi-output maps (their taps are wide)
+            if o.dtype.is_storage_only() {
+                return Err(internal("a storage-only extra output"));
+            }
+            outs.push(HostData::with_capacity(o.dtype, n));
         }
         let taps: Vec<ExtraBuf> = extra
             .iter()

@@ -105,7 +105,7 @@ fn eval_in_place(node: &Node) -> Result<(), Diagnostic> {
 
 impl CpuBackend {
     /// A realize that touches a storage-only dtype in a kernel the fused
-    /// executor refuses (`refused`, see `Fused::storage_refused`: a scan, a
+    /// executor refuses (`refused`, see `Fused::execute_storage`: a scan, a
     /// concatenation's parts of a narrow integer): those nodes run one by one
     /// on the reference kernels, and each run of nodes between them on the
     /// fused executor, which stores every node a later node or the realize's
@@ -155,10 +155,10 @@ impl CpuBackend {
                 .filter(|n| wanted.contains(&n.id) || last_read.get(&n.id).is_some_and(|&r| r >= end))
                 .cloned()
                 .collect();
-            if check && touches_storage_only(run) && !self.fused.storage_refused(run, &kept).is_empty() {
-                self.split(run, &kept, node_touches_storage_only, false)?;
-            } else {
+            if !(check && touches_storage_only(run)) {
                 self.fused.execute(run, &kept)?;
+            } else if !self.fused.execute_storage(run, &kept)?.is_empty() {
+                self.split(run, &kept, node_touches_storage_only, false)?;
             }
             run.clear();
             Ok(())
@@ -259,13 +259,14 @@ impl Backend for CpuBackend {
         // the reference does (kernels::eval_storage); a graph with another
         // kernel that touches one runs those nodes one by one instead.
         if self.mode == CpuMode::Fused {
-            if touches_storage_only(nodes) {
-                let refused = self.fused.storage_refused(nodes, outputs);
-                if !refused.is_empty() {
-                    return self.execute_split(nodes, outputs, &refused);
-                }
+            if !touches_storage_only(nodes) {
+                return self.fused.execute(nodes, outputs);
             }
-            return self.fused.execute(nodes, outputs);
+            let refused = self.fused.execute_storage(nodes, outputs)?;
+            return match refused.is_empty() {
+                true => Ok(()),
+                false => self.execute_split(nodes, outputs, &refused),
+            };
         }
         for node in nodes {
             if node.is_ready() {

@@ -425,23 +425,12 @@ pub(super) struct Assembly {
 impl Assembly {
     /// Room for `size` elements of `dtype`, none written (of a
     /// storage-only dtype, the parts may only copy: `super::storage_ok`).
-    pub fn new(dtype: crate::check::dtype::DType, size: usize) -> Option<Assembly> {
-        use crate::check::dtype::DType;
-        let data = match dtype {
-            DType::Bool => HostData::Bool(Vec::with_capacity(size)),
-            DType::I32 => HostData::I32(Vec::with_capacity(size)),
-            DType::I64 => HostData::I64(Vec::with_capacity(size)),
-            DType::F32 => HostData::F32(Vec::with_capacity(size)),
-            DType::F64 => HostData::F64(Vec::with_capacity(size)),
-            DType::U8 => HostData::U8(Vec::with_capacity(size)),
-            DType::I8 => HostData::I8(Vec::with_capacity(size)),
-            DType::I16 => HostData::I16(Vec::with_capacity(size)),
-            DType::U16 => HostData::U16(Vec::with_capacity(size)),
-            DType::U32 => HostData::U32(Vec::with_capacity(size)),
-            DType::F16 => HostData::F16(Vec::with_capacity(size)),
-            DType::BF16 => HostData::BF16(Vec::with_capacity(size)),
-        };
-        Some(Assembly { data, size, written: 0 })
+    pub fn new(dtype: crate::check::dtype::DType, size: usize) -> Assembly {
+        Assembly {
+            data: HostData::with_capacity(dtype, size),
+            size,
+            written: 0,
+        }
     }
 
     /// Runs part `kp` (a map with a window) into its box of the node of
@@ -530,22 +519,7 @@ impl Assembly {
         // SAFETY: the parts are disjoint boxes (the planner cuts them from
         // the concatenation's inputs), in bounds (checked above), and their
         // sizes add up to the node's: every element has been written once.
-        unsafe {
-            match &mut data {
-                HostData::Bool(v) => v.set_len(self.size),
-                HostData::I32(v) => v.set_len(self.size),
-                HostData::I64(v) => v.set_len(self.size),
-                HostData::F32(v) => v.set_len(self.size),
-                HostData::F64(v) => v.set_len(self.size),
-                HostData::U8(v) => v.set_len(self.size),
-                HostData::I8(v) => v.set_len(self.size),
-                HostData::I16(v) => v.set_len(self.size),
-                HostData::U16(v) => v.set_len(self.size),
-                HostData::U32(v) => v.set_len(self.size),
-                HostData::F16(v) => v.set_len(self.size),
-                HostData::BF16(v) => v.set_len(self.size),
-            }
-        }
+        unsafe { data.set_len(self.size) };
         Ok(Some(data))
     }
 }
