@@ -85,7 +85,7 @@ fn flat_host<'a>(a: &Array, storage: &'a Storage) -> Result<Cow<'a, HostData>, D
 /// `pick(i)` for every `i` where `m[i]`, in order.
 fn select<T: Copy + Default + Send + Sync>(m: &[bool], pick: impl Fn(usize) -> T + Sync) -> Vec<T> {
     let count = |piece: &[bool]| piece.iter().map(|&b| b as usize).sum::<usize>();
-    let parallel = m.len() >= PAR_MASK && rayon::current_num_threads() > 1;
+    let parallel = super::contention::parallel_pays(m.len(), PAR_MASK);
     let counts: Vec<usize> = if parallel {
         m.par_chunks(PIECE).map(count).collect()
     } else {

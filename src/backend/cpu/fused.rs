@@ -696,11 +696,11 @@ const PAR_WORK: usize = 1 << 17;
 
 /// Whether spreading `elems` elements of `prog` over the pool pays. Handing
 /// work to the pool and waiting for it costs a few microseconds of wake-ups
-/// and context switches (more on a shared machine), which a kernel of a few
-/// cheap steps over tens of thousands of elements does not earn back, so the
-/// work counts every step, not just the elements; one thread never pays.
+/// and context switches (more on a busy machine: `contention`),
+/// which a kernel of a few cheap steps over tens of thousands of elements
+/// does not earn back, so the work counts every step, not just the elements.
 pub(super) fn parallel_pays(prog: &Program, elems: usize) -> bool {
-    rayon::current_num_threads() > 1 && elems.saturating_mul(prog.steps.len().max(1)) >= PAR_WORK
+    super::contention::parallel_pays(elems.saturating_mul(prog.steps.len().max(1)), PAR_WORK)
 }
 
 /// Runs `task(first, chunk, regs)` over `out` in chunks of `size` elements,
@@ -1619,6 +1619,12 @@ impl Fused {
             times.len(),
             rayon::current_num_threads()
         ));
+        let busy = super::contention::busy_samples();
+        if busy > 0 {
+            out.push_str(&format!(
+                "the machine was busy (this thread waited for a core) in {busy} samples of 5 ms: small kernels ran on one thread then\n"
+            ));
+        }
         Some(out)
     }
 }
@@ -1860,7 +1866,7 @@ pub(super) fn for_each_row_pair(
         }
         row(d, s, inner)
     };
-    if rows * inner < PAR_THRESHOLD {
+    if !super::contention::parallel_pays(rows * inner, PAR_THRESHOLD) {
         (0..rows).for_each(at);
     } else {
         let per = (PAR_THRESHOLD / inner.max(1)).max(1);

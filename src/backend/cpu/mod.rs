@@ -12,6 +12,7 @@
 
 pub mod block;
 mod compress;
+pub mod contention;
 pub mod fused;
 pub mod kernels;
 pub mod pool;

@@ -66,6 +66,10 @@ pub fn keep_warm() {
     if threads < 2 || *OFF.get_or_init(|| std::env::var("ARR_CPU_WARM").is_ok_and(|v| v == "0")) {
         return;
     }
+    if super::contention::contended() {
+        // on a busy machine a spinner takes a share of a core from this thread
+        return;
+    }
     let spinners = MINE.with(Arc::clone);
     let until = spinners.now().saturating_add(SPIN.as_nanos() as u64);
     spinners.until.store(until, Ordering::Relaxed);

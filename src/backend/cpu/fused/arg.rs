@@ -143,7 +143,7 @@ fn arg_values<T: ArgValue + Default>(
     scan: RowScan<T>,
 ) -> Result<Vec<i64>, Diagnostic> {
     let outs: usize = kept_shape.iter().product();
-    let parallel = rayon::current_num_threads() > 1 && outs.saturating_mul(red) >= PAR_WORK;
+    let parallel = crate::backend::cpu::contention::parallel_pays(outs.saturating_mul(red), PAR_WORK);
     if outs == 1 {
         return Ok(vec![arg_one(v, red, max, scan, parallel)? as i64]);
     }

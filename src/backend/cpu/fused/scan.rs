@@ -82,7 +82,7 @@ impl Geo {
 }
 
 fn pays(n: usize) -> bool {
-    rayon::current_num_threads() > 1 && n >= PAR_WORK
+    crate::backend::cpu::contention::parallel_pays(n, PAR_WORK)
 }
 
 /// The scan this node computes, or `None` where the reference kernel must

@@ -119,7 +119,7 @@ fn fold_segments<T: Copy + Sync, A: Copy + Send + Sync, O: Lane>(
             segs(x, &offs[first..first + part.len() + 1], part, id, map, comb, fin);
             Ok(())
         };
-        if rayon::current_num_threads() > 1 && total + nseg >= PAR_WORK && nseg > per {
+        if crate::backend::cpu::contention::parallel_pays(total + nseg, PAR_WORK) && nseg > per {
             out.par_chunks_mut(per).enumerate().try_for_each(task)
         } else {
             out.chunks_mut(per).enumerate().try_for_each(task)

@@ -582,7 +582,9 @@ pub(crate) fn try_fill<O: Elem, E: Send>(
         return Ok(out);
     }
     let chunk = chunk.max(1);
-    if parallel {
+    // the caller's measure of the work says whether it pays on an idle
+    // machine; a contended one takes the element count as the measure
+    if parallel && crate::backend::cpu::contention::parallel_pays(n.max(PAR_THRESHOLD), PAR_THRESHOLD) {
         try_fill_parallel(&mut out, chunk, &f)?;
     } else {
         for (c, part) in out.chunks_mut(chunk).enumerate() {
