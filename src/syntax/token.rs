@@ -529,6 +529,14 @@ fn invalid_chars(source: &str, run: std::ops::Range<usize>, base: usize) -> Diag
                         "there are no attributes or methods: write `astype(x, f64)` (or `x as f64`) for `x.astype(f64)`"
                             .to_string()
                     }
+                    // NumPy methods with no builtin of their name
+                    "item" => "there are no attributes or methods: an element indexed out of an array is already a \
+                               scalar: write `x[i, j]` for `x.item(i, j)`"
+                        .to_string(),
+                    "tolist" => "there are no attributes or methods, and no lists of values: `print(x)` shows an \
+                                 array's values, `x[i]` takes one"
+                        .to_string(),
+                    "fill" => "there are no attributes or methods: write `x[...] = v` for `x.fill(v)`".to_string(),
                     name if source
                         .get(run.end + name.len()..)
                         .is_some_and(|rest| rest.starts_with('(')) =>
