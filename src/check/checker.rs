@@ -1577,6 +1577,13 @@ impl Checker {
                 }
                 for (k, slot) in slots.iter().enumerate() {
                     let checked = match slot {
+                        // `dtype="flaot32"`: a string that names no dtype (the run's `static_dtype`)
+                        Some((Ty::Str(Some(v)), at))
+                            if b.params[k].name == "dtype"
+                                && DType::parse(v).or_else(|| DType::from_numpy_code(v)).is_none() =>
+                        {
+                            Err(unknown_dtype_named(v, at))
+                        }
                         Some((Ty::Str(Some(v)), at)) => b.check_choice(k, v, at),
                         Some((Ty::Tuple(_), at)) => b.one_integer(k, at),
                         Some((Ty::Array { shape: Some(s), .. }, at)) if !s.is_empty() => b.one_integer(k, at),
@@ -1970,6 +1977,22 @@ impl Checker {
                     _ => None,
                 }
             })
+        });
+        // a shape, a count list or widths hold integers (the run's `static_shape` and `flat_ints`)
+        let rule = rule.or_else(|| {
+            INT_LIST_PARAMS
+                .iter()
+                .filter(|(f, _, _)| *f == name)
+                .find_map(|(_, p, what)| {
+                    let k = builtins::find(name)?.params.iter().position(|q| q.name == *p)?;
+                    let dt = float_items(arg(k)?)?;
+                    let at = arg_span(k).unwrap_or(span.clone());
+                    Some(if *what == "a shape" {
+                        shape::not_an_integer(what, dt, &at)
+                    } else {
+                        Diagnostic::new("E0305", format!("{what} must be integers, found {dt}"), at)
+                    })
+                })
         });
         if let Some(d) = rule {
             self.errors.push(d);
@@ -2931,6 +2954,36 @@ const INT_PARAMS: &[(&str, &str)] = &[
     ("normalize_axis_index", "ndim"),
 ];
 
+/// Builtins whose parameter holds integers, an int or a list or tuple of
+/// them, with the words the run's refusal names it by.
+const INT_LIST_PARAMS: &[(&str, &str, &str)] = &[
+    ("zeros", "shape", "a shape"),
+    ("ones", "shape", "a shape"),
+    ("full", "shape", "a shape"),
+    ("empty", "shape", "a shape"),
+    ("rand", "shape", "a shape"),
+    ("randn", "shape", "a shape"),
+    ("broadcast_to", "shape", "a shape"),
+    ("roll", "shift", "a shift"),
+    ("repeat", "repeats", "repeats"),
+    ("tile", "reps", "reps"),
+    ("pad", "pad_width", "pad_width"),
+];
+
+/// The float dtype of a shape-like argument that holds floats (`[2.5]`,
+/// `(2, 3.0)`); none for integers, an unknown dtype or the empty list `[]`.
+fn float_items(t: &Ty) -> Option<DType> {
+    match t {
+        Ty::Array {
+            dtype: Some(dt),
+            shape: Some(s),
+            ..
+        } if dt.is_float() && s.iter().all(|d| matches!(d, Some(n) if *n > 0)) => Some(*dt),
+        Ty::Tuple(items) => items.iter().find_map(float_items),
+        _ => None,
+    }
+}
+
 /// Builtins whose `axis` is an axis of their first argument (checked by
 /// `normalize_axis` at run time too).
 const AXIS_OF_FIRST: &[&str] = &[
@@ -3270,6 +3323,18 @@ fn constant_index_error(
                 shape: Some(s),
                 ..
             }) => s.len(),
+            // `a[nonzero(m)]`, `z[()]`: a tuple indexes one axis per part (none for `()`)
+            IndexTy::Expr(Ty::Tuple(parts)) => parts
+                .iter()
+                .map(|p| match p {
+                    Ty::Array {
+                        dtype: Some(DType::Bool),
+                        shape: Some(s),
+                        ..
+                    } => s.len(),
+                    _ => 1,
+                })
+                .sum(),
             IndexTy::Expr(_) => 1,
             IndexTy::NewAxis | IndexTy::Ellipsis => 0,
         })
