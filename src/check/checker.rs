@@ -77,6 +77,18 @@ type KnownOperand = (Option<DType>, Vec<Dim>, Option<Span>);
 pub type TypeEnv = HashMap<String, Ty>;
 
 pub fn check_program(program: &Program, env: &TypeEnv) -> Vec<Diagnostic> {
+    check_program_with_library(program, env, None)
+}
+
+/// `check_program`, with the standard library's names and the source offsets
+/// of its text: a library function's body is walked with those names, not the
+/// program's (as the run's `Interp::lookup` reads them), so that a program's
+/// `let pi = 3` or `fn mean(x)` is not what the library's functions see.
+pub fn check_program_with_library(
+    program: &Program,
+    env: &TypeEnv,
+    library: Option<(TypeEnv, std::ops::Range<usize>)>,
+) -> Vec<Diagnostic> {
     let mut top_names: HashSet<String> = env.keys().cloned().collect();
     for stmt in &program.stmts {
         collect_defined(stmt, &mut top_names);
@@ -91,6 +103,8 @@ pub fn check_program(program: &Program, env: &TypeEnv) -> Vec<Diagnostic> {
         exact: 0,
         calls_left: MAX_INSTANCES,
         list_names: HashMap::new(),
+        library,
+        in_library: false,
     };
     c.stmts(&program.stmts);
     c.errors
@@ -192,6 +206,10 @@ struct Checker {
     /// The integers of the names bound to a list literal of integers
     /// (`let i = [0, 5]`), by the index of the scope that binds them.
     list_names: HashMap<(usize, String), Vec<i64>>,
+    /// The standard library's names and the offsets of its source, and whether
+    /// the body being walked is one of its functions' (then scope 0 holds them).
+    library: Option<(TypeEnv, std::ops::Range<usize>)>,
+    in_library: bool,
 }
 
 /// How deep calls are followed into their bodies, and how many bodies a check walks so.
@@ -1671,8 +1689,22 @@ impl Checker {
         }
         self.calls_left -= 1;
         let errs = self.errors.len();
-        // the callee sees the globals and its own names, not the caller's
+        // the callee sees the globals and its own names, not the caller's; a library
+        // function the library's names, not the program's
         let locals = self.scopes.split_off(self.scopes.len().min(1));
+        let saved_in_library = self.in_library;
+        let program_globals = match &self.library {
+            Some((names, at))
+                if !self.in_library
+                    && !self.scopes.is_empty()
+                    && at.start <= def.span.start
+                    && def.span.end <= at.end =>
+            {
+                self.in_library = true;
+                Some(std::mem::replace(&mut self.scopes[0], names.clone()))
+            }
+            _ => None,
+        };
         let caller_lists: Vec<((usize, String), Vec<i64>)> = self
             .list_names
             .iter()
@@ -1719,6 +1751,10 @@ impl Checker {
             self.errors.push(d);
         }
         self.scopes.pop();
+        if let Some(globals) = program_globals {
+            self.scopes[0] = globals;
+        }
+        self.in_library = saved_in_library;
         self.scopes.extend(locals);
         self.list_names.retain(|(scope, _), _| *scope == 0);
         self.list_names.extend(caller_lists);
