@@ -390,6 +390,18 @@ impl Checker {
                                 .any(|i| matches!(&i.kind, IndexKind::Expr(x) if self.index_list(x).is_some())),
                             _ => false,
                         };
+                        // `t[0] = 5` of a tuple: the run's `expect_array` of the base
+                        if let ExprKind::Index { base, .. } = &target.kind
+                            && let ExprKind::Name(n) = &base.kind
+                            && matches!(self.lookup(n), Some(Ty::Tuple(_)))
+                        {
+                            self.errors.push(Diagnostic::new(
+                                "E0303",
+                                "expected an array, found a tuple",
+                                base.span.clone(),
+                            ));
+                            return Ty::Unit;
+                        }
                         let t = self.expr(target);
                         if let ExprKind::Index { base, .. } = &target.kind
                             && let ExprKind::Name(n) = &base.kind
@@ -2432,9 +2444,17 @@ impl Checker {
                     Some(Ty::Array { shape: Some(s), .. }) => Some(s),
                     _ => None,
                 };
-                let value = match name {
-                    "ndim" => shape.map(|s| s.len() as f64),
-                    _ => shape.and_then(|s| known_size(s)).map(|n| n as f64),
+                let value = match (name, arg(1)) {
+                    ("ndim", _) => shape.map(|s| s.len() as f64),
+                    (_, None | Some(Ty::None)) => shape.and_then(|s| known_size(s)).map(|n| n as f64),
+                    // `size(x, axis=k)`: that axis's length (an axis out of range is E0201 below)
+                    (_, Some(t)) => match (shape, t.value()) {
+                        (Some(s), Some(k)) => shape::normalize_axis(k as i64, s.len(), span)
+                            .ok()
+                            .and_then(|k| s[k])
+                            .map(|n| n as f64),
+                        _ => None,
+                    },
                 };
                 Ty::Array {
                     dtype: Some(DType::I64),
@@ -3023,7 +3043,7 @@ fn float_items(t: &Ty) -> Option<DType> {
 /// Builtins whose `axis` is an axis of their first argument (checked by
 /// `normalize_axis` at run time too).
 const AXIS_OF_FIRST: &[&str] = &[
-    "squeeze", "flip", "argmin", "argmax", "cumsum", "cumprod", "diff", "roll", "repeat", "unique",
+    "squeeze", "flip", "argmin", "argmax", "cumsum", "cumprod", "diff", "roll", "repeat", "unique", "size",
 ];
 
 /// The integers of a constant shape-like argument (an int, or a list or tuple of them).
