@@ -213,7 +213,7 @@ pub fn format_scalar(x: Scalar, spec: &str, plain: &str) -> Result<String, Strin
                     plain,
                 ),
             };
-            Ok(pad(sign, body, &s, true))
+            Ok(pad(sign, &group(body, s.grouping), &s, true))
         }
         // Python's ValueError "Unknown format code 'd' for object of type 'float'",
         // the value as print spells it (5.0, not 5: that it is a float is the point)
@@ -296,6 +296,8 @@ mod tests {
         assert_eq!(f(f64::NAN, ".2f"), "nan");
         assert_eq!(f(f64::NEG_INFINITY, "8.2f"), "    -inf");
         assert_eq!(f(2.5, "*>7.1f"), "****2.5");
+        assert_eq!(f(1234.5, ","), "1,234.5");
+        assert_eq!(f(-1234567.25, "_"), "-1_234_567.25");
     }
 
     #[test]

@@ -114,6 +114,7 @@ impl Session {
                 eprintln!("{}", session.render(&diags, false));
             }
         }
+        session.interp.seal_library(0..session.next_base);
         session
     }
 
@@ -284,7 +285,7 @@ impl Session {
     pub fn compile(&mut self, name: &str, source: &str) -> Result<Program, Vec<Diagnostic>> {
         let base = self.add_source(name, source);
         let program = parse_program(source, base)?;
-        let errors = checker::check_program(&program, &self.type_env());
+        let errors = checker::check_program_with_library(&program, &self.type_env(), self.library_env());
         if errors.is_empty() { Ok(program) } else { Err(errors) }
     }
 
@@ -314,7 +315,7 @@ impl Session {
     pub fn check(&mut self, name: &str, source: &str) -> Vec<Diagnostic> {
         let base = self.add_source(name, source);
         match parse_program(source, base) {
-            Ok(program) => checker::check_program(&program, &self.type_env()),
+            Ok(program) => checker::check_program_with_library(&program, &self.type_env(), self.library_env()),
             Err(diags) => diags,
         }
     }
@@ -348,11 +349,22 @@ impl Session {
                 stmt.span.clone(),
             )]);
         };
-        let errors = checker::check_program(&program, &self.type_env());
+        let errors = checker::check_program_with_library(&program, &self.type_env(), self.library_env());
         if !errors.is_empty() {
             return Err(errors);
         }
         self.interp.eval_lazy(expr).map_err(|d| vec![d])
+    }
+
+    /// What the checker may assume about the standard library's names, and
+    /// the offsets of its source (`Interp::seal_library`).
+    fn library_env(&self) -> Option<(TypeEnv, std::ops::Range<usize>)> {
+        let (scope, span) = self.interp.library()?;
+        let mut env = TypeEnv::new();
+        for (name, v) in scope {
+            env.insert(name.clone(), ty_of(v, &*self.interp.backend));
+        }
+        Some((env, span))
     }
 
     /// What the checker may assume about the session's variables.

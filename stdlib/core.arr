@@ -41,7 +41,9 @@ fn logsumexp(x, axis = none, keepdims = false) {
 # |x|), 1 and -1 (column sums), 2 and -2 (largest and smallest singular value), "nuc" (their sum).
 fn norm(x, ord = none, axis = none, keepdims = false) {
     if ord == none {
-        sqrt(sum(x * x, axis=axis, keepdims=keepdims))
+        # squared in a float (as NumPy's `x.astype(float)`): an integer's square can overflow
+        let f = x * 1.0
+        sqrt(sum(f * f, axis=axis, keepdims=keepdims))
     } else if axis == none and ndim(x) == 2 {
         let a = abs(x) * 1.0
         if ord == "fro" {

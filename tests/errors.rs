@@ -372,6 +372,17 @@ const STATIC_PROGRAMS: &[(&str, &str)] = &[
     ("E0305", "print(around(ones([3]), decimals=1.5))"),
     ("E0305", "print(linspace(0, 1, 2.5))"),
     ("E0305", "print(eye(3, k=0.5))"),
+    // floats where integers are known to be wanted: an index, a shape, counts, widths
+    ("E0305", "print(arange(5)[1.0])"),
+    ("E0305", "print(zeros([2.5]))"),
+    ("E0305", "print(ones((2, 3.0)))"),
+    ("E0305", "print(tile(ones([2]), 2.5))"),
+    ("E0305", "print(roll(arange(4), 1.5))"),
+    ("E0305", "print(pad(ones([2]), [1.0, 2.0]))"),
+    ("E0302", "print(full([2], 1, dtype=\"flaot32\"))"),
+    ("E0302", "print(astype(ones([2]), \"float128\"))"),
+    ("E0303", "let t = (1, 2)\nt[0] = 5"),
+    ("E0201", "print(size(ones([2, 3]), axis=2))"),
     // shapes the checker now knows: outer's, flip's, the *_like functions'
     ("E0200", "print(outer(ones([2]), ones([3])) + ones([3, 3]))"),
     ("E0200", "print(flip(ones([2, 3]), axis=0) + ones([3, 2]))"),

@@ -66,5 +66,6 @@ cases!(
     add_at,
     storage_fused,
     fast_paths,
-    numpy_stdlib_more
+    numpy_stdlib_more,
+    user_names
 );

@@ -77,6 +77,18 @@ type KnownOperand = (Option<DType>, Vec<Dim>, Option<Span>);
 pub type TypeEnv = HashMap<String, Ty>;
 
 pub fn check_program(program: &Program, env: &TypeEnv) -> Vec<Diagnostic> {
+    check_program_with_library(program, env, None)
+}
+
+/// `check_program`, with the standard library's names and the source offsets
+/// of its text: a library function's body is walked with those names, not the
+/// program's (as the run's `Interp::lookup` reads them), so that a program's
+/// `let pi = 3` or `fn mean(x)` is not what the library's functions see.
+pub fn check_program_with_library(
+    program: &Program,
+    env: &TypeEnv,
+    library: Option<(TypeEnv, std::ops::Range<usize>)>,
+) -> Vec<Diagnostic> {
     let mut top_names: HashSet<String> = env.keys().cloned().collect();
     for stmt in &program.stmts {
         collect_defined(stmt, &mut top_names);
@@ -91,6 +103,8 @@ pub fn check_program(program: &Program, env: &TypeEnv) -> Vec<Diagnostic> {
         exact: 0,
         calls_left: MAX_INSTANCES,
         list_names: HashMap::new(),
+        library,
+        in_library: false,
     };
     c.stmts(&program.stmts);
     c.errors
@@ -192,6 +206,10 @@ struct Checker {
     /// The integers of the names bound to a list literal of integers
     /// (`let i = [0, 5]`), by the index of the scope that binds them.
     list_names: HashMap<(usize, String), Vec<i64>>,
+    /// The standard library's names and the offsets of its source, and whether
+    /// the body being walked is one of its functions' (then scope 0 holds them).
+    library: Option<(TypeEnv, std::ops::Range<usize>)>,
+    in_library: bool,
 }
 
 /// How deep calls are followed into their bodies, and how many bodies a check walks so.
@@ -372,6 +390,18 @@ impl Checker {
                                 .any(|i| matches!(&i.kind, IndexKind::Expr(x) if self.index_list(x).is_some())),
                             _ => false,
                         };
+                        // `t[0] = 5` of a tuple: the run's `expect_array` of the base
+                        if let ExprKind::Index { base, .. } = &target.kind
+                            && let ExprKind::Name(n) = &base.kind
+                            && matches!(self.lookup(n), Some(Ty::Tuple(_)))
+                        {
+                            self.errors.push(Diagnostic::new(
+                                "E0303",
+                                "expected an array, found a tuple",
+                                base.span.clone(),
+                            ));
+                            return Ty::Unit;
+                        }
                         let t = self.expr(target);
                         if let ExprKind::Index { base, .. } = &target.kind
                             && let ExprKind::Name(n) = &base.kind
@@ -1577,6 +1607,13 @@ impl Checker {
                 }
                 for (k, slot) in slots.iter().enumerate() {
                     let checked = match slot {
+                        // `dtype="flaot32"`: a string that names no dtype (the run's `static_dtype`)
+                        Some((Ty::Str(Some(v)), at))
+                            if b.params[k].name == "dtype"
+                                && DType::parse(v).or_else(|| DType::from_numpy_code(v)).is_none() =>
+                        {
+                            Err(unknown_dtype_named(v, at))
+                        }
                         Some((Ty::Str(Some(v)), at)) => b.check_choice(k, v, at),
                         Some((Ty::Tuple(_), at)) => b.one_integer(k, at),
                         Some((Ty::Array { shape: Some(s), .. }, at)) if !s.is_empty() => b.one_integer(k, at),
@@ -1664,8 +1701,22 @@ impl Checker {
         }
         self.calls_left -= 1;
         let errs = self.errors.len();
-        // the callee sees the globals and its own names, not the caller's
+        // the callee sees the globals and its own names, not the caller's; a library
+        // function the library's names, not the program's
         let locals = self.scopes.split_off(self.scopes.len().min(1));
+        let saved_in_library = self.in_library;
+        let program_globals = match &self.library {
+            Some((names, at))
+                if !self.in_library
+                    && !self.scopes.is_empty()
+                    && at.start <= def.span.start
+                    && def.span.end <= at.end =>
+            {
+                self.in_library = true;
+                Some(std::mem::replace(&mut self.scopes[0], names.clone()))
+            }
+            _ => None,
+        };
         let caller_lists: Vec<((usize, String), Vec<i64>)> = self
             .list_names
             .iter()
@@ -1712,6 +1763,10 @@ impl Checker {
             self.errors.push(d);
         }
         self.scopes.pop();
+        if let Some(globals) = program_globals {
+            self.scopes[0] = globals;
+        }
+        self.in_library = saved_in_library;
         self.scopes.extend(locals);
         self.list_names.retain(|(scope, _), _| *scope == 0);
         self.list_names.extend(caller_lists);
@@ -1970,6 +2025,22 @@ impl Checker {
                     _ => None,
                 }
             })
+        });
+        // a shape, a count list or widths hold integers (the run's `static_shape` and `flat_ints`)
+        let rule = rule.or_else(|| {
+            INT_LIST_PARAMS
+                .iter()
+                .filter(|(f, _, _)| *f == name)
+                .find_map(|(_, p, what)| {
+                    let k = builtins::find(name)?.params.iter().position(|q| q.name == *p)?;
+                    let dt = float_items(arg(k)?)?;
+                    let at = arg_span(k).unwrap_or(span.clone());
+                    Some(if *what == "a shape" {
+                        shape::not_an_integer(what, dt, &at)
+                    } else {
+                        Diagnostic::new("E0305", format!("{what} must be integers, found {dt}"), at)
+                    })
+                })
         });
         if let Some(d) = rule {
             self.errors.push(d);
@@ -2373,9 +2444,17 @@ impl Checker {
                     Some(Ty::Array { shape: Some(s), .. }) => Some(s),
                     _ => None,
                 };
-                let value = match name {
-                    "ndim" => shape.map(|s| s.len() as f64),
-                    _ => shape.and_then(|s| known_size(s)).map(|n| n as f64),
+                let value = match (name, arg(1)) {
+                    ("ndim", _) => shape.map(|s| s.len() as f64),
+                    (_, None | Some(Ty::None)) => shape.and_then(|s| known_size(s)).map(|n| n as f64),
+                    // `size(x, axis=k)`: that axis's length (an axis out of range is E0201 below)
+                    (_, Some(t)) => match (shape, t.value()) {
+                        (Some(s), Some(k)) => shape::normalize_axis(k as i64, s.len(), span)
+                            .ok()
+                            .and_then(|k| s[k])
+                            .map(|n| n as f64),
+                        _ => None,
+                    },
                 };
                 Ty::Array {
                     dtype: Some(DType::I64),
@@ -2931,10 +3010,40 @@ const INT_PARAMS: &[(&str, &str)] = &[
     ("normalize_axis_index", "ndim"),
 ];
 
+/// Builtins whose parameter holds integers, an int or a list or tuple of
+/// them, with the words the run's refusal names it by.
+const INT_LIST_PARAMS: &[(&str, &str, &str)] = &[
+    ("zeros", "shape", "a shape"),
+    ("ones", "shape", "a shape"),
+    ("full", "shape", "a shape"),
+    ("empty", "shape", "a shape"),
+    ("rand", "shape", "a shape"),
+    ("randn", "shape", "a shape"),
+    ("broadcast_to", "shape", "a shape"),
+    ("roll", "shift", "a shift"),
+    ("repeat", "repeats", "repeats"),
+    ("tile", "reps", "reps"),
+    ("pad", "pad_width", "pad_width"),
+];
+
+/// The float dtype of a shape-like argument that holds floats (`[2.5]`,
+/// `(2, 3.0)`); none for integers, an unknown dtype or the empty list `[]`.
+fn float_items(t: &Ty) -> Option<DType> {
+    match t {
+        Ty::Array {
+            dtype: Some(dt),
+            shape: Some(s),
+            ..
+        } if dt.is_float() && s.iter().all(|d| matches!(d, Some(n) if *n > 0)) => Some(*dt),
+        Ty::Tuple(items) => items.iter().find_map(float_items),
+        _ => None,
+    }
+}
+
 /// Builtins whose `axis` is an axis of their first argument (checked by
 /// `normalize_axis` at run time too).
 const AXIS_OF_FIRST: &[&str] = &[
-    "squeeze", "flip", "argmin", "argmax", "cumsum", "cumprod", "diff", "roll", "repeat", "unique",
+    "squeeze", "flip", "argmin", "argmax", "cumsum", "cumprod", "diff", "roll", "repeat", "unique", "size",
 ];
 
 /// The integers of a constant shape-like argument (an int, or a list or tuple of them).
@@ -3270,6 +3379,18 @@ fn constant_index_error(
                 shape: Some(s),
                 ..
             }) => s.len(),
+            // `a[nonzero(m)]`, `z[()]`: a tuple indexes one axis per part (none for `()`)
+            IndexTy::Expr(Ty::Tuple(parts)) => parts
+                .iter()
+                .map(|p| match p {
+                    Ty::Array {
+                        dtype: Some(DType::Bool),
+                        shape: Some(s),
+                        ..
+                    } => s.len(),
+                    _ => 1,
+                })
+                .sum(),
             IndexTy::Expr(_) => 1,
             IndexTy::NewAxis | IndexTy::Ellipsis => 0,
         })

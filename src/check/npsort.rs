@@ -426,6 +426,10 @@ pub fn check_index(base: &Ty, items: &[(IndexTy, Span)]) -> Option<Diagnostic> {
             _ => {}
         }
         match (dt, shape) {
+            // `a[1.0]`: the run's `static_int_named` refuses a float scalar the same way
+            (Some(dt), Some(s)) if dt.is_float() && s.is_empty() => {
+                return Some(super::shape::not_an_integer("an index", dt, span));
+            }
             (Some(dt), Some(s)) if dt.is_float() && !s.is_empty() => {
                 return Some(
                     Diagnostic::new("E0300", format!("arrays of {dt} cannot index"), span.clone())

@@ -643,7 +643,14 @@ impl Interp {
                     .map(|&d| Value::Array(build::scalar_i64(d as i64, true)))
                     .collect(),
             )),
-            "size" => out(build::scalar_i64(a(self, 0).size() as i64, true)),
+            "size" => {
+                let x = a(self, 0);
+                let n = match &s[1] {
+                    Some((Value::None, _)) | None => x.size(),
+                    Some((v, vs)) => x.shape()[shape::normalize_axis(self.static_int(v, vs)?, x.rank(), vs)?],
+                };
+                out(build::scalar_i64(n as i64, true))
+            }
             "ndim" => out(build::scalar_i64(a(self, 0).rank() as i64, true)),
             "dtype" => Ok(Value::DType(a(self, 0).dtype())),
             "normalize_axis_index" => {

@@ -64,9 +64,10 @@ impl Interp {
                 for i in 0..host.len() {
                     let one = HostData::scalar(host.dtype(), host.get_f64(i));
                     let plain = crate::format::format_array(&one, &[]);
+                    // every integer dtype formats as an integer (`{x:d}` of a `u8`), as Python's int
                     let x = match &host {
                         HostData::Bool(b) => Scalar::Bool(b[i]),
-                        HostData::I32(_) | HostData::I64(_) => Scalar::Int(host.get_i64(i)),
+                        _ if host.dtype().is_int() => Scalar::Int(host.get_i64(i)),
                         _ => Scalar::Float(host.get_f64(i)),
                     };
                     items.push(format_scalar(x, spec, &plain).map_err(bad)?);

@@ -56,6 +56,15 @@ pub struct Interp {
     pending_globals: Names,
     /// One scope per active user-function call; empty at top level.
     frames: Vec<Scope>,
+    /// Whether each frame is a call of a standard-library function: its free
+    /// names are read from `library`, not from the program's globals.
+    library_frames: Vec<bool>,
+    /// The globals as the standard library left them (its functions and the
+    /// constants `pi`, `e`, `inf`, `nan`), and the source offsets of its text:
+    /// a program's `let pi = 3`, `let var = ...` or `fn mean(x)` does not change
+    /// what the library's functions compute, as a Python module's own names do
+    /// not change NumPy's.
+    library: Option<(Rc<Scope>, std::ops::Range<usize>)>,
     pub out: Box<dyn Write>,
     /// Set by `arr explain`: `save` computes its array but writes no file.
     pub dry_run: bool,
@@ -107,8 +116,9 @@ impl Hasher for NameHasher {
 struct Frame<'a>(&'a mut Interp);
 
 impl<'a> Frame<'a> {
-    fn push(interp: &'a mut Interp) -> Frame<'a> {
+    fn push(interp: &'a mut Interp, in_library: bool) -> Frame<'a> {
         interp.frames.push(Scope::default());
+        interp.library_frames.push(in_library);
         Frame(interp)
     }
 }
@@ -116,6 +126,7 @@ impl<'a> Frame<'a> {
 impl Drop for Frame<'_> {
     fn drop(&mut self) {
         self.0.frames.pop();
+        self.0.library_frames.pop();
     }
 }
 
@@ -135,6 +146,8 @@ impl Interp {
             globals,
             pending_globals: Names::default(),
             frames: Vec::new(),
+            library_frames: Vec::new(),
+            library: None,
             out: Box::new(std::io::stdout()),
             dry_run: false,
             seed: 0,
@@ -192,10 +205,29 @@ impl Interp {
     }
 
     pub fn lookup(&self, name: &str) -> Option<&Value> {
-        self.frames
-            .last()
-            .and_then(|f| f.get(name))
-            .or_else(|| self.globals.get(name))
+        if let Some(f) = self.frames.last() {
+            if let Some(v) = f.get(name) {
+                return Some(v);
+            }
+            if self.library_frames.last() == Some(&true)
+                && let Some((library, _)) = &self.library
+            {
+                return library.get(name);
+            }
+        }
+        self.globals.get(name)
+    }
+
+    /// Marks everything defined so far, from the source offsets `span`, as the
+    /// standard library: its functions then read the names they use from
+    /// these globals, whatever the program binds later.
+    pub fn seal_library(&mut self, span: std::ops::Range<usize>) {
+        self.library = Some((Rc::new(self.globals.clone()), span));
+    }
+
+    /// The standard library's names and the offsets of its source (`seal_library`).
+    pub fn library(&self) -> Option<(&Scope, std::ops::Range<usize>)> {
+        self.library.as_ref().map(|(scope, span)| (&**scope, span.clone()))
     }
 
     /// Every name in scope (for suggestions and completion).
@@ -1316,7 +1348,11 @@ impl Interp {
         let (slots, _) = bind(&def.name.name, &params, values, span)?;
         let mut sizes: HashMap<String, (usize, Span)> = HashMap::new();
         // Defaults are evaluated in the callee's scope, after the earlier parameters.
-        let frame = Frame::push(self);
+        let in_library = self
+            .library
+            .as_ref()
+            .is_some_and(|(_, lib)| lib.start <= def.span.start && def.span.end <= lib.end);
+        let frame = Frame::push(self, in_library);
         let this = &mut *frame.0;
         let result = (|| {
             for (param, slot) in def.params.iter().zip(slots) {

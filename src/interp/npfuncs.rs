@@ -841,6 +841,8 @@ impl Interp {
                 };
                 crate::check::npsort::histogram_bins(n, &sp(1))?;
                 shape::check_size(&[n as usize + 1], &sp(1))?;
+                // the edges and the counts, before making them (`bins=10**12` was a hang)
+                crate::backend::memory::check_bytes((n as u128 + 1) * 16, "the histogram", Some(&sp(1)))?;
                 let (mut lo, mut hi) = match range {
                     Some(r) => r,
                     None if x.size() == 0 => (0.0, 1.0),

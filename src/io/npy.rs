@@ -434,7 +434,8 @@ fn element_dtype(dtype: &npyz::DType) -> Result<crate::DType, String> {
         return Err(format!("structured (record) elements, dtype {}", dtype.descr()));
     };
     let size = ts.size_field();
-    let little = matches!(ts.endianness(), Endianness::Little) || size == 1;
+    // `|` (an object, a byte string, a void) has no byte order: not big-endian
+    let little = !matches!(ts.endianness(), Endianness::Big) || size == 1;
     let found = match (ts.type_char(), size, little) {
         (TypeChar::Bool, 1, _) => return Ok(crate::DType::Bool),
         (TypeChar::Uint, 1, _) => return Ok(crate::DType::U8),
@@ -753,11 +754,13 @@ mod tests {
             (">f8", 8, "big-endian float64"),
             (">i4", 4, "big-endian int32"),
             (">u2", 2, "big-endian uint16"),
+            ("|O", 8, "Python object"),
         ];
         for (descr, size, name) in cases {
             let dict = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': (2,), }}");
             let err = load_err("dtype", &npy_v1(&dict, &vec![0u8; 2 * size]));
             assert!(err.contains(name), "{descr}: {err}");
+            assert_eq!(err.contains("big-endian"), descr.starts_with('>'), "{descr}: {err}");
             assert!(err.contains(descr), "{descr}: {err}");
             assert!(err.contains("float32"), "should say what is supported: {err}");
         }

@@ -83,6 +83,24 @@ pub fn cast(a: D<Expr>, dtype: Ident, span: Span) -> PResult<D<Expr>> {
 }
 
 pub fn call(func: Ident, args: Vec<D<Box<Arg>>>, span: Span) -> PResult<D<Expr>> {
+    // `f(axis=0, x)`: as Python, a positional argument cannot follow a named one
+    if let Some(first_named) = args.iter().position(|a| a.0.name.is_some())
+        && let Some(late) = args[first_named..].iter().find(|a| a.0.name.is_none())
+    {
+        let named = args[first_named]
+            .0
+            .name
+            .as_ref()
+            .map_or(String::new(), |n| n.name.clone());
+        return Err(ParseError::User {
+            error: Diagnostic::new(
+                "E0001",
+                "a positional argument cannot follow a named one",
+                late.0.value.span.clone(),
+            )
+            .with_hint(format!("pass it before `{named}=`, or name it too")),
+        });
+    }
     let d = max_depth(&args) + 1;
     expr(
         ExprKind::Call {

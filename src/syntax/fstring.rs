@@ -84,7 +84,17 @@ pub fn parts(raw: &str, start: usize) -> Result<(Vec<FPart>, u32), Diagnostic> {
                         start + end..start + j,
                     ));
                 }
-                let src = &raw[open + 1..end];
+                let mut src = &raw[open + 1..end];
+                // `{x=}` (and `{x = :.3f}`), Python's self-documenting form: the text up to and
+                // including `=` (its spaces kept), then the value; `==`, `!=`, `<=`, `>=` compare
+                let trimmed = src.trim_end();
+                if let Some(before) = trimmed.strip_suffix('=')
+                    && !before.ends_with(['=', '!', '<', '>'])
+                    && !before.trim().is_empty()
+                {
+                    parts.push(FPart::Text(src.to_string()));
+                    src = before;
+                }
                 if src.trim().is_empty() {
                     return Err(bad("an empty expression in an f-string", start + open..start + j + 1));
                 }

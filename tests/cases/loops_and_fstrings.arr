@@ -35,3 +35,11 @@ let t0 = perf_counter()
 let s = realize(sum(ones([1000])))
 print(perf_counter() >= t0, time() > 1.7e9, dtype(time()))
 # out: true true f64
+# the narrow integers format as integers, as Python's int does (`{p:d}` of a u8 pixel)
+let px = array([5, 200], dtype=u8)
+let s16 = array([-3, 7], dtype=i16)
+print(f"{px[1]:d} {px:4d} {s16:+d} {s16[1]:#x} {array([70000], dtype=u32):,}")
+# out: 200 [   5,  200] [-3, +7] 0x7 [70,000]
+# `,` and `_` group a float's digits with no type too, and `{x=}` names the value
+print(f"{1234.5:,} {-1234567.25:_} {n=} {x = :.2f} {n==42} {n>=2}")
+# out: 1,234.5 -1_234_567.25 n=42 x = 3.14 true true

@@ -56,3 +56,6 @@ for i in range(4, -1, -2) {
 }
 print(countdown)
 # out: 420
+# `np.size(a, axis)`: the length of one axis
+print(size(zeros([2, 3]), 1), size(zeros([2, 3]), axis=-2), size(zeros([2, 3])))
+# out: 3 2 6
