@@ -213,6 +213,7 @@ const STATIC_PROGRAMS: &[(&str, &str)] = &[
     ("E0206", "print(concatenate([zeros([2, 3]), zeros([2, 4])]))"),
     ("E0305", "print(amax(ones([4]), 0.5))"),
     ("E0201", "print(nansum(ones([2]), axis=1))"),
+    ("E0201", "let z = zeros([])\nprint(len(z))"),
     ("E0201", "print(roll(ones([3]), 1, axis=2))"),
     ("E0201", "print(cumsum(ones([3]), axis=1))"),
     ("E0201", "print(argmax(ones([2, 3]), axis=-3))"),

@@ -289,6 +289,7 @@ builtins! {
         "shape"(a("x")) "shape(x)" "The shape as a tuple of ints." "shape(zeros([2, 3]))";
         "size"(a("x"), axis1()) "size(x, axis=none)" "The number of elements (along `axis` when given, NumPy's `np.size(a, axis)`)." "size(zeros([2, 3]), axis=1)";
         "ndim"(a("x")) "ndim(x)" "The number of axes." "ndim(zeros([2, 3]))";
+        "len"(s("x")) "len(x)" "The length of an array's first axis (`size(x, axis=0)`; a 0-d array has none, E0201) or the number of items of a tuple, as Python's `len`." "len(zeros([4, 2]))";
         "dtype"(a("x")) "dtype(x)" "The element type's name, as a string." "dtype(arange(3))";
         "normalize_axis_index"(s("axis"), s("ndim")) "normalize_axis_index(axis, ndim)" "`axis` as an index into the axes of an array of `ndim` axes (a negative one counts from the end), or E0201 when it is outside -ndim..ndim-1, as NumPy's `lib.array_utils.normalize_axis_index`: for functions that take an axis." "normalize_axis_index(-1, 3)";
     }

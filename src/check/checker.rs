@@ -2439,6 +2439,27 @@ impl Checker {
                     value: None,
                 }
             }
+            "len" => {
+                let value = match arg(0) {
+                    Some(Ty::Tuple(items)) => Some(items.len() as f64),
+                    Some(Ty::Array { shape: Some(s), .. }) => {
+                        match shape::normalize_axis(0, s.len(), &arg_span(0).unwrap_or(span.clone())) {
+                            Ok(_) => s[0].map(|n| n as f64),
+                            Err(d) => {
+                                self.errors.push(d);
+                                return Ty::Unknown;
+                            }
+                        }
+                    }
+                    _ => None,
+                };
+                Ty::Array {
+                    dtype: Some(DType::I64),
+                    shape: Some(vec![]),
+                    weak: true,
+                    value,
+                }
+            }
             "size" | "ndim" => {
                 let shape = match arg(0) {
                     Some(Ty::Array { shape: Some(s), .. }) => Some(s),
@@ -3294,10 +3315,6 @@ pub fn python_name_hint(name: &str) -> Option<String> {
 }
 
 const ALIASES: &[(&str, &str)] = &[
-    (
-        "len",
-        "did you mean `size(x)` (the number of elements) or `shape(x)[0]` (the length of the first axis)?",
-    ),
     ("length", "did you mean `size(x)` or `shape(x)`?"),
     ("numel", "did you mean `size(x)`?"),
     ("dot", "did you mean `matmul(a, b)`?"),

@@ -652,6 +652,19 @@ impl Interp {
                 out(build::scalar_i64(n as i64, true))
             }
             "ndim" => out(build::scalar_i64(a(self, 0).rank() as i64, true)),
+            "len" => {
+                let Some((x, at)) = &s[0] else {
+                    return Err(missing(span));
+                };
+                let n = match x {
+                    Value::Tuple(items) => items.len(),
+                    _ => {
+                        let x = self.expect_array(x.clone(), at)?;
+                        x.shape()[shape::normalize_axis(0, x.rank(), at)?]
+                    }
+                };
+                out(build::scalar_i64(n as i64, true))
+            }
             "dtype" => Ok(Value::DType(a(self, 0).dtype())),
             "normalize_axis_index" => {
                 let (Some((axis, axis_at)), Some((ndim, ndim_at))) = (&s[0], &s[1]) else {

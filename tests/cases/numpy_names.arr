@@ -59,3 +59,6 @@ print(countdown)
 # `np.size(a, axis)`: the length of one axis
 print(size(zeros([2, 3]), 1), size(zeros([2, 3]), axis=-2), size(zeros([2, 3])))
 # out: 3 2 6
+# Python's `len`: the first axis of an array, the items of a tuple
+print(len(zeros([4, 2])), len(shape(zeros([2, 3, 5]))), len(arange(7)), len(zeros([0, 3])))
+# out: 4 3 7 0

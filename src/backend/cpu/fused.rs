@@ -1622,7 +1622,7 @@ impl Fused {
         let busy = super::contention::busy_samples();
         if busy > 0 {
             out.push_str(&format!(
-                "the machine was busy (this thread waited for a core) in {busy} samples of 5 ms: small kernels ran on one thread then\n"
+                "the machine was busy (this thread waited for a core) in {busy} samples, each of 5 ms or more: small kernels ran on one thread then\n"
             ));
         }
         Some(out)

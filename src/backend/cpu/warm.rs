@@ -17,7 +17,10 @@
 //! running the program), and never inside another spinner. What it costs is
 //! the other cores' time while a program runs kernels; an idle REPL or a
 //! program doing serial work spins at most `SPIN` after its last big kernel.
-//! `ARR_CPU_WARM=0` turns it off, to measure what it saves.
+//! `ARR_CPU_WARM=0` turns it off, to measure what it saves. On a busy
+//! machine (`contention`) it hands out no spinners: there a spinning worker
+//! takes a share of a core from the program thread, and small kernels stay
+//! on that thread anyway.
 
 use std::cell::Cell;
 use std::sync::Arc;
