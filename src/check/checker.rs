@@ -2453,12 +2453,7 @@ impl Checker {
                     }
                     _ => None,
                 };
-                Ty::Array {
-                    dtype: Some(DType::I64),
-                    shape: Some(vec![]),
-                    weak: true,
-                    value,
-                }
+                int_scalar(value)
             }
             "size" | "ndim" => {
                 let shape = match arg(0) {
@@ -2477,12 +2472,7 @@ impl Checker {
                         _ => None,
                     },
                 };
-                Ty::Array {
-                    dtype: Some(DType::I64),
-                    shape: Some(vec![]),
-                    weak: true,
-                    value,
-                }
+                int_scalar(value)
             }
             // the run's rule (`shape::normalize_axis`) where both are constants, so a
             // library function's axis out of range is E0201 before running
@@ -2502,12 +2492,7 @@ impl Checker {
                     }
                     _ => None,
                 };
-                Ty::Array {
-                    dtype: Some(DType::I64),
-                    shape: Some(vec![]),
-                    weak: true,
-                    value,
-                }
+                int_scalar(value)
             }
             // the sizes, each an integer the checker knows where the size is known
             "shape" => match arg(0) {
@@ -2880,6 +2865,17 @@ impl Checker {
 }
 
 /// The element count of a shape, when every size is known (and it fits).
+/// A Python int's type: an i64 scalar that adapts to the other operand's
+/// dtype, of `value` where the checker knows it.
+fn int_scalar(value: Option<f64>) -> Ty {
+    Ty::Array {
+        dtype: Some(DType::I64),
+        shape: Some(vec![]),
+        weak: true,
+        value,
+    }
+}
+
 fn known_size(shape: &[Dim]) -> Dim {
     shape
         .iter()
