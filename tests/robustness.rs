@@ -295,8 +295,8 @@ fn help_finds_stdlib_functions_error_codes_and_keywords() {
 }
 
 /// Did-you-mean offers a name of the right kind: the variable `x` (one edit)
-/// for `xx`, never the function `exp`; for a call of `len`, Arr's `size` and
-/// `shape`, never the constant `nan`.
+/// for `xx`, never the function `exp`; for a call of `length` (MATLAB's),
+/// Arr's `size` and `shape`, never the constant `nan`.
 #[test]
 fn did_you_mean_suggests_the_right_kind_of_name() {
     let out = with_stdin(arr(), "let x = 1\nprint(xx)\n");
@@ -307,10 +307,10 @@ fn did_you_mean_suggests_the_right_kind_of_name() {
     );
     assert!(!stderr.contains("exp"), "{stderr}");
 
-    let out = with_stdin(arr(), "let x = [1, 2, 3]\nprint(len(x))\n");
+    let out = with_stdin(arr(), "let x = [1, 2, 3]\nprint(length(x))\n");
     let stderr = text(&out.stderr);
     assert!(
-        stderr.contains("E0101") && stderr.contains("`size(x)`") && stderr.contains("`shape(x)"),
+        stderr.contains("E0101") && stderr.contains("`size(x)`") && stderr.contains("`shape(x)`"),
         "{stderr}"
     );
     assert!(!stderr.contains("`nan`"), "{stderr}");
