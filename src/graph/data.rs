@@ -166,8 +166,7 @@ impl HostData {
     }
 
     /// An empty buffer with room for `len` elements, for a kernel to write
-    /// through `spare_ptr` before `set_len` (the storage-only dtypes, which
-    /// no fused kernel writes, have none).
+    /// through `spare_ptr` before `set_len`.
     pub fn with_capacity(dtype: DType, len: usize) -> HostData {
         match dtype {
             DType::Bool => HostData::Bool(Vec::with_capacity(len)),

@@ -118,9 +118,13 @@ pub fn busy_samples() -> usize {
 /// pool pays, where `threshold` of it pays on an idle machine: never on one
 /// thread, and on a busy machine only for `CONTENDED_FACTOR` times as much.
 pub fn parallel_pays(work: usize, threshold: usize) -> bool {
-    rayon::current_num_threads() > 1
-        && work >= threshold
-        && (work >= threshold.saturating_mul(CONTENDED_FACTOR) || !contended())
+    rayon::current_num_threads() > 1 && work >= threshold && busy_allows(work, threshold)
+}
+
+/// Whether the machine's load leaves `work`, which pays going parallel on
+/// an idle machine from `threshold` on, going parallel now.
+pub fn busy_allows(work: usize, threshold: usize) -> bool {
+    work >= threshold.saturating_mul(CONTENDED_FACTOR) || !contended()
 }
 
 #[cfg(test)]

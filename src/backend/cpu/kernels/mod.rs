@@ -583,8 +583,8 @@ pub(crate) fn try_fill<O: Elem, E: Send>(
     }
     let chunk = chunk.max(1);
     // the caller's measure of the work says whether it pays on an idle
-    // machine; a contended one takes the element count as the measure
-    if parallel && crate::backend::cpu::contention::parallel_pays(n.max(PAR_THRESHOLD), PAR_THRESHOLD) {
+    // machine; on a busy one the element count is the measure
+    if parallel && crate::backend::cpu::contention::busy_allows(n, PAR_THRESHOLD) {
         try_fill_parallel(&mut out, chunk, &f)?;
     } else {
         for (c, part) in out.chunks_mut(chunk).enumerate() {
