@@ -1,5 +1,5 @@
 # The storage-only dtypes (u8, i8, i16, u16, u32, f16, bf16) in fused maps and
-# reductions on the CPU: loaded widened, computed in i64 or f32, each op's
+# reductions on the CPU: loaded widened, computed in i32 (u32 in i64) or f32, each op's
 # result wrapped or rounded as its store would (so a chain equals the node by
 # node reference), stored narrowed. Arrays of more than one parallel task's
 # blocks, read through strided, reversed and broadcast views; the values come
@@ -26,6 +26,10 @@ print(ck(b + b), ck(b * b), ck(abs(b)), ck(b // 3), ck(b % 5), ck(max(b, axis=0)
 # out: -210032 -1364616 13230100 -105005 419999 889 26774984
 print(ck(s * 3), ck(s + w), ck(w * w), ck(w // 7 + 1), ck(u + u), ck(u // 3), ck(u * u))
 # out: -203384 6880361232 6802316408 983107094 450969354227120 150324918303617 451806723399992
+# narrow integers compute in i32 lanes: products past i32 and shifts past
+# the width keep the low bits the narrow store keeps
+print(ck(a << 9), ck(a << 31), ck(b >> 10), ck(a * a * a), ck(w * w * w), ck(s * s * s), ck(w * 65535), ck(-s), ck(abs(s)))
+# out: 0 0 -105000 23519632 6773600576 -105563584 6881388232 286248 3440275674
 let x = reshape(i % 1000, [n, 7]) * 0.37 - 20.0
 print(ck(x as u8), ck(x as i8), ck((x * 10.0) as i16), ck((x * 1000.0) as u16), ck(nan_to_num(x / 0.0, posinf=1e10) as u32))
 # out: 32103960 20492220 346026660 11792737950 852336259692750

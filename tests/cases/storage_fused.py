@@ -51,6 +51,8 @@ def oracle():
     out += [np.any(a == 255), np.all(a > 0), ck(np.argmax(a, axis=1)), ck(np.cumsum(a[:10, 0]))]
     out += [ck(b + b), ck(b * b), ck(np.abs(b)), ck(b // 3), ck(b % 5), ck(b.max(axis=0)), ck(b.astype(np.uint8))]
     out += [ck(s * np.int16(3)), ck(s + w), ck(w * w), ck(w // 7 + np.uint16(1)), ck(u + u), ck(u // 3), ck(u * u)]
+    out += [ck(a << 9), ck(a << 31), ck(b >> 10), ck(a * a * a), ck(w * w * w), ck(s * s * s), ck(w * np.uint16(65535)),
+            ck(-s), ck(np.abs(s))]
     x = (i % 1000).reshape(n, 7) * 0.37 - 20.0
     with np.errstate(divide="ignore", invalid="ignore"):
         inf = np.nan_to_num(x / 0.0, posinf=1e10)

@@ -53,7 +53,7 @@ pub enum Data<'a> {
     F32(&'a [f32]),
     F64(&'a [f64]),
     /// A storage-only dtype (f16, bf16, a narrow integer): widened as it is
-    /// loaded, to f32 or i64, the dtype its steps compute in.
+    /// loaded, to the dtype its steps compute in (`register_dtype`).
     Storage(&'a HostData),
 }
 
@@ -132,17 +132,30 @@ pub enum Reg {
     F64(Vec<f64>),
 }
 
+/// The dtype of the registers a step of `dtype` computes in. The storage-only
+/// dtypes compute wide (`compute_storage` narrows each step's values again):
+/// the half floats in f32; u8, i8, i16 and u16 in i32, whose lanes hold twice
+/// as many values a vector as i64's, and which gives the same narrowed
+/// results, every step's operands being exact narrow values and every op's
+/// low bits depending only on its operands' (wrapping `+ - *`, bitwise ops,
+/// shifts), or its result lying well inside i32 (`//`, `%`, comparisons);
+/// u32 in i64.
+pub fn register_dtype(dtype: DType) -> DType {
+    match dtype {
+        DType::U8 | DType::I8 | DType::I16 | DType::U16 => DType::I32,
+        DType::U32 => DType::I64,
+        d => d.compute(),
+    }
+}
+
 impl Reg {
     pub fn new(dtype: DType, len: usize) -> Reg {
-        match dtype {
+        match register_dtype(dtype) {
             DType::Bool => Reg::B(vec![false; len]),
             DType::I32 => Reg::I32(vec![0; len]),
-            DType::I64 => Reg::I64(vec![0; len]),
-            // storage-only dtypes never reach the fused executor (CpuBackend::execute);
-            // were one to, it would compute in its wide dtype
-            DType::U8 | DType::I8 | DType::I16 | DType::U16 | DType::U32 => Reg::I64(vec![0; len]),
-            DType::F16 | DType::BF16 | DType::F32 => Reg::F32(vec![0.0; len]),
+            DType::F32 => Reg::F32(vec![0.0; len]),
             DType::F64 => Reg::F64(vec![0.0; len]),
+            _ => Reg::I64(vec![0; len]),
         }
     }
 
@@ -164,7 +177,7 @@ impl Reg {
                 .map(|s| {
                     match spare
                         .iter()
-                        .position(|r| r.dtype() == s.dtype.compute() && r.len() >= len)
+                        .position(|r| r.dtype() == register_dtype(s.dtype) && r.len() >= len)
                     {
                         Some(k) => spare.swap_remove(k),
                         None => Reg::new(s.dtype, len),
@@ -612,10 +625,10 @@ fn load_storage<'a>(
         }};
     }
     match d {
-        HostData::U8(x) => widen!(x, I64),
-        HostData::I8(x) => widen!(x, I64),
-        HostData::I16(x) => widen!(x, I64),
-        HostData::U16(x) => widen!(x, I64),
+        HostData::U8(x) => widen!(x, I32),
+        HostData::I8(x) => widen!(x, I32),
+        HostData::I16(x) => widen!(x, I32),
+        HostData::U16(x) => widen!(x, I32),
         HostData::U32(x) => widen!(x, I64),
         HostData::F16(x) => widen!(x, F32),
         HostData::BF16(x) => widen!(x, F32),
@@ -641,10 +654,10 @@ macro_rules! impl_widen {
         }
     };
 }
-impl_widen!(u8, i64, |x| x as i64);
-impl_widen!(i8, i64, |x| x as i64);
-impl_widen!(i16, i64, |x| x as i64);
-impl_widen!(u16, i64, |x| x as i64);
+impl_widen!(u8, i32, |x| x as i32);
+impl_widen!(i8, i32, |x| x as i32);
+impl_widen!(i16, i32, |x| x as i32);
+impl_widen!(u16, i32, |x| x as i32);
 impl_widen!(u32, i64, |x| x as i64);
 impl_widen!(half::f16, f32, |x| x.to_f32());
 impl_widen!(half::bf16, f32, |x| x.to_f32());
@@ -676,13 +689,14 @@ widest_dispatch! {
 }
 
 /// `$fill!(element type, value variant, register variant)` for `dtype`'s
-/// registers (half floats are held in f32 ones, narrow integers in i64 ones).
+/// registers (`register_dtype`: half floats are held in f32 ones, narrow
+/// integers in i32 ones, u32 in i64 ones).
 macro_rules! by_register_dtype {
     ($dtype:expr, $fill:ident) => {
         match $dtype {
             DType::Bool => $fill!(bool, B, B),
-            DType::I32 => $fill!(i32, I32, I32),
-            DType::U8 | DType::I8 | DType::I16 | DType::U16 | DType::U32 | DType::I64 => $fill!(i64, I64, I64),
+            DType::I32 | DType::U8 | DType::I8 | DType::I16 | DType::U16 => $fill!(i32, I32, I32),
+            DType::U32 | DType::I64 => $fill!(i64, I64, I64),
             DType::F16 | DType::BF16 | DType::F32 => $fill!(f32, F32, F32),
             DType::F64 => $fill!(f64, F64, F64),
         }
@@ -1195,15 +1209,15 @@ fn store(v: Value, dst: Dst) -> Result<(), Diagnostic> {
 }
 
 /// Stores a wide value as a storage-only dtype, as `HostData::narrow_to`
-/// does: i64 wrapped to the narrow integer's width, f32 rounded once (to
+/// does: a wide integer wrapped to the narrow integer's width, f32 rounded once (to
 /// nearest, ties to even) to the half float.
 #[inline(always)]
 fn store_storage(v: Value, dst: StorageDst) -> Result<(), Diagnostic> {
     match (v, dst) {
-        (Value::I64(a), StorageDst::U8(o)) => map1(a, o, |x| x as u8),
-        (Value::I64(a), StorageDst::I8(o)) => map1(a, o, |x| x as i8),
-        (Value::I64(a), StorageDst::I16(o)) => map1(a, o, |x| x as i16),
-        (Value::I64(a), StorageDst::U16(o)) => map1(a, o, |x| x as u16),
+        (Value::I32(a), StorageDst::U8(o)) => map1(a, o, |x| x as u8),
+        (Value::I32(a), StorageDst::I8(o)) => map1(a, o, |x| x as i8),
+        (Value::I32(a), StorageDst::I16(o)) => map1(a, o, |x| x as i16),
+        (Value::I32(a), StorageDst::U16(o)) => map1(a, o, |x| x as u16),
         (Value::I64(a), StorageDst::U32(o)) => map1(a, o, |x| x as u32),
         (Value::F32(a), StorageDst::F16(o)) => map1(a, o, half::f16::from_f32),
         (Value::F32(a), StorageDst::BF16(o)) => map1(a, o, half::bf16::from_f32),
@@ -1240,10 +1254,10 @@ fn compute_storage<'r>(
             }};
         }
         match dtype {
-            DType::U8 => cast!(I64, u8, |x: u8| x as i64),
-            DType::I8 => cast!(I64, i8, |x: i8| x as i64),
-            DType::I16 => cast!(I64, i16, |x: i16| x as i64),
-            DType::U16 => cast!(I64, u16, |x: u16| x as i64),
+            DType::U8 => cast!(I32, u8, |x: u8| x as i32),
+            DType::I8 => cast!(I32, i8, |x: i8| x as i32),
+            DType::I16 => cast!(I32, i16, |x: i16| x as i32),
+            DType::U16 => cast!(I32, u16, |x: u16| x as i32),
             DType::U32 => cast!(I64, u32, |x: u32| x as i64),
             DType::F16 => cast!(F32, half::f16, |x: half::f16| x.to_f32()),
             DType::BF16 => cast!(F32, half::bf16, |x: half::bf16| x.to_f32()),
@@ -1252,10 +1266,10 @@ fn compute_storage<'r>(
     } else {
         compute(inst, vals, reg.dst(n))?;
         match (&mut *reg, dtype) {
-            (Reg::I64(r), DType::U8) => r[..n].iter_mut().for_each(|x| *x = *x as u8 as i64),
-            (Reg::I64(r), DType::I8) => r[..n].iter_mut().for_each(|x| *x = *x as i8 as i64),
-            (Reg::I64(r), DType::I16) => r[..n].iter_mut().for_each(|x| *x = *x as i16 as i64),
-            (Reg::I64(r), DType::U16) => r[..n].iter_mut().for_each(|x| *x = *x as u16 as i64),
+            (Reg::I32(r), DType::U8) => r[..n].iter_mut().for_each(|x| *x = *x as u8 as i32),
+            (Reg::I32(r), DType::I8) => r[..n].iter_mut().for_each(|x| *x = *x as i8 as i32),
+            (Reg::I32(r), DType::I16) => r[..n].iter_mut().for_each(|x| *x = *x as i16 as i32),
+            (Reg::I32(r), DType::U16) => r[..n].iter_mut().for_each(|x| *x = *x as u16 as i32),
             (Reg::I64(r), DType::U32) => r[..n].iter_mut().for_each(|x| *x = *x as u32 as i64),
             (Reg::F32(r), DType::F16) => r[..n].iter_mut().for_each(|x| *x = half::f16::from_f32(*x).to_f32()),
             (Reg::F32(r), DType::BF16) => r[..n].iter_mut().for_each(|x| *x = half::bf16::from_f32(*x).to_f32()),

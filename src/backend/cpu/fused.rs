@@ -1099,7 +1099,7 @@ fn fused_reduce(
     if dtype.is_storage_only() {
         // the body's values are wide (`block::load_storage`): reduce them so,
         // then store the result as the reference does (`HostData::narrow_to`)
-        let wide = fused_reduce(prog, shape, kept, rop, dtype.compute(), mode)?;
+        let wide = fused_reduce(prog, shape, kept, rop, block::register_dtype(dtype), mode)?;
         return Ok(wide.narrow_to(reduced_dtype(rop, dtype)));
     }
     Ok(match dtype {
