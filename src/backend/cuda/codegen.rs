@@ -377,9 +377,40 @@ fn cast_expr(from: DType, to: DType, x: &str) -> String {
     }
 }
 
+/// Step `i`'s expression over the earlier steps (`s{j}`) and the operands
+/// (`v{k}`); `acc` and `row(k)` stand for `Inst::Acc` and `Inst::Row(k)`.
+pub(super) fn step_expr(steps: &[Step], i: usize, acc: &str, row: impl Fn(usize) -> String) -> String {
+    let r = |j: usize| format!("s{j}");
+    let st = &steps[i];
+    match &st.inst {
+        Inst::Load(k) => format!("v{k}"),
+        Inst::Acc => acc.to_string(),
+        Inst::Row(k) => row(*k),
+        Inst::Cast(a) => cast_expr(steps[*a].dtype, st.dtype, &r(*a)),
+        Inst::Unary(u, a) => wrap_narrow(st.dtype, &unary(*u, steps[*a].dtype, &r(*a))),
+        Inst::Binary(b, a, c) => wrap_narrow(st.dtype, &binary(*b, steps[*a].dtype, &r(*a), &r(*c))),
+        Inst::Where(c, a, b) => format!("({} ? {} : {})", r(*c), r(*a), r(*b)),
+    }
+}
+
+/// A narrow integer's i64 result wrapped to its range by bit operations
+/// rather than left to the conversion where it is stored: NVRTC (CUDA 12,
+/// H100) folded `(i64)(short)(-(i64)x)` to `-(i64)x`, so `-x` of the i16
+/// minimum came out as 32768 (bench/proto/nvrtc_neg.py).
+fn wrap_narrow(d: DType, e: &str) -> String {
+    match d {
+        DType::U8 => format!("(({e}) & 0xFF)"),
+        DType::U16 => format!("(({e}) & 0xFFFF)"),
+        DType::U32 => format!("(({e}) & 0xFFFFFFFFll)"),
+        DType::I8 => format!("(((({e}) & 0xFF) ^ 0x80) - 0x80)"),
+        DType::I16 => format!("(((({e}) & 0xFFFF) ^ 0x8000) - 0x8000)"),
+        _ => e.to_string(),
+    }
+}
+
 /// A unary primitive's expression comes from its line in the primitive table (`check::prim`).
 /// A narrow integer computes in i64 (its operands widened here), and the
-/// result wraps where it is stored, as on the CPU (`check::dtype`).
+/// result wraps (`wrap_narrow`), as on the CPU (`check::dtype`).
 fn unary(u: UnaryOp, d: DType, x: &str) -> String {
     if d.is_narrow_int() {
         return crate::check::prim::cuda_unary(u, DType::I64, &format!("((i64)({x}))"));
@@ -440,16 +471,7 @@ fn expr_fn(name: &str, steps: &[Step], ops: &[&Operand], acc: Option<DType>) -> 
         args.join(", ")
     );
     for (i, st) in steps.iter().enumerate() {
-        let r = |j: usize| format!("s{j}");
-        let e = match &st.inst {
-            Inst::Load(k) => format!("v{k}"),
-            Inst::Acc => "acc".to_string(),
-            Inst::Row(k) => format!("red{k}"),
-            Inst::Cast(a) => cast_expr(steps[*a].dtype, st.dtype, &r(*a)),
-            Inst::Unary(u, a) => unary(*u, steps[*a].dtype, &r(*a)),
-            Inst::Binary(b, a, c) => binary(*b, steps[*a].dtype, &r(*a), &r(*c)),
-            Inst::Where(c, a, b) => format!("({} ? {} : {})", r(*c), r(*a), r(*b)),
-        };
+        let e = step_expr(steps, i, "acc", |k| format!("red{k}"));
         let _ = writeln!(s, "    const {} s{i} = {e};", ctype(st.dtype));
     }
     let _ = writeln!(s, "    return s{};\n}}", steps.len().saturating_sub(1));

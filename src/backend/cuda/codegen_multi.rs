@@ -7,10 +7,10 @@
 //! shares the expression and load helpers.
 
 use super::{
-    Generated, Kind, Param, acc_ctype, binary, cast_expr, comb_fn, ctype, expr_fn, fill, header, load, offset, params,
-    reduce_ident, section, unary, unravel,
+    Generated, Kind, Param, acc_ctype, cast_expr, comb_fn, ctype, expr_fn, fill, header, load, offset, params,
+    reduce_ident, section, step_expr, unravel,
 };
-use crate::plan::{Inst, KernelPlan, Operand, Source, Strategy};
+use crate::plan::{KernelPlan, Operand, Source, Strategy};
 use std::fmt::Write;
 
 const MULTI: &str = include_str!("../../../kernels/multi.cu");
@@ -47,15 +47,8 @@ pub fn generate(kp: &KernelPlan) -> Generated {
     );
     let _ = writeln!(src, "__device__ __forceinline__ void f_body({}) {{", args.join(", "));
     for (i, st) in kp.body.iter().enumerate() {
-        let r = |j: usize| format!("s{j}");
-        let e = match &st.inst {
-            Inst::Load(k) => format!("v{k}"),
-            Inst::Acc | Inst::Row(_) => format!("({})0", ctype(st.dtype)),
-            Inst::Cast(a) => cast_expr(kp.body[*a].dtype, st.dtype, &r(*a)),
-            Inst::Unary(u, a) => unary(*u, kp.body[*a].dtype, &r(*a)),
-            Inst::Binary(b, a, c) => binary(*b, kp.body[*a].dtype, &r(*a), &r(*c)),
-            Inst::Where(c, a, b) => format!("({} ? {} : {})", r(*c), r(*a), r(*b)),
-        };
+        let zero = format!("({})0", ctype(st.dtype));
+        let e = step_expr(&kp.body, i, &zero, |_| zero.clone());
         let _ = writeln!(src, "    const {} s{i} = {e};", ctype(st.dtype));
     }
     for (s, o) in outs.iter().enumerate() {

@@ -5,11 +5,11 @@
 //! order, and written per element or per row. A child of `codegen` so that
 //! it shares the expression and load helpers.
 
+use super::step_expr;
 use super::{
     Generated, Kind, Param, acc_ctype, cast_expr, comb_fn, ctype, fill, header_idx, load, params, reduce_ident,
     section, store_out,
 };
-use super::{binary, unary};
 use crate::plan::{Inst, KernelPlan, Operand, RowStage, Source, Step, Strategy};
 use std::fmt::Write;
 
@@ -64,16 +64,7 @@ fn step_fn(name: &str, steps: &[Step], target: usize, ops: &[Operand], stages: &
         if !need[i] {
             continue;
         }
-        let r = |j: usize| format!("s{j}");
-        let e = match &st.inst {
-            Inst::Load(k) => format!("v{k}"),
-            Inst::Row(k) => format!("red{k}"),
-            Inst::Acc => format!("({})0", ctype(st.dtype)),
-            Inst::Cast(a) => cast_expr(steps[*a].dtype, st.dtype, &r(*a)),
-            Inst::Unary(u, a) => unary(*u, steps[*a].dtype, &r(*a)),
-            Inst::Binary(b, a, c) => binary(*b, steps[*a].dtype, &r(*a), &r(*c)),
-            Inst::Where(c, a, b) => format!("({} ? {} : {})", r(*c), r(*a), r(*b)),
-        };
+        let e = step_expr(steps, i, &format!("({})0", ctype(st.dtype)), |k| format!("red{k}"));
         let _ = writeln!(s, "    const {} s{i} = {e};", ctype(st.dtype));
     }
     let _ = writeln!(s, "    return s{target};\n}}");
