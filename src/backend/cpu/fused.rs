@@ -295,7 +295,7 @@ impl Fused {
                 Some(span) => d.or_span(span),
                 None => d,
             };
-            if kp.shape.iter().product::<usize>() >= PAR_THRESHOLD {
+            if parallel_work(kp) >= PAR_THRESHOLD {
                 // this kernel may go parallel: have the other workers awake for it
                 super::warm::keep_warm();
             }
@@ -351,6 +351,17 @@ impl Fused {
         }
         Ok(written)
     }
+}
+
+/// The elements a kernel's work goes over, as its parallel decision counts
+/// them: its iteration space, times the inner dimension for a product (a
+/// matrix-vector product's output is one column, its work the whole matrix).
+fn parallel_work(kp: &KernelPlan) -> usize {
+    let inner = match kp.strategy {
+        Strategy::MatMul => kp.operands.first().and_then(|o| o.view.shape.last().copied()),
+        _ => None,
+    };
+    kp.work().saturating_mul(inner.unwrap_or(1).max(1))
 }
 
 /// Whether a kernel runs on this executor as far as storage-only dtypes go
