@@ -379,11 +379,33 @@ impl Interp {
             .map(|d| d.unwrap_or(0))
             .collect();
         let count: usize = shape.iter().product();
-        let mut flat = crate::backend::memory::try_vec(count, "indices", Some(span))?;
-        flat.resize(count, 0i64);
         // row-major place value of each item's axes among all the consumed ones
         let mut place = 1i64;
-        for (positions, part_shape, extent) in parts.iter().rev() {
+        let mut flat: Option<Vec<i64>> = None;
+        for (positions, part_shape, extent) in parts.into_iter().rev() {
+            let full = part_shape == shape;
+            if full && flat.is_none() && place == 1 {
+                // the last item's positions are the flat ones' units: taken as they are
+                flat = Some(positions);
+                place *= extent as i64;
+                continue;
+            }
+            let flat = match &mut flat {
+                Some(f) => f,
+                None => {
+                    let mut f = crate::backend::memory::try_vec(count, "indices", Some(span))?;
+                    f.resize(count, 0i64);
+                    flat.insert(f)
+                }
+            };
+            if full {
+                // no broadcasting: element for element, a loop that vectorises
+                for (f, &p) in flat.iter_mut().zip(&positions) {
+                    *f += p * place;
+                }
+                place *= extent as i64;
+                continue;
+            }
             let rank = shape.len();
             let mut strides = vec![0usize; rank];
             let mut stride = 1;
@@ -407,8 +429,18 @@ impl Interp {
                     at[ax] = 0;
                 }
             }
-            place *= *extent as i64;
+            place *= extent as i64;
         }
+        let flat = match flat {
+            Some(f) => f,
+            None => {
+                return Err(Diagnostic::new(
+                    "E0499",
+                    "internal: a joint gather of no index arrays",
+                    span.clone(),
+                ));
+            }
+        };
         let (viewed, axis) = if apart {
             let rest = (0..viewed.rank()).filter(|a| !consumed.contains(a));
             let perm: Vec<usize> = consumed.iter().copied().chain(rest).collect();

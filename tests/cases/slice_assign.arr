@@ -159,6 +159,11 @@ print(x4[[[0], [1]], [0, 2]])
 # out:
 # out:  [[12, 13, 14, 15],
 # out:   [20, 21, 22, 23]]]
+# the last item of full shape and an earlier one broadcast (NumPy's values)
+print(x4[[[0], [1]], [[0, 2], [1, 1]], [[3, -1], [0, 2]]], x4[[[1, 0], [0, 1]], 1, [[3], [2]]])
+# out: [[ 3, 11],
+# out:  [16, 18]] [[19,  7],
+# out:  [ 6, 18]]
 print(x4[1, [0, 2], [3, 1]])
 # out: [15, 21]
 print(x4[[1, 0], 2, [3, 1]])
