@@ -67,5 +67,6 @@ cases!(
     storage_fused,
     fast_paths,
     numpy_stdlib_more,
-    user_names
+    user_names,
+    quantile_methods
 );

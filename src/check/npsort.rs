@@ -223,7 +223,8 @@ pub fn builtin_result(name: &str, slots: Slots, span: &Span) -> Result<Ty, Diagn
             {
                 quantile_fractions(name, &[v], qs)?;
             }
-            Ok(array(dtype.map(|d| d.to_float()), None))
+            let picks = matches!(arg(slots, 4), Some((Ty::Str(Some(m)), _)) if quantile_picks(m));
+            Ok(array(if picks { dtype } else { dtype.map(|d| d.to_float()) }, None))
         }
         "histogram" | "histogram_bin_edges" => {
             not_bool(name)?;
@@ -273,6 +274,33 @@ pub fn builtin_result(name: &str, slots: Slots, span: &Span) -> Result<Ty, Diagn
             Ok(Ty::Unknown)
         }
     }
+}
+
+/// The names `percentile`'s and `quantile`'s `method=` takes, in NumPy's order
+/// (`kernels::sort::QuantileMethod::named`).
+pub const QUANTILE_METHODS: &[&str] = &[
+    "inverted_cdf",
+    "averaged_inverted_cdf",
+    "closest_observation",
+    "interpolated_inverted_cdf",
+    "hazen",
+    "weibull",
+    "linear",
+    "median_unbiased",
+    "normal_unbiased",
+    "lower",
+    "higher",
+    "midpoint",
+    "nearest",
+];
+
+/// Whether `method` picks one of the values rather than interpolating
+/// between two: the result then keeps the input's dtype, as NumPy's does.
+pub fn quantile_picks(method: &str) -> bool {
+    matches!(
+        method,
+        "lower" | "higher" | "nearest" | "inverted_cdf" | "closest_observation"
+    )
 }
 
 /// `percentile`'s or `quantile`'s `q`, as given, as fractions of the data:

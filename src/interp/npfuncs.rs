@@ -553,7 +553,30 @@ impl Interp {
                     let q = arr(1).ok_or_else(|| Diagnostic::new("E0105", "missing argument `q`", span.clone()))?;
                     (q, 2)
                 };
-                self.quantile(name, &x, &q, &s[rest], s[rest + 1].as_ref(), (&sp(0), &sp(1)), span)
+                let method = match s.get(rest + 2) {
+                    None | Some(None) | Some(Some((Value::None, _))) => "linear".to_string(),
+                    Some(Some((v, vs))) => self.static_str(v, vs, "`method`")?,
+                };
+                let (method, picks) = match k::QuantileMethod::named(&method) {
+                    Some(m) => (m, npsort::quantile_picks(&method)),
+                    None => {
+                        let vs = s
+                            .get(rest + 2)
+                            .cloned()
+                            .flatten()
+                            .map(|(_, vs)| vs)
+                            .unwrap_or_else(|| span.clone());
+                        return Err(bad_value(
+                            format!(
+                                "`method` must be one of {}, not \"{method}\"",
+                                npsort::QUANTILE_METHODS.join(", ")
+                            ),
+                            &vs,
+                        ));
+                    }
+                };
+                let how = (&s[rest], s[rest + 1].as_ref(), method, picks);
+                self.quantile(name, &x, &q, how, (&sp(0), &sp(1)), span)
             }
             "bincount" => {
                 require_int(&x, "`x` of bincount", &sp(0))?;
@@ -735,8 +758,7 @@ impl Interp {
         name: &str,
         x: &Array,
         q: &Array,
-        axis_slot: &Slot,
-        keep_slot: Option<&(Value, Span)>,
+        (axis_slot, keep_slot, method, picks): (&Slot, Option<&(Value, Span)>, k::QuantileMethod, bool),
         (x_span, q_span): (&Span, &Span),
         span: &Span,
     ) -> R<Value> {
@@ -766,9 +788,13 @@ impl Interp {
         let (vals, timer) = self.on_host(
             &moved,
             x_span,
-            |host, at| with_data!(host, v => k::quantile_lines(&v[at], (outer, len, 1), &qs)),
+            |host, at| with_data!(host, v => k::quantile_lines(&v[at], (outer, len, 1), &qs, method)),
         )?;
-        let (dt, _) = promote_weak(x.dtype().to_float(), false, q.dtype().to_float(), q.weak);
+        // a method that picks one of the values keeps their dtype, as NumPy's `take` does
+        let (dt, _) = match picks {
+            true => (x.dtype(), false),
+            false => promote_weak(x.dtype().to_float(), false, q.dtype().to_float(), q.weak),
+        };
         let mut shape: Vec<usize> = q.shape().to_vec();
         for a in 0..x.rank() {
             if !axes.contains(&a) {

@@ -1060,11 +1060,113 @@ fn lerp(a: f64, b: f64, t: f64) -> f64 {
     if t >= 0.5 { b - d * (1.0 - t) } else { a + d * t }
 }
 
-/// Quantiles `q` (each in [0, 1]) of every line by linear interpolation
-/// (NumPy's default method). The result holds, for each q in turn, one value
-/// per line (lines in `(outer, inner)` order). A line with a NaN gives NaN;
-/// an empty line gives NaN.
-pub fn quantile_lines<T: Key>(v: &[T], (outer, len, inner): (usize, usize, usize), q: &[f64]) -> Vec<f64> {
+/// How a quantile is read from a sorted line: NumPy's `method=` of
+/// `percentile` and `quantile` (its `_QuantileMethods`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum QuantileMethod {
+    /// Between the order statistics around the virtual index `(n - 1) q`: the default.
+    Linear,
+    /// Between the order statistics around the virtual index
+    /// `n q + alpha + q (1 - alpha - beta) - 1` (Hyndman and Fan's other
+    /// continuous methods; "linear" is alpha = beta = 1, computed as NumPy does).
+    Continuous {
+        alpha: f64,
+        beta: f64,
+    },
+    Lower,
+    Higher,
+    /// The closer order statistic, halves to the even index.
+    Nearest,
+    /// Halfway between the two order statistics around the index.
+    Midpoint,
+    InvertedCdf,
+    AveragedInvertedCdf,
+    ClosestObservation,
+}
+
+impl QuantileMethod {
+    /// The method `name` names (`check::npsort::QUANTILE_METHODS`).
+    pub fn named(name: &str) -> Option<QuantileMethod> {
+        let c = |alpha: f64, beta: f64| QuantileMethod::Continuous { alpha, beta };
+        Some(match name {
+            "inverted_cdf" => QuantileMethod::InvertedCdf,
+            "averaged_inverted_cdf" => QuantileMethod::AveragedInvertedCdf,
+            "closest_observation" => QuantileMethod::ClosestObservation,
+            "interpolated_inverted_cdf" => c(0.0, 1.0),
+            "hazen" => c(0.5, 0.5),
+            "weibull" => c(0.0, 0.0),
+            "linear" => QuantileMethod::Linear,
+            "median_unbiased" => c(1.0 / 3.0, 1.0 / 3.0),
+            "normal_unbiased" => c(3.0 / 8.0, 3.0 / 8.0),
+            "lower" => QuantileMethod::Lower,
+            "higher" => QuantileMethod::Higher,
+            "midpoint" => QuantileMethod::Midpoint,
+            "nearest" => QuantileMethod::Nearest,
+            _ => return None,
+        })
+    }
+
+    /// Quantile `q` of a sorted line of `n > 0` values, as NumPy reads it.
+    fn read(self, line: &[f64], q: f64) -> f64 {
+        let n = line.len();
+        let nf = n as f64;
+        let last = n - 1;
+        let at = |i: f64| line[(i.max(0.0) as usize).min(last)];
+        // NumPy's discrete methods: the index before or after `v`
+        let boundary = |v: f64, previous: bool| if previous { v.floor() } else { v.floor() + 1.0 };
+        let (virtual_index, gamma_of): (f64, fn(f64, f64) -> f64) = match self {
+            QuantileMethod::Lower => return at((last as f64 * q).floor()),
+            QuantileMethod::Higher => return at((last as f64 * q).ceil()),
+            QuantileMethod::Nearest => return at((last as f64 * q).round_ties_even()),
+            QuantileMethod::InvertedCdf => {
+                let v = nf * q - 1.0;
+                return at(boundary(v, v - v.floor() == 0.0));
+            }
+            QuantileMethod::ClosestObservation => {
+                let v = nf * q - 1.5;
+                return at(boundary(v, v - v.floor() == 0.0 && v.floor().rem_euclid(2.0) == 1.0));
+            }
+            QuantileMethod::Linear => (last as f64 * q, |g, _| g),
+            QuantileMethod::Continuous { alpha, beta } => (nf * q + (alpha + q * (1.0 - alpha - beta)) - 1.0, |g, _| g),
+            QuantileMethod::Midpoint => {
+                let v = last as f64 * q;
+                (
+                    0.5 * (v.floor() + v.ceil()),
+                    |_, v| if v % 1.0 == 0.0 { 0.0 } else { 0.5 },
+                )
+            }
+            QuantileMethod::AveragedInvertedCdf => (nf * q - 1.0, |g, _| if g == 0.0 { 0.5 } else { 1.0 }),
+        };
+        // NumPy's `_get_indexes`: past the last index both sides are the last
+        // value, before the first both are the first
+        let floor = virtual_index.floor();
+        let (lo, hi) = if virtual_index >= last as f64 {
+            (last, last)
+        } else if virtual_index < 0.0 {
+            (0, 0)
+        } else {
+            (floor as usize, (floor as usize + 1).min(last))
+        };
+        let previous = if virtual_index >= last as f64 {
+            -1.0
+        } else if virtual_index < 0.0 {
+            0.0
+        } else {
+            floor
+        };
+        lerp(line[lo], line[hi], gamma_of(virtual_index - previous, virtual_index))
+    }
+}
+
+/// Quantiles `q` (each in [0, 1]) of every line by `method`. The result
+/// holds, for each q in turn, one value per line (lines in `(outer, inner)`
+/// order). A line with a NaN gives NaN; an empty line gives NaN.
+pub fn quantile_lines<T: Key>(
+    v: &[T],
+    (outer, len, inner): (usize, usize, usize),
+    q: &[f64],
+    method: QuantileMethod,
+) -> Vec<f64> {
     let per: Vec<Vec<f64>> = (0..outer * inner)
         .into_par_iter()
         .map(|l| {
@@ -1075,15 +1177,7 @@ pub fn quantile_lines<T: Key>(v: &[T], (outer, len, inner): (usize, usize, usize
                 return vec![f64::NAN; q.len()];
             }
             sort_line(&mut line, None);
-            q.iter()
-                .map(|&q| {
-                    let pos = q * (len - 1) as f64;
-                    let lo = pos.floor();
-                    let lo_i = (lo as usize).min(len - 1);
-                    let hi_i = (lo_i + 1).min(len - 1);
-                    lerp(line[lo_i], line[hi_i], pos - lo)
-                })
-                .collect()
+            q.iter().map(|&q| method.read(&line, q)).collect()
         })
         .collect();
     let lines = outer * inner;
@@ -1484,10 +1578,18 @@ mod tests {
     }
 
     #[test]
+    fn every_quantile_method_name_is_known() {
+        for name in crate::check::npsort::QUANTILE_METHODS {
+            assert!(QuantileMethod::named(name).is_some(), "{name}");
+        }
+        assert_eq!(QuantileMethod::named("nearst"), None);
+    }
+
+    #[test]
     fn quantiles_interpolate_and_histograms_close_the_last_bin() {
         // hand-derived: positions 0.25 * 3 = 0.75 between 1 and 2
         assert_eq!(
-            quantile_lines(&[4, 1, 3, 2], (1, 4, 1), &[0.25, 0.5, 1.0]),
+            quantile_lines(&[4, 1, 3, 2], (1, 4, 1), &[0.25, 0.5, 1.0], QuantileMethod::Linear),
             vec![1.75, 2.5, 4.0]
         );
         assert_eq!(
