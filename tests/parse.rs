@@ -812,6 +812,9 @@ fn e0004_invalid_literal() {
     let (d, text) = one_error("let n = 9223372036854775808");
     assert_eq!((d.code, text.as_str()), ("E0004", "9223372036854775808"));
     assert_eq!(d.message, "integer literal too large");
+    // after a binary minus 2^63 is still too large (only a negation makes it i64::MIN)
+    let (d, text) = one_error("let n = 3 - 9223372036854775808");
+    assert_eq!((d.code, text.as_str()), ("E0004", "9223372036854775808"));
 
     let (d, text) = one_error("x = 1e999");
     assert_eq!((d.code, text.as_str()), ("E0004", "1e999"));

@@ -368,6 +368,9 @@ pub fn lex(source: &str, base: usize) -> (Vec<Spanned>, Vec<Diagnostic>) {
         let text = lexer.slice();
         let at = span.start + base..span.end + base;
         let tok = match raw {
+            // 2^63 after a unary minus is the most negative i64: the literal reads
+            // as i64::MIN, which the minus leaves as it is (negation wraps)
+            Raw::Int if is_two_to_the_63(text) && after_unary_minus(&tokens) => Tok::Int(i64::MIN),
             Raw::Int => Tok::Int(int_value(text, &at, &mut diags)),
             Raw::Float => Tok::Float(float_value(text, &at, &mut diags)),
             Raw::BadFloat => {
@@ -591,6 +594,33 @@ fn ufunc_method(ufunc: &str, method: &str) -> Option<String> {
             .to_string(),
         _ => return None,
     })
+}
+
+/// Whether the last token is a minus that negates what follows rather than
+/// subtracting it: nothing that ends an operand comes before it.
+fn after_unary_minus(tokens: &[Spanned]) -> bool {
+    match tokens {
+        [.., (_, before, _), (_, Tok::Minus, _)] => !matches!(
+            before,
+            Tok::Int(_)
+                | Tok::Float(_)
+                | Tok::Str(_)
+                | Tok::FStr(_)
+                | Tok::Ident(_)
+                | Tok::True
+                | Tok::False
+                | Tok::NewAxis
+                | Tok::RParen
+                | Tok::RBracket
+        ),
+        [(_, Tok::Minus, _)] => true,
+        _ => false,
+    }
+}
+
+/// Whether an integer literal is 9223372036854775808 (2^63), one past the largest i64.
+fn is_two_to_the_63(text: &str) -> bool {
+    text.chars().filter(|c| *c != '_').collect::<String>() == "9223372036854775808"
 }
 
 fn int_value(text: &str, at: &std::ops::Range<usize>, diags: &mut Vec<Diagnostic>) -> i64 {

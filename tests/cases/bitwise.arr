@@ -136,3 +136,7 @@ print(mm @ nn, dtype(mm @ nn) == bool, [true, false, true] @ [false, false, true
 let x = [1.5, -2.0, 3.0, -0.5]
 print(x[~(x > 0)], x[(x > 0) & (x < 2)], x[(x < 0) | (x > 2)])
 # out: [-2.0, -0.5] [1.5] [-2.0,  3.0, -0.5]
+# the most negative i64 as a literal, as in Python and NumPy (2^63 negated)
+let lowest = -9223372036854775808
+print(lowest, lowest + 1, lowest == -9_223_372_036_854_775_807 - 1, [4, -9223372036854775808], (-9223372036854775808) >> 62)
+# out: -9223372036854775808 -9223372036854775807 true [                   4, -9223372036854775808] -2
