@@ -71,7 +71,7 @@ fn parse(spec: &str) -> Result<Spec, String> {
         i += 1;
         s.precision = Some(digits(&mut i)?.ok_or_else(|| format!("format spec '{spec}' has no precision after '.'"))?);
     }
-    if i < c.len() && "dfFeEgGsxXob%n".contains(c[i]) {
+    if i < c.len() && "dfFeEgGsxXobc%n".contains(c[i]) {
         s.ty = Some(c[i]);
         i += 1;
     }
@@ -217,7 +217,7 @@ pub fn format_scalar(x: Scalar, spec: &str, plain: &str) -> Result<String, Strin
         }
         // Python's ValueError "Unknown format code 'd' for object of type 'float'",
         // the value as print spells it (5.0, not 5: that it is a float is the point)
-        (Scalar::Float(_), Some(c @ ('d' | 'x' | 'X' | 'o' | 'b' | 'n'))) => Err(format!(
+        (Scalar::Float(_), Some(c @ ('d' | 'x' | 'X' | 'o' | 'b' | 'c' | 'n'))) => Err(format!(
             "unknown format code '{c}' for the float {plain}: '{c}' formats integers"
         )),
         (Scalar::Float(f), _) => Ok(float(f, &s)),
@@ -239,6 +239,19 @@ pub fn format_scalar(x: Scalar, spec: &str, plain: &str) -> Result<String, Strin
                 _ => "",
             };
             let a = i.unsigned_abs();
+            if s.ty == Some('c') {
+                // the character with code point i, as Python's
+                if s.sign.is_some() || s.alternate {
+                    return Err(format!(
+                        "a sign or '#' is not allowed with the character format 'c' ('{spec}')"
+                    ));
+                }
+                let ch = u32::try_from(i)
+                    .ok()
+                    .and_then(char::from_u32)
+                    .ok_or_else(|| format!("{i} is not a character's code point (0 to 0x10ffff) for format 'c'"))?;
+                return Ok(pad("", &ch.to_string(), &s, true));
+            }
             let body = match s.ty {
                 Some('x') => format!("{}{a:x}", if s.alternate { "0x" } else { "" }),
                 Some('X') => format!("{}{a:X}", if s.alternate { "0X" } else { "" }),
@@ -276,6 +289,19 @@ mod tests {
     }
 
     // Expected strings are Python 3's f"{x:spec}" (hand-checked against CPython).
+    #[test]
+    fn characters_match_python() {
+        let c = |i: i64, spec: &str| format_scalar(Scalar::Int(i), spec, &i.to_string());
+        assert_eq!(c(65, "c").as_deref(), Ok("A"));
+        assert_eq!(c(0x263a, "c").as_deref(), Ok("\u{263a}"));
+        assert_eq!(c(97, "5c").as_deref(), Ok("    a"));
+        assert_eq!(c(97, "<3c").as_deref(), Ok("a  "));
+        assert!(c(-1, "c").is_err());
+        assert!(c(0x110000, "c").is_err());
+        assert!(c(65, "+c").is_err());
+        assert!(format_scalar(Scalar::Float(65.0), "c", "65.0").is_err());
+    }
+
     #[test]
     fn floats_match_python() {
         assert_eq!(f(3.14158, ".3f"), "3.142");

@@ -54,7 +54,7 @@ impl Interp {
     fn format_value(&mut self, v: &Value, spec: &str, span: &Span) -> R<String> {
         let bad = |m: String| {
             Diagnostic::new("E0308", m, span.clone()).with_hint(
-                "a spec is [[fill]align][sign][0][width][,][.precision][type], type one of d f e g % s x o b",
+                "a spec is [[fill]align][sign][0][width][,][.precision][type], type one of d f e g % s x o b c",
             )
         };
         match v {
