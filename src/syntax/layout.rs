@@ -87,19 +87,5 @@ fn closes(opener: &Tok, closer: &Tok) -> bool {
 /// Whether a statement can end with `tok`; a line break after any other token
 /// cannot be a separator.
 fn can_end_statement(tok: &Tok) -> bool {
-    matches!(
-        tok,
-        Tok::Int(_)
-            | Tok::Float(_)
-            | Tok::Str(_)
-            | Tok::FStr(_)
-            | Tok::Ident(_)
-            | Tok::True
-            | Tok::False
-            | Tok::RParen
-            | Tok::RBracket
-            | Tok::RBrace
-            | Tok::Break
-            | Tok::Continue
-    )
+    tok.ends_operand() || matches!(tok, Tok::RBrace | Tok::Break | Tok::Continue)
 }

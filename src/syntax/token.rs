@@ -328,6 +328,27 @@ enum Raw {
     Semi,
 }
 
+impl Tok {
+    /// Whether an operand can end with this token (a literal, a name, a
+    /// closing bracket): a `-` after it subtracts, a line break after it may
+    /// end a statement (`layout`).
+    pub fn ends_operand(&self) -> bool {
+        matches!(
+            self,
+            Tok::Int(_)
+                | Tok::Float(_)
+                | Tok::Str(_)
+                | Tok::FStr(_)
+                | Tok::Ident(_)
+                | Tok::True
+                | Tok::False
+                | Tok::NewAxis
+                | Tok::RParen
+                | Tok::RBracket
+        )
+    }
+}
+
 /// Splits `source` into tokens whose spans are shifted by `base`. Bad input
 /// never stops the lexer: it records a diagnostic, skips or replaces the bad
 /// token, and goes on, so that the parser can still report its own error.
@@ -600,19 +621,7 @@ fn ufunc_method(ufunc: &str, method: &str) -> Option<String> {
 /// subtracting it: nothing that ends an operand comes before it.
 fn after_unary_minus(tokens: &[Spanned]) -> bool {
     match tokens {
-        [.., (_, before, _), (_, Tok::Minus, _)] => !matches!(
-            before,
-            Tok::Int(_)
-                | Tok::Float(_)
-                | Tok::Str(_)
-                | Tok::FStr(_)
-                | Tok::Ident(_)
-                | Tok::True
-                | Tok::False
-                | Tok::NewAxis
-                | Tok::RParen
-                | Tok::RBracket
-        ),
+        [.., (_, before, _), (_, Tok::Minus, _)] => !before.ends_operand(),
         [(_, Tok::Minus, _)] => true,
         _ => false,
     }
