@@ -14,7 +14,7 @@ use std::io::{ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8] = b"\x93NUMPY";
-const SUPPORTED: &str = "arr can load bool, uint8, int8, int16, uint16, int32, uint32, int64, float16, float32 and float64 arrays (little-endian); convert others with astype, e.g. uint64 to int64";
+const SUPPORTED: &str = "arr can load bool, uint8, int8, int16, uint16, int32, uint32, int64, float16, float32 and float64 arrays (either byte order); convert others with astype, e.g. uint64 to int64";
 /// The longest header text read: NumPy's own default `max_header_size` is 10000,
 /// and a header is a short dict; this bound keeps a hostile length from
 /// allocating gigabytes.
@@ -148,7 +148,7 @@ pub fn load(path: &Path) -> Result<(HostData, Vec<usize>), IoError> {
     let mut reader: &[u8] = &head;
     let header = NpyHeader::from_reader(&mut reader)
         .map_err(|e| IoError::contents(format!("{shown} has a malformed .npy header ({e})")))?;
-    let dtype = element_dtype(&header.dtype())
+    let (dtype, big) = element_dtype(&header.dtype())
         .map_err(|found| IoError::contents(format!("{shown} holds {found}; {SUPPORTED}")))?;
     let too_large = || IoError::contents(format!("{shown} declares a shape too large to load"));
     let shape: Vec<usize> = header
@@ -171,27 +171,37 @@ pub fn load(path: &Path) -> Result<(HostData, Vec<usize>), IoError> {
         shown: &shown,
         left: needed,
     };
+    // each element's bytes in the file's order
+    macro_rules! bytes_of {
+        ($t:ty) => {
+            if big {
+                <$t>::from_be_bytes
+            } else {
+                <$t>::from_le_bytes
+            }
+        };
+    }
     let data = match dtype {
         crate::DType::Bool => HostData::Bool(reorder(body.decode(count, &what, |[b]| b != 0)?, &shape, fortran)),
-        crate::DType::U8 => HostData::U8(reorder(body.decode(count, &what, u8::from_le_bytes)?, &shape, fortran)),
-        crate::DType::I8 => HostData::I8(reorder(body.decode(count, &what, i8::from_le_bytes)?, &shape, fortran)),
-        crate::DType::I16 => HostData::I16(reorder(body.decode(count, &what, i16::from_le_bytes)?, &shape, fortran)),
-        crate::DType::U16 => HostData::U16(reorder(body.decode(count, &what, u16::from_le_bytes)?, &shape, fortran)),
-        crate::DType::I32 => HostData::I32(reorder(body.decode(count, &what, i32::from_le_bytes)?, &shape, fortran)),
-        crate::DType::U32 => HostData::U32(reorder(body.decode(count, &what, u32::from_le_bytes)?, &shape, fortran)),
-        crate::DType::I64 => HostData::I64(reorder(body.decode(count, &what, i64::from_le_bytes)?, &shape, fortran)),
+        crate::DType::U8 => HostData::U8(reorder(body.decode(count, &what, bytes_of!(u8))?, &shape, fortran)),
+        crate::DType::I8 => HostData::I8(reorder(body.decode(count, &what, bytes_of!(i8))?, &shape, fortran)),
+        crate::DType::I16 => HostData::I16(reorder(body.decode(count, &what, bytes_of!(i16))?, &shape, fortran)),
+        crate::DType::U16 => HostData::U16(reorder(body.decode(count, &what, bytes_of!(u16))?, &shape, fortran)),
+        crate::DType::I32 => HostData::I32(reorder(body.decode(count, &what, bytes_of!(i32))?, &shape, fortran)),
+        crate::DType::U32 => HostData::U32(reorder(body.decode(count, &what, bytes_of!(u32))?, &shape, fortran)),
+        crate::DType::I64 => HostData::I64(reorder(body.decode(count, &what, bytes_of!(i64))?, &shape, fortran)),
         crate::DType::F16 => HostData::F16(reorder(
-            body.decode(count, &what, half::f16::from_le_bytes)?,
+            body.decode(count, &what, bytes_of!(half::f16))?,
             &shape,
             fortran,
         )),
         crate::DType::BF16 => HostData::BF16(reorder(
-            body.decode(count, &what, half::bf16::from_le_bytes)?,
+            body.decode(count, &what, bytes_of!(half::bf16))?,
             &shape,
             fortran,
         )),
-        crate::DType::F32 => HostData::F32(reorder(body.decode(count, &what, f32::from_le_bytes)?, &shape, fortran)),
-        crate::DType::F64 => HostData::F64(reorder(body.decode(count, &what, f64::from_le_bytes)?, &shape, fortran)),
+        crate::DType::F32 => HostData::F32(reorder(body.decode(count, &what, bytes_of!(f32))?, &shape, fortran)),
+        crate::DType::F64 => HostData::F64(reorder(body.decode(count, &what, bytes_of!(f64))?, &shape, fortran)),
     };
     Ok((data, shape))
 }
@@ -209,7 +219,7 @@ impl BodyReader<'_, '_> {
         &mut self,
         count: usize,
         what: &str,
-        from_le: fn([u8; N]) -> T,
+        from_bytes: fn([u8; N]) -> T,
     ) -> Result<Vec<T>, IoError> {
         let mut out: Vec<T> = memory::try_vec(count, what, None).map_err(|d| IoError::new("E0403", d.message))?;
         let mut block = vec![0u8; (1 << 16) * N];
@@ -225,7 +235,7 @@ impl BodyReader<'_, '_> {
             out.extend(block[..take].chunks_exact(N).map(|chunk| {
                 let mut raw = [0u8; N];
                 raw.copy_from_slice(chunk);
-                from_le(raw)
+                from_bytes(raw)
             }));
             self.left -= take;
         }
@@ -428,40 +438,43 @@ fn reorder<T: Copy>(values: Vec<T>, shape: &[usize], fortran: bool) -> Vec<T> {
     out
 }
 
-/// The Arr dtype of a file's elements, or a description of what it holds instead.
-fn element_dtype(dtype: &npyz::DType) -> Result<crate::DType, String> {
+/// The Arr dtype of a file's elements and whether they are big-endian (NumPy
+/// writes `>` dtypes; they load as the same numbers in native order), or a
+/// description of what the file holds instead.
+fn element_dtype(dtype: &npyz::DType) -> Result<(crate::DType, bool), String> {
     let npyz::DType::Plain(ts) = dtype else {
         return Err(format!("structured (record) elements, dtype {}", dtype.descr()));
     };
     let size = ts.size_field();
     // `|` (an object, a byte string, a void) has no byte order: not big-endian
-    let little = !matches!(ts.endianness(), Endianness::Big) || size == 1;
-    let found = match (ts.type_char(), size, little) {
-        (TypeChar::Bool, 1, _) => return Ok(crate::DType::Bool),
-        (TypeChar::Uint, 1, _) => return Ok(crate::DType::U8),
-        (TypeChar::Int, 1, _) => return Ok(crate::DType::I8),
-        (TypeChar::Int, 2, true) => return Ok(crate::DType::I16),
-        (TypeChar::Uint, 2, true) => return Ok(crate::DType::U16),
-        (TypeChar::Int, 4, true) => return Ok(crate::DType::I32),
-        (TypeChar::Uint, 4, true) => return Ok(crate::DType::U32),
-        (TypeChar::Int, 8, true) => return Ok(crate::DType::I64),
-        (TypeChar::Float, 2, true) => return Ok(crate::DType::F16),
-        (TypeChar::Float, 4, true) => return Ok(crate::DType::F32),
-        (TypeChar::Float, 8, true) => return Ok(crate::DType::F64),
-        (TypeChar::Bool, _, _) => "bool".to_string(),
-        (TypeChar::Int, n, _) => format!("int{}", n * 8),
-        (TypeChar::Uint, n, _) => format!("uint{}", n * 8),
-        (TypeChar::Float, n, _) => format!("float{}", n * 8),
-        (TypeChar::Complex, n, _) => format!("complex{}", n * 8),
-        (TypeChar::TimeDelta, _, _) => "timedelta64".to_string(),
-        (TypeChar::DateTime, _, _) => "datetime64".to_string(),
-        (TypeChar::ByteStr, _, _) => "bytes".to_string(),
-        (TypeChar::UnicodeStr, _, _) => "string".to_string(),
-        (TypeChar::Object, _, _) => "Python object".to_string(),
-        (TypeChar::RawData, _, _) => "raw (void)".to_string(),
+    let big = matches!(ts.endianness(), Endianness::Big) && size > 1;
+    let ok = |d: crate::DType| Ok((d, big));
+    let found = match (ts.type_char(), size) {
+        (TypeChar::Bool, 1) => return ok(crate::DType::Bool),
+        (TypeChar::Uint, 1) => return ok(crate::DType::U8),
+        (TypeChar::Int, 1) => return ok(crate::DType::I8),
+        (TypeChar::Int, 2) => return ok(crate::DType::I16),
+        (TypeChar::Uint, 2) => return ok(crate::DType::U16),
+        (TypeChar::Int, 4) => return ok(crate::DType::I32),
+        (TypeChar::Uint, 4) => return ok(crate::DType::U32),
+        (TypeChar::Int, 8) => return ok(crate::DType::I64),
+        (TypeChar::Float, 2) => return ok(crate::DType::F16),
+        (TypeChar::Float, 4) => return ok(crate::DType::F32),
+        (TypeChar::Float, 8) => return ok(crate::DType::F64),
+        (TypeChar::Bool, _) => "bool".to_string(),
+        (TypeChar::Int, n) => format!("int{}", n * 8),
+        (TypeChar::Uint, n) => format!("uint{}", n * 8),
+        (TypeChar::Float, n) => format!("float{}", n * 8),
+        (TypeChar::Complex, n) => format!("complex{}", n * 8),
+        (TypeChar::TimeDelta, _) => "timedelta64".to_string(),
+        (TypeChar::DateTime, _) => "datetime64".to_string(),
+        (TypeChar::ByteStr, _) => "bytes".to_string(),
+        (TypeChar::UnicodeStr, _) => "string".to_string(),
+        (TypeChar::Object, _) => "Python object".to_string(),
+        (TypeChar::RawData, _) => "raw (void)".to_string(),
         _ => "unknown".to_string(),
     };
-    let order = if little { "" } else { "big-endian " };
+    let order = if big { "big-endian " } else { "" };
     Err(format!("{order}{found} elements (dtype '{ts}')"))
 }
 
@@ -748,12 +761,10 @@ mod tests {
     #[test]
     fn unsupported_dtypes_are_named() {
         let cases = [
-            (">f2", 2, "big-endian float16"),
             ("<u8", 8, "uint64"),
+            (">u8", 8, "big-endian uint64"),
             ("<c8", 8, "complex64"),
-            (">f8", 8, "big-endian float64"),
-            (">i4", 4, "big-endian int32"),
-            (">u2", 2, "big-endian uint16"),
+            (">c16", 16, "big-endian complex128"),
             ("|O", 8, "Python object"),
         ];
         for (descr, size, name) in cases {
@@ -764,6 +775,41 @@ mod tests {
             assert!(err.contains(descr), "{descr}: {err}");
             assert!(err.contains("float32"), "should say what is supported: {err}");
         }
+    }
+
+    #[test]
+    fn big_endian_files_load_as_their_numbers() {
+        // as NumPy writes `x.astype('>f8')` and the others: the same values, bytes reversed
+        let f64s = [1.5f64, -2.25, 1e300];
+        let data = le_bytes(&f64s, f64::to_be_bytes);
+        let file = TempFile::with_bytes(
+            "be-f8",
+            &npy_v1("{'descr': '>f8', 'fortran_order': False, 'shape': (3,), }", &data),
+        );
+        assert_eq!(load(&file.0).expect("load"), (HostData::F64(f64s.to_vec()), vec![3]));
+        let i32s = [1i32, -2, 70000, i32::MIN];
+        let data = le_bytes(&i32s, i32::to_be_bytes);
+        let dict = "{'descr': '>i4', 'fortran_order': True, 'shape': (2, 2), }";
+        let file = TempFile::with_bytes("be-i4", &npy_v1(dict, &data));
+        // Fortran order: the file holds the columns one after another
+        assert_eq!(
+            load(&file.0).expect("load"),
+            (HostData::I32(vec![1, 70000, -2, i32::MIN]), vec![2, 2])
+        );
+        let halves = [half::f16::from_f32(0.5), half::f16::from_f32(-3.0)];
+        let data = le_bytes(&halves, half::f16::to_be_bytes);
+        let file = TempFile::with_bytes(
+            "be-f2",
+            &npy_v1("{'descr': '>f2', 'fortran_order': False, 'shape': (2,), }", &data),
+        );
+        assert_eq!(load(&file.0).expect("load"), (HostData::F16(halves.to_vec()), vec![2]));
+        let u16s = [1u16, 65535];
+        let data = le_bytes(&u16s, u16::to_be_bytes);
+        let file = TempFile::with_bytes(
+            "be-u2",
+            &npy_v1("{'descr': '>u2', 'fortran_order': False, 'shape': (2,), }", &data),
+        );
+        assert_eq!(load(&file.0).expect("load"), (HostData::U16(u16s.to_vec()), vec![2]));
     }
 
     #[test]
