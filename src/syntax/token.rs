@@ -391,7 +391,7 @@ pub fn lex(source: &str, base: usize) -> (Vec<Spanned>, Vec<Diagnostic>) {
         let tok = match raw {
             // 2^63 after a unary minus is the most negative i64: the literal reads
             // as i64::MIN, which the minus leaves as it is (negation wraps)
-            Raw::Int if is_two_to_the_63(text) && after_unary_minus(&tokens) => Tok::Int(i64::MIN),
+            Raw::Int if after_unary_minus(&tokens) && is_two_to_the_63(text) => Tok::Int(i64::MIN),
             Raw::Int => Tok::Int(int_value(text, &at, &mut diags)),
             Raw::Float => Tok::Float(float_value(text, &at, &mut diags)),
             Raw::BadFloat => {
@@ -629,7 +629,7 @@ fn after_unary_minus(tokens: &[Spanned]) -> bool {
 
 /// Whether an integer literal is 9223372036854775808 (2^63), one past the largest i64.
 fn is_two_to_the_63(text: &str) -> bool {
-    text.chars().filter(|c| *c != '_').collect::<String>() == "9223372036854775808"
+    text.bytes().filter(|&b| b != b'_').eq("9223372036854775808".bytes())
 }
 
 fn int_value(text: &str, at: &std::ops::Range<usize>, diags: &mut Vec<Diagnostic>) -> i64 {

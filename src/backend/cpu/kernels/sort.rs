@@ -1139,20 +1139,14 @@ impl QuantileMethod {
         };
         // NumPy's `_get_indexes`: past the last index both sides are the last
         // value, before the first both are the first
-        let floor = virtual_index.floor();
-        let (lo, hi) = if virtual_index >= last as f64 {
-            (last, last)
+        // (`previous` as NumPy holds it: -1 for the last element)
+        let (lo, hi, previous) = if virtual_index >= last as f64 {
+            (last, last, -1.0)
         } else if virtual_index < 0.0 {
-            (0, 0)
+            (0, 0, 0.0)
         } else {
-            (floor as usize, (floor as usize + 1).min(last))
-        };
-        let previous = if virtual_index >= last as f64 {
-            -1.0
-        } else if virtual_index < 0.0 {
-            0.0
-        } else {
-            floor
+            let floor = virtual_index.floor();
+            (floor as usize, (floor as usize + 1).min(last), floor)
         };
         lerp(line[lo], line[hi], gamma_of(virtual_index - previous, virtual_index))
     }
