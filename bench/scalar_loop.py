@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Interpreter overhead on scalar statements (issue 11): times CPython's
-`s = 0; for i in range(N): s += i` and Arr's `let s = 0` / `for i in 0..N { s += i }`
-/ `print(s)` on the same N, in the same run, and prints ns per iteration and
-the ratio. Startup is taken out by also timing N = 0 and subtracting.
+"""Interpreter overhead on scalar statements (issue 11): times CPython and Arr
+on the same scalar loops of N iterations (`LOOPS`: `s += i` in a for loop; a
+while loop with a comparison, a remainder and an if/else), in the same run,
+and prints ns per iteration and the ratio. Startup is taken out by also
+timing N = 0 and subtracting.
 Times are CPU time (user + system), not wall time, so that other work on a
 shared machine does not count; the best of `--runs` runs is kept.
 
@@ -35,12 +36,21 @@ def time_cmd(cmd):
     return children_cpu() - t, out.strip()
 
 
-def python_loop(n):
-    t = time.process_time()
-    s = 0
-    for i in range(n):
-        s += i
-    return time.process_time() - t, s
+# Each loop: (name, Arr script of N, CPython script of N, the value both print).
+LOOPS = [
+    (
+        "for, s += i",
+        lambda k: f"let s = 0\nfor i in 0..{k} {{\n    s += i\n}}\nprint(s)\n",
+        lambda k: f"s = 0\nfor i in range({k}):\n    s += i\nprint(s)\n",
+        lambda k: k * (k - 1) // 2,
+    ),
+    (
+        "while, if/else",
+        lambda k: f"let s = 0\nlet i = 0\nwhile i < {k} {{\n    if i % 3 == 0 {{ s += i }} else {{ s -= 1 }}\n    i += 1\n}}\nprint(s)\n",
+        lambda k: f"s = 0\ni = 0\nwhile i < {k}:\n    if i % 3 == 0:\n        s += i\n    else:\n        s -= 1\n    i += 1\nprint(s)\n",
+        lambda k: sum(i if i % 3 == 0 else -1 for i in range(k)),
+    ),
+]
 
 
 def main():
@@ -50,43 +60,28 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     args = ap.parse_args()
     n = args.n
-
+    print(f"N = {n}, CPython {sys.version.split()[0]} scripts (globals, as arr's top level); "
+          "startup taken out of both")
     with tempfile.TemporaryDirectory() as tmp:
-        def script(k):
-            path = os.path.join(tmp, f"loop{k}.arr")
-            with open(path, "w") as f:
-                f.write(f"let s = 0\nfor i in 0..{k} {{\n    s += i\n}}\nprint(s)\n")
-            return path
+        for name, arr_src, py_src, value in LOOPS:
+            def write(k, src, ext):
+                path = os.path.join(tmp, f"loop{k}.{ext}")
+                with open(path, "w") as f:
+                    f.write(src(k))
+                return path
 
-        def py_script(k):
-            path = os.path.join(tmp, f"loop{k}.py")
-            with open(path, "w") as f:
-                f.write(f"s = 0\nfor i in range({k}):\n    s += i\nprint(s)\n")
-            return path
-
-        full, empty = script(n), script(0)
-        py_cmd = lambda p: [sys.executable, p]  # noqa: E731
-        py_script_ns = (
-            best_of(args.runs, lambda: time_cmd(py_cmd(py_script(n)))[0])
-            - best_of(args.runs, lambda: time_cmd(py_cmd(py_script(0)))[0])
-        ) / n * 1e9
-        cmd = lambda p: [args.arr, "--backend", "cpu", "run", p]  # noqa: E731
-        _, out = time_cmd(cmd(full))
-        expected = n * (n - 1) // 2
-        if int(out) != expected:
-            sys.exit(f"arr printed {out}, expected {expected}")
-        arr_full = best_of(args.runs, lambda: time_cmd(cmd(full))[0])
-        arr_empty = best_of(args.runs, lambda: time_cmd(cmd(empty))[0])
-
-    py = best_of(args.runs, lambda: python_loop(n)[0])
-    arr_ns = (arr_full - arr_empty) / n * 1e9
-    py_ns = py / n * 1e9
-    print(f"N = {n}")
-    print(f"CPython {sys.version.split()[0]}, a script (globals, as arr's top level): {py_script_ns:8.1f} ns/iteration")
-    print(f"CPython, inside a function (fast locals):          {py_ns:8.1f} ns/iteration")
-    print(f"arr (startup {arr_empty * 1e3:.0f} ms taken out):               {arr_ns:8.1f} ns/iteration")
-    print(f"ratio arr / CPython script: {arr_ns / py_script_ns:.2f} (target: at most 2)")
-    print(f"ratio arr / CPython function: {arr_ns / py_ns:.2f}")
+            py_cmd = lambda p: [sys.executable, p]  # noqa: E731
+            cmd = lambda p: [args.arr, "--backend", "cpu", "run", p]  # noqa: E731
+            _, out = time_cmd(cmd(write(n, arr_src, "arr")))
+            if int(out) != value(n):
+                sys.exit(f"{name}: arr printed {out}, expected {value(n)}")
+            per = {}
+            for who, c, src, ext in (("py", py_cmd, py_src, "py"), ("arr", cmd, arr_src, "arr")):
+                full = best_of(args.runs, lambda: time_cmd(c(write(n, src, ext)))[0])
+                empty = best_of(args.runs, lambda: time_cmd(c(write(0, src, ext)))[0])
+                per[who] = (full - empty) / n * 1e9
+            print(f"{name:16s} CPython {per['py']:7.1f} ns/iteration, arr {per['arr']:7.1f}, "
+                  f"ratio arr / CPython {per['arr'] / per['py']:.2f} (target: at most 2)")
 
 
 if __name__ == "__main__":

@@ -36,37 +36,53 @@ fn logsumexp(x, axis = none, keepdims = false) {
 
 # NumPy's `linalg.norm`. Without `ord`, the Euclidean (L2) norm along `axis` (of all elements
 # when none). With `ord`, a vector norm along `axis` (of a 1-D array when none): inf (largest
-# |x|), -inf (smallest), 0 (count of non-zeros), 1, 2 or any p (sum(|x|**p) ** (1/p)); or, for a
-# 2-D array without `axis`, a matrix norm: "fro", inf and -inf (largest and smallest row sum of
-# |x|), 1 and -1 (column sums), 2 and -2 (largest and smallest singular value), "nuc" (their sum).
+# |x|), -inf (smallest), 0 (count of non-zeros), 1, 2 or any p (sum(|x|**p) ** (1/p)); or a
+# matrix norm over the two axes of a pair `axis` (of a 2-D array when none; the other axes are a
+# batch): "fro", inf and -inf (largest and smallest row sum of |x|), 1 and -1 (column sums), 2
+# and -2 (largest and smallest singular value), "nuc" (their sum).
 fn norm(x, ord = none, axis = none, keepdims = false) {
     if ord == none {
         # squared in a float (as NumPy's `x.astype(float)`): an integer's square can overflow
         let f = x * 1.0
         sqrt(sum(f * f, axis=axis, keepdims=keepdims))
-    } else if axis == none and ndim(x) == 2 {
-        let a = abs(x) * 1.0
-        if ord == "fro" {
-            sqrt(sum(a * a, keepdims=keepdims))
+    } else if (axis == none and ndim(x) == 2) or (axis != none and size(axis) == 2) {
+        let n = ndim(x)
+        let (r, c) = if axis == none { (0, 1) } else { (normalize_axis_index(axis[0], n), normalize_axis_index(axis[1], n)) }
+        if r == c {
+            error("norm's two axes must differ")
+        }
+        # the pair's axes last, rows then columns, after the batch axes in their order
+        let rest = arange(n)[logical_and(arange(n) != r, arange(n) != c)]
+        let perm = concat([rest, [r, c]])
+        let a = permute(abs(x) * 1.0, perm)
+        let m = if ord == "fro" {
+            sqrt(sum(a * a, axis=(-2, -1)))
         } else if ord == inf {
-            max(sum(a, axis=1, keepdims=true), keepdims=keepdims)
+            max(sum(a, axis=-1), axis=-1)
         } else if ord == -inf {
-            min(sum(a, axis=1, keepdims=true), keepdims=keepdims)
+            min(sum(a, axis=-1), axis=-1)
         } else if ord == 1 {
-            max(sum(a, axis=0, keepdims=true), keepdims=keepdims)
+            max(sum(a, axis=-2), axis=-1)
         } else if ord == -1 {
-            min(sum(a, axis=0, keepdims=true), keepdims=keepdims)
+            min(sum(a, axis=-2), axis=-1)
         } else if ord == 2 {
-            max(reshape(svdvals(x), [1, -1]), keepdims=keepdims)
+            max(svdvals(permute(x, perm)), axis=-1)
         } else if ord == -2 {
-            min(reshape(svdvals(x), [1, -1]), keepdims=keepdims)
+            min(svdvals(permute(x, perm)), axis=-1)
         } else if ord == "nuc" {
-            sum(reshape(svdvals(x), [1, -1]), keepdims=keepdims)
+            sum(svdvals(permute(x, perm)), axis=-1)
         } else {
             error(f"norm of a matrix takes ord \"fro\", \"nuc\", inf, -inf, 1, -1, 2 or -2, not {ord}")
         }
+        if keepdims {
+            expand_dims(expand_dims(m, minimum(r, c)), maximum(r, c))
+        } else {
+            m
+        }
     } else if axis == none and ndim(x) != 1 {
         error(f"norm with an ord takes a 1-D or 2-D array, or an axis; this array has {ndim(x)} dimensions")
+    } else if ord == "fro" or ord == "nuc" {
+        error(f"norm's ord \"{ord}\" is a matrix norm: it takes a 2-D array or a pair of axes")
     } else {
         let a = abs(x) * 1.0
         if ord == inf {
@@ -131,17 +147,23 @@ fn fmod(x1, x2) {
 }
 
 # NumPy's random sampling functions, drawn from the session's generator (`seed`), f64 as NumPy's.
-# `size` is an int or a shape; none gives one value.
-fn shape_of_size(size) = if size == none { [] } else { size }
+# `size` is an int or a shape; none gives the shape the parameters broadcast to (one value for
+# scalars), each element its own draw.
+fn shape_of_size(size, params = 0.0) = if size == none { shape(params) } else { size }
 
 # Uniform floats in [low, high) (NumPy's random.uniform); low and high broadcast.
-fn uniform(low = 0.0, high = 1.0, size = none) = low + (high - low) * rand(shape_of_size(size), dtype=f64)
+fn uniform(low = 0.0, high = 1.0, size = none) = low + (high - low) * rand(shape_of_size(size, low + high), dtype=f64)
 
 # Standard normal floats (NumPy's random.standard_normal).
 fn standard_normal(size = none) = randn(shape_of_size(size), dtype=f64)
 
 # Normal floats of mean `loc` and standard deviation `scale` (NumPy's random.normal).
-fn normal(loc = 0.0, scale = 1.0, size = none) = loc + scale * randn(shape_of_size(size), dtype=f64)
+fn normal(loc = 0.0, scale = 1.0, size = none) {
+    if any(scale < 0) {
+        error("normal's scale must be non-negative")
+    }
+    loc + scale * randn(shape_of_size(size, loc + scale), dtype=f64)
+}
 
 # Integers in [low, high), each equally likely, i64 (NumPy's random.randint); with one bound, [0, low).
 fn randint(low, high = none, size = none) {
@@ -150,7 +172,7 @@ fn randint(low, high = none, size = none) {
     if any(hi <= lo) {
         error("randint needs low < high")
     }
-    let k = lo + floor((hi - lo) * rand(shape_of_size(size), dtype=f64)) as i64
+    let k = lo + floor((hi - lo) * rand(shape_of_size(size, lo + hi), dtype=f64)) as i64
     # the product can round up to hi - lo when it is large
     minimum(k, hi - 1)
 }
@@ -176,6 +198,9 @@ fn choice(a, size = none, replace = true, p = none) {
         } else {
             error("choice's `a` cannot be empty unless no samples are taken")
         }
+    }
+    if p != none and (ndim(p) != 1 or size(p) != n) {
+        error(f"choice's `a` and `p` must have the same size, found {n} and {size(p)}")
     }
     if p != none and (any(p < 0) or abs(sum(p) - 1.0) > 1e-8) {
         error("choice's probabilities p must be non-negative and sum to 1")
@@ -422,10 +447,35 @@ fn append(arr, values, axis = none) {
     }
 }
 
-# The derivative of samples `f` along `axis`, spaced `dx` apart, or at the coordinates `dx`
-# when it is a 1-D array: central differences inside (second-order accurate for uneven
-# spacing too), one-sided at the two ends (NumPy's `gradient` with edge_order 1, along one axis).
-fn gradient(f, dx = 1.0, axis = 0) {
+# NumPy's `gradient` (edge_order 1): the derivative of samples `f` along `axis`, spaced `dx`
+# apart, or at the coordinates `dx` when it is a 1-D array. With no `axis`, a 1-D `f` gives its
+# derivative, and an N-D `f` the tuple of its derivatives along every axis (a tuple `axis`: along
+# those; one derivative alone when it names one axis), each axis spaced `dx` apart, or `dx[k]`
+# when `dx` holds one spacing per axis.
+fn gradient(f, dx = 1.0, axis = none) {
+    if axis == none and ndim(f) == 1 {
+        gradient_along(f, dx, 0)
+    } else if axis == none or size(axis) > 1 or ndim(axis) == 1 {
+        let axes = if axis == none { arange(ndim(f)) } else { axis }
+        if ndim(dx) != 0 and size(dx) != size(axes) {
+            error(f"gradient takes one spacing for all axes or one per axis ({size(axes)}), not {size(dx)}")
+        }
+        let parts = ()
+        for k in 0..size(axes) {
+            let h = if ndim(dx) == 0 { dx } else { dx[k] }
+            parts = parts + (gradient_along(f, h, axes[k]),)
+        }
+        # as NumPy's: one axis asked for gives its derivative alone
+        if size(axes) == 1 { parts[0] } else { parts }
+    } else {
+        gradient_along(f, dx, axis)
+    }
+}
+
+# The derivative of samples `f` along one `axis`, spaced `dx` apart or at the 1-D coordinates
+# `dx`: central differences inside (second-order accurate for uneven spacing too), one-sided at
+# the two ends (`gradient`'s work for each axis).
+fn gradient_along(f, dx, axis) {
     let g = moveaxis(f * 1.0, axis, 0)
     let n = shape(g)[0]
     if n < 2 {
@@ -676,9 +726,20 @@ fn lexsort(keys) {
 # The q-th quantile (a number in [0, 1]) of the values that are not NaN along `axis`
 # (all when none), by linear interpolation as `quantile`; NaN where a line has none.
 fn nanquantile(a, q, axis = none, keepdims = false) {
+    if ndim(q) != 0 {
+        error("nanquantile takes one q at a time")
+    }
     if q < 0 or q > 1 {
         error(f"nanquantile needs q in [0, 1], found {q}")
     }
+    nan_order_statistics(a, q, axis, keepdims, false)
+}
+
+# The shared body of `nanquantile` and `nanmedian`: each line's values that are not NaN, sorted,
+# read at q by NumPy's linear interpolation (`_lerp`: from the nearer end), or, for `median`, the
+# middle one or the mean of the middle two (as NumPy's `nanmedian`: two equal infinities give
+# themselves).
+fn nan_order_statistics(a, q, axis, keepdims, median) {
     let x = if axis == none { ravel(a * 1.0) } else { moveaxis(a * 1.0, axis, -1) }
     let s = sort(x, axis=-1)
     let n = sum(not isnan(x), axis=-1, keepdims=true)
@@ -688,7 +749,14 @@ fn nanquantile(a, q, axis = none, keepdims = false) {
     let at = arange(shape(x)[ndim(x) - 1])
     let v_lo = sum(where(at == lo, s, 0.0), axis=-1, keepdims=true)
     let v_hi = sum(where(at == hi, s, 0.0), axis=-1, keepdims=true)
-    let r = where(n == 0, nan, v_lo + (v_hi - v_lo) * (pos - lo))
+    let t = pos - lo
+    let d = v_hi - v_lo
+    let mixed = if median {
+        where(t == 0, v_lo, (v_lo + v_hi) / 2)
+    } else {
+        where(t >= 0.5, v_hi - d * (1 - t), v_lo + d * t)
+    }
+    let r = where(n == 0, nan, mixed)
     if axis == none {
         if keepdims { reshape(r, shape(sum(a, keepdims=true))) } else { r[0] }
     } else if keepdims {
@@ -700,6 +768,9 @@ fn nanquantile(a, q, axis = none, keepdims = false) {
 
 # The q-th percentile (q in [0, 100]) of the values that are not NaN (see `nanquantile`).
 fn nanpercentile(a, q, axis = none, keepdims = false) {
+    if ndim(q) != 0 {
+        error("nanpercentile takes one q at a time")
+    }
     if q < 0 or q > 100 {
         error(f"nanpercentile needs q in [0, 100], found {q}")
     }
@@ -707,7 +778,7 @@ fn nanpercentile(a, q, axis = none, keepdims = false) {
 }
 
 # The median of the values that are not NaN along `axis` (see `nanquantile`).
-fn nanmedian(a, axis = none, keepdims = false) = nanquantile(a, 0.5, axis=axis, keepdims=keepdims)
+fn nanmedian(a, axis = none, keepdims = false) = nan_order_statistics(a, 0.5, axis, keepdims, true)
 
 # The elements of `arr` at `indices` along `axis`, line by line (NumPy's
 # `take_along_axis`, as with the result of `argsort` or `argmax(..., keepdims=true)`):

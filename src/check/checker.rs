@@ -2227,7 +2227,9 @@ impl Checker {
                     return Ty::Unknown;
                 };
                 let axis = match (name, arg(1)) {
-                    ("concat" | "stack", None | Some(Ty::None)) => Some(0),
+                    ("concat" | "stack", None) => Some(0),
+                    // `concat(..., axis=none)` joins the arrays flattened; `stack` refuses it when run
+                    ("concat" | "stack", Some(Ty::None)) => return Ty::Unknown,
                     ("concat" | "stack", Some(t)) => t.value().map(|v| v as i64),
                     _ => {
                         let ranks: Vec<usize> = shapes.iter().map(|(_, s)| s.len()).collect();
@@ -3300,6 +3302,9 @@ pub fn repeated_param(def: &FnDef) -> Option<Diagnostic> {
 /// The hint for a Python constant written in Python's spelling (`True`,
 /// `False`), shared with the run's E0100 (`Interp::unknown_name`).
 pub fn python_name_hint(name: &str) -> Option<String> {
+    if name == "return" {
+        return Some(crate::syntax::RETURN_HINT.to_string());
+    }
     let arr = match name {
         "True" | "TRUE" => "true",
         "False" | "FALSE" => "false",

@@ -83,8 +83,9 @@ pub fn builtin_result(name: &str, slots: Slots, span: &Span) -> Result<Ty, Diagn
     let indices_at = if name == "unravel_index" { 0 } else { 1 };
     if matches!(name, "take" | "unravel_index")
         && let Some((idx, is)) = arg(slots, indices_at)
-        && let Some((Some(dt), _)) = array_parts(idx)
+        && let Some((Some(dt), idx_shape)) = array_parts(idx)
         && !dt.is_int()
+        && !idx_shape.is_some_and(|s| s.contains(&Some(0)))
     {
         return Err(
             Diagnostic::new("E0300", format!("indices must be integers, not {dt}"), is.clone())

@@ -319,8 +319,38 @@ pub fn binary_fn(
         &format!("`{name}`"),
         span,
     )?;
+    // a literal integer out of the other operand's integer dtype is E0307, as for the operators
+    check_fits(a, common, spans.0)?;
+    check_fits(b, common, spans.1)?;
     let inputs = vec![operand(a, common, spans.0, &shape), operand(b, common, spans.1, &shape)];
     Ok(Array::pending(Op::Binary(op), inputs, common, &shape, Some(span.clone())).with_weak(weak))
+}
+
+/// A literal integer bound of `clip` limited to the range of the integer
+/// `dtype` it meets: below the range it clips nothing, above it nothing
+/// either, as NumPy 2's `clip` of a Python int out of bounds (where
+/// `maximum` and `minimum` raise). Anything else is returned as it is.
+pub fn clamp_int_bound(bound: &Array, dtype: DType) -> Array {
+    let Some((lo, hi)) = dtype.int_range() else {
+        return bound.clone();
+    };
+    if !(bound.weak && bound.dtype() == DType::I64 && bound.rank() == 0) {
+        return bound.clone();
+    }
+    match ready_i64(bound) {
+        Some(v) if !(lo..=hi).contains(&v) => scalar_i64(v.clamp(lo, hi), true),
+        _ => bound.clone(),
+    }
+}
+
+/// The value of a realized rank-0 i64 array held on the host.
+fn ready_i64(a: &Array) -> Option<i64> {
+    let buffer = a.node.buffer()?;
+    let storage = buffer.storage();
+    match &*storage {
+        super::Storage::Host(HostData::I64(v)) => v.get(a.view.offset).copied(),
+        _ => None,
+    }
 }
 
 /// An elementwise unary primitive, with the dtype rule of its line in the
@@ -757,7 +787,8 @@ pub fn arange(start: f64, step: f64, n: usize, dtype: DType, span: &Span) -> Arr
 pub fn full(shape: &[usize], value: &Array, dtype: DType, span: &Span) -> Result<Array, Diagnostic> {
     // The value broadcasts to the shape (NumPy's `full` does the same), one way only.
     crate::check::shape::check_fill(value.shape(), shape, span)?;
-    let v = cast(value, dtype, None);
+    // a literal integer out of an integer dtype's range is E0307 (NumPy 2's OverflowError)
+    let v = convert(value, dtype, None).map_err(|d| d.or_span(span))?;
     Ok(copy(&broadcast_view(&v, shape), Some(span)))
 }
 

@@ -283,6 +283,11 @@ impl HostData {
             (HostData::I64(v), DType::I16) => HostData::I16(v.iter().map(|&x| x as i16).collect()),
             (HostData::I64(v), DType::U16) => HostData::U16(v.iter().map(|&x| x as u16).collect()),
             (HostData::I64(v), DType::U32) => HostData::U32(v.iter().map(|&x| x as u32).collect()),
+            // the CPU executor computes the narrow integers below 32 bits in i32 (`block::register_dtype`)
+            (HostData::I32(v), DType::U8) => HostData::U8(v.iter().map(|&x| x as u8).collect()),
+            (HostData::I32(v), DType::I8) => HostData::I8(v.iter().map(|&x| x as i8).collect()),
+            (HostData::I32(v), DType::I16) => HostData::I16(v.iter().map(|&x| x as i16).collect()),
+            (HostData::I32(v), DType::U16) => HostData::U16(v.iter().map(|&x| x as u16).collect()),
             (d, _) => d,
         }
     }

@@ -164,6 +164,9 @@ pub struct Array {
     pub view: View,
     /// Literal-derived scalars adopt the dtype of what they meet (NumPy 2).
     pub weak: bool,
+    /// A view that refuses writes, and so do its views (`broadcast_to`'s,
+    /// NumPy's read-only broadcast views): its elements may share memory.
+    pub readonly: bool,
 }
 
 impl Array {
@@ -204,6 +207,7 @@ impl Array {
             node: Rc::new(node),
             view: View::contiguous(shape),
             weak: false,
+            readonly: false,
         }
     }
 
@@ -227,6 +231,7 @@ impl Array {
             node: Rc::new(node),
             view: View::contiguous(shape),
             weak: false,
+            readonly: false,
         }
     }
 
@@ -235,7 +240,14 @@ impl Array {
             node: self.node.clone(),
             view,
             weak: self.weak,
+            readonly: self.readonly,
         }
+    }
+
+    /// The same array seen through a view that refuses writes (`readonly`).
+    pub fn read_only(mut self) -> Array {
+        self.readonly = true;
+        self
     }
 
     pub fn with_weak(mut self, weak: bool) -> Array {

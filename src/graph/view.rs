@@ -175,16 +175,62 @@ impl View {
 
     /// The same data with a new shape, when that needs no copy (a contiguous view).
     pub fn reshape(&self, shape: &[usize]) -> Option<View> {
-        if self.is_contiguous() {
-            Some(View {
+        if self.is_contiguous() || shape.contains(&0) {
+            return Some(View {
                 shape: Dims::from_slice(shape),
                 strides: contiguous_strides(shape),
                 offset: self.offset,
-            })
-        } else {
-            None
+            });
         }
+        let strides = strides_without_copy(&self.shape, &self.strides, shape)?;
+        Some(View {
+            shape: Dims::from_slice(shape),
+            strides,
+            offset: self.offset,
+        })
     }
+}
+
+/// The strides that read the elements of `shape`/`strides` (row-major) in
+/// `new_shape` without copying, when there are any: each group of old axes
+/// that merges or splits into new axes must step evenly through memory
+/// (NumPy's `_attempt_nocopy_reshape`, C order). Sizes are equal and not 0.
+fn strides_without_copy(shape: &[usize], strides: &[isize], new_shape: &[usize]) -> Option<Strides> {
+    // size-1 axes are never stepped along: they take no part
+    let (old, old_strides): (Vec<usize>, Vec<isize>) = shape
+        .iter()
+        .zip(strides)
+        .filter(|&(&d, _)| d != 1)
+        .map(|(&d, &s)| (d, s))
+        .unzip();
+    let mut out = Strides::from_elem(0, new_shape.len());
+    let (mut oi, mut oj, mut ni, mut nj) = (0, 1, 0, 1);
+    while ni < new_shape.len() && oi < old.len() {
+        let (mut np, mut op) = (new_shape[ni], old[oi]);
+        while np != op {
+            if np < op {
+                np *= *new_shape.get(nj)?;
+                nj += 1;
+            } else {
+                op *= *old.get(oj)?;
+                oj += 1;
+            }
+        }
+        // the old axes oi..oj must be one run through memory
+        if (oi..oj - 1).any(|k| old_strides[k] != old[k + 1] as isize * old_strides[k + 1]) {
+            return None;
+        }
+        out[nj - 1] = old_strides[oj - 1];
+        for k in (ni + 1..nj).rev() {
+            out[k - 1] = out[k] * new_shape[k] as isize;
+        }
+        (ni, nj, oi, oj) = (nj, nj + 1, oj, oj + 1);
+    }
+    // trailing size-1 axes: any stride reads them
+    for s in out.iter_mut().skip(ni) {
+        *s = 1;
+    }
+    Some(out)
 }
 
 pub fn contiguous_strides(shape: &[usize]) -> Strides {
@@ -207,6 +253,51 @@ fn row_major_strides_rev(shape: &[usize]) -> impl Iterator<Item = isize> + '_ {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every element of `view` (row-major), as buffer offsets.
+    fn offsets(view: &View) -> Vec<isize> {
+        let n: usize = view.shape.iter().product();
+        (0..n)
+            .map(|mut i| {
+                let mut o = view.offset as isize;
+                for (&d, &s) in view.shape.iter().zip(&view.strides).rev() {
+                    o += (i % d) as isize * s;
+                    i /= d;
+                }
+                o
+            })
+            .collect()
+    }
+
+    #[test]
+    fn reshape_without_copy_reads_the_elements_in_order_or_refuses() {
+        // a 4x6 buffer seen through views that are not contiguous
+        let base = View::contiguous(&[4, 6]);
+        let col = base.slice_axis(1, 1, 1, 1); // [4, 1], strides [6, 1]
+        let cols = base.slice_axis(1, 1, 4, 1); // [4, 4]: rows with gaps
+        let every_other = base.slice_axis(1, 0, 3, 2); // [4, 3], strides [6, 2]
+        let reversed = base.slice_axis(0, 3, 4, -1); // rows backwards
+        let cases: [(&View, &[usize], bool); 9] = [
+            (&col, &[4], true),
+            (&col, &[2, 2], true),
+            (&cols, &[4, 2, 2], true),
+            (&cols, &[2, 8], false),
+            (&every_other, &[2, 2, 3], true),
+            (&every_other, &[12], true),
+            (&reversed, &[2, 2, 6], true),
+            (&reversed, &[8, 3], false),
+            (&cols, &[1, 4, 1, 4, 1], true),
+        ];
+        for (view, shape, ok) in cases {
+            match view.reshape(shape) {
+                Some(r) => {
+                    assert!(ok, "{:?} -> {shape:?} should copy", view.shape);
+                    assert_eq!(offsets(&r), offsets(view), "{:?} -> {shape:?}", view.shape);
+                }
+                None => assert!(!ok, "{:?} -> {shape:?} should be a view", view.shape),
+            }
+        }
+    }
 
     #[test]
     fn is_identity_of_agrees_with_comparing_to_a_contiguous_view() {

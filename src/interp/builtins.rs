@@ -190,7 +190,8 @@ impl Interp {
                 let x = a(self, 0);
                 // an array, unlike a literal, keeps its dtype beside numbers (`array([1], dtype=i32) + 1` is i32)
                 let made = match self.static_dtype(s[1].as_ref())? {
-                    Some(dt) if dt != x.dtype() => build::cast(&x, dt, Some(span)),
+                    // a list of literal integers out of an integer dtype is E0307, as NumPy 2 raises
+                    Some(dt) if dt != x.dtype() => build::convert(&x, dt, Some(span))?,
                     _ if name == "array" => build::copy(&x, Some(span)),
                     _ => x,
                 };
@@ -275,7 +276,25 @@ impl Interp {
                 let dt = self.static_dtype(s[5].as_ref())?.unwrap_or(DType::DEFAULT_FLOAT);
                 let div = if endpoint { num - 1 } else { num };
                 let step = if div > 0 { (hi - lo) / div as f64 } else { f64::NAN };
-                let values = build::arange(lo, if num > 1 { step } else { 0.0 }, num as usize, dt, span);
+                let values = if dt.is_int() {
+                    // NumPy 2 computes in floats, ends on `stop` exactly, then floors
+                    // into the integer dtype (`linspace(-1, 1, 5, dtype=i64)` has -1 twice)
+                    let at = |i: i64| {
+                        if endpoint && num > 1 && i == num - 1 {
+                            hi
+                        } else {
+                            lo + i as f64 * if num > 1 { step } else { 0.0 }
+                        }
+                    };
+                    let floors: Vec<i64> = (0..num).map(|i| at(i).floor() as i64).collect();
+                    build::cast(
+                        &Array::from_host(HostData::I64(floors), &[num as usize]),
+                        dt,
+                        Some(span),
+                    )
+                } else {
+                    build::arange(lo, if num > 1 { step } else { 0.0 }, num as usize, dt, span)
+                };
                 if self.static_bool(s[4].as_ref(), false)? {
                     return Ok(Value::Tuple(vec![
                         Value::Array(values),
@@ -392,7 +411,7 @@ impl Interp {
                     span: sp(0),
                 };
                 shape::check_broadcast_to(&operand, (&dims(&target), sp(1)), span)?;
-                out(build::broadcast_view(&x, &target))
+                out(build::broadcast_view(&x, &target).read_only())
             }
             "flip" => {
                 let x = a(self, 0);
@@ -410,7 +429,16 @@ impl Interp {
             "concat" | "stack" => {
                 let (items, spans) = self.sequence(&s[0], span)?;
                 let axis = match &s[1] {
-                    Some((Value::None, _)) | None => 0,
+                    None => 0,
+                    // NumPy's `concatenate(..., axis=None)` joins the arrays flattened
+                    Some((Value::None, _)) if name == "concat" => {
+                        let flat: Vec<Array> = items.iter().map(|x| build::reshape(x, &[x.size()], span)).collect();
+                        return out(build::concat(&flat, &spans, 0, span)?);
+                    }
+                    Some((Value::None, vs)) => {
+                        return Err(Diagnostic::new("E0303", "`stack` needs an integer axis", vs.clone())
+                            .with_hint("`axis=none` flattens only in `concat`; stack along `axis=0`"));
+                    }
                     Some((v, vs)) => self.static_int(v, vs)?,
                 };
                 if name == "concat" {
@@ -502,7 +530,8 @@ impl Interp {
                 // `clip(-0.0, 0.0, 1.0)` is -0.0), and a NaN stays NaN
                 for (k, op) in [(1, BinaryOp::Max), (2, BinaryOp::Min)] {
                     if bound(k) {
-                        x = build::binary_fn(op, "clip", &a(self, k), &x, (sp(k).as_ref(), sp(0).as_ref()), span)?;
+                        let limit = build::clamp_int_bound(&a(self, k), x.dtype());
+                        x = build::binary_fn(op, "clip", &limit, &x, (sp(k).as_ref(), sp(0).as_ref()), span)?;
                     }
                 }
                 out(x)

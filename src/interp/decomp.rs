@@ -227,7 +227,10 @@ impl Interp {
                 for b in 0..count {
                     let s = decomp::svd(st.matrix(b), m, n, false, false).map_err(fail)?.s;
                     let (hi, lo) = (s.first().copied().unwrap_or(0.0), s.last().copied().unwrap_or(0.0));
-                    out.push(if p > 0.0 { hi / lo } else { lo / hi });
+                    let r = if p > 0.0 { hi / lo } else { lo / hi };
+                    // NumPy: a NaN from a singular matrix (0 / 0) is inf, one from a NaN input stays
+                    let nan_input = st.matrix(b).iter().any(|v| v.is_nan());
+                    out.push(if r.is_nan() && !nan_input { f64::INFINITY } else { r });
                 }
                 Ok(Value::Array(self.host_result(out, &st.batch, dt)?))
             }

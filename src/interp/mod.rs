@@ -316,12 +316,26 @@ impl Interp {
                 }
             }
             StmtKind::ForEach { var, iter, body } => {
-                let items = self.eval(iter)?;
-                let items = self.items_of(&items, &iter.span)?;
+                let walked = self.eval(iter)?;
+                let items = self.items_of(&walked, &iter.span)?;
+                // a vector's buffer, watched: a loop that writes into the vector it
+                // walks reads each later element as it is then, as NumPy's iterator does
+                let watched = match &walked {
+                    Value::Array(a) if a.rank() == 1 => a.node.buffer().map(|b| (a, b.writes(), b)),
+                    _ => None,
+                };
                 let carried = self.loop_carried(&body.stmts, &[]);
                 let mut first = true;
                 for i in 0..items.len() {
-                    self.bind_pattern(var, items.get(i), &iter.span)?;
+                    let item = match &watched {
+                        Some((a, seen, buffer)) if buffer.writes() != *seen => {
+                            let element = a.with_view(a.view.select_axis(0, i));
+                            let host = graph::to_host(&*self.backend, &element).map_err(|d| d.or_span(&iter.span))?;
+                            fstring::Items::Numbers(a.dtype(), host).get(0)
+                        }
+                        _ => items.get(i),
+                    };
+                    self.bind_pattern(var, item, &iter.span)?;
                     crate::interrupt::check()?;
                     if !self.iteration(&body.stmts, &carried, &mut first)? {
                         break;
@@ -833,6 +847,57 @@ impl Interp {
         Ok(self.overwrite_scalar_op(name, *op, y, y_dtype, y_weak))
     }
 
+    /// `e`'s value when it is arithmetic (and comparisons) on number
+    /// literals and names of host scalars that `scalar_arith` computes: the
+    /// value `eval` would make, with its dtype and weakness, without the
+    /// arrays of its literals, names and intermediate results. A loop's
+    /// `while i < n` and `if i % 3 == 0` then cost a few comparisons rather
+    /// than an array each. None, having evaluated nothing (reading is all it
+    /// does), leaves `e` to `eval`: anything else, and every case that
+    /// path reports as an error (a literal integer overflow, an integer
+    /// division by zero).
+    fn host_eval(&self, e: &Expr) -> Option<HostValue> {
+        self.host_eval_within(e, HOST_EVAL_DEPTH)
+    }
+
+    /// `host_eval` at most `depth` operators deep: its recursion runs on the
+    /// stack as it is (`eval` grows it), and a deeper tree is `eval`'s.
+    fn host_eval_within(&self, e: &Expr, depth: usize) -> Option<HostValue> {
+        match &e.kind {
+            ExprKind::Int(v) => Some(HostValue::num(HostScalar::I64(*v), DType::I64, true)),
+            ExprKind::Float(v) => Some(HostValue::num(HostScalar::F64(*v), DType::F64, true)),
+            ExprKind::Name(n) => match self.lookup(n) {
+                Some(Value::Array(a)) => Some(HostValue::num(host_scalar(a)?, a.dtype(), a.weak)),
+                _ => None,
+            },
+            ExprKind::Binary(op, l, r) if depth > 0 && !matches!(op, BinOp::And | BinOp::Or | BinOp::MatMul) => {
+                let x = self.host_eval_within(l, depth - 1)?;
+                let y = self.host_eval_within(r, depth - 1)?;
+                let (Scalar::Num(p), Scalar::Num(q)) = (x.value, y.value) else {
+                    return None;
+                };
+                if let (true, HostScalar::I64(p), HostScalar::I64(q)) = (x.weak && y.weak, p, q)
+                    && !crate::check::dtype::literal_int_op_fits(*op, p, q)
+                {
+                    return None;
+                }
+                let (dtype, weak) = crate::check::dtype::promote_weak(x.dtype, x.weak, y.dtype, y.weak);
+                let (p, q) = if dtype == DType::F64 {
+                    (p.to_f64(), q.to_f64())
+                } else {
+                    (p, q)
+                };
+                let value = scalar_arith(*op, p, q, dtype)?;
+                let dtype = match value {
+                    Scalar::Bool(_) => DType::Bool,
+                    Scalar::Num(_) => dtype,
+                };
+                Some(HostValue { value, dtype, weak })
+            }
+            _ => None,
+        }
+    }
+
     /// Whether `e` is arithmetic on number literals and names of host
     /// scalars only: evaluating it reads variables and computes on the host,
     /// and cannot bind, call, print or leave a pending node behind.
@@ -989,6 +1054,13 @@ impl Interp {
     }
 
     fn condition(&mut self, cond: &Expr) -> R<bool> {
+        if let Some(HostValue {
+            value: Scalar::Bool(truth),
+            ..
+        }) = self.host_eval(cond)
+        {
+            return Ok(truth);
+        }
         let v = self.eval(cond)?;
         let a = match v {
             Value::Array(a) => a,
@@ -1014,6 +1086,10 @@ impl Interp {
             )
             .with_primary_label(format!("this is {t}"))
             .with_hint(hint));
+        }
+        // a loop's condition is most often a bool just computed on the host
+        if let Some(v) = host_element(&a) {
+            return Ok(v != 0.0);
         }
         let host = graph::to_host(&*self.backend, &a).map_err(|d| d.or_span(&cond.span))?;
         Ok(host.get_f64(0) != 0.0)
@@ -1063,6 +1139,7 @@ impl Interp {
                 };
                 Value::Array(self.fold(build::unary(uop, name, &a, Some(&inner.span), span)?)?)
             }
+            ExprKind::Binary(..) if let Some(v) = self.host_eval(expr) => Value::Array(v.to_array()),
             ExprKind::Binary(op, l, r)
                 if literal_op(*op)
                     && let Some((lit, other, lit_left)) = literal_side(l, r) =>
@@ -1620,6 +1697,7 @@ pub(crate) fn writable(dst: &Array, target_span: &Span) -> R<()> {
         .iter()
         .zip(&dst.view.strides)
         .any(|(&d, &s)| d > 1 && s == 0)
+        || dst.readonly
     {
         return Err(
             Diagnostic::new("E0208", "cannot write into a broadcast view", target_span.clone())
@@ -1627,6 +1705,21 @@ pub(crate) fn writable(dst: &Array, target_span: &Span) -> R<()> {
         );
     }
     Ok(())
+}
+
+/// The one element of a realized one-element array held on the host, as an
+/// f64 (exact for bools, and what `get_f64` of a read gives otherwise).
+fn host_element(a: &Array) -> Option<f64> {
+    if a.size() != 1 {
+        return None;
+    }
+    let graph::NodeState::Ready(buffer) = &*a.node.state.borrow() else {
+        return None;
+    };
+    match &*buffer.storage() {
+        graph::Storage::Host(data) if a.view.offset < data.len() => Some(data.get_f64(a.view.offset)),
+        _ => None,
+    }
 }
 
 fn host_scalar(a: &Array) -> Option<HostScalar> {
@@ -1714,9 +1807,42 @@ fn literal_int_overflow(op: BinOp, a: &Array, b: &Array) -> Option<(i64, i64)> {
     (!crate::check::dtype::literal_int_op_fits(op, x, y)).then_some((x, y))
 }
 
+#[derive(Clone, Copy)]
 enum Scalar {
     Num(HostScalar),
     Bool(bool),
+}
+
+/// How deep `Interp::host_eval` follows operators before leaving an
+/// expression to `eval` (a scalar loop's expressions are a few deep).
+const HOST_EVAL_DEPTH: usize = 32;
+
+/// A value `Interp::host_eval` computed on the host, with the dtype and
+/// weakness its array would have.
+#[derive(Clone, Copy)]
+struct HostValue {
+    value: Scalar,
+    dtype: DType,
+    weak: bool,
+}
+
+impl HostValue {
+    fn num(value: HostScalar, dtype: DType, weak: bool) -> HostValue {
+        HostValue {
+            value: Scalar::Num(value),
+            dtype,
+            weak,
+        }
+    }
+
+    /// The rank-0 array `eval` makes for it (as `scalar_binary` does).
+    fn to_array(self) -> Array {
+        match self.value {
+            Scalar::Num(HostScalar::I64(v)) => build::scalar_i64(v, self.weak),
+            Scalar::Num(HostScalar::F64(v)) => build::scalar(DType::F64, v, self.weak),
+            Scalar::Bool(v) => build::scalar(DType::Bool, v as u8 as f64, false).with_weak(self.weak),
+        }
+    }
 }
 
 /// The arithmetic of `scalar_binary`, when `x` and `y` both have `dtype`.

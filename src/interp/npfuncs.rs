@@ -558,7 +558,10 @@ impl Interp {
                     Some(Some((v, vs))) => self.static_str(v, vs, "`method`")?,
                 };
                 // the table's choices (`Builtin::check_choice`) admitted only the known names
-                let method = k::QuantileMethod::named(&name_of_method).unwrap_or(k::QuantileMethod::Linear);
+                let method = match name {
+                    "median" => k::QuantileMethod::Median,
+                    _ => k::QuantileMethod::named(&name_of_method).unwrap_or(k::QuantileMethod::Linear),
+                };
                 let picks = npsort::quantile_picks(&name_of_method);
                 let how = (&s[rest], s[rest + 1].as_ref(), method, picks);
                 self.quantile(name, &x, &q, how, (&sp(0), &sp(1)), span)
@@ -711,6 +714,14 @@ impl Interp {
     /// indices count from the end; one out of range is E0204 at `idx_span`).
     /// The indices are read and checked on the host; the gather stays a lazy node.
     pub(super) fn take_along(&self, src: &Array, idx: &Array, axis: usize, idx_span: &Span, span: &Span) -> R<Array> {
+        // no indices at all (`take(x, [])`, an empty list is f32) take nothing, as in NumPy
+        let empty;
+        let idx = if idx.size() == 0 && !idx.dtype().is_int() {
+            empty = build::cast(idx, DType::I64, Some(idx_span));
+            &empty
+        } else {
+            idx
+        };
         require_index_ints(idx, "indices", idx_span)?;
         let n = src.shape()[axis] as i64;
         let host = self.host_of(idx, idx_span)?;

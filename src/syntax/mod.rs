@@ -99,6 +99,11 @@ fn follows_invalid_chars(at: usize, lexer_diags: &[Diagnostic], tokens: &[token:
         .any(|d| d.code == "E0003" && d.span.as_ref().is_some_and(|s| s.start >= previous_end && s.end <= at))
 }
 
+/// Python's `return`, which Arr does not have: the hint of the parser, and
+/// of the checker for a `return` it reads as a name.
+pub const RETURN_HINT: &str = "Arr has no `return`: a function's value is the value of its last expression \
+     (`fn f(x) { if x > 0 { x } else { 0 } }`), and `if` is an expression";
+
 fn convert_error(
     err: ParseError<usize, Tok, Diagnostic>,
     source: &str,
@@ -147,6 +152,13 @@ fn convert_error(
                      (`zr`, `zi`), as a port of complex NumPy code does"
                         .to_string(),
                 );
+            }
+            // `return x`: a Python habit
+            if let Some(k) = tokens.iter().position(|t| t.0 == l)
+                && k > 0
+                && matches!(&tokens[k - 1].1, Tok::Ident(name) if name == "return")
+            {
+                hint = Some(RETURN_HINT.to_string());
             }
             if let Some(chained) = chained_comparison(tokens, l, source, base) {
                 diag = Diagnostic::new("E0001", "comparisons cannot be chained", l..r)

@@ -126,7 +126,7 @@ print(norm([3.0, -4.0], 3))
 # out: 4.497941445275415
 # decreasing bins, uneven sample spacing
 let gu = gradient([1.0, 2.0, 4.0, 7.0], [0.0, 1.0, 3.0, 4.0])
-let g2 = gradient([[1.0, 2.0], [2.0, 5.0], [4.0, 4.0]], [0.0, 0.5, 3.0])
+let g2 = gradient([[1.0, 2.0], [2.0, 5.0], [4.0, 4.0]], [0.0, 0.5, 3.0], axis=0)
 print(digitize([0.5, 1.5, 3.0], [3.0, 2.0, 1.0]), digitize([0.5, 1.0, 3.0], [3.0, 2.0, 1.0], right=true), gu[0], gu[1], gu[2], gu[3], g2[1, 0], g2[1, 1])
 # out: [3, 2, 0] [3, 3, 1] 1.0 1.0 2.3333333333333335 3.0 1.8 4.933333333333334
 # NumPy's keywords: dtype= of sum, prod, mean, cumsum, cumprod; eye's k; where(cond) alone; NumPy's dtype names

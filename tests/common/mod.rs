@@ -16,6 +16,11 @@ impl Captured {
     pub fn text(&self) -> String {
         String::from_utf8_lossy(&self.0.borrow()).into_owned()
     }
+
+    /// What was printed since the last `take`, leaving nothing behind.
+    pub fn take(&self) -> String {
+        String::from_utf8_lossy(&std::mem::take(&mut *self.0.borrow_mut())).into_owned()
+    }
 }
 
 impl Write for Captured {

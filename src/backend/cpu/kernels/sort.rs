@@ -1082,6 +1082,10 @@ pub enum QuantileMethod {
     InvertedCdf,
     AveragedInvertedCdf,
     ClosestObservation,
+    /// `median`'s own reading: the middle value, or the mean of the middle
+    /// two (NumPy's `mean` of them, not the linear method's interpolation,
+    /// so two equal infinities give themselves).
+    Median,
 }
 
 impl QuantileMethod {
@@ -1115,6 +1119,14 @@ impl QuantileMethod {
         // NumPy's discrete methods: the index before or after `v`
         let boundary = |v: f64, previous: bool| if previous { v.floor() } else { v.floor() + 1.0 };
         let (virtual_index, gamma_of): (f64, fn(f64, f64) -> f64) = match self {
+            QuantileMethod::Median => {
+                let h = n / 2;
+                return if n % 2 == 1 {
+                    line[h]
+                } else {
+                    (line[h - 1] + line[h]) / 2.0
+                };
+            }
             QuantileMethod::Lower => return at((last as f64 * q).floor()),
             QuantileMethod::Higher => return at((last as f64 * q).ceil()),
             QuantileMethod::Nearest => return at((last as f64 * q).round_ties_even()),
