@@ -302,6 +302,9 @@ fn trapz(y, x = none, dx = 1.0, axis = -1) = trapezoid(y, x=x, dx=dx, axis=axis)
 # count minus `ddof` (1, or 0 when `bias`); a 1-D array is one variable.
 fn cov(m, y = none, rowvar = true, bias = false, ddof = none) {
     let dd = if ddof != none { ddof } else if bias { 0 } else { 1 }
+    if ndim(m) > 2 or (y != none and ndim(y) > 2) {
+        error("cov takes 1-D or 2-D arrays: m and y hold variables of observations")
+    }
     if ndim(m) == 1 and y == none {
         var(m, ddof=dd)
     } else {
@@ -376,12 +379,25 @@ fn average(a, axis = none, weights = none, keepdims = false) {
     } else {
         # one axis is checked first: 1-D weights are laid along it
         let k = if axis == none or ndim(axis) != 0 { none } else { normalize_axis_index(axis, ndim(a)) }
+        let same = ndim(weights) == ndim(a) and all(array(shape(weights)) == array(shape(a)))
+        if not same {
+            if k == none {
+                error("average needs an axis when the weights' shape differs from the array's")
+            }
+            if ndim(weights) != 1 or size(weights) != shape(a)[k] {
+                error(f"average's weights must have the array's shape, or be 1-D of its length along the axis ({shape(a)[k]})")
+            }
+        }
         let w = if k != none and ndim(weights) == 1 and ndim(a) > 1 {
             reshape(weights, concat([ones([k], dtype=i64), [size(weights)], ones([ndim(a) - k - 1], dtype=i64)]))
         } else {
             weights
         }
-        sum(a * w, axis=axis, keepdims=keepdims) / sum(w * ones_like(a), axis=axis, keepdims=keepdims)
+        let total = sum(w * ones_like(a), axis=axis, keepdims=keepdims)
+        if any(total == 0) {
+            error("average's weights sum to zero: they cannot be normalised")
+        }
+        sum(a * w, axis=axis, keepdims=keepdims) / total
     }
 }
 
@@ -408,6 +424,9 @@ fn rot90(m, k = 1, axes = (0, 1)) {
 
 # `num` values from `start` to `stop` in geometric progression (both of one sign, not zero).
 fn geomspace(start, stop, num = 50, endpoint = true) {
+    if start == 0 or stop == 0 {
+        error("geomspace's start and stop cannot be zero: a geometric sequence never reaches it")
+    }
     let s = if start < 0 { -1.0 } else { 1.0 }
     let v = s * 10.0 ** linspace(log10(s * start), log10(s * stop), num, endpoint=endpoint, dtype=f64)
     if num > 0 {
@@ -510,6 +529,9 @@ fn convolve(a, v, mode = "full") {
     }
     if size(a) == 0 or size(v) == 0 {
         error("convolve of an empty array")
+    }
+    if ndim(a) > 1 or ndim(v) > 1 {
+        error("convolve takes 1-D arrays (ravel a matrix first, or convolve its rows one by one)")
     }
     let (big, small) = if size(a) >= size(v) { (ravel(a), ravel(v)) } else { (ravel(v), ravel(a)) }
     let (lb, ls) = (size(big), size(small))

@@ -1,0 +1,3 @@
+# expect: E0413
+# NumPy: ValueError, "object too deep for desired array".
+print(convolve(ones([2, 2]), [1.0]))
