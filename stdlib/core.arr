@@ -958,3 +958,112 @@ fn add_at(a, indices, b) {
         add(a, array(sums, dtype=dtype(v)), out=a)
     }
 }
+
+# NumPy 2's array-API names of functions Arr has under NumPy's older names.
+# `arcsin`, `arccos`, `arctan`, `arcsinh`, `arccosh`, `arctanh`: `asin` ... `atanh`.
+fn asin(x) = arcsin(x)
+fn acos(x) = arccos(x)
+fn atan(x) = arctan(x)
+fn asinh(x) = arcsinh(x)
+fn acosh(x) = arccosh(x)
+fn atanh(x) = arctanh(x)
+
+# `x1 ** x2` (NumPy 2's `pow`, the array API's name of `power`).
+fn pow(x1, x2) = x1 ** x2
+
+# `transpose(x, axes)` (NumPy 2's `permute_dims`).
+fn permute_dims(x, axes) = permute(x, axes)
+
+# The last two axes swapped: each matrix of a stack transposed (NumPy 2's `matrix_transpose`).
+fn matrix_transpose(x) {
+    if ndim(x) < 2 {
+        error(f"matrix_transpose needs at least 2 dimensions, found {ndim(x)}")
+    }
+    swapaxes(x, -1, -2)
+}
+
+# The sorted distinct values (NumPy 2's `unique_values`, `unique` without its options).
+fn unique_values(x) = unique(x)
+
+# Sums of products along `axis` (NumPy 2's `vecdot`, of real arrays), broadcasting the rest.
+fn vecdot(x1, x2, axis = -1) = sum(x1 * x2, axis=axis)
+
+# The running sum along `axis` (NumPy 2's `cumulative_sum`; `axis` may be left out of a 1-D
+# array only), with a leading 0 when `include_initial`.
+fn cumulative_sum(x, axis = none, include_initial = false) {
+    if axis == none and ndim(x) > 1 {
+        error("cumulative_sum of an array of more than one dimension needs an axis")
+    }
+    let k = if axis == none { 0 } else { normalize_axis_index(axis, ndim(x)) }
+    let c = cumsum(x, axis=k)
+    if include_initial {
+        let first = zeros_like(take(c, [0], axis=k))
+        concat([first, c], axis=k)
+    } else {
+        c
+    }
+}
+
+# The running product along `axis` (NumPy 2's `cumulative_prod`), with a leading 1 when
+# `include_initial`.
+fn cumulative_prod(x, axis = none, include_initial = false) {
+    if axis == none and ndim(x) > 1 {
+        error("cumulative_prod of an array of more than one dimension needs an axis")
+    }
+    let k = if axis == none { 0 } else { normalize_axis_index(axis, ndim(x)) }
+    let c = cumprod(x, axis=k)
+    if include_initial {
+        let first = ones_like(take(c, [0], axis=k))
+        concat([first, c], axis=k)
+    } else {
+        c
+    }
+}
+
+# |x| as a float (NumPy's `fabs`: integers become floats).
+fn fabs(x) = abs(x * 1.0)
+
+# A copy of `x` (NumPy's `positive`, the unary `+`); bools are refused as NumPy does.
+fn positive(x) {
+    if dtype(x) == bool {
+        error("positive of bools is not defined")
+    }
+    copy(x)
+}
+
+# Whether each element is +inf (NumPy's `isposinf`).
+fn isposinf(x) = logical_and(isinf(x), x > 0)
+
+# Whether each element is -inf (NumPy's `isneginf`).
+fn isneginf(x) = logical_and(isinf(x), x < 0)
+
+# log2(2**a + 2**b) without overflow; equal infinities give themselves.
+fn logaddexp2(a, b) {
+    let m = maximum(a, b)
+    where(a == b, a + 1.0, m + log1p(exp2(-abs(a - b))) / log(2.0))
+}
+
+# The greatest common divisor of integers, elementwise (broadcasting), never negative; gcd(0, 0)
+# is 0 (NumPy's `gcd`).
+fn gcd(x1, x2) {
+    let t = dtype(x1 + x2)
+    if not (t == i64 or t == i32 or t == i16 or t == i8 or t == u8 or t == u16 or t == u32) {
+        error(f"gcd and lcm take integers, not {t}")
+    }
+    let a = abs(x1 + 0 * x2)
+    let b = abs(x2 + 0 * x1)
+    # Euclid's steps, all elements at once, until every remainder is 0
+    while any(b != 0) {
+        let r = a % where(b != 0, b, 1)
+        a = where(b != 0, b, a)
+        b = where(b != 0, r, 0)
+    }
+    a
+}
+
+# The least common multiple of integers, elementwise, never negative; 0 when either is 0
+# (NumPy's `lcm`).
+fn lcm(x1, x2) {
+    let g = gcd(x1, x2)
+    abs(x1 // where(g != 0, g, 1) * x2)
+}

@@ -3324,11 +3324,9 @@ const ALIASES: &[(&str, &str)] = &[
     ("amax", "did you mean `max(x)`?"),
     ("amin", "did you mean `min(x)`?"),
     ("power", "did you mean `x ** y`?"),
-    ("pow", "did you mean `x ** y`?"),
     ("astype", "did you mean `x as f32` (any dtype)?"),
     ("range", "did you mean `arange(n)`, or `for i in 0..n`?"),
     ("concatenate", "did you mean `concat(a, b)`?"),
-    ("cumulative_sum", "did you mean `cumsum(x)`?"),
 ];
 
 /// The closest of `user` then `builtin` names to a misspelt `name`: the

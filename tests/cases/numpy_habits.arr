@@ -80,3 +80,17 @@ for v in run {
 }
 print(run)
 # out: [ 1.0,  3.0,  6.0, 10.0]
+
+# NumPy 2's names
+print(asin(0.5), atan(1.0), asinh(1.0), pow(2, 10), pow([2.0, 3.0], 2))
+# out: 0.5235987755982989 0.7853981633974483 0.881373587019543 1024 [4.0, 9.0]
+let x3 = reshape(arange(24), [2, 3, 4])
+print(shape(permute_dims(x3, [2, 0, 1])), shape(matrix_transpose(x3)), vecdot([[1.0, 2.0], [3.0, 4.0]], [1.0, 1.0]))
+# out: (4, 2, 3) (2, 4, 3) [3.0, 7.0]
+print(cumulative_sum([1, 2, 3], include_initial=true), cumulative_sum(reshape(arange(6), [2, 3]), axis=1), cumulative_prod([1, 2, 3], include_initial=true))
+# out: [0, 1, 3, 6] [[ 0,  1,  3],
+# out:  [ 3,  7, 12]] [1, 1, 2, 6]
+print(fabs([-1, 2]), positive([1.5, -2.0]), isposinf([inf, -inf, 1.0]), isneginf([inf, -inf, nan]), logaddexp2(1.0, 1.0), logaddexp2(3.0, 1.0))
+# out: [1.0, 2.0] [ 1.5, -2.0] [ true, false, false] [false,  true, false] 2.0 3.321928094887362
+print(gcd([12, -20, 0, 7], [18, 8, 0, 0]), lcm([4, -6, 0], [6, 4, 5]), gcd(12, 18))
+# out: [6, 4, 0, 7] [12, 12,  0] 6

@@ -51,6 +51,14 @@ def oracle():
         if k + 1 < 4:
             run[k + 1] = run[k + 1] + v
     out.append(run)
+    out += [np.asin(0.5), np.atan(1.0), np.asinh(1.0), np.pow(2, 10), np.pow([2.0, 3.0], 2)]
+    x3 = np.arange(24).reshape(2, 3, 4)
+    out += [np.permute_dims(x3, [2, 0, 1]).shape, np.matrix_transpose(x3).shape, np.vecdot([[1.0, 2.0], [3.0, 4.0]], [1.0, 1.0])]
+    out += [np.cumulative_sum([1, 2, 3], include_initial=True), np.cumulative_sum(np.arange(6).reshape(2, 3), axis=1),
+            np.cumulative_prod([1, 2, 3], include_initial=True)]
+    out += [np.fabs([-1, 2]), np.positive([1.5, -2.0]), np.isposinf([inf, -inf, 1.0]), np.isneginf([inf, -inf, nan]),
+            np.logaddexp2(1.0, 1.0), np.logaddexp2(3.0, 1.0)]
+    out += [np.gcd([12, -20, 0, 7], [18, 8, 0, 0]), np.lcm([4, -6, 0], [6, 4, 5]), np.gcd(12, 18)]
     return out
 
 
