@@ -561,9 +561,8 @@ impl Interp {
             return Err(Diagnostic::new(
                 "E0208",
                 format!(
-                    "cannot assign an array of shape {:?} to the {} selected elements of shape {:?}",
+                    "cannot assign an array of shape {:?} to a selection of shape {:?}",
                     src.shape(),
-                    g.array.shape()[if g.undo.is_some() { 0 } else { g.axis }],
                     target_shape
                 ),
                 span.clone(),
