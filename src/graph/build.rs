@@ -35,6 +35,15 @@ fn ready_scalar(a: &Array) -> Option<f64> {
     if a.rank() != 0 {
         return None;
     }
+    ready_element(a)
+}
+
+/// The one element of a realized one-element array held on the host, as an
+/// f64 (exact for bools, and what `get_f64` of a read gives otherwise).
+pub fn ready_element(a: &Array) -> Option<f64> {
+    if a.size() != 1 {
+        return None;
+    }
     let super::NodeState::Ready(buffer) = &*a.node.state.borrow() else {
         return None;
     };

@@ -1088,7 +1088,7 @@ impl Interp {
             .with_hint(hint));
         }
         // a loop's condition is most often a bool just computed on the host
-        if let Some(v) = host_element(&a) {
+        if let Some(v) = build::ready_element(&a) {
             return Ok(v != 0.0);
         }
         let host = graph::to_host(&*self.backend, &a).map_err(|d| d.or_span(&cond.span))?;
@@ -1705,21 +1705,6 @@ pub(crate) fn writable(dst: &Array, target_span: &Span) -> R<()> {
         );
     }
     Ok(())
-}
-
-/// The one element of a realized one-element array held on the host, as an
-/// f64 (exact for bools, and what `get_f64` of a read gives otherwise).
-fn host_element(a: &Array) -> Option<f64> {
-    if a.size() != 1 {
-        return None;
-    }
-    let graph::NodeState::Ready(buffer) = &*a.node.state.borrow() else {
-        return None;
-    };
-    match &*buffer.storage() {
-        graph::Storage::Host(data) if a.view.offset < data.len() => Some(data.get_f64(a.view.offset)),
-        _ => None,
-    }
 }
 
 fn host_scalar(a: &Array) -> Option<HostScalar> {
