@@ -1923,7 +1923,9 @@ fn can_fail(a: &Array) -> bool {
         && matches!(
             &*a.node.state.borrow(),
             graph::NodeState::Pending {
-                op: graph::op::Op::Binary(graph::op::BinaryOp::Rem | graph::op::BinaryOp::Pow),
+                op: graph::op::Op::Binary(
+                    graph::op::BinaryOp::Rem | graph::op::BinaryOp::FloorDiv | graph::op::BinaryOp::Pow
+                ),
                 ..
             }
         )
