@@ -873,26 +873,7 @@ impl Interp {
             ExprKind::Binary(op, l, r) if depth > 0 && !matches!(op, BinOp::And | BinOp::Or | BinOp::MatMul) => {
                 let x = self.host_eval_within(l, depth - 1)?;
                 let y = self.host_eval_within(r, depth - 1)?;
-                let (Scalar::Num(p), Scalar::Num(q)) = (x.value, y.value) else {
-                    return None;
-                };
-                if let (true, HostScalar::I64(p), HostScalar::I64(q)) = (x.weak && y.weak, p, q)
-                    && !crate::check::dtype::literal_int_op_fits(*op, p, q)
-                {
-                    return None;
-                }
-                let (dtype, weak) = crate::check::dtype::promote_weak(x.dtype, x.weak, y.dtype, y.weak);
-                let (p, q) = if dtype == DType::F64 {
-                    (p.to_f64(), q.to_f64())
-                } else {
-                    (p, q)
-                };
-                let value = scalar_arith(*op, p, q, dtype)?;
-                let dtype = match value {
-                    Scalar::Bool(_) => DType::Bool,
-                    Scalar::Num(_) => dtype,
-                };
-                Some(HostValue { value, dtype, weak })
+                host_binary(*op, x, y)
             }
             _ => None,
         }
@@ -925,18 +906,13 @@ impl Interp {
         let Some(x) = host_scalar(a) else {
             return false;
         };
-        let (dtype, weak) = crate::check::dtype::promote_weak(a.dtype(), a.weak, y_dtype, y_weak);
-        if dtype != a.dtype() || weak != a.weak {
-            return false;
-        }
-        // literal integers whose exact result leaves i64 are E0307 (`binary`), not wrapped
-        if let (true, HostScalar::I64(p), HostScalar::I64(q)) = (weak && y_weak, x, y)
-            && !crate::check::dtype::literal_int_op_fits(op, p, q)
-        {
-            return false;
-        }
-        match scalar_arith(op, x, y, dtype) {
-            Some(Scalar::Num(r)) => overwrite_scalar(a, r),
+        let x = HostValue::num(x, a.dtype(), a.weak);
+        match host_binary(op, x, HostValue::num(y, y_dtype, y_weak)) {
+            Some(HostValue {
+                value: Scalar::Num(r),
+                dtype,
+                weak,
+            }) if dtype == x.dtype && weak == x.weak => overwrite_scalar(a, r),
             _ => false,
         }
     }
@@ -1763,18 +1739,37 @@ fn fold_node(node: &Rc<graph::Node>, depth: usize) -> R<bool> {
 /// as the builder's cast would, `as f64`; anything else (`/` and `%` and
 /// `**` on integers, logic) takes the general path.
 fn scalar_binary(op: BinOp, a: &Array, b: &Array) -> Option<Array> {
-    let (x, y) = (host_scalar(a)?, host_scalar(b)?);
-    let (dtype, weak) = build::result_dtype(a, b);
-    let (x, y) = if dtype == DType::F64 {
-        (x.to_f64(), y.to_f64())
-    } else {
-        (x, y)
+    let x = HostValue::num(host_scalar(a)?, a.dtype(), a.weak);
+    let y = HostValue::num(host_scalar(b)?, b.dtype(), b.weak);
+    host_binary(op, x, y).map(HostValue::to_array)
+}
+
+/// `x op y` of two host values, with the builder's promotion
+/// (`promote_weak`; an i64 meeting an f64 converted `as f64`) and the CPU
+/// kernels' arithmetic (`scalar_arith`); None for what takes the graph's
+/// path: bools, `and`/`or`, and whatever that path reports as an error (a
+/// literal integer result beyond i64 is E0307, not wrapped; a division by zero).
+fn host_binary(op: BinOp, x: HostValue, y: HostValue) -> Option<HostValue> {
+    let (Scalar::Num(p), Scalar::Num(q)) = (x.value, y.value) else {
+        return None;
     };
-    Some(match scalar_arith(op, x, y, dtype)? {
-        Scalar::Num(HostScalar::I64(v)) => build::scalar_i64(v, weak),
-        Scalar::Num(HostScalar::F64(v)) => build::scalar(DType::F64, v, weak),
-        Scalar::Bool(v) => build::scalar(DType::Bool, v as u8 as f64, false).with_weak(weak),
-    })
+    if let (true, HostScalar::I64(p), HostScalar::I64(q)) = (x.weak && y.weak, p, q)
+        && !crate::check::dtype::literal_int_op_fits(op, p, q)
+    {
+        return None;
+    }
+    let (dtype, weak) = crate::check::dtype::promote_weak(x.dtype, x.weak, y.dtype, y.weak);
+    let (p, q) = if dtype == DType::F64 {
+        (p.to_f64(), q.to_f64())
+    } else {
+        (p, q)
+    };
+    let value = scalar_arith(op, p, q, dtype)?;
+    let dtype = match value {
+        Scalar::Bool(_) => DType::Bool,
+        Scalar::Num(_) => dtype,
+    };
+    Some(HostValue { value, dtype, weak })
 }
 
 /// The operands of `a op b` when both are integers made from literals
@@ -1820,7 +1815,7 @@ impl HostValue {
         }
     }
 
-    /// The rank-0 array `eval` makes for it (as `scalar_binary` does).
+    /// The rank-0 array `eval` makes for it.
     fn to_array(self) -> Array {
         match self.value {
             Scalar::Num(HostScalar::I64(v)) => build::scalar_i64(v, self.weak),
